@@ -1,0 +1,13 @@
+//! Animation: sampling a clip into local transforms, evaluating a pose into world matrices and the skinning
+//! palette, skinning on the CPU (for `pose`, bounds and checks; the renderer skins on the GPU), and attaching
+//! animation-only files to a model.
+
+mod attach;
+mod pose;
+mod sample;
+mod skin;
+
+pub use attach::{AttachError, AttachReport, attach};
+pub use pose::Pose;
+pub use sample::{sample_clip, sample_keys};
+pub use skin::{skin_normals, skin_positions, skinned_bounds};

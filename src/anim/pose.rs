@@ -1,0 +1,99 @@
+//! A skeleton's pose at one instant: local transforms, model-space transforms and the skinning palette.
+
+use glam::Mat4;
+
+use super::sample_clip;
+use crate::scene::{Clip, Skeleton, Transform};
+
+/// A posed skeleton. Buffers are reused between frames, so evaluating a pose allocates nothing.
+#[derive(Debug, Clone, Default)]
+pub struct Pose {
+    /// Each joint's transform relative to its parent.
+    pub locals: Vec<Transform>,
+    /// Each joint's model-space transform: parent's world · local T·R·S.
+    pub world: Vec<Mat4>,
+    /// Skinning matrices: world · inverse bind. A bind-pose vertex times this lands where the joint moved it.
+    pub palette: Vec<Mat4>,
+}
+
+impl Pose {
+    /// The bind pose of a skeleton.
+    pub fn bind(skeleton: &Skeleton) -> Pose {
+        let mut pose = Pose::default();
+        pose.set_locals_from(skeleton, |locals| locals.copy_from_slice(&skeleton.bind_locals()));
+        pose
+    }
+
+    /// The pose of `clip` at `frame` (clip frames, fractional).
+    pub fn sample(skeleton: &Skeleton, clip: &Clip, frame: f32, default_fps: f32) -> Pose {
+        let mut pose = Pose::default();
+        pose.update(skeleton, clip, frame, default_fps);
+        pose
+    }
+
+    /// Re-evaluates this pose in place for `clip` at `frame`.
+    pub fn update(&mut self, skeleton: &Skeleton, clip: &Clip, frame: f32, default_fps: f32) {
+        self.set_locals_from(skeleton, |locals| sample_clip(skeleton, clip, frame, default_fps, locals));
+    }
+
+    fn set_locals_from(&mut self, skeleton: &Skeleton, fill: impl FnOnce(&mut [Transform])) {
+        let n = skeleton.len();
+        self.locals.resize(n, Transform::IDENTITY);
+        fill(&mut self.locals);
+        self.evaluate(skeleton);
+    }
+
+    /// Recomputes `world` and `palette` from `locals` in one parents-first pass.
+    pub fn evaluate(&mut self, skeleton: &Skeleton) {
+        let n = skeleton.len();
+        self.world.resize(n, Mat4::IDENTITY);
+        self.palette.resize(n, Mat4::IDENTITY);
+        for (i, joint) in skeleton.joints.iter().enumerate() {
+            let local = self.locals[i].to_mat4();
+            // Parents precede children (a Skeleton invariant), so the parent's world is already final.
+            self.world[i] = match joint.parent {
+                Some(p) if p < i => self.world[p] * local,
+                _ => local,
+            };
+            self.palette[i] = self.world[i] * skeleton.inverse_bind[i];
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scene::Joint;
+    use glam::{Quat, Vec3};
+
+    #[test]
+    fn bind_pose_palette_is_identity() {
+        let joints = vec![
+            Joint {
+                name: "a".into(),
+                parent: None,
+                bind: Transform {
+                    translation: Vec3::new(1.0, 2.0, 3.0),
+                    rotation: Quat::from_rotation_x(0.7),
+                    scale: Vec3::splat(2.0),
+                },
+            },
+            Joint {
+                name: "b".into(),
+                parent: Some(0),
+                bind: Transform { translation: Vec3::Z, rotation: Quat::from_rotation_y(-1.2), scale: Vec3::ONE },
+            },
+        ];
+        let s = Skeleton::new(joints, true).unwrap();
+        let p = Pose::bind(&s);
+        for m in &p.palette {
+            assert!(m.abs_diff_eq(Mat4::IDENTITY, 1e-5), "{m:?}");
+        }
+        assert!(
+            p.world[1]
+                .w_axis
+                .truncate()
+                .abs_diff_eq(Vec3::new(1.0, 2.0, 3.0) + Quat::from_rotation_x(0.7) * Vec3::Z * 2.0, 1e-5)
+        );
+    }
+}

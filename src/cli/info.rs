@@ -1,0 +1,265 @@
+//! `rigscope info`: a file described in a technical artist's words, or as JSON.
+
+use std::fmt::Write;
+use std::path::PathBuf;
+
+use clap::Args;
+use serde::Serialize;
+
+use super::CliError;
+use crate::scene::{DEFAULT_FPS, Scene, UpAxis};
+
+#[derive(Args, Debug)]
+pub struct InfoArgs {
+    /// The file to describe.
+    pub file: PathBuf,
+    /// Print JSON instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Serialize)]
+struct Info<'a> {
+    file: String,
+    format: &'static str,
+    version: &'a str,
+    up_axis: &'static str,
+    counts: Counts,
+    meshes: Vec<MeshInfo<'a>>,
+    skeleton: SkeletonInfo,
+    animations: Vec<AnimInfo<'a>>,
+    vertex_arrays: &'a [crate::scene::SourceArray],
+    has_bounds: bool,
+    has_adjacency: bool,
+    comment: Option<&'a str>,
+    extensions: &'a [crate::scene::Extension],
+    warnings: Vec<WarningInfo>,
+}
+
+#[derive(Serialize)]
+struct Counts {
+    meshes: usize,
+    vertices: usize,
+    triangles: usize,
+    materials: usize,
+    joints: usize,
+    animations: usize,
+}
+
+#[derive(Serialize)]
+struct MeshInfo<'a> {
+    name: &'a str,
+    material: &'a str,
+    triangles: u32,
+    vertices: u32,
+}
+
+#[derive(Serialize)]
+struct SkeletonInfo {
+    joints: usize,
+    roots: usize,
+    named: bool,
+    has_bind_pose: bool,
+    max_influences: usize,
+}
+
+#[derive(Serialize)]
+struct AnimInfo<'a> {
+    name: &'a str,
+    frames: u32,
+    first_frame: u32,
+    frame_rate: f32,
+    frame_rate_stored: bool,
+    #[serde(rename = "loop")]
+    looping: bool,
+    duration: f32,
+    has_bounds: bool,
+}
+
+#[derive(Serialize)]
+struct WarningInfo {
+    rule: &'static str,
+    location: String,
+    message: String,
+}
+
+fn build<'a>(file: String, s: &'a Scene) -> Info<'a> {
+    let max_influences = match (&s.vertices.joints, &s.vertices.weights) {
+        (Some(_), Some(ws)) => ws.iter().map(|w| w.iter().filter(|&&x| x > 0.0).count()).max().unwrap_or(0),
+        _ => 0,
+    };
+    Info {
+        file,
+        format: s.meta.format.name(),
+        version: &s.meta.version,
+        up_axis: match s.up {
+            UpAxis::Y => "Y",
+            UpAxis::Z => "Z",
+        },
+        counts: Counts {
+            meshes: s.meshes.len(),
+            vertices: s.vertices.len(),
+            triangles: s.triangles.len(),
+            materials: s.materials.len(),
+            joints: s.skeleton.len(),
+            animations: s.clips.len(),
+        },
+        meshes: s
+            .meshes
+            .iter()
+            .map(|m| MeshInfo {
+                name: &m.name,
+                material: s.materials.get(m.material).map_or("", |x| &x.name),
+                triangles: m.num_triangles,
+                vertices: m.num_vertices,
+            })
+            .collect(),
+        skeleton: SkeletonInfo {
+            joints: s.skeleton.len(),
+            roots: s.skeleton.joints.iter().filter(|j| j.parent.is_none()).count(),
+            named: s.skeleton.is_named(),
+            has_bind_pose: s.skeleton.has_bind_pose,
+            max_influences,
+        },
+        animations: s
+            .clips
+            .iter()
+            .map(|c| AnimInfo {
+                name: &c.name,
+                frames: c.frame_count,
+                first_frame: c.first_frame,
+                frame_rate: c.fps(DEFAULT_FPS),
+                frame_rate_stored: c.has_stored_fps(),
+                looping: c.looping,
+                duration: c.duration(DEFAULT_FPS),
+                has_bounds: c.bounds.is_some(),
+            })
+            .collect(),
+        vertex_arrays: &s.meta.source_arrays,
+        has_bounds: s.clips.iter().any(|c| c.bounds.is_some()),
+        has_adjacency: s.adjacency.is_some(),
+        comment: s.meta.comment.as_deref(),
+        extensions: &s.meta.extensions,
+        warnings: s
+            .meta
+            .warnings
+            .iter()
+            .map(|w| WarningInfo { rule: w.rule, location: w.location.to_string(), message: w.message.clone() })
+            .collect(),
+    }
+}
+
+fn plural(n: usize, one: &str) -> String {
+    if n == 1 { format!("1 {one}") } else { format!("{n} {one}s") }
+}
+
+/// The text report. Every line answers a question an artist asks of an export.
+fn text(i: &Info) -> String {
+    let mut o = String::new();
+    let c = &i.counts;
+    let _ = writeln!(o, "{}: {} version {} ({}-up)", i.file, i.format, i.version, i.up_axis);
+    let kind = if c.vertices == 0 && c.animations > 0 {
+        "animation only: no geometry; attach it to a model with matching joints (pose/render --attach)"
+    } else if c.animations == 0 && c.joints > 0 {
+        "mesh with a skeleton and no animations: shown in its bind pose"
+    } else if c.joints == 0 && c.vertices > 0 {
+        "static mesh: no skeleton"
+    } else {
+        "animated, skinned model"
+    };
+    let _ = writeln!(o, "  kind: {kind}");
+    let _ = writeln!(
+        o,
+        "  geometry: {}, {}, {}, {}",
+        plural(c.meshes, "mesh").replace("meshs", "meshes"),
+        plural(c.vertices, "vertex").replace("vertexs", "vertices"),
+        plural(c.triangles, "triangle"),
+        plural(c.materials, "material")
+    );
+    for m in &i.meshes {
+        let mat =
+            if m.material.is_empty() { "(no material)".to_string() } else { format!("material \"{}\"", m.material) };
+        let _ = writeln!(o, "    mesh \"{}\": {mat}, {} triangles, {} vertices", m.name, m.triangles, m.vertices);
+    }
+    let s = &i.skeleton;
+    if s.joints > 0 {
+        let names = if s.named { "named" } else { "unnamed (matched by index when attached)" };
+        let bind = if s.has_bind_pose { "bind pose stored" } else { "no bind pose (frame 0 stands in)" };
+        let _ = writeln!(o, "  skeleton: {}, {} root(s), {names}, {bind}", plural(s.joints, "joint"), s.roots);
+        if s.max_influences > 0 {
+            let _ = writeln!(o, "  skinning: up to {} influence(s) per vertex", s.max_influences);
+        }
+    } else {
+        let _ = writeln!(o, "  skeleton: none");
+    }
+    if i.animations.is_empty() {
+        let _ = writeln!(o, "  animations: none");
+    } else {
+        let _ = writeln!(o, "  animations: {}", i.animations.len());
+    }
+    for (k, a) in i.animations.iter().enumerate() {
+        let rate = if a.frame_rate_stored {
+            format!("{} fps", a.frame_rate)
+        } else {
+            format!("{} fps (file stores 0; default used)", a.frame_rate)
+        };
+        let looping = if a.looping { "loops" } else { "plays once" };
+        let bounds = if a.has_bounds { ", bounds per frame" } else { "" };
+        let _ = writeln!(
+            o,
+            "    {k}: \"{}\": {} (file frames {}..{}) at {rate}, {:.2} s, {looping}{bounds}",
+            a.name,
+            plural(a.frames as usize, "frame"),
+            a.first_frame,
+            (a.first_frame + a.frames).saturating_sub(1),
+            a.duration
+        );
+    }
+    if !i.vertex_arrays.is_empty() {
+        let arrays: Vec<String> = i
+            .vertex_arrays
+            .iter()
+            .map(|a| format!("{} {}×{}{}", a.kind, a.format, a.size, if a.ignored { " (ignored)" } else { "" }))
+            .collect();
+        let _ = writeln!(o, "  vertex arrays: {}", arrays.join(", "));
+    }
+    let yn = |b: bool| if b { "stored" } else { "not stored" };
+    let _ = writeln!(o, "  per-frame bounds: {}", yn(i.has_bounds));
+    let _ = writeln!(o, "  triangle adjacency: {}", yn(i.has_adjacency));
+    match i.comment {
+        Some(cm) if !cm.trim().is_empty() => {
+            let _ = writeln!(o, "  comment: {}", cm.trim().replace('\n', "\n           "));
+        }
+        _ => {
+            let _ = writeln!(o, "  comment: none");
+        }
+    }
+    if i.extensions.is_empty() {
+        let _ = writeln!(o, "  extensions: none");
+    } else {
+        let ex: Vec<String> = i.extensions.iter().map(|e| format!("{} ({} B)", e.name, e.bytes)).collect();
+        let _ = writeln!(o, "  extensions: {}", ex.join(", "));
+    }
+    if i.warnings.is_empty() {
+        let _ = writeln!(o, "  warnings: none");
+    } else {
+        let _ = writeln!(o, "  warnings: {}", i.warnings.len());
+        for w in &i.warnings {
+            let loc = if w.location.is_empty() { String::new() } else { format!("{}: ", w.location) };
+            let _ = writeln!(o, "    {loc}{} [{}]", w.message, w.rule);
+        }
+    }
+    o
+}
+
+pub fn run(args: &InfoArgs) -> Result<(), CliError> {
+    let scene = crate::load_path(&args.file).map_err(CliError::load)?;
+    let info = build(args.file.display().to_string(), &scene);
+    if args.json {
+        let s = serde_json::to_string_pretty(&info).map_err(CliError::load)?;
+        println!("{s}");
+    } else {
+        print!("{}", text(&info));
+    }
+    Ok(())
+}

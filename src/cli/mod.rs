@@ -1,0 +1,82 @@
+//! The command line. Other tools and tests depend on these commands' output, so their shape is a contract:
+//! see README.md. Errors go to stderr with a non-zero exit code (2 for a bad request such as an unknown
+//! animation or an out-of-range frame, 1 for a file that can't be loaded), never a panic.
+
+mod info;
+mod pose;
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+use crate::anim::{AttachReport, attach};
+use crate::scene::Scene;
+
+#[derive(Parser, Debug)]
+#[command(name = "rigscope", version, about = "Viewer and debugger for game-model exports (IQM, IQE, RSM, MVD)")]
+#[command(args_conflicts_with_subcommands = true)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Describe a file: format, counts, animations, vertex arrays, bounds, comment, extensions and warnings.
+    Info(info::InfoArgs),
+    /// Print the posed skeleton (and optionally skinned vertices) at one instant as JSON.
+    Pose(pose::PoseArgs),
+}
+
+/// A failure to report: a message for stderr and the process exit code.
+#[derive(Debug)]
+pub struct CliError {
+    pub code: u8,
+    pub message: String,
+}
+
+impl CliError {
+    /// A request the file can't satisfy (unknown animation, frame out of range): exit code 2.
+    pub fn usage(message: impl Into<String>) -> Self {
+        CliError { code: 2, message: message.into() }
+    }
+
+    /// A file that can't be read or loaded: exit code 1.
+    pub fn load(message: impl std::fmt::Display) -> Self {
+        CliError { code: 1, message: message.to_string() }
+    }
+}
+
+/// Parses the arguments and runs the command.
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Some(Command::Info(args)) => info::run(&args),
+        Some(Command::Pose(args)) => pose::run(&args),
+        None => {
+            use clap::CommandFactory;
+            let _ = Cli::command().print_help();
+            Ok(())
+        }
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("rigscope: {}", e.message);
+            ExitCode::from(e.code)
+        }
+    }
+}
+
+/// Loads a model and attaches each animation file to it, in order.
+pub fn load_with_attachments(file: &Path, attach_files: &[PathBuf]) -> Result<(Scene, Vec<AttachReport>), CliError> {
+    let mut scene = crate::load_path(file).map_err(CliError::load)?;
+    let mut reports = Vec::new();
+    for a in attach_files {
+        let anim = crate::load_path(a).map_err(CliError::load)?;
+        let report = attach(&mut scene, &anim, &a.display().to_string()).map_err(CliError::load)?;
+        reports.push(report);
+    }
+    Ok((scene, reports))
+}

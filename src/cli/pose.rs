@@ -1,0 +1,146 @@
+//! `rigscope pose`: the posed skeleton at one instant, as JSON, in the file's own model space.
+
+use std::path::PathBuf;
+
+use clap::Args;
+use glam::Vec3;
+use serde::Serialize;
+
+use super::{CliError, load_with_attachments};
+use crate::anim::{Pose, skin_positions};
+use crate::scene::{DEFAULT_FPS, FrameBounds, Scene};
+
+#[derive(Args, Debug)]
+pub struct PoseArgs {
+    /// The model (or animation) file.
+    pub file: PathBuf,
+    /// Animation files to attach; their clips are matched to the model's joints by name.
+    #[arg(long = "attach", value_name = "FILE")]
+    pub attach: Vec<PathBuf>,
+    /// Animation by name, or by index when no animation has that name. Default: the first.
+    #[arg(long, value_name = "NAME|INDEX")]
+    pub anim: Option<String>,
+    /// Frame within the animation, from 0; may be fractional.
+    #[arg(long, conflicts_with = "time", allow_negative_numbers = true)]
+    pub frame: Option<f32>,
+    /// Time in seconds from the animation's start; wraps for looping clips, clamps otherwise.
+    #[arg(long, allow_negative_numbers = true)]
+    pub time: Option<f32>,
+    /// Include skinned vertex positions in the file's vertex order.
+    #[arg(long)]
+    pub vertices: bool,
+    /// Frame rate for animations whose file stores none (IQM framerate 0).
+    #[arg(long, default_value_t = DEFAULT_FPS, value_name = "FPS")]
+    pub default_fps: f32,
+}
+
+#[derive(Serialize)]
+struct Output<'a> {
+    file: String,
+    anim: Option<&'a str>,
+    frame: f32,
+    time: f32,
+    joints: Vec<JointOut>,
+    bounds: Option<BoundsOut>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    vertices: Option<Vec<[f32; 3]>>,
+}
+
+#[derive(Serialize)]
+struct JointOut {
+    name: String,
+    parent: i64,
+    world: [f32; 16],
+}
+
+#[derive(Serialize)]
+struct BoundsOut {
+    min: [f32; 3],
+    max: [f32; 3],
+}
+
+/// Picks the clip and frame the arguments ask for; errors are requests the file can't satisfy.
+pub fn select(
+    scene: &Scene,
+    anim: Option<&str>,
+    frame: Option<f32>,
+    time: Option<f32>,
+    default_fps: f32,
+) -> Result<Option<(usize, f32)>, CliError> {
+    if !(default_fps.is_finite() && default_fps > 0.0) {
+        return Err(CliError::usage(format!("--default-fps {default_fps}: expected a positive number")));
+    }
+    let index = match anim {
+        Some(sel) => Some(scene.find_clip(sel).ok_or_else(|| {
+            let names: Vec<String> =
+                scene.clips.iter().enumerate().map(|(i, c)| format!("{i}: \"{}\"", c.name)).collect();
+            let have = if names.is_empty() { "none".to_string() } else { names.join(", ") };
+            CliError::usage(format!("unknown animation \"{sel}\"; the file has: {have}"))
+        })?),
+        None if scene.clips.is_empty() => None,
+        None => Some(0),
+    };
+    let Some(index) = index else {
+        if frame.is_some_and(|f| f != 0.0) || time.is_some_and(|t| t != 0.0) {
+            return Err(CliError::usage("the file has no animation: only the bind pose (frame 0) exists"));
+        }
+        return Ok(None);
+    };
+    let clip = &scene.clips[index];
+    let f = match (frame, time) {
+        (Some(f), _) => {
+            let span = clip.frame_span();
+            let last = if clip.looping { format!("below {span}") } else { format!("up to {span}") };
+            let ok = f.is_finite()
+                && f >= 0.0
+                && (if clip.looping { f < span || (span == 0.0 && f == 0.0) } else { f <= span });
+            if !ok {
+                return Err(CliError::usage(format!(
+                    "frame {f} is out of range: \"{}\" has {} frames (0 {last})",
+                    clip.name, clip.frame_count
+                )));
+            }
+            f
+        }
+        (None, Some(t)) if !t.is_finite() => return Err(CliError::usage(format!("time {t} is not a number"))),
+        (None, Some(t)) => clip.frame_at_time(t, default_fps),
+        (None, None) => 0.0,
+    };
+    Ok(Some((index, f)))
+}
+
+pub fn run(args: &PoseArgs) -> Result<(), CliError> {
+    let (scene, _reports) = load_with_attachments(&args.file, &args.attach)?;
+    let sel = select(&scene, args.anim.as_deref(), args.frame, args.time, args.default_fps)?;
+    let (pose, anim, frame, time) = match sel {
+        Some((i, f)) => {
+            let clip = &scene.clips[i];
+            let pose = Pose::sample(&scene.skeleton, clip, f, args.default_fps);
+            (pose, Some(clip.name.as_str()), f, f / clip.fps(args.default_fps))
+        }
+        None => (Pose::bind(&scene.skeleton), None, 0.0, 0.0),
+    };
+    let skinned: Vec<Vec3> = skin_positions(&scene.vertices, &pose.palette);
+    let out = Output {
+        file: args.file.display().to_string(),
+        anim,
+        frame,
+        time,
+        joints: scene
+            .skeleton
+            .joints
+            .iter()
+            .enumerate()
+            .map(|(i, j)| JointOut {
+                name: j.name.clone(),
+                parent: j.parent.map_or(-1, |p| p as i64),
+                world: pose.world[i].to_cols_array(),
+            })
+            .collect(),
+        bounds: FrameBounds::of_points(&skinned).map(|b| BoundsOut { min: b.min.to_array(), max: b.max.to_array() }),
+        vertices: args.vertices.then(|| skinned.iter().map(|v| v.to_array()).collect()),
+    };
+    let s = serde_json::to_string(&out).map_err(CliError::load)?;
+    println!("{s}");
+    Ok(())
+}

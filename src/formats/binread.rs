@@ -1,0 +1,124 @@
+//! Bounds-checked little-endian reads over a byte slice.
+//!
+//! Every binary parser reads through this module and never indexes the buffer directly, so no format module
+//! can overrun it. Reads are unaligned (real IQM files put sections at odd offsets), arithmetic is checked
+//! `u64`, and array reads check `count × size` against the bytes that exist *before* anything is allocated,
+//! so a count read from a file can never drive an allocation larger than the file.
+
+use crate::error::LoadError;
+
+/// A view of a file's bytes with checked access at absolute offsets.
+#[derive(Clone, Copy)]
+pub struct Bytes<'a> {
+    data: &'a [u8],
+}
+
+impl<'a> Bytes<'a> {
+    pub fn new(data: &'a [u8]) -> Self {
+        Bytes { data }
+    }
+
+    pub fn len(&self) -> u64 {
+        self.data.len() as u64
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.data.is_empty()
+    }
+
+    pub fn all(&self) -> &'a [u8] {
+        self.data
+    }
+
+    /// `count` records of `size` bytes at `offset`, or an error naming `what` and where it would end.
+    pub fn slice(&self, offset: u64, count: u64, size: u64, what: &str) -> Result<&'a [u8], LoadError> {
+        let len = count
+            .checked_mul(size)
+            .ok_or_else(|| LoadError::at(offset, format!("{what}: {count} × {size} B overflows")))?;
+        let end = offset
+            .checked_add(len)
+            .ok_or_else(|| LoadError::at(offset, format!("{what}: offset {offset} + {len} B overflows")))?;
+        if end > self.len() {
+            return Err(LoadError::at(
+                offset,
+                format!("{what} ({count}×{size} B at {offset}) end at {end}, past end of file ({})", self.len()),
+            ));
+        }
+        // Both bounds were just checked against the slice length, which fits in usize.
+        Ok(&self.data[offset as usize..end as usize])
+    }
+
+    pub fn u32_at(&self, offset: u64, what: &str) -> Result<u32, LoadError> {
+        Ok(le_u32(self.slice(offset, 1, 4, what)?, 0))
+    }
+}
+
+/// Cursor over one record or section that was already bounds-checked as a whole, so field reads are
+/// infallible. Construct it only from a slice returned by [`Bytes::slice`].
+#[derive(Clone, Copy)]
+pub struct Record<'a> {
+    data: &'a [u8],
+    pos: usize,
+}
+
+impl<'a> Record<'a> {
+    pub fn new(data: &'a [u8]) -> Self {
+        Record { data, pos: 0 }
+    }
+
+    /// Reads four bytes; past the end (a caller's size mistake) it yields zeros rather than panicking.
+    fn take4(&mut self) -> [u8; 4] {
+        let mut b = [0u8; 4];
+        if let Some(s) = self.data.get(self.pos..self.pos + 4) {
+            b.copy_from_slice(s);
+        }
+        self.pos += 4;
+        b
+    }
+
+    pub fn u32(&mut self) -> u32 {
+        u32::from_le_bytes(self.take4())
+    }
+
+    pub fn i32(&mut self) -> i32 {
+        i32::from_le_bytes(self.take4())
+    }
+
+    pub fn f32(&mut self) -> f32 {
+        f32::from_le_bytes(self.take4())
+    }
+
+    pub fn f32s<const N: usize>(&mut self) -> [f32; N] {
+        std::array::from_fn(|_| self.f32())
+    }
+}
+
+/// Little-endian u32 at `i` of a slice known to be long enough (zero when it is not).
+pub fn le_u32(s: &[u8], i: usize) -> u32 {
+    s.get(i..i + 4).map_or(0, |b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn slice_rejects_overrun_and_overflow() {
+        let data = [0u8; 10];
+        let b = Bytes::new(&data);
+        assert!(b.slice(8, 1, 2, "x").is_ok());
+        let e = b.slice(8, 1, 4, "meshes").unwrap_err();
+        assert!(e.to_string().contains("meshes (1×4 B at 8) end at 12, past end of file (10)"), "{e}");
+        assert!(b.slice(u64::MAX, 1, 1, "x").is_err());
+        assert!(b.slice(0, u64::MAX, 24, "x").is_err());
+    }
+
+    #[test]
+    fn record_reads_unaligned_and_never_panics() {
+        let data = [1u8, 0, 0, 0, 0, 0, 0x80, 0x3f];
+        let mut r = Record::new(&data[..]);
+        assert_eq!(r.u32(), 1);
+        assert_eq!(r.f32(), 1.0);
+        assert_eq!(r.u32(), 0);
+    }
+}

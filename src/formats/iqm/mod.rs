@@ -1,0 +1,447 @@
+//! IQM (Inter-Quake Model) version 2, binary.
+//!
+//! Reading follows the seed specification and the validation checklist in the project notes: structural
+//! violations (sections past the end, indices out of range, parents after children, unterminated text) are
+//! errors naming the header field or record offset; violations real files survive (misalignment, weight
+//! sums, zero framerate, duplicate meshes) are warnings on the scene.
+
+mod animation;
+mod header;
+mod vertex;
+pub mod write;
+
+use std::collections::HashSet;
+
+use crate::error::{LoadError, Location, Warning};
+use crate::formats::binread::{Bytes, Record};
+use crate::scene::{Extension, Format, FrontFace, Material, Mesh, Metadata, Scene, SourceArray, UpAxis, VertexStreams};
+use header::{HEADER_SIZE, Header};
+use vertex::{FORMAT_BYTES, FORMAT_NAMES, RawArray};
+
+pub use header::MAGIC;
+
+/// True when the bytes start like an IQM file.
+pub fn sniff(bytes: &[u8]) -> bool {
+    bytes.starts_with(MAGIC)
+}
+
+/// Reads an IQM file. `name` is used in error messages.
+pub fn read(name: &str, data: &[u8]) -> Result<Scene, LoadError> {
+    read_inner(data).map_err(|e| e.in_file(name))
+}
+
+/// The text table: NUL-terminated strings addressed by byte offset.
+struct Text<'a> {
+    data: &'a [u8],
+}
+
+impl<'a> Text<'a> {
+    /// The string at `ofs`, or an error naming the record at `at` that refers to it.
+    fn get(&self, ofs: u32, at: u64, what: &str) -> Result<String, LoadError> {
+        let start = ofs as usize;
+        if self.data.is_empty() && ofs == 0 {
+            return Ok(String::new());
+        }
+        let Some(rest) = self.data.get(start..).filter(|r| !r.is_empty()) else {
+            return Err(LoadError::at(at, format!("{what} offset {ofs} outside text ({} B)", self.data.len())));
+        };
+        // The table ends in NUL (checked when it was read), so a terminator exists.
+        let end = rest.iter().position(|&b| b == 0).unwrap_or(rest.len());
+        Ok(String::from_utf8_lossy(&rest[..end]).into_owned())
+    }
+}
+
+fn warn(warnings: &mut Vec<Warning>, rule: &'static str, location: Location, message: String) {
+    warnings.push(Warning { rule, location, message });
+}
+
+fn read_inner(data: &[u8]) -> Result<Scene, LoadError> {
+    let bytes = Bytes::new(data);
+    let h = Header::parse(&bytes)?;
+    let version = h.get("version");
+    match version {
+        2 => {}
+        1 => return Err(LoadError::at(16, "IQM version 1 is not supported (rigscope reads version 2)")),
+        v => return Err(LoadError::at(16, format!("IQM version {v} unsupported (expected 2)"))),
+    }
+    let mut meta = Metadata::new(Format::Iqm, "2");
+    let w = &mut meta.warnings;
+
+    let filesize = u64::from(h.get("filesize"));
+    if filesize > bytes.len() {
+        return Err(LoadError::at(20, format!("header says {filesize} bytes, file has {}", bytes.len())));
+    }
+    if filesize < bytes.len() {
+        warn(
+            w,
+            "iqm.filesize",
+            Location::Offset(20),
+            format!(
+                "header says {filesize} bytes, file has {}: {} trailing bytes ignored",
+                bytes.len(),
+                bytes.len() - filesize
+            ),
+        );
+    }
+
+    // Text.
+    let text_data = h.section(&bytes, "text", "ofs_text", h.get("num_text").into(), 1, w)?;
+    if let Some(&last) = text_data.last()
+        && last != 0
+    {
+        return Err(LoadError::at(
+            u64::from(h.get("ofs_text")) + text_data.len() as u64 - 1,
+            "text table does not end in NUL",
+        ));
+    }
+    let text = Text { data: text_data };
+
+    let num_vertexes = u64::from(h.get("num_vertexes"));
+    let num_triangles = u64::from(h.get("num_triangles"));
+
+    // Meshes.
+    let mesh_data = h.section(&bytes, "meshes", "ofs_meshes", h.get("num_meshes").into(), 24, w)?;
+    let mut meshes = Vec::new();
+    let mut materials: Vec<Material> = Vec::new();
+    let mut seen_meshes = HashSet::new();
+    for (i, rec) in mesh_data.chunks_exact(24).enumerate() {
+        let at = u64::from(h.get("ofs_meshes")) + 24 * i as u64;
+        let mut r = Record::new(rec);
+        let (name_ofs, mat_ofs) = (r.u32(), r.u32());
+        let (fv, nv, ft, nt) = (r.u32(), r.u32(), r.u32(), r.u32());
+        let name = text.get(name_ofs, at, &format!("mesh {i} name"))?;
+        let material = text.get(mat_ofs, at + 4, &format!("mesh {i} material"))?;
+        if u64::from(fv) + u64::from(nv) > num_vertexes {
+            return Err(LoadError::at(
+                at + 8,
+                format!("mesh {i} \"{name}\" vertices [{fv},{}) exceed {num_vertexes}", u64::from(fv) + u64::from(nv)),
+            ));
+        }
+        if u64::from(ft) + u64::from(nt) > num_triangles {
+            return Err(LoadError::at(
+                at + 16,
+                format!(
+                    "mesh {i} \"{name}\" triangles [{ft},{}) exceed {num_triangles}",
+                    u64::from(ft) + u64::from(nt)
+                ),
+            ));
+        }
+        if !seen_meshes.insert((name_ofs, mat_ofs, fv, nv, ft, nt)) {
+            warn(
+                w,
+                "iqm.mesh.duplicate",
+                Location::Offset(at),
+                format!("mesh {i} \"{name}\" repeats an earlier mesh entry; drawn once"),
+            );
+            continue;
+        }
+        let material_index = match materials.iter().position(|m| m.name == material) {
+            Some(m) => m,
+            None => {
+                let texture = (!material.is_empty()).then(|| material.clone());
+                materials.push(Material { name: material, texture });
+                materials.len() - 1
+            }
+        };
+        meshes.push(Mesh {
+            name,
+            material: material_index,
+            first_triangle: ft,
+            num_triangles: nt,
+            first_vertex: fv,
+            num_vertices: nv,
+        });
+    }
+
+    // Vertex arrays.
+    let va_data = h.section(&bytes, "vertex arrays", "ofs_vertexarrays", h.get("num_vertexarrays").into(), 20, w)?;
+    let mut arrays: Vec<(u32, RawArray, Option<String>)> = Vec::new();
+    for (i, rec) in va_data.chunks_exact(20).enumerate() {
+        let at = u64::from(h.get("ofs_vertexarrays")) + 20 * i as u64;
+        let mut r = Record::new(rec);
+        let (kind, _flags, format, size, offset) = (r.u32(), r.u32(), r.u32(), r.u32(), r.u32());
+        if format > 8 {
+            return Err(LoadError::at(at + 8, format!("vertex array {i}: format {format} unknown (expected 0 to 8)")));
+        }
+        if !(1..=4).contains(&size) {
+            return Err(LoadError::at(at + 12, format!("vertex array {i}: size {size} (expected 1 to 4)")));
+        }
+        let fmt_name = FORMAT_NAMES[format as usize];
+        let stride = u64::from(size) * FORMAT_BYTES[format as usize];
+        let what = format!("vertex array {i} ({} {fmt_name}×{size})", vertex::type_name(kind));
+        let data = if num_vertexes == 0 {
+            &[][..]
+        } else {
+            bytes
+                .slice(offset.into(), num_vertexes, stride, &what)
+                .map_err(|e| LoadError { location: Location::Offset(at + 16), ..e })?
+        };
+        if offset % 4 != 0 && num_vertexes > 0 {
+            warn(w, "iqm.align", Location::Offset(at + 16), format!("{what} data at {offset}"));
+        }
+        let custom_name = if kind >= vertex::CUSTOM {
+            match text.get(kind - vertex::CUSTOM, at, &format!("vertex array {i} custom name")) {
+                Ok(n) => Some(n),
+                Err(e) => {
+                    warn(
+                        w,
+                        "iqm.vertexarray.custom_name",
+                        Location::Offset(at),
+                        format!("{}; array ignored", e.message),
+                    );
+                    meta.source_arrays.push(SourceArray {
+                        kind: "custom".into(),
+                        format: fmt_name.into(),
+                        size,
+                        ignored: true,
+                    });
+                    continue;
+                }
+            }
+        } else {
+            None
+        };
+        let reserved = (7..vertex::CUSTOM).contains(&kind);
+        let duplicate = kind < vertex::CUSTOM && arrays.iter().any(|(k, _, _)| *k == kind);
+        if reserved {
+            warn(
+                w,
+                "iqm.vertexarray.reserved",
+                Location::Offset(at),
+                format!("vertex array {i}: reserved type {kind} ignored"),
+            );
+        } else if duplicate {
+            warn(
+                w,
+                "iqm.vertexarray.duplicate",
+                Location::Offset(at),
+                format!("vertex array {i}: second {} array ignored (the first is used)", vertex::type_name(kind)),
+            );
+        }
+        meta.source_arrays.push(SourceArray {
+            kind: custom_name.clone().unwrap_or_else(|| vertex::type_name(kind).to_string()),
+            format: fmt_name.into(),
+            size,
+            ignored: reserved || duplicate,
+        });
+        if !reserved && !duplicate {
+            arrays.push((kind, RawArray { format, size: size as usize, data }, custom_name));
+        }
+    }
+    let find = |kind: u32| arrays.iter().find(|(k, _, _)| *k == kind).map(|(_, a, _)| *a);
+    if find(vertex::POSITION).is_none() && !meshes.is_empty() && num_vertexes > 0 {
+        return Err(LoadError::at(Header::offset_of("num_vertexarrays"), "meshes but no position array"));
+    }
+    match (find(vertex::BLENDINDEXES).is_some(), find(vertex::BLENDWEIGHTS).is_some()) {
+        (true, false) => {
+            return Err(LoadError::at(Header::offset_of("ofs_vertexarrays"), "blendindexes without blendweights"));
+        }
+        (false, true) => {
+            return Err(LoadError::at(Header::offset_of("ofs_vertexarrays"), "blendweights without blendindexes"));
+        }
+        _ => {}
+    }
+    let mut streams = VertexStreams {
+        positions: find(vertex::POSITION).map(|a| a.positions()).unwrap_or_default(),
+        normals: find(vertex::NORMAL).map(|a| a.vec3()),
+        tangents: find(vertex::TANGENT).map(|a| a.vec4([0.0, 0.0, 0.0, 1.0])),
+        texcoords: find(vertex::TEXCOORD).map(|a| a.vec2()),
+        colors: find(vertex::COLOR).map(|a| a.vec4([0.0, 0.0, 0.0, 1.0])),
+        joints: find(vertex::BLENDINDEXES).map(|a| a.indices()),
+        weights: find(vertex::BLENDWEIGHTS).map(|a| a.weights()),
+        custom: Vec::new(),
+    };
+    for (kind, a, name) in &arrays {
+        if *kind >= vertex::CUSTOM {
+            streams.custom.push(crate::scene::CustomStream {
+                name: name.clone().unwrap_or_default(),
+                components: a.size as u32,
+                data: a.custom(),
+            });
+        }
+    }
+    if let Some(i) = streams.positions.iter().position(|p| !p.is_finite()) {
+        return Err(LoadError::at(Header::offset_of("ofs_vertexarrays"), format!("vertex {i} position is not finite")));
+    }
+
+    // Triangles.
+    let tri_data = h.section(&bytes, "triangles", "ofs_triangles", num_triangles, 12, w)?;
+    let ofs_tri = u64::from(h.get("ofs_triangles"));
+    let mut triangles = Vec::with_capacity(tri_data.len() / 12);
+    for (t, rec) in tri_data.chunks_exact(12).enumerate() {
+        let mut r = Record::new(rec);
+        let tri = [r.u32(), r.u32(), r.u32()];
+        if let Some(&v) = tri.iter().find(|&&v| u64::from(v) >= num_vertexes) {
+            return Err(LoadError::at(
+                ofs_tri + 12 * t as u64,
+                format!("triangle {t} uses vertex {v} ≥ {num_vertexes}"),
+            ));
+        }
+        triangles.push(tri);
+    }
+    for (i, m) in meshes.iter().enumerate() {
+        let (lo, hi) = (m.first_vertex, m.first_vertex.saturating_add(m.num_vertices));
+        let range = m.first_triangle as usize..(m.first_triangle as usize + m.num_triangles as usize);
+        let outside =
+            triangles.get(range).map_or(0, |ts| ts.iter().filter(|t| t.iter().any(|&v| v < lo || v >= hi)).count());
+        if outside > 0 {
+            warn(
+                w,
+                "iqm.mesh.range",
+                Location::File,
+                format!("mesh {i} \"{}\" uses vertices outside [{lo},{hi}) in {outside} triangles", m.name),
+            );
+        }
+    }
+
+    // Adjacency: kept only if every entry is a triangle or "none".
+    let adj_data = if h.get("ofs_adjacency") != 0 {
+        h.section(&bytes, "adjacency", "ofs_adjacency", num_triangles, 12, w)?
+    } else {
+        &[]
+    };
+    let mut adjacency = (!adj_data.is_empty()).then(|| Vec::with_capacity(triangles.len()));
+    if let Some(adj) = adjacency.as_mut() {
+        for rec in adj_data.chunks_exact(12) {
+            let mut r = Record::new(rec);
+            adj.push([r.u32(), r.u32(), r.u32()]);
+        }
+        if let Some(t) = adj.iter().position(|a| a.iter().any(|&n| n != u32::MAX && u64::from(n) >= num_triangles)) {
+            warn(
+                w,
+                "iqm.adjacency.range",
+                Location::Offset(u64::from(h.get("ofs_adjacency")) + 12 * t as u64),
+                format!("adjacency invalid at triangle {t}; ignored"),
+            );
+            adjacency = None;
+        }
+    }
+
+    // Skeleton and animation.
+    let anim = animation::read(&h, &bytes, &text, &mut meta.warnings)?;
+    check_influences(&streams, anim.skeleton.len(), &mut meta.warnings)?;
+
+    // Comment and extensions.
+    let comment = h.section(&bytes, "comment", "ofs_comment", h.get("num_comment").into(), 1, &mut meta.warnings)?;
+    if !comment.is_empty() {
+        let end = comment.iter().position(|&b| b == 0).unwrap_or(comment.len());
+        meta.comment = Some(String::from_utf8_lossy(&comment[..end]).into_owned());
+    }
+    meta.extensions = read_extensions(&h, &bytes, &text, &mut meta.warnings);
+    merge_alignment_warnings(&mut meta.warnings);
+
+    Ok(Scene {
+        meta,
+        vertices: streams,
+        triangles,
+        adjacency,
+        meshes,
+        materials,
+        skeleton: anim.skeleton,
+        clips: anim.clips,
+        up: UpAxis::Z,
+        front_face: FrontFace::Cw,
+    })
+}
+
+/// Check 5: one warning listing every section that breaks the 4-byte alignment rule, since a file that is
+/// misaligned is usually misaligned from one point on.
+fn merge_alignment_warnings(warnings: &mut Vec<Warning>) {
+    let misaligned: Vec<&Warning> = warnings.iter().filter(|w| w.rule == "iqm.align").collect();
+    let Some(first) = misaligned.first() else { return };
+    let list: Vec<&str> = misaligned.iter().map(|w| w.message.as_str()).collect();
+    let merged = Warning {
+        rule: "iqm.align",
+        location: first.location,
+        message: format!("not 4-byte aligned as the spec requires: {}", list.join(", ")),
+    };
+    let at = warnings.iter().position(|w| w.rule == "iqm.align").unwrap_or(0);
+    warnings.retain(|w| w.rule != "iqm.align");
+    warnings.insert(at.min(warnings.len()), merged);
+}
+
+/// Check 19: every weighted influence names a joint; weights sum to 1 (255 in bytes).
+fn check_influences(v: &VertexStreams, joints: usize, w: &mut Vec<Warning>) -> Result<(), LoadError> {
+    let (Some(js), Some(ws)) = (&v.joints, &v.weights) else { return Ok(()) };
+    let (mut zero, mut off, mut first_off) = (0usize, 0usize, None);
+    for (i, (j, wt)) in js.iter().zip(ws).enumerate() {
+        for k in 0..4 {
+            if wt[k] != 0.0 && j[k] as usize >= joints {
+                return Err(LoadError::at(
+                    Header::offset_of("ofs_vertexarrays"),
+                    format!("vertex {i} slot {k}: joint {}, only {joints} joints", j[k]),
+                ));
+            }
+        }
+        let sum: f32 = wt.iter().sum();
+        if sum == 0.0 {
+            zero += 1;
+        } else if (sum - 1.0).abs() > 0.5 / 255.0 {
+            off += 1;
+            first_off.get_or_insert((i, sum));
+        }
+    }
+    if zero > 0 {
+        warn(
+            w,
+            "iqm.blendweights.zero",
+            Location::File,
+            format!("{zero} vertices have no weight; they stay in the bind pose"),
+        );
+    }
+    if let Some((i, sum)) = first_off {
+        warn(
+            w,
+            "iqm.blendweights.sum",
+            Location::File,
+            format!("{off} vertices' weights don't sum to 255 (first: vertex {i}, sum {:.0})", sum * 255.0),
+        );
+    }
+    Ok(())
+}
+
+/// Check 21: the extension list, followed at most `num_extensions` steps, inside the file, without loops.
+fn read_extensions(h: &Header, bytes: &Bytes, text: &Text, w: &mut Vec<Warning>) -> Vec<Extension> {
+    let mut out = Vec::new();
+    let mut ofs = u64::from(h.get("ofs_extensions"));
+    let mut seen = HashSet::new();
+    for _ in 0..h.get("num_extensions") {
+        if ofs == 0 {
+            break;
+        }
+        if ofs < HEADER_SIZE || !seen.insert(ofs) {
+            let what = if ofs < HEADER_SIZE { "points into the header" } else { "loops" };
+            warn(w, "iqm.extensions", Location::Offset(ofs), format!("extension list {what}; rest ignored"));
+            return out;
+        }
+        let rec = match bytes.slice(ofs, 1, 16, "extension") {
+            Ok(r) => r,
+            Err(e) => {
+                warn(w, "iqm.extensions", Location::Offset(ofs), format!("{}; rest ignored", e.message));
+                return out;
+            }
+        };
+        let mut r = Record::new(rec);
+        let (name_ofs, num_data, ofs_data, next) = (r.u32(), r.u32(), r.u32(), r.u32());
+        let name = text.get(name_ofs, ofs, "extension name").unwrap_or_else(|_| format!("(bad name @{ofs})"));
+        if bytes.slice(ofs_data.into(), num_data.into(), 1, "extension data").is_err() {
+            warn(
+                w,
+                "iqm.extensions",
+                Location::Offset(ofs + 8),
+                format!("extension \"{name}\" data ({num_data} B at {ofs_data}) lies past the end of the file"),
+            );
+        }
+        out.push(Extension { name, bytes: num_data.into() });
+        ofs = next.into();
+    }
+    if ofs != 0 && out.len() == h.get("num_extensions") as usize && !out.is_empty() {
+        warn(
+            w,
+            "iqm.extensions",
+            Location::Offset(Header::offset_of("num_extensions")),
+            format!("extension list goes on past num_extensions ({})", out.len()),
+        );
+    }
+    out
+}

@@ -1,0 +1,30 @@
+//! File formats. Each parser works on a byte slice and produces a [`Scene`]; none knows about the GPU.
+
+pub mod binread;
+pub mod iqm;
+
+use std::path::Path;
+
+use crate::error::LoadError;
+use crate::scene::Scene;
+
+/// Loads a model or motion from bytes, choosing the format by content and then by extension.
+pub fn load_bytes(name: &str, data: &[u8]) -> Result<Scene, LoadError> {
+    if iqm::sniff(data) {
+        return iqm::read(name, data);
+    }
+    let ext = Path::new(name).extension().and_then(|e| e.to_str()).unwrap_or("").to_ascii_lowercase();
+    let msg = match ext.as_str() {
+        "iqm" => "not an IQM file: it does not start with \"INTERQUAKEMODEL\\0\"".to_string(),
+        "" => "unknown format: no recognised header and no file extension".to_string(),
+        e => format!("unknown format: no recognised header, and rigscope does not read .{e} files yet"),
+    };
+    Err(LoadError::at(0, msg).in_file(name))
+}
+
+/// Loads a file from disk.
+pub fn load_path(path: &Path) -> Result<Scene, LoadError> {
+    let name = path.display().to_string();
+    let data = std::fs::read(path).map_err(|e| LoadError::whole(format!("cannot read: {e}")).in_file(&name))?;
+    load_bytes(&name, &data)
+}

@@ -1,0 +1,18 @@
+//! rigscope: a real-time viewer and debugger for game-model exports.
+//!
+//! Bytes flow one way: `formats` parse files into the format-neutral `scene` model; `anim` samples clips into
+//! poses and skins them; the command line (and later the renderer and UI) read only the scene. See
+//! ARCHITECTURE.md.
+
+#![forbid(unsafe_code)]
+
+pub mod anim;
+pub mod cli;
+pub mod error;
+pub mod formats;
+pub mod scene;
+pub mod synth;
+
+pub use error::{LoadError, Location, Warning};
+pub use formats::{load_bytes, load_path};
+pub use scene::Scene;

@@ -1,0 +1,201 @@
+//! Animation clips: either a sampled pose per frame (IQM, IQE) or keyframed tracks (RSM, MVD).
+
+use glam::{Quat, Vec3};
+
+use super::Transform;
+
+/// The box and radii of one frame's geometry, about the model origin.
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
+pub struct FrameBounds {
+    pub min: Vec3,
+    pub max: Vec3,
+    /// Largest distance from the Z axis (`√(x²+y²)`), as IQM stores it.
+    pub xy_radius: f32,
+    /// Largest distance from the origin.
+    pub radius: f32,
+}
+
+impl FrameBounds {
+    /// The bounds of a set of points; `None` when there are none.
+    pub fn of_points(points: &[Vec3]) -> Option<FrameBounds> {
+        let first = *points.first()?;
+        let mut b = FrameBounds { min: first, max: first, xy_radius: 0.0, radius: 0.0 };
+        let (mut xy2, mut r2) = (0.0f32, 0.0f32);
+        for p in points {
+            b.min = b.min.min(*p);
+            b.max = b.max.max(*p);
+            xy2 = xy2.max(p.x * p.x + p.y * p.y);
+            r2 = r2.max(p.length_squared());
+        }
+        b.xy_radius = xy2.sqrt();
+        b.radius = r2.sqrt();
+        Some(b)
+    }
+
+    /// The smallest bounds containing both.
+    pub fn union(&self, other: &FrameBounds) -> FrameBounds {
+        FrameBounds {
+            min: self.min.min(other.min),
+            max: self.max.max(other.max),
+            xy_radius: self.xy_radius.max(other.xy_radius),
+            radius: self.radius.max(other.radius),
+        }
+    }
+
+    /// Largest difference between the two boxes' corners and radii.
+    pub fn max_difference(&self, other: &FrameBounds) -> f32 {
+        let d = (self.min - other.min).abs().max((self.max - other.max).abs()).max_element();
+        d.max((self.xy_radius - other.xy_radius).abs()).max((self.radius - other.radius).abs())
+    }
+
+    pub fn diagonal(&self) -> f32 {
+        (self.max - self.min).length()
+    }
+}
+
+/// How a keyframed track moves between keys.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Interpolation {
+    /// Lerp for vectors, shortest-path slerp for rotations.
+    Linear,
+    /// Hold each key until the next.
+    Step,
+}
+
+/// How a keyframed track's values combine with the joint's bind pose.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TrackMode {
+    /// Keys are the joint's local transform (RSM rotation keys replace the node's rotation).
+    Replace,
+    /// Keys are deltas on the bind pose: translation added, rotation multiplied after the bind rotation (MMD).
+    DeltaOnBind,
+}
+
+/// A value at a time in seconds.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Key<T> {
+    pub time: f32,
+    pub value: T,
+}
+
+/// Keyframed channels for one joint. An empty channel leaves that part of the transform at its bind value.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Track {
+    pub joint: usize,
+    pub mode: TrackMode,
+    pub interpolation: Interpolation,
+    pub translation: Vec<Key<Vec3>>,
+    pub rotation: Vec<Key<Quat>>,
+    pub scale: Vec<Key<Vec3>>,
+}
+
+/// The animation data of a clip.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ClipData {
+    /// A local transform for every joint at every frame, frame-major: `frames[frame * joints + joint]`.
+    Sampled { joints: usize, frames: Vec<Transform> },
+    /// Keyframed tracks; joints without a track keep their bind pose.
+    Keyed { tracks: Vec<Track> },
+}
+
+/// A named animation.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Clip {
+    pub name: String,
+    /// Frames per second as stored; 0 or non-finite means the file didn't say (see [`Clip::fps`]).
+    pub frame_rate: f32,
+    pub looping: bool,
+    /// Number of frames (sampled clips) or the frame length at `frame_rate` (keyed clips).
+    pub frame_count: u32,
+    /// Index of the clip's first frame in the file's frame list, for reporting.
+    pub first_frame: u32,
+    pub data: ClipData,
+    /// Per-frame bounds as stored in the file, one per frame of this clip.
+    pub bounds: Option<Vec<FrameBounds>>,
+    /// The attached file this clip came from, when it isn't the model's own.
+    pub source: Option<String>,
+}
+
+/// Frame rate used for clips whose file stores none (IQM framerate 0 is common in Red Eclipse files).
+pub const DEFAULT_FPS: f32 = 24.0;
+
+impl Clip {
+    /// The frame rate to play at: the stored one, or `default` when the file stores 0 or garbage.
+    pub fn fps(&self, default: f32) -> f32 {
+        if self.frame_rate.is_finite() && self.frame_rate > 0.0 { self.frame_rate } else { default }
+    }
+
+    pub fn has_stored_fps(&self) -> bool {
+        self.frame_rate.is_finite() && self.frame_rate > 0.0
+    }
+
+    /// The last frame position that can be shown: a looping clip runs on from its last frame back to the
+    /// first, so it has a full frame more than a clamped one.
+    pub fn frame_span(&self) -> f32 {
+        let n = self.frame_count as f32;
+        if self.looping { n } else { (n - 1.0).max(0.0) }
+    }
+
+    /// Playback length in seconds.
+    pub fn duration(&self, default_fps: f32) -> f32 {
+        self.frame_span() / self.fps(default_fps)
+    }
+
+    /// The frame shown at `seconds`: wrapped for a looping clip, clamped otherwise.
+    pub fn frame_at_time(&self, seconds: f32, default_fps: f32) -> f32 {
+        let f = seconds * self.fps(default_fps);
+        let span = self.frame_span();
+        if !f.is_finite() || span <= 0.0 {
+            0.0
+        } else if self.looping {
+            f.rem_euclid(span)
+        } else {
+            f.clamp(0.0, span)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn clip(looping: bool, n: u32, fps: f32) -> Clip {
+        Clip {
+            name: "a".into(),
+            frame_rate: fps,
+            looping,
+            frame_count: n,
+            first_frame: 0,
+            data: ClipData::Keyed { tracks: vec![] },
+            bounds: None,
+            source: None,
+        }
+    }
+
+    #[test]
+    fn looping_wraps_and_clamped_clamps() {
+        let l = clip(true, 10, 10.0);
+        assert!((l.frame_at_time(1.05, 24.0) - 0.5).abs() < 1e-4);
+        assert!((l.frame_at_time(-0.05, 24.0) - 9.5).abs() < 1e-4);
+        let c = clip(false, 10, 10.0);
+        assert_eq!(c.frame_at_time(5.0, 24.0), 9.0);
+        assert_eq!(c.frame_at_time(-1.0, 24.0), 0.0);
+    }
+
+    #[test]
+    fn zero_framerate_uses_default() {
+        let c = clip(false, 3, 0.0);
+        assert_eq!(c.fps(24.0), 24.0);
+        assert!(!c.has_stored_fps());
+        assert!((c.duration(24.0) - 2.0 / 24.0).abs() < 1e-6);
+    }
+
+    #[test]
+    fn bounds_of_points() {
+        let b = FrameBounds::of_points(&[Vec3::new(3.0, 4.0, 0.0), Vec3::new(0.0, 0.0, -12.0)]).unwrap();
+        assert_eq!(b.min, Vec3::new(0.0, 0.0, -12.0));
+        assert_eq!(b.xy_radius, 5.0);
+        assert_eq!(b.radius, 12.0);
+        assert!(FrameBounds::of_points(&[]).is_none());
+    }
+}

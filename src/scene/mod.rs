@@ -1,0 +1,144 @@
+//! The format-neutral scene model.
+//!
+//! Every format (IQM, IQE, RSM, MVD) loads into a [`Scene`]; the renderer, the UI and the command line read
+//! nothing else. The model keeps the file's own coordinate space (IQM stays Z-up) and says which way is up and
+//! which winding faces front, so presentation can adapt without the data being rewritten.
+
+mod clip;
+mod geometry;
+mod skeleton;
+
+pub use clip::{Clip, ClipData, DEFAULT_FPS, FrameBounds, Interpolation, Key, Track, TrackMode};
+pub use geometry::{CustomStream, Material, Mesh, VertexStreams};
+pub use skeleton::{Joint, Skeleton, Transform};
+
+use crate::error::Warning;
+
+/// Which file format a scene came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Format {
+    Iqm,
+    Iqe,
+    Rsm,
+    Rsm2,
+    Mvd,
+}
+
+impl Format {
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Iqm => "IQM",
+            Format::Iqe => "IQE",
+            Format::Rsm => "RSM",
+            Format::Rsm2 => "RSM2",
+            Format::Mvd => "MVD",
+        }
+    }
+}
+
+/// The model's up axis in its own space.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub enum UpAxis {
+    Y,
+    Z,
+}
+
+/// Which winding is the front face, seen from outside with a right-handed camera.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum FrontFace {
+    Ccw,
+    /// The Inter-Quake formats: exporters reverse the winding ("Quake winding").
+    Cw,
+}
+
+/// A source vertex array as the file declared it, for `info` and the sidebar.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct SourceArray {
+    /// `position`, `texcoord`, …, or the custom array's name.
+    pub kind: String,
+    /// `ubyte`, `half`, `float`, …
+    pub format: String,
+    pub size: u32,
+    /// True when the array was ignored (reserved type, duplicate).
+    pub ignored: bool,
+}
+
+/// A named block of extra data the file carries (IQM extensions).
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct Extension {
+    pub name: String,
+    pub bytes: u64,
+}
+
+/// What the file says about itself, and what was wrong with it.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Metadata {
+    pub format: Format,
+    pub version: String,
+    pub comment: Option<String>,
+    pub extensions: Vec<Extension>,
+    pub source_arrays: Vec<SourceArray>,
+    pub warnings: Vec<Warning>,
+}
+
+impl Metadata {
+    pub fn new(format: Format, version: impl Into<String>) -> Self {
+        Metadata {
+            format,
+            version: version.into(),
+            comment: None,
+            extensions: Vec::new(),
+            source_arrays: Vec::new(),
+            warnings: Vec::new(),
+        }
+    }
+}
+
+/// A loaded model or motion: geometry, skeleton and clips in the file's own space.
+#[derive(Debug, Clone)]
+pub struct Scene {
+    pub meta: Metadata,
+    pub vertices: VertexStreams,
+    /// Triangles as global vertex indices, in the file's winding.
+    pub triangles: Vec<[u32; 3]>,
+    /// Neighbour triangle across edge `(v[e], v[(e+1)%3])`, as stored in the file (`u32::MAX` = none).
+    pub adjacency: Option<Vec<[u32; 3]>>,
+    pub meshes: Vec<Mesh>,
+    pub materials: Vec<Material>,
+    pub skeleton: Skeleton,
+    pub clips: Vec<Clip>,
+    pub up: UpAxis,
+    pub front_face: FrontFace,
+}
+
+impl Scene {
+    pub fn empty(meta: Metadata) -> Self {
+        Scene {
+            meta,
+            vertices: VertexStreams::default(),
+            triangles: Vec::new(),
+            adjacency: None,
+            meshes: Vec::new(),
+            materials: Vec::new(),
+            skeleton: Skeleton::default(),
+            clips: Vec::new(),
+            up: UpAxis::Z,
+            front_face: FrontFace::Ccw,
+        }
+    }
+
+    /// A file with clips but nothing to draw: it is meant to be attached to a model.
+    pub fn is_animation_only(&self) -> bool {
+        self.meshes.is_empty() && self.vertices.is_empty() && !self.clips.is_empty()
+    }
+
+    /// Finds a clip by exact name, or by index when `selector` is a number that names no clip.
+    pub fn find_clip(&self, selector: &str) -> Option<usize> {
+        self.clips
+            .iter()
+            .position(|c| c.name == selector)
+            .or_else(|| selector.parse::<usize>().ok().filter(|&i| i < self.clips.len()))
+    }
+}

@@ -1,0 +1,47 @@
+//! Shared helpers for integration tests: the real corpus lives beside the repository in ../shared/corpus.
+
+#![allow(dead_code)]
+
+use std::path::PathBuf;
+
+pub fn corpus_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus")
+}
+
+/// A corpus file's path; the test fails (never skips) when the corpus is missing.
+pub fn corpus(rel: &str) -> PathBuf {
+    let p = corpus_dir().join(rel);
+    assert!(
+        p.is_file(),
+        "corpus file {} is missing: the tests need ../shared/corpus beside the repository",
+        p.display()
+    );
+    p
+}
+
+/// Every file under a corpus folder with one of the given extensions, sorted.
+pub fn corpus_files(sub: &str, exts: &[&str]) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![corpus_dir().join(sub)];
+    while let Some(dir) = stack.pop() {
+        for e in std::fs::read_dir(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display())) {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p
+                .extension()
+                .and_then(|x| x.to_str())
+                .is_some_and(|x| exts.contains(&x.to_ascii_lowercase().as_str()))
+            {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    assert!(!out.is_empty(), "no {exts:?} files under corpus/{sub}");
+    out
+}
+
+pub fn read(p: &std::path::Path) -> Vec<u8> {
+    std::fs::read(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+}
