@@ -8,6 +8,7 @@
 
 pub mod anim;
 pub mod cli;
+pub mod demo;
 pub mod error;
 pub mod formats;
 pub mod scene;

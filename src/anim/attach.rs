@@ -107,7 +107,17 @@ pub fn attach(model: &mut Scene, anim: &Scene, source: &str) -> Result<AttachRep
             },
         };
         report.clips.push(clip.name.clone());
-        added.push(Clip { data, source: Some(source.to_string()), ..clip.clone() });
+        added.push(Clip {
+            name: clip.name.clone(),
+            frame_rate: clip.frame_rate,
+            looping: clip.looping,
+            frame_count: clip.frame_count,
+            first_frame: clip.first_frame,
+            data,
+            // Stored bounds describe the file's own mesh, which isn't the model's.
+            bounds: None,
+            source: Some(source.to_string()),
+        });
     }
     model.clips.extend(added);
     Ok(report)

@@ -3,11 +3,13 @@
 //! animation-only files to a model.
 
 mod attach;
+mod bounds;
 mod pose;
 mod sample;
 mod skin;
 
 pub use attach::{AttachError, AttachReport, attach};
+pub use bounds::{BoundsMiss, stored_bounds_misses, stored_bounds_warnings};
 pub use pose::Pose;
 pub use sample::{sample_clip, sample_keys};
 pub use skin::{skin_normals, skin_positions, skinned_bounds};

@@ -63,6 +63,29 @@ impl RawArray<'_> {
             }
         }
         let n = normalized;
+        // The layouts exporters actually write get loops with no per-component slicing.
+        if self.size == N {
+            match self.format {
+                7 => {
+                    return self
+                        .data
+                        .chunks_exact(4 * N)
+                        .map(|c| make(std::array::from_fn(|k| le!(f32, &c[4 * k..4 * k + 4]))))
+                        .collect();
+                }
+                1 if n => {
+                    return self
+                        .data
+                        .chunks_exact(N)
+                        .map(|c| make(std::array::from_fn(|k| f32::from(c[k]) / 255.0)))
+                        .collect();
+                }
+                1 => {
+                    return self.data.chunks_exact(N).map(|c| make(std::array::from_fn(|k| f32::from(c[k])))).collect();
+                }
+                _ => {}
+            }
+        }
         match self.format {
             0 => self.run(1, defaults, &make, |b| norm(f32::from(b[0] as i8), 255.0, true, n)),
             1 => self.run(1, defaults, &make, |b| norm(f32::from(b[0]), 255.0, false, n)),
@@ -98,15 +121,7 @@ impl RawArray<'_> {
             .collect()
     }
 
-    /// Positions: the common `float × 3` case is a straight little-endian copy.
     pub fn positions(&self) -> Vec<Vec3> {
-        if self.format == 7 && self.size == 3 {
-            return self
-                .data
-                .chunks_exact(12)
-                .map(|c| Vec3::new(le!(f32, &c[0..4]), le!(f32, &c[4..8]), le!(f32, &c[8..12])))
-                .collect();
-        }
         self.decode([0.0; 3], true, Vec3::from_array)
     }
 
