@@ -375,3 +375,15 @@ fn claimed_frames_cannot_outgrow_the_file() {
         other => panic!("{other:?}"),
     }
 }
+
+/// Anims may share frames, so a small file can claim far more decoded animation than it stores: 500 anims
+/// over the same 1000 frames. The reader refuses it instead of allocating gigabytes.
+#[test]
+fn overlapping_anims_cannot_multiply_memory() {
+    let mut doc = base(1000);
+    let anim = doc.anims[0].clone();
+    doc.anims = (0..500).map(|i| Anim { name: format!("a{i}"), ..anim.clone() }).collect();
+    let bytes = doc.to_bytes();
+    let e = err(&bytes);
+    assert!(e.contains("would decode to") && e.contains(&format!("{}-byte file", bytes.len())), "{e}");
+}

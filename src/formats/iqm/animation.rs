@@ -165,8 +165,13 @@ pub fn read(h: &Header, bytes: &Bytes, text: &Text, w: &mut Vec<Warning>) -> Res
     }
 
     // Frames are decoded per clip. With no channels every frame is the same constant pose, so one is decoded.
-    let decoded: u64 =
-        ranges.iter().map(|r| if num_channels == 0 { 1 } else { u64::from(r.2) }).sum::<u64>() * num_poses as u64 * 48;
+    // Saturating: every factor comes from the file, and a crafted product must not wrap past the check.
+    let decoded = ranges
+        .iter()
+        .map(|r| if num_channels == 0 { 1 } else { u64::from(r.2) })
+        .fold(0u64, u64::saturating_add)
+        .saturating_mul(num_poses as u64)
+        .saturating_mul(48);
     if decoded > MAX_DECODE_RATIO * bytes.len() {
         return Err(LoadError::at(
             Header::offset_of("num_frames"),
