@@ -1,4 +1,4 @@
-//! Regenerates the built-in demo model, `assets/demo.iqm` and `assets/demo.png`, from `src/demo.rs`.
+//! Regenerates the built-in demo model, `assets/demo.iqm` and `assets/demo.png`, from `src/demo/`.
 //!
 //! The assets are committed so the viewer can embed them without running the generator; `tests/demo_asset.rs`
 //! fails until they match the generator again after a change.

@@ -1,4 +1,4 @@
-//! The committed demo model (`assets/demo.iqm`, `assets/demo.png`) is exactly what `src/demo.rs` generates, and
+//! The committed demo model (`assets/demo.iqm`, `assets/demo.png`) is exactly what `src/demo/` generates, and
 //! it is the clean, fully featured, correctly wound file the viewer opens when started with no file.
 
 use std::path::PathBuf;
@@ -30,7 +30,7 @@ fn committed_assets_match_the_generator() {
         let committed = read_asset(name);
         assert!(
             committed == fresh,
-            "assets/{name} ({} bytes) is not what src/demo.rs generates now ({} bytes): \
+            "assets/{name} ({} bytes) is not what src/demo/ generates now ({} bytes): \
              run `cargo run --example make_demo` and commit the result",
             committed.len(),
             fresh.len()
