@@ -1,8 +1,8 @@
 //! rigscope: a real-time viewer and debugger for game-model exports.
 //!
 //! Bytes flow one way: `formats` parse files into the format-neutral `scene` model; `anim` samples clips into
-//! poses and skins them; the command line (and later the renderer and UI) read only the scene. See
-//! ARCHITECTURE.md.
+//! poses; `render` skins on the GPU and draws; the command line (and later the window) read only the scene.
+//! See ARCHITECTURE.md.
 
 #![forbid(unsafe_code)]
 
@@ -11,6 +11,7 @@ pub mod cli;
 pub mod demo;
 pub mod error;
 pub mod formats;
+pub mod render;
 pub mod scene;
 pub mod synth;
 

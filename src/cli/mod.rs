@@ -4,6 +4,7 @@
 
 mod info;
 mod pose;
+mod render;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -27,6 +28,8 @@ pub enum Command {
     Info(info::InfoArgs),
     /// Print the posed skeleton (and optionally skinned vertices) at one instant as JSON.
     Pose(pose::PoseArgs),
+    /// Render the model at one instant (or a contact sheet of an animation) to a PNG, without a window.
+    Render(render::RenderArgs),
 }
 
 /// A failure to report: a message for stderr and the process exit code.
@@ -54,6 +57,7 @@ pub fn main() -> ExitCode {
     let result = match cli.command {
         Some(Command::Info(args)) => info::run(&args),
         Some(Command::Pose(args)) => pose::run(&args),
+        Some(Command::Render(args)) => render::run(&args),
         None => {
             use clap::CommandFactory;
             let _ = Cli::command().print_help();

@@ -1,0 +1,102 @@
+// Skinned, textured meshes (src/render/mesh.rs), their wireframe (src/render/wireframe.rs) and the skinning
+// capture used to test GPU skinning against the CPU (src/render/capture.rs). Prepended: view.wgsl, skin.wgsl.
+
+@group(2) @binding(0) var albedo: texture_2d<f32>;
+@group(2) @binding(1) var albedo_sampler: sampler;
+
+struct MeshOut {
+    @builtin(position) clip: vec4<f32>,
+    @location(0) normal: vec3<f32>,
+    @location(1) uv: vec2<f32>,
+    @location(2) color: vec4<f32>,
+    @location(3) world: vec3<f32>,
+};
+
+@vertex
+fn vs_mesh(v: VertexIn) -> MeshOut {
+    let s = skin(v);
+    let world = view.model * vec4<f32>(s.position, 1.0);
+    var out: MeshOut;
+    out.clip = view.view_proj * world;
+    out.normal = (view.model * vec4<f32>(s.normal, 0.0)).xyz;
+    out.uv = v.uv;
+    out.color = v.color;
+    out.world = world.xyz;
+    return out;
+}
+
+// A headlight (light from the camera) over a hemisphere ambient (sky above, ground below, along the model's
+// up axis): every visible surface is lit, and shape reads from the falloff toward silhouettes.
+@fragment
+fn fs_mesh(in: MeshOut, @builtin(front_facing) front: bool) -> @location(0) vec4<f32> {
+    var n = in.normal;
+    if dot(n, n) < 1e-12 {
+        n = normalize(view.eye.xyz - in.world);
+    }
+    n = normalize(n);
+    if !front {
+        n = -n;
+    }
+    let albedo = textureSample(albedo, albedo_sampler, in.uv).rgb * in.color.rgb;
+    let to_eye = normalize(view.eye.xyz - in.world);
+    let facing = max(dot(n, to_eye), 0.0);
+    let hemi = 0.5 + 0.5 * dot(n, view.up.xyz);
+    let ambient = mix(vec3<f32>(0.16, 0.14, 0.13), vec3<f32>(0.42, 0.45, 0.52), hemi);
+    let specular = 0.12 * pow(facing, 24.0);
+    return vec4<f32>(albedo * (ambient + 0.72 * facing) + vec3<f32>(specular), 1.0);
+}
+
+struct WireOut {
+    @builtin(position) clip: vec4<f32>,
+};
+
+@vertex
+fn vs_wire(v: VertexIn) -> WireOut {
+    let s = skin(v);
+    var out: WireOut;
+    out.clip = view.view_proj * toward_eye(view.model * vec4<f32>(s.position, 1.0));
+    return out;
+}
+
+@fragment
+fn fs_wire() -> @location(0) vec4<f32> {
+    return view.wire_color;
+}
+
+// Skinning capture: vertex i becomes a point on pixel (i mod width, i div width) carrying its skinned
+// position, normal and tangent, exactly as vs_mesh computes them.
+struct CaptureOut {
+    @builtin(position) clip: vec4<f32>,
+    @location(0) @interpolate(flat) position: vec4<f32>,
+    @location(1) @interpolate(flat) normal: vec4<f32>,
+    @location(2) @interpolate(flat) tangent: vec4<f32>,
+};
+
+@vertex
+fn vs_capture(v: VertexIn, @builtin(vertex_index) index: u32) -> CaptureOut {
+    let s = skin(v);
+    let width = u32(view.params.y);
+    let px = vec2<f32>(f32(index % width) + 0.5, f32(index / width) + 0.5);
+    let size = vec2<f32>(view.params.y, view.params.z);
+    var out: CaptureOut;
+    out.clip = vec4<f32>(px.x / size.x * 2.0 - 1.0, 1.0 - px.y / size.y * 2.0, 0.5, 1.0);
+    out.position = vec4<f32>(s.position, 1.0);
+    out.normal = vec4<f32>(s.normal, 0.0);
+    out.tangent = s.tangent;
+    return out;
+}
+
+struct PositionNormal {
+    @location(0) position: vec4<f32>,
+    @location(1) normal: vec4<f32>,
+};
+
+@fragment
+fn fs_capture_position_normal(in: CaptureOut) -> PositionNormal {
+    return PositionNormal(in.position, in.normal);
+}
+
+@fragment
+fn fs_capture_tangent(in: CaptureOut) -> @location(0) vec4<f32> {
+    return in.tangent;
+}

@@ -1,0 +1,23 @@
+// Per-view uniforms shared by every rigscope pipeline (src/render/frame.rs writes them).
+struct View {
+    // Projection · view, for world space (Y up, the model's front toward +Z).
+    view_proj: mat4x4<f32>,
+    // Model space → world space: the rotation that stands a Z-up model upright. Never mirrors.
+    model: mat4x4<f32>,
+    // Camera position in world space (w unused).
+    eye: vec4<f32>,
+    // World up (w unused).
+    up: vec4<f32>,
+    // Wireframe line colour.
+    wire_color: vec4<f32>,
+    // x: the fraction of the way to the camera that lines are pulled, so they win over the surface they lie
+    //    on; y, z: width and height in pixels of the skinning capture grid (capture.rs).
+    params: vec4<f32>,
+};
+
+@group(0) @binding(0) var<uniform> view: View;
+
+// A world-space point moved a little toward the camera (lines drawn over surfaces).
+fn toward_eye(world: vec4<f32>) -> vec4<f32> {
+    return vec4<f32>(mix(world.xyz, view.eye.xyz, view.params.x), 1.0);
+}

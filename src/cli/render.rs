@@ -1,0 +1,210 @@
+//! `rigscope render`: a PNG of the model at one instant, or a contact sheet of a clip, without a window.
+
+use std::path::PathBuf;
+
+use clap::Args;
+use glam::Vec3;
+
+use super::pose::select;
+use super::{CliError, load_with_attachments};
+use crate::anim::Pose;
+use crate::render::{
+    Background, Camera, FrameInput, GpuModel, Headless, Overlays, ViewState, animation_bounds, compose_sheet,
+    frame_bounds, sheet_frames,
+};
+use crate::scene::{DEFAULT_FPS, FrameBounds};
+
+#[derive(Args, Debug)]
+pub struct RenderArgs {
+    /// The model file.
+    pub file: PathBuf,
+    /// Animation files to attach; their clips are matched to the model's joints by name.
+    #[arg(long = "attach", value_name = "FILE")]
+    pub attach: Vec<PathBuf>,
+    /// Animation by name, or by index when no animation has that name. Default: the first.
+    #[arg(long, value_name = "NAME|INDEX")]
+    pub anim: Option<String>,
+    /// Frame within the animation, from 0; may be fractional.
+    #[arg(long, conflicts_with_all = ["time", "sheet"], allow_negative_numbers = true)]
+    pub frame: Option<f32>,
+    /// Time in seconds from the animation's start; wraps for looping clips, clamps otherwise.
+    #[arg(long, conflicts_with = "sheet", allow_negative_numbers = true)]
+    pub time: Option<f32>,
+    /// Picture size in pixels (each cell's size with --sheet).
+    #[arg(long, default_value = "640x480", value_name = "WxH")]
+    pub size: String,
+    /// Camera turn about the model's up axis in degrees; positive moves toward the model's left.
+    #[arg(long, default_value_t = 20.0, allow_negative_numbers = true, value_name = "DEG")]
+    pub yaw: f32,
+    /// Camera elevation in degrees; positive looks down.
+    #[arg(long, default_value_t = 12.0, allow_negative_numbers = true, value_name = "DEG")]
+    pub pitch: f32,
+    /// Background: #rrggbb, black, white, grey, or transparent.
+    #[arg(long, default_value = "#30343c", value_name = "COLOR|transparent")]
+    pub background: String,
+    /// A contact sheet of evenly spaced frames of the animation, COLS wide and ROWS high, each cell labelled
+    /// with its frame number.
+    #[arg(long, value_name = "COLSxROWS")]
+    pub sheet: Option<String>,
+    /// The PNG to write.
+    #[arg(short = 'o', long = "output", value_name = "OUT.png")]
+    pub output: PathBuf,
+    /// Draw the ground grid.
+    #[arg(long)]
+    pub grid: bool,
+    /// Draw the skeleton: bones from each joint to its parent.
+    #[arg(long)]
+    pub skeleton: bool,
+    /// Highlight this joint (name, or index) in the skeleton.
+    #[arg(long, value_name = "NAME|INDEX")]
+    pub joint: Option<String>,
+    /// Draw this frame's bounds: stored in the file (green) and computed by skinning (pink).
+    #[arg(long)]
+    pub bounds: bool,
+    /// Draw every triangle edge.
+    #[arg(long)]
+    pub wireframe: bool,
+    /// Draw back faces too.
+    #[arg(long)]
+    pub no_cull: bool,
+    /// Leave the mesh out (overlays only).
+    #[arg(long)]
+    pub no_mesh: bool,
+    /// Frame rate for animations whose file stores none (IQM framerate 0).
+    #[arg(long, default_value_t = DEFAULT_FPS, value_name = "FPS")]
+    pub default_fps: f32,
+}
+
+/// Frames of the clip sampled to frame the camera over a whole animation.
+const FRAMING_SAMPLES: usize = 64;
+
+pub fn run(args: &RenderArgs) -> Result<(), CliError> {
+    let size = parse_pair(&args.size, "--size", 1, 8192)?;
+    let sheet = args.sheet.as_deref().map(|s| parse_pair(s, "--sheet", 1, 32)).transpose()?;
+    let background = parse_background(&args.background)?;
+    if !(args.yaw.is_finite() && args.pitch.is_finite()) {
+        return Err(CliError::usage("--yaw and --pitch must be numbers"));
+    }
+
+    let (scene, _reports) = load_with_attachments(&args.file, &args.attach)?;
+    let selection = select(&scene, args.anim.as_deref(), args.frame, args.time, args.default_fps)?;
+    if sheet.is_some() && selection.is_none() {
+        return Err(CliError::usage("--sheet needs an animation, and the file has none"));
+    }
+    let selected_joint = match &args.joint {
+        None => None,
+        Some(sel) => Some(
+            scene
+                .skeleton
+                .joints
+                .iter()
+                .position(|j| j.name == *sel)
+                .or_else(|| sel.parse::<usize>().ok().filter(|&i| i < scene.skeleton.len()))
+                .ok_or_else(|| CliError::usage(format!("unknown joint \"{sel}\"")))?,
+        ),
+    };
+
+    let headless = Headless::new().map_err(CliError::load)?;
+    let renderer = headless.renderer();
+    let model = GpuModel::upload(renderer, &scene, args.file.parent());
+    for p in model.texture_problems() {
+        eprintln!(
+            "rigscope: warning: material \"{}\": texture {} {}; drawn with the placeholder",
+            p.material,
+            p.path.display(),
+            p.reason
+        );
+    }
+    let bounds = animation_bounds(&scene, selection.map(|(c, _)| c), args.default_fps, FRAMING_SAMPLES)
+        .unwrap_or(FrameBounds { min: Vec3::splat(-1.0), max: Vec3::ONE, xy_radius: 1.0, radius: 1.0 });
+    let camera = Camera::framing(
+        scene.up,
+        &bounds,
+        args.yaw.to_radians(),
+        args.pitch.to_radians(),
+        size.0 as f32 / size.1 as f32,
+    );
+    let base = Overlays {
+        mesh: !args.no_mesh,
+        cull_back_faces: !args.no_cull,
+        grid: args.grid,
+        skeleton: args.skeleton,
+        selected_joint,
+        wireframe: args.wireframe,
+        stored_bounds: None,
+        computed_bounds: None,
+    };
+    let mut view = ViewState::new(renderer);
+    let mut draw = |clip_frame: Option<(usize, f32)>| {
+        let pose = match clip_frame {
+            Some((c, f)) => Pose::sample(&scene.skeleton, &scene.clips[c], f, args.default_fps),
+            None => Pose::bind(&scene.skeleton),
+        };
+        let mut overlays = base.clone();
+        if args.bounds {
+            (overlays.stored_bounds, overlays.computed_bounds) = frame_bounds(&scene, clip_frame, &pose);
+        }
+        let input = FrameInput { camera: &camera, pose: &pose, overlays: &overlays };
+        headless.render(&model, &mut view, &input, size, background).map_err(CliError::load)
+    };
+
+    let image = match (sheet, selection) {
+        (Some((cols, rows)), Some((clip, _))) => {
+            let frames = sheet_frames(&scene.clips[clip], (cols * rows) as usize);
+            let cells = frames.iter().map(|&f| draw(Some((clip, f as f32)))).collect::<Result<Vec<_>, _>>()?;
+            compose_sheet(&cells, &frames, cols)
+        }
+        _ => draw(selection)?,
+    };
+    image
+        .save_with_format(&args.output, image::ImageFormat::Png)
+        .map_err(|e| CliError::load(format!("{}: cannot write: {e}", args.output.display())))?;
+    Ok(())
+}
+
+/// Parses `AxB` (`640x480`, `4x3`), each between `min` and `max`.
+fn parse_pair(s: &str, flag: &str, min: u32, max: u32) -> Result<(u32, u32), CliError> {
+    let bad = || CliError::usage(format!("{flag} {s}: expected WxH, two whole numbers from {min} to {max}"));
+    let (a, b) = s.split_once(['x', 'X']).ok_or_else(bad)?;
+    let a: u32 = a.trim().parse().map_err(|_| bad())?;
+    let b: u32 = b.trim().parse().map_err(|_| bad())?;
+    if !(min..=max).contains(&a) || !(min..=max).contains(&b) {
+        return Err(bad());
+    }
+    Ok((a, b))
+}
+
+fn parse_background(s: &str) -> Result<Background, CliError> {
+    let lower = s.trim().to_ascii_lowercase();
+    let named = match lower.as_str() {
+        "transparent" | "none" => return Ok(Background::Transparent),
+        "black" => Some([0, 0, 0]),
+        "white" => Some([255, 255, 255]),
+        "grey" | "gray" => Some([128, 128, 128]),
+        _ => None,
+    };
+    if let Some(c) = named {
+        return Ok(Background::Color(c));
+    }
+    let hex = lower.strip_prefix('#').unwrap_or(&lower);
+    let byte = |i: usize| hex.get(i..i + 2).and_then(|h| u8::from_str_radix(h, 16).ok());
+    match (hex.len(), byte(0), byte(2), byte(4)) {
+        (6, Some(r), Some(g), Some(b)) => Ok(Background::Color([r, g, b])),
+        _ => Err(CliError::usage(format!("--background {s}: expected #rrggbb, a colour name or transparent"))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_sizes_and_colours() {
+        assert_eq!(parse_pair("640x480", "--size", 1, 8192).unwrap(), (640, 480));
+        assert!(parse_pair("0x480", "--size", 1, 8192).is_err());
+        assert!(parse_pair("640", "--size", 1, 8192).is_err());
+        assert_eq!(parse_background("#ff8000").unwrap(), Background::Color([255, 128, 0]));
+        assert_eq!(parse_background("Transparent").unwrap(), Background::Transparent);
+        assert!(parse_background("#ff80").is_err());
+    }
+}

@@ -1,0 +1,56 @@
+//! The ground grid: lines on the model's ground plane (z = 0 for Z-up models, y = 0 for Y-up), spaced by a
+//! power of ten that suits the model's size, with the X axis and the forward axis coloured.
+
+use glam::Vec3;
+
+use super::lines::{LineVertex, colors, line};
+use crate::scene::{FrameBounds, UpAxis};
+
+/// Appends the grid for a model with these bind-pose bounds (model space).
+pub(crate) fn grid(out: &mut Vec<LineVertex>, up: UpAxis, bounds: Option<&FrameBounds>) {
+    // Ground-plane coordinates (a, b) → model space.
+    let point = |a: f32, b: f32| match up {
+        UpAxis::Z => Vec3::new(a, b, 0.0),
+        UpAxis::Y => Vec3::new(a, 0.0, b),
+    };
+    let (center, size) = match bounds {
+        Some(b) => {
+            let c = (b.min + b.max) * 0.5;
+            let d = b.max - b.min;
+            let (ca, cb, da, db) = match up {
+                UpAxis::Z => (c.x, c.y, d.x, d.y),
+                UpAxis::Y => (c.x, c.z, d.x, d.z),
+            };
+            ((ca, cb), da.max(db).max(d.max_element() * 0.5).max(1e-3))
+        }
+        None => ((0.0, 0.0), 1.0),
+    };
+    // About ten cells across twice the model's footprint.
+    let half = size * 1.2;
+    let spacing = 10f32.powf((half / 5.0).log10().floor());
+    let cells = ((half / spacing).ceil() as i32).clamp(1, 60);
+    let snap = |v: f32| (v / spacing).round() * spacing;
+    let (ca, cb) = (snap(center.0), snap(center.1));
+    let extent = cells as f32 * spacing;
+    for i in -cells..=cells {
+        let o = i as f32 * spacing;
+        let major = |v: f32| ((v / spacing).round() as i64).rem_euclid(10) == 0;
+        let (a, b) = (ca + o, cb + o);
+        let color_a = if a.abs() < spacing * 0.5 {
+            colors::AXIS_FORWARD
+        } else if major(a) {
+            colors::GRID_MAJOR
+        } else {
+            colors::GRID
+        };
+        let color_b = if b.abs() < spacing * 0.5 {
+            colors::AXIS_X
+        } else if major(b) {
+            colors::GRID_MAJOR
+        } else {
+            colors::GRID
+        };
+        line(out, point(a, cb - extent), point(a, cb + extent), color_a);
+        line(out, point(ca - extent, b), point(ca + extent, b), color_b);
+    }
+}

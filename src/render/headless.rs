@@ -1,0 +1,227 @@
+//! Rendering without a window: pick an adapter (honouring `WGPU_BACKEND`, accepting CPU adapters such as
+//! lavapipe), draw into an offscreen texture and read the pixels back.
+
+use image::RgbaImage;
+
+use super::frame::{FrameInput, Targets, ViewState};
+use super::model::GpuModel;
+use super::{DEPTH_FORMAT, Renderer};
+
+/// Why there is no picture.
+#[derive(Debug, thiserror::Error)]
+pub enum RenderError {
+    #[error(
+        "no GPU adapter{detail}. A software Vulkan driver works: install the Mesa packages mesa-vulkan-drivers \
+         and libvulkan1 (lavapipe), then set WGPU_BACKEND=vulkan (WGPU_BACKEND picks wgpu's backends: vulkan, \
+         gl, metal, dx12)"
+    )]
+    NoAdapter { detail: String },
+    #[error("the GPU adapter {adapter} can't be used: {message}")]
+    Device { adapter: String, message: String },
+    #[error("{0}")]
+    Readback(String),
+}
+
+/// The colour behind the model.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Background {
+    /// sRGB colour, 0..255 per channel, opaque.
+    Color([u8; 3]),
+    /// Alpha 0 where nothing is drawn.
+    Transparent,
+}
+
+impl Background {
+    /// The clear value for an sRGB target (linear values).
+    pub fn clear_color(self) -> wgpu::Color {
+        let lin = |c: u8| {
+            let c = c as f64 / 255.0;
+            if c <= 0.04045 { c / 12.92 } else { ((c + 0.055) / 1.055).powf(2.4) }
+        };
+        match self {
+            Background::Color([r, g, b]) => wgpu::Color { r: lin(r), g: lin(g), b: lin(b), a: 1.0 },
+            Background::Transparent => wgpu::Color::TRANSPARENT,
+        }
+    }
+}
+
+/// 4× MSAA where the adapter supports it for both `format` and the depth format, else 1.
+pub fn choose_sample_count(adapter: &wgpu::Adapter, format: wgpu::TextureFormat) -> u32 {
+    let ok = |f| adapter.get_texture_format_features(f).flags.sample_count_supported(4);
+    if ok(format) && ok(DEPTH_FORMAT) { 4 } else { 1 }
+}
+
+/// The output format of headless pictures: 8-bit sRGB RGBA, as PNG stores it.
+pub const HEADLESS_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8UnormSrgb;
+
+/// A renderer on an adapter of its own, drawing into offscreen textures.
+pub struct Headless {
+    renderer: Renderer,
+    adapter: wgpu::AdapterInfo,
+}
+
+impl Headless {
+    /// Opens an adapter: the backends `WGPU_BACKEND` names (all by default), any adapter type, CPU included.
+    pub fn new() -> Result<Headless, RenderError> {
+        let instance = wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
+        let options = wgpu::RequestAdapterOptions {
+            power_preference: wgpu::PowerPreference::from_env().unwrap_or(wgpu::PowerPreference::HighPerformance),
+            force_fallback_adapter: false,
+            compatible_surface: None,
+            apply_limit_buckets: false,
+        };
+        let adapter = match pollster::block_on(instance.request_adapter(&options)) {
+            Ok(a) => a,
+            Err(e) => {
+                // request_adapter may skip a CPU adapter that enumerate still offers.
+                let backends = wgpu::Backends::from_env().unwrap_or(wgpu::Backends::all());
+                let mut all = pollster::block_on(instance.enumerate_adapters(backends));
+                if all.is_empty() {
+                    let env = std::env::var("WGPU_BACKEND").map_or_else(|_| "unset".to_string(), |v| format!("{v:?}"));
+                    return Err(RenderError::NoAdapter { detail: format!(" ({e}; WGPU_BACKEND is {env})") });
+                }
+                all.remove(0)
+            }
+        };
+        let info = adapter.get_info();
+        super::check_adapter(&adapter)
+            .map_err(|message| RenderError::Device { adapter: info.name.clone(), message })?;
+        let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
+            label: Some("rigscope headless"),
+            required_features: wgpu::Features::empty(),
+            // Whatever the adapter offers: the renderer needs little beyond WebGPU's defaults, and lavapipe or a
+            // downlevel adapter may offer less than those.
+            required_limits: adapter.limits(),
+            ..Default::default()
+        }))
+        .map_err(|e| RenderError::Device { adapter: info.name.clone(), message: e.to_string() })?;
+        let samples = choose_sample_count(&adapter, HEADLESS_FORMAT);
+        Ok(Headless { renderer: Renderer::new(device, queue, HEADLESS_FORMAT, samples), adapter: info })
+    }
+
+    pub fn renderer(&self) -> &Renderer {
+        &self.renderer
+    }
+
+    /// The adapter in use (name, backend, type), for logs.
+    pub fn adapter_info(&self) -> &wgpu::AdapterInfo {
+        &self.adapter
+    }
+
+    /// Draws one frame at `size` and reads it back as sRGB RGBA, rows top first.
+    pub fn render(
+        &self,
+        model: &GpuModel,
+        view: &mut ViewState,
+        input: &FrameInput<'_>,
+        size: (u32, u32),
+        background: Background,
+    ) -> Result<RgbaImage, RenderError> {
+        let r = &self.renderer;
+        let target = Offscreen::new(r, size);
+        let mut encoder = r.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("headless") });
+        let targets = Targets {
+            color: target.msaa.as_ref().unwrap_or(&target.resolve),
+            resolve: target.msaa.as_ref().map(|_| &target.resolve),
+            depth: &target.depth,
+            size,
+        };
+        r.render(&mut encoder, &targets, background.clear_color(), model, view, input);
+        read_texture(r, encoder, &target.resolve_texture, size)
+    }
+}
+
+/// The textures of one offscreen frame.
+struct Offscreen {
+    msaa: Option<wgpu::TextureView>,
+    resolve_texture: wgpu::Texture,
+    resolve: wgpu::TextureView,
+    depth: wgpu::TextureView,
+}
+
+impl Offscreen {
+    fn new(r: &Renderer, (w, h): (u32, u32)) -> Offscreen {
+        let make = |label, format, samples, usage| {
+            r.device.create_texture(&wgpu::TextureDescriptor {
+                label: Some(label),
+                size: wgpu::Extent3d { width: w.max(1), height: h.max(1), depth_or_array_layers: 1 },
+                mip_level_count: 1,
+                sample_count: samples,
+                dimension: wgpu::TextureDimension::D2,
+                format,
+                usage,
+                view_formats: &[],
+            })
+        };
+        let view = |t: &wgpu::Texture| t.create_view(&wgpu::TextureViewDescriptor::default());
+        let samples = r.sample_count();
+        let resolve_texture = make(
+            "headless colour",
+            r.color_format(),
+            1,
+            wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
+        );
+        let msaa = (samples > 1)
+            .then(|| view(&make("headless msaa", r.color_format(), samples, wgpu::TextureUsages::RENDER_ATTACHMENT)));
+        let depth = view(&make("headless depth", DEPTH_FORMAT, samples, wgpu::TextureUsages::RENDER_ATTACHMENT));
+        Offscreen { msaa, resolve: view(&resolve_texture), resolve_texture, depth }
+    }
+}
+
+/// Copies a 4-byte-per-texel texture into a buffer, submits `encoder`, waits and returns the texels, rows top
+/// first without padding.
+pub(crate) fn read_texels(
+    r: &Renderer,
+    mut encoder: wgpu::CommandEncoder,
+    texture: &wgpu::Texture,
+    (w, h): (u32, u32),
+    bytes_per_texel: u32,
+) -> Result<Vec<u8>, RenderError> {
+    let row = w * bytes_per_texel;
+    let padded = row.div_ceil(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT) * wgpu::COPY_BYTES_PER_ROW_ALIGNMENT;
+    let buffer = r.device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some("readback"),
+        size: padded as u64 * h as u64,
+        usage: wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::MAP_READ,
+        mapped_at_creation: false,
+    });
+    encoder.copy_texture_to_buffer(
+        wgpu::TexelCopyTextureInfo {
+            texture,
+            mip_level: 0,
+            origin: wgpu::Origin3d::ZERO,
+            aspect: wgpu::TextureAspect::All,
+        },
+        wgpu::TexelCopyBufferInfo {
+            buffer: &buffer,
+            layout: wgpu::TexelCopyBufferLayout { offset: 0, bytes_per_row: Some(padded), rows_per_image: Some(h) },
+        },
+        wgpu::Extent3d { width: w, height: h, depth_or_array_layers: 1 },
+    );
+    r.queue.submit([encoder.finish()]);
+    let (tx, rx) = std::sync::mpsc::channel();
+    buffer.map_async(wgpu::MapMode::Read, .., move |result| {
+        let _ = tx.send(result);
+    });
+    r.device.poll(wgpu::PollType::wait_indefinitely()).map_err(|e| RenderError::Readback(e.to_string()))?;
+    rx.recv().map_err(|e| RenderError::Readback(e.to_string()))?.map_err(|e| RenderError::Readback(e.to_string()))?;
+    let mapped = buffer.get_mapped_range(..).map_err(|e| RenderError::Readback(e.to_string()))?;
+    let mut out = Vec::with_capacity((row * h) as usize);
+    for y in 0..h as usize {
+        let start = y * padded as usize;
+        out.extend_from_slice(&mapped[start..start + row as usize]);
+    }
+    drop(mapped);
+    buffer.unmap();
+    Ok(out)
+}
+
+fn read_texture(
+    r: &Renderer,
+    encoder: wgpu::CommandEncoder,
+    texture: &wgpu::Texture,
+    size: (u32, u32),
+) -> Result<RgbaImage, RenderError> {
+    let texels = read_texels(r, encoder, texture, size, 4)?;
+    RgbaImage::from_raw(size.0, size.1, texels).ok_or_else(|| RenderError::Readback("short readback".into()))
+}

@@ -1,0 +1,174 @@
+//! Coloured lines in model space: the skeleton (bones from each joint to its parent), the bounds boxes and the
+//! grid. The CPU builds them each frame (a few hundred vertices at most); two pipelines draw them, one
+//! depth-tested and one on top of everything (the skeleton, an X-ray of the pose).
+
+use glam::{Mat4, Vec3};
+
+use super::{DEPTH_FORMAT, Layouts, shaders};
+use crate::scene::FrameBounds;
+
+/// One end of a line: model-space position and linear RGBA colour.
+#[derive(Debug, Clone, Copy, PartialEq, bytemuck::Pod, bytemuck::Zeroable)]
+#[repr(C)]
+pub(crate) struct LineVertex {
+    pub position: [f32; 3],
+    pub color: [f32; 4],
+}
+
+/// Overlay colours (linear RGBA).
+pub(crate) mod colors {
+    pub const BONE: [f32; 4] = [1.0, 0.78, 0.1, 1.0];
+    pub const JOINT: [f32; 4] = [1.0, 0.95, 0.6, 1.0];
+    pub const SELECTED: [f32; 4] = [0.0, 0.9, 1.0, 1.0];
+    /// Bounds as the file stores them.
+    pub const STORED_BOUNDS: [f32; 4] = [0.15, 0.85, 0.2, 1.0];
+    /// Bounds computed by skinning.
+    pub const COMPUTED_BOUNDS: [f32; 4] = [1.0, 0.2, 0.75, 1.0];
+    pub const GRID: [f32; 4] = [0.32, 0.33, 0.36, 1.0];
+    pub const GRID_MAJOR: [f32; 4] = [0.5, 0.52, 0.56, 1.0];
+    pub const AXIS_X: [f32; 4] = [0.75, 0.15, 0.15, 1.0];
+    pub const AXIS_FORWARD: [f32; 4] = [0.15, 0.35, 0.85, 1.0];
+    /// Wireframe over the mesh, and alone.
+    pub const WIRE_ON_MESH: [f32; 4] = [0.02, 0.03, 0.05, 1.0];
+    pub const WIRE: [f32; 4] = [0.9, 0.95, 1.0, 1.0];
+}
+
+pub(crate) fn line(out: &mut Vec<LineVertex>, a: Vec3, b: Vec3, color: [f32; 4]) {
+    out.push(LineVertex { position: a.to_array(), color });
+    out.push(LineVertex { position: b.to_array(), color });
+}
+
+/// Bones from each joint to its parent, and a small cross at every joint; the selected joint's cross is
+/// larger and its bones (to its parent and to its children) are highlighted. `size` scales the crosses.
+pub(crate) fn skeleton(
+    out: &mut Vec<LineVertex>,
+    world: &[Mat4],
+    parents: &[Option<usize>],
+    selected: Option<usize>,
+    size: f32,
+) {
+    let at = |i: usize| world[i].w_axis.truncate();
+    for (i, parent) in parents.iter().enumerate().take(world.len()) {
+        if let Some(p) = parent.filter(|&p| p < world.len()) {
+            let color = if selected == Some(i) || selected == Some(p) { colors::SELECTED } else { colors::BONE };
+            line(out, at(p), at(i), color);
+        }
+        let (r, color) = if selected == Some(i) { (size * 3.0, colors::SELECTED) } else { (size, colors::JOINT) };
+        for axis in [Vec3::X, Vec3::Y, Vec3::Z] {
+            line(out, at(i) - axis * r, at(i) + axis * r, color);
+        }
+    }
+}
+
+/// The twelve edges of a box.
+pub(crate) fn bounds_box(out: &mut Vec<LineVertex>, b: &FrameBounds, color: [f32; 4]) {
+    let corner = |i: u32| {
+        Vec3::new(
+            if i & 1 == 0 { b.min.x } else { b.max.x },
+            if i & 2 == 0 { b.min.y } else { b.max.y },
+            if i & 4 == 0 { b.min.z } else { b.max.z },
+        )
+    };
+    for i in 0..8u32 {
+        for bit in [1, 2, 4] {
+            if i & bit == 0 {
+                line(out, corner(i), corner(i | bit), color);
+            }
+        }
+    }
+}
+
+/// The corners of a box as short brackets (a quarter of each edge), drawn over another box so that coinciding
+/// boxes both stay visible.
+pub(crate) fn box_corners(out: &mut Vec<LineVertex>, b: &FrameBounds, color: [f32; 4]) {
+    let corner = |i: u32| {
+        Vec3::new(
+            if i & 1 == 0 { b.min.x } else { b.max.x },
+            if i & 2 == 0 { b.min.y } else { b.max.y },
+            if i & 4 == 0 { b.min.z } else { b.max.z },
+        )
+    };
+    for i in 0..8u32 {
+        for bit in [1, 2, 4] {
+            let (a, other) = (corner(i), corner(i ^ bit));
+            line(out, a, a + (other - a) * 0.25, color);
+        }
+    }
+}
+
+pub(crate) struct LinePipelines {
+    depth_tested: wgpu::RenderPipeline,
+    on_top: wgpu::RenderPipeline,
+}
+
+impl LinePipelines {
+    pub fn new(device: &wgpu::Device, layouts: &Layouts, format: wgpu::TextureFormat, samples: u32) -> Self {
+        let shader = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+            label: Some("rigscope line shader"),
+            source: wgpu::ShaderSource::Wgsl(shaders::LINES.into()),
+        });
+        let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label: Some("rigscope lines"),
+            bind_group_layouts: &[Some(&layouts.view)],
+            immediate_size: 0,
+        });
+        let buffers = [Some(wgpu::VertexBufferLayout {
+            array_stride: std::mem::size_of::<LineVertex>() as u64,
+            step_mode: wgpu::VertexStepMode::Vertex,
+            attributes: &wgpu::vertex_attr_array![0 => Float32x3, 1 => Float32x4],
+        })];
+        let make = |compare: wgpu::CompareFunction| {
+            device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+                label: Some("rigscope lines"),
+                layout: Some(&layout),
+                vertex: wgpu::VertexState {
+                    module: &shader,
+                    entry_point: Some("vs_line"),
+                    compilation_options: Default::default(),
+                    buffers: &buffers,
+                },
+                primitive: wgpu::PrimitiveState { topology: wgpu::PrimitiveTopology::LineList, ..Default::default() },
+                depth_stencil: Some(wgpu::DepthStencilState {
+                    format: DEPTH_FORMAT,
+                    depth_write_enabled: Some(false),
+                    depth_compare: Some(compare),
+                    stencil: Default::default(),
+                    bias: Default::default(),
+                }),
+                multisample: wgpu::MultisampleState { count: samples, ..Default::default() },
+                fragment: Some(wgpu::FragmentState {
+                    module: &shader,
+                    entry_point: Some("fs_line"),
+                    compilation_options: Default::default(),
+                    targets: &[Some(wgpu::ColorTargetState {
+                        format,
+                        blend: None,
+                        write_mask: wgpu::ColorWrites::ALL,
+                    })],
+                }),
+                multiview_mask: None,
+                cache: None,
+            })
+        };
+        LinePipelines {
+            depth_tested: make(wgpu::CompareFunction::LessEqual),
+            on_top: make(wgpu::CompareFunction::Always),
+        }
+    }
+
+    /// Draws `range` of the vertex buffer's lines, depth-tested or on top. Group 0 (view) must be set.
+    pub fn draw(
+        &self,
+        pass: &mut wgpu::RenderPass<'_>,
+        buffer: &wgpu::Buffer,
+        range: std::ops::Range<u32>,
+        on_top: bool,
+    ) {
+        if range.is_empty() {
+            return;
+        }
+        pass.set_pipeline(if on_top { &self.on_top } else { &self.depth_tested });
+        pass.set_vertex_buffer(0, buffer.slice(..));
+        pass.draw(range, 0..1);
+    }
+}

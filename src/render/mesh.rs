@@ -1,0 +1,110 @@
+//! Skinned, textured, lit meshes. The vertex shader (shaders/skin.wgsl, shaders/mesh.wgsl) blends four joints
+//! per vertex from the palette in a storage buffer, for positions, normals and tangents alike.
+
+use super::model::GpuModel;
+use super::{DEPTH_FORMAT, Layouts, shaders};
+use crate::scene::FrontFace;
+
+/// The vertex streams as separate buffers, shader locations 0 to 6 (see `GpuModel::streams`).
+pub(crate) fn vertex_layouts() -> [wgpu::VertexBufferLayout<'static>; 7] {
+    const fn stream(attributes: &'static [wgpu::VertexAttribute], stride: u64) -> wgpu::VertexBufferLayout<'static> {
+        wgpu::VertexBufferLayout { array_stride: stride, step_mode: wgpu::VertexStepMode::Vertex, attributes }
+    }
+    [
+        stream(&wgpu::vertex_attr_array![0 => Float32x3], 12),
+        stream(&wgpu::vertex_attr_array![1 => Float32x3], 12),
+        stream(&wgpu::vertex_attr_array![2 => Float32x4], 16),
+        stream(&wgpu::vertex_attr_array![3 => Float32x2], 8),
+        stream(&wgpu::vertex_attr_array![4 => Float32x4], 16),
+        stream(&wgpu::vertex_attr_array![5 => Uint32x4], 16),
+        stream(&wgpu::vertex_attr_array![6 => Float32x4], 16),
+    ]
+}
+
+/// Binds a model's vertex streams to slots 0 to 6.
+pub(crate) fn bind_streams(pass: &mut wgpu::RenderPass<'_>, model: &GpuModel) {
+    for (slot, buffer) in model.streams.iter().enumerate() {
+        pass.set_vertex_buffer(slot as u32, buffer.slice(..));
+    }
+}
+
+/// One pipeline per front-face winding and culling choice.
+pub(crate) struct MeshPipelines {
+    pub shader: wgpu::ShaderModule,
+    /// Indexed by `[front face is clockwise][cull back faces]`.
+    pipelines: [[wgpu::RenderPipeline; 2]; 2],
+}
+
+impl MeshPipelines {
+    pub fn new(device: &wgpu::Device, layouts: &Layouts, format: wgpu::TextureFormat, samples: u32) -> Self {
+        let shader = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+            label: Some("rigscope mesh shader"),
+            source: wgpu::ShaderSource::Wgsl(shaders::MESH.into()),
+        });
+        let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label: Some("rigscope mesh"),
+            bind_group_layouts: &[Some(&layouts.view), Some(&layouts.palette), Some(&layouts.material)],
+            immediate_size: 0,
+        });
+        let buffers = vertex_layouts().map(Some);
+        let make = |front_face: wgpu::FrontFace, cull: bool| {
+            device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+                label: Some("rigscope mesh"),
+                layout: Some(&layout),
+                vertex: wgpu::VertexState {
+                    module: &shader,
+                    entry_point: Some("vs_mesh"),
+                    compilation_options: Default::default(),
+                    buffers: &buffers,
+                },
+                primitive: wgpu::PrimitiveState {
+                    topology: wgpu::PrimitiveTopology::TriangleList,
+                    front_face,
+                    cull_mode: cull.then_some(wgpu::Face::Back),
+                    ..Default::default()
+                },
+                depth_stencil: Some(wgpu::DepthStencilState {
+                    format: DEPTH_FORMAT,
+                    depth_write_enabled: Some(true),
+                    depth_compare: Some(wgpu::CompareFunction::Less),
+                    stencil: Default::default(),
+                    bias: Default::default(),
+                }),
+                multisample: wgpu::MultisampleState { count: samples, ..Default::default() },
+                fragment: Some(wgpu::FragmentState {
+                    module: &shader,
+                    entry_point: Some("fs_mesh"),
+                    compilation_options: Default::default(),
+                    targets: &[Some(wgpu::ColorTargetState {
+                        format,
+                        blend: None,
+                        write_mask: wgpu::ColorWrites::ALL,
+                    })],
+                }),
+                multiview_mask: None,
+                cache: None,
+            })
+        };
+        let pipelines = [
+            [make(wgpu::FrontFace::Ccw, false), make(wgpu::FrontFace::Ccw, true)],
+            [make(wgpu::FrontFace::Cw, false), make(wgpu::FrontFace::Cw, true)],
+        ];
+        MeshPipelines { shader, pipelines }
+    }
+
+    /// Draws every mesh of `model`, its front faces wound as the scene says. Groups 0 (view) and 1 (palette)
+    /// must already be set.
+    pub fn draw(&self, pass: &mut wgpu::RenderPass<'_>, model: &GpuModel, cull_back_faces: bool) {
+        if model.draws.is_empty() {
+            return;
+        }
+        let cw = model.front_face == FrontFace::Cw;
+        pass.set_pipeline(&self.pipelines[cw as usize][cull_back_faces as usize]);
+        bind_streams(pass, model);
+        pass.set_index_buffer(model.indices.slice(..), wgpu::IndexFormat::Uint32);
+        for draw in &model.draws {
+            pass.set_bind_group(2, &model.materials[draw.material], &[]);
+            pass.draw_indexed(draw.indices.clone(), 0, 0..1);
+        }
+    }
+}

@@ -1,0 +1,187 @@
+//! The renderer: GPU-skinned, textured meshes with overlays, for the window and for headless `render`.
+//!
+//! It reads only [`crate::scene::Scene`] and [`crate::anim::Pose`], never a file format. The device, queue,
+//! target format and sample count are injected, so the window can drive the same renderer with its own surface
+//! and the headless path with an offscreen texture. One file per kind of drawing:
+//!
+//! - `model.rs`: [`GpuModel`], a scene's vertex streams, indices, edges, materials and palette on the GPU;
+//! - `mesh.rs`: the skinned-mesh pipelines (skinning happens in the vertex shader from the palette in a storage
+//!   buffer, so there is no joint cap); `wireframe.rs`: the same vertices drawn as a line list of edges;
+//! - `lines.rs`: coloured model-space lines (skeleton, bounds boxes) and their pipelines; `grid.rs` the ground grid;
+//! - `camera.rs`: the orbit [`Camera`] and deterministic framing; `texture.rs`: finding and loading textures;
+//! - `frame.rs`: [`ViewState`], [`FrameInput`] and [`Overlays`]: one frame assembled from the above;
+//! - `headless.rs`: adapter selection, offscreen targets and readback; `sheet.rs`: contact sheets and labels;
+//! - `capture.rs`: a debug path that reads back the vertex shader's skinned vertices, to test it against the CPU.
+//!
+//! Use: `Renderer::new(device, queue, format, samples)`, `GpuModel::upload(&renderer, &scene, dir)`, then per
+//! frame `ViewState::prepare(...)` (uploads the palette and overlay lines) and `ViewState::paint(...)` into a
+//! render pass, or `Renderer::render(...)`, which does both with a cleared pass of its own.
+
+mod camera;
+mod capture;
+mod frame;
+mod grid;
+mod headless;
+mod lines;
+mod mesh;
+mod model;
+mod sheet;
+mod texture;
+mod wireframe;
+
+pub use camera::{Camera, animation_bounds, up_basis};
+pub use capture::{SkinCapture, capture_skinning};
+pub use frame::{FrameInput, Overlays, Targets, ViewState, frame_bounds};
+pub use headless::{Background, Headless, RenderError, choose_sample_count};
+pub use model::GpuModel;
+pub use sheet::{compose_sheet, draw_label, sheet_frames};
+pub use texture::{TextureProblem, load_texture, placeholder_image, resolve_texture};
+
+/// Depth buffer format of every pipeline.
+pub const DEPTH_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth32Float;
+
+/// Pipelines and shared GPU objects for one target format and sample count. Models ([`GpuModel`]) and views
+/// ([`ViewState`]) are created against a renderer and drawn by it.
+pub struct Renderer {
+    pub(crate) device: wgpu::Device,
+    pub(crate) queue: wgpu::Queue,
+    color_format: wgpu::TextureFormat,
+    sample_count: u32,
+    pub(crate) layouts: Layouts,
+    pub(crate) mesh: mesh::MeshPipelines,
+    pub(crate) wire: wireframe::WirePipeline,
+    pub(crate) lines: lines::LinePipelines,
+    pub(crate) sampler: wgpu::Sampler,
+}
+
+/// Bind group layouts: 0 the view uniforms, 1 the skinning palette, 2 a material's texture and sampler.
+pub(crate) struct Layouts {
+    pub view: wgpu::BindGroupLayout,
+    pub palette: wgpu::BindGroupLayout,
+    pub material: wgpu::BindGroupLayout,
+}
+
+impl Renderer {
+    /// Builds the pipelines for targets of `color_format` with `sample_count` samples (1 or what
+    /// [`choose_sample_count`] picks) and a [`DEPTH_FORMAT`] depth buffer of the same sample count. The device
+    /// needs vertex-stage storage buffers (every Vulkan, Metal and DX12 adapter, lavapipe included).
+    pub fn new(device: wgpu::Device, queue: wgpu::Queue, color_format: wgpu::TextureFormat, sample_count: u32) -> Self {
+        let layouts = Layouts::new(&device);
+        let mesh = mesh::MeshPipelines::new(&device, &layouts, color_format, sample_count);
+        let wire = wireframe::WirePipeline::new(&device, &layouts, &mesh.shader, color_format, sample_count);
+        let lines = lines::LinePipelines::new(&device, &layouts, color_format, sample_count);
+        // UVs leave [0, 1] in real files: repeat.
+        let sampler = device.create_sampler(&wgpu::SamplerDescriptor {
+            label: Some("rigscope material sampler"),
+            address_mode_u: wgpu::AddressMode::Repeat,
+            address_mode_v: wgpu::AddressMode::Repeat,
+            address_mode_w: wgpu::AddressMode::Repeat,
+            mag_filter: wgpu::FilterMode::Linear,
+            min_filter: wgpu::FilterMode::Linear,
+            mipmap_filter: wgpu::MipmapFilterMode::Linear,
+            ..Default::default()
+        });
+        Renderer { device, queue, color_format, sample_count, layouts, mesh, wire, lines, sampler }
+    }
+
+    pub fn device(&self) -> &wgpu::Device {
+        &self.device
+    }
+
+    pub fn queue(&self) -> &wgpu::Queue {
+        &self.queue
+    }
+
+    pub fn color_format(&self) -> wgpu::TextureFormat {
+        self.color_format
+    }
+
+    pub fn sample_count(&self) -> u32 {
+        self.sample_count
+    }
+}
+
+/// Why an adapter can't run this renderer, or `Ok`: skinning reads the palette from a storage buffer in the
+/// vertex stage, which some downlevel (GL/WebGL) adapters lack. Vulkan, Metal and DX12 adapters all have it.
+pub fn check_adapter(adapter: &wgpu::Adapter) -> Result<(), String> {
+    let caps = adapter.get_downlevel_capabilities();
+    if caps.flags.contains(wgpu::DownlevelFlags::VERTEX_STORAGE)
+        && adapter.limits().max_storage_buffers_per_shader_stage >= 1
+    {
+        Ok(())
+    } else {
+        let info = adapter.get_info();
+        Err(format!(
+            "the adapter {} ({:?}) has no storage buffers in vertex shaders, which GPU skinning needs",
+            info.name, info.backend
+        ))
+    }
+}
+
+impl Layouts {
+    fn new(device: &wgpu::Device) -> Self {
+        let view = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("rigscope view"),
+            entries: &[wgpu::BindGroupLayoutEntry {
+                binding: 0,
+                visibility: wgpu::ShaderStages::VERTEX_FRAGMENT,
+                ty: wgpu::BindingType::Buffer {
+                    ty: wgpu::BufferBindingType::Uniform,
+                    has_dynamic_offset: false,
+                    min_binding_size: None,
+                },
+                count: None,
+            }],
+        });
+        let palette = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("rigscope palette"),
+            entries: &[wgpu::BindGroupLayoutEntry {
+                binding: 0,
+                visibility: wgpu::ShaderStages::VERTEX,
+                ty: wgpu::BindingType::Buffer {
+                    ty: wgpu::BufferBindingType::Storage { read_only: true },
+                    has_dynamic_offset: false,
+                    min_binding_size: None,
+                },
+                count: None,
+            }],
+        });
+        let material = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("rigscope material"),
+            entries: &[
+                wgpu::BindGroupLayoutEntry {
+                    binding: 0,
+                    visibility: wgpu::ShaderStages::FRAGMENT,
+                    ty: wgpu::BindingType::Texture {
+                        sample_type: wgpu::TextureSampleType::Float { filterable: true },
+                        view_dimension: wgpu::TextureViewDimension::D2,
+                        multisampled: false,
+                    },
+                    count: None,
+                },
+                wgpu::BindGroupLayoutEntry {
+                    binding: 1,
+                    visibility: wgpu::ShaderStages::FRAGMENT,
+                    ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
+                    count: None,
+                },
+            ],
+        });
+        Layouts { view, palette, material }
+    }
+}
+
+/// WGSL sources: each pipeline's file with the shared view uniforms (and skinning) in front.
+pub(crate) mod shaders {
+    pub const MESH: &str = concat!(
+        include_str!("../../shaders/view.wgsl"),
+        include_str!("../../shaders/skin.wgsl"),
+        include_str!("../../shaders/mesh.wgsl")
+    );
+    pub const LINES: &str = concat!(include_str!("../../shaders/view.wgsl"), include_str!("../../shaders/lines.wgsl"));
+}
+
+/// Bytes of a slice of plain numbers, for buffer uploads.
+pub(crate) fn bytes<T: bytemuck::Pod>(data: &[T]) -> &[u8] {
+    bytemuck::cast_slice(data)
+}

@@ -1,0 +1,126 @@
+//! Contact sheets: evenly spaced frames of a clip in a grid of cells, each labelled with its frame number in a
+//! tiny built-in bitmap font, drawn into the image after readback (no font files, no GPU text, deterministic).
+
+use image::{Rgba, RgbaImage};
+
+use crate::scene::Clip;
+
+/// `count` evenly spaced whole frames of `clip`, first frame first. A clamped clip ends on its last frame; a
+/// looping one stops a step short of wrapping to the first. Frames repeat when the clip has fewer than `count`.
+pub fn sheet_frames(clip: &Clip, count: usize) -> Vec<u32> {
+    let n = clip.frame_count.max(1) as u64;
+    let count = count.max(1) as u64;
+    (0..count)
+        .map(|i| {
+            if clip.looping {
+                // Spread over n frames of playback: i·n/count, rounded to nearest.
+                ((2 * i * n + count) / (2 * count)).min(n - 1) as u32
+            } else if count == 1 {
+                0
+            } else {
+                ((2 * i * (n - 1) + (count - 1)) / (2 * (count - 1))) as u32
+            }
+        })
+        .collect()
+}
+
+/// Lays `cells` (all the same size) out row by row, `cols` wide, and labels each with its number from
+/// `labels` in its top-left corner.
+pub fn compose_sheet(cells: &[RgbaImage], labels: &[u32], cols: u32) -> RgbaImage {
+    let (w, h) = cells.first().map_or((1, 1), |c| c.dimensions());
+    let cols = cols.max(1);
+    let rows = (cells.len() as u32).div_ceil(cols).max(1);
+    let mut sheet = RgbaImage::new(w * cols, h * rows);
+    let scale = (h / 80).clamp(2, 4);
+    for (i, cell) in cells.iter().enumerate() {
+        let (x, y) = ((i as u32 % cols) * w, (i as u32 / cols) * h);
+        image::imageops::replace(&mut sheet, cell, x as i64, y as i64);
+        if let Some(label) = labels.get(i) {
+            draw_label(&mut sheet, x + 2 * scale, y + 2 * scale, &label.to_string(), scale);
+        }
+    }
+    sheet
+}
+
+/// Digits 0–9, 3×5 pixels each, one row of three bits per byte (bit 2 is the left column).
+const DIGITS: [[u8; 5]; 10] = [
+    [0b111, 0b101, 0b101, 0b101, 0b111],
+    [0b010, 0b110, 0b010, 0b010, 0b111],
+    [0b111, 0b001, 0b111, 0b100, 0b111],
+    [0b111, 0b001, 0b111, 0b001, 0b111],
+    [0b101, 0b101, 0b111, 0b001, 0b001],
+    [0b111, 0b100, 0b111, 0b001, 0b111],
+    [0b111, 0b100, 0b111, 0b101, 0b111],
+    [0b111, 0b001, 0b010, 0b010, 0b010],
+    [0b111, 0b101, 0b111, 0b101, 0b111],
+    [0b111, 0b101, 0b111, 0b001, 0b111],
+];
+
+/// Draws `text` (digits; other characters leave a gap) in white on a dark box at (`x`, `y`), each font pixel
+/// `scale` image pixels square. Clipped at the image's edges.
+pub fn draw_label(image: &mut RgbaImage, x: u32, y: u32, text: &str, scale: u32) {
+    let s = scale.max(1);
+    let chars = text.chars().count() as u32;
+    let (box_w, box_h) = ((chars * 4 + 1) * s, 7 * s);
+    let mut put = |px: u32, py: u32, c: Rgba<u8>| {
+        if px < image.width() && py < image.height() {
+            image.put_pixel(px, py, c);
+        }
+    };
+    for by in 0..box_h {
+        for bx in 0..box_w {
+            put(x + bx, y + by, Rgba([16, 16, 20, 255]));
+        }
+    }
+    for (k, ch) in text.chars().enumerate() {
+        let Some(glyph) = ch.to_digit(10).map(|d| DIGITS[d as usize]) else { continue };
+        let gx = x + (1 + k as u32 * 4) * s;
+        for (row, bits) in glyph.iter().enumerate() {
+            for col in 0..3u32 {
+                if bits & (0b100 >> col) != 0 {
+                    for dy in 0..s {
+                        for dx in 0..s {
+                            put(gx + col * s + dx, y + (1 + row as u32) * s + dy, Rgba([255, 255, 255, 255]));
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scene::ClipData;
+
+    fn clip(frames: u32, looping: bool) -> Clip {
+        Clip {
+            name: "c".into(),
+            frame_rate: 24.0,
+            looping,
+            frame_count: frames,
+            first_frame: 0,
+            data: ClipData::Keyed { tracks: vec![] },
+            bounds: None,
+            source: None,
+        }
+    }
+
+    #[test]
+    fn frames_are_evenly_spaced() {
+        assert_eq!(sheet_frames(&clip(61, false), 4), vec![0, 20, 40, 60]);
+        assert_eq!(sheet_frames(&clip(100, true), 4), vec![0, 25, 50, 75]);
+        assert_eq!(sheet_frames(&clip(1, true), 3), vec![0, 0, 0]);
+    }
+
+    #[test]
+    fn labels_are_drawn_inside_the_image() {
+        let mut img = RgbaImage::new(10, 10);
+        draw_label(&mut img, 0, 0, "18", 1);
+        // The top-left pixel of "1" (0b010: middle column) is background, its middle column is lit.
+        assert_eq!(img.get_pixel(1, 1).0, [16, 16, 20, 255]);
+        assert_eq!(img.get_pixel(2, 1).0, [255, 255, 255, 255]);
+        draw_label(&mut img, 8, 8, "12345", 3);
+    }
+}
