@@ -146,6 +146,7 @@ fn attach_unnamed_animation_by_index() {
     assert!(report.by_index);
     assert_eq!(report.matched.len(), 14);
     assert!(report.unmatched_joints.is_empty() && report.unused_tracks.is_empty());
+    assert!(report.reparented.is_empty(), "by index, parents agree: {:?}", report.reparented);
     assert_eq!(guy.clips.len(), own + anim.clips.len());
     let attached = &guy.clips[own];
     assert_eq!(attached.source.as_deref(), Some("guyanim.iqm"));

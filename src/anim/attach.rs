@@ -69,7 +69,8 @@ pub fn attach(model: &mut Scene, anim: &Scene, source: &str) -> Result<AttachRep
         match fi {
             Some(fi) => {
                 report.matched.push((ms.display_name(mi), fs.display_name(*fi)));
-                if parent_name(ms, mi) != parent_name(fs, *fi) {
+                // By index, parents were required to agree; by name, compare the parents' names.
+                if !report.by_index && parent_name(ms, mi) != parent_name(fs, *fi) {
                     report.reparented.push(ms.display_name(mi));
                 }
             }
