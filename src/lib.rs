@@ -1,12 +1,14 @@
 //! rigscope: a real-time viewer and debugger for game-model exports.
 //!
 //! Bytes flow one way: `formats` parse files into the format-neutral `scene` model; `anim` samples clips into
-//! poses; `render` skins on the GPU and draws; the command line (and later the window) read only the scene.
+//! poses; `render` skins on the GPU and draws; the command line and the `window` (with the `app` state
+//! and sidebar) read only the scene.
 //! See ARCHITECTURE.md.
 
 #![forbid(unsafe_code)]
 
 pub mod anim;
+pub mod app;
 pub mod cli;
 pub mod demo;
 pub mod error;
@@ -14,6 +16,7 @@ pub mod formats;
 pub mod render;
 pub mod scene;
 pub mod synth;
+pub mod window;
 
 pub use error::{LoadError, Location, Warning};
 pub use formats::{load_bytes, load_path};

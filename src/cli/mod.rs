@@ -15,11 +15,27 @@ use crate::anim::{AttachReport, attach};
 use crate::scene::Scene;
 
 #[derive(Parser, Debug)]
-#[command(name = "rigscope", version, about = "Viewer and debugger for game-model exports (IQM, IQE, RSM, MVD)")]
+#[command(
+    name = "rigscope",
+    version,
+    about = "Viewer and debugger for game-model exports (IQM, IQE, RSM, MVD)",
+    long_about = "Viewer and debugger for game-model exports (IQM, IQE, RSM, MVD).\n\nWith no command, opens the \
+                  window on the FILEs given (the first a model, later animation-only files attached), or on the \
+                  built-in demo model when none is given."
+)]
 #[command(args_conflicts_with_subcommands = true)]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Option<Command>,
+    /// Files to open in the window: the first model, then animation files to attach. None: the demo model.
+    #[arg(value_name = "FILE")]
+    pub files: Vec<PathBuf>,
+    /// Test hook: exit cleanly after this many presented frames.
+    #[arg(long, value_name = "N", hide = true)]
+    pub exit_after_frames: Option<u64>,
+    /// Test hook: save the window's last frame (see --exit-after-frames) as PNG, then exit.
+    #[arg(long, value_name = "PATH", hide = true)]
+    pub screenshot: Option<PathBuf>,
 }
 
 #[derive(Subcommand, Debug)]
@@ -58,11 +74,12 @@ pub fn main() -> ExitCode {
         Some(Command::Info(args)) => info::run(&args),
         Some(Command::Pose(args)) => pose::run(&args),
         Some(Command::Render(args)) => render::run(&args),
-        None => {
-            use clap::CommandFactory;
-            let _ = Cli::command().print_help();
-            Ok(())
-        }
+        None => crate::window::run(crate::window::Options {
+            files: cli.files,
+            exit_after_frames: cli.exit_after_frames,
+            screenshot: cli.screenshot,
+        })
+        .map_err(CliError::load),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -133,6 +133,7 @@ pub fn run(args: &RenderArgs) -> Result<(), CliError> {
         wireframe: args.wireframe,
         stored_bounds: None,
         computed_bounds: None,
+        hidden_meshes: Vec::new(),
     };
     let mut view = ViewState::new(renderer);
     let mut draw = |clip_frame: Option<(usize, f32)>| {

@@ -26,6 +26,9 @@ pub struct Overlays {
     pub stored_bounds: Option<FrameBounds>,
     /// This frame's bounds computed by skinning, drawn in pink when present. See [`frame_bounds`].
     pub computed_bounds: Option<FrameBounds>,
+    /// Meshes not to draw, by index into `Scene::meshes` (`true` = hidden; missing entries are shown). The
+    /// wireframe still shows every triangle.
+    pub hidden_meshes: Vec<bool>,
 }
 
 impl Default for Overlays {
@@ -39,6 +42,7 @@ impl Default for Overlays {
             wireframe: false,
             stored_bounds: None,
             computed_bounds: None,
+            hidden_meshes: Vec::new(),
         }
     }
 }
@@ -165,7 +169,7 @@ impl ViewState {
         pass.set_bind_group(0, &self.group, &[]);
         pass.set_bind_group(1, &model.palette_group, &[]);
         if self.overlays.mesh {
-            renderer.mesh.draw(pass, model, self.overlays.cull_back_faces);
+            renderer.mesh.draw(pass, model, self.overlays.cull_back_faces, &self.overlays.hidden_meshes);
         }
         if self.overlays.wireframe {
             renderer.wire.draw(pass, model);

@@ -92,9 +92,9 @@ impl MeshPipelines {
         MeshPipelines { shader, pipelines }
     }
 
-    /// Draws every mesh of `model`, its front faces wound as the scene says. Groups 0 (view) and 1 (palette)
-    /// must already be set.
-    pub fn draw(&self, pass: &mut wgpu::RenderPass<'_>, model: &GpuModel, cull_back_faces: bool) {
+    /// Draws every mesh of `model` but those `hidden` marks (by scene mesh index), its front faces wound as the
+    /// scene says. Groups 0 (view) and 1 (palette) must already be set.
+    pub fn draw(&self, pass: &mut wgpu::RenderPass<'_>, model: &GpuModel, cull_back_faces: bool, hidden: &[bool]) {
         if model.draws.is_empty() {
             return;
         }
@@ -103,6 +103,9 @@ impl MeshPipelines {
         bind_streams(pass, model);
         pass.set_index_buffer(model.indices.slice(..), wgpu::IndexFormat::Uint32);
         for draw in &model.draws {
+            if draw.mesh.is_some_and(|m| hidden.get(m).copied().unwrap_or(false)) {
+                continue;
+            }
             pass.set_bind_group(2, &model.materials[draw.material], &[]);
             pass.draw_indexed(draw.indices.clone(), 0, 0..1);
         }

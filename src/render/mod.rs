@@ -32,6 +32,7 @@ mod wireframe;
 pub use camera::{Camera, animation_bounds, up_basis};
 pub use capture::{SkinCapture, capture_skinning};
 pub use frame::{FrameInput, Overlays, Targets, ViewState, frame_bounds};
+pub(crate) use headless::read_texels;
 pub use headless::{Background, Headless, RenderError, choose_sample_count};
 pub use model::GpuModel;
 pub use sheet::{compose_sheet, draw_label, sheet_frames};

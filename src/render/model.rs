@@ -18,6 +18,8 @@ pub(crate) struct Draw {
     pub indices: Range<u32>,
     /// Index into `GpuModel::materials`.
     pub material: usize,
+    /// The scene mesh this draws (`None` for a model without meshes), so meshes can be hidden.
+    pub mesh: Option<usize>,
 }
 
 /// A scene uploaded for drawing. Created with [`GpuModel::upload`] against one [`Renderer`].
@@ -101,15 +103,16 @@ impl GpuModel {
         let mut draws: Vec<Draw> = scene
             .meshes
             .iter()
-            .filter_map(|m| {
+            .enumerate()
+            .filter_map(|(i, m)| {
                 let first = m.first_triangle.min(triangle_count);
                 let end = m.first_triangle.saturating_add(m.num_triangles).min(triangle_count);
                 let material = if m.material < scene.materials.len() { m.material } else { placeholder };
-                (end > first).then_some(Draw { indices: first * 3..end * 3, material })
+                (end > first).then_some(Draw { indices: first * 3..end * 3, material, mesh: Some(i) })
             })
             .collect();
         if scene.meshes.is_empty() && triangle_count > 0 {
-            draws.push(Draw { indices: 0..triangle_count * 3, material: placeholder });
+            draws.push(Draw { indices: 0..triangle_count * 3, material: placeholder, mesh: None });
         }
         if n == 0 {
             draws.clear();

@@ -1,0 +1,112 @@
+//! The actions the sidebar, the menu and the shortcuts ask for, and the one place that applies them.
+
+use super::model::ClipMeta;
+use super::{App, Intent};
+
+/// What a sidebar section, the menu or a shortcut asks the app to do. Applied by [`App`] in one place.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Action {
+    Window(Intent),
+    /// Shows a clip from its start, playing.
+    SelectClip(usize),
+    TogglePlay,
+    SetFrame(f32),
+    /// Whole frames forward (positive) or back.
+    Step(i32),
+    JumpStart,
+    JumpEnd,
+    SetSpeed(f32),
+    /// Plays the current clip looping or not, whatever the file says.
+    SetLoop(bool),
+    SelectJoint(Option<usize>),
+    SetMeshHidden(usize, bool),
+    DismissNotice(usize),
+    ClearProblems,
+}
+
+impl App {
+    /// Applies and drains every action but the window's intents, which stay in `actions`.
+    pub(super) fn apply_all(&mut self, actions: &mut Vec<Action>) {
+        let mut keep = Vec::new();
+        for a in actions.drain(..) {
+            match a {
+                Action::Window(_) => keep.push(a),
+                a => self.apply(a),
+            }
+        }
+        *actions = keep;
+        self.refresh();
+    }
+
+    /// Applies one action (also callable by the window, e.g. for its own key bindings).
+    pub fn apply(&mut self, action: Action) {
+        let clip = self.current_clip().map(ClipMeta::clone_meta);
+        match action {
+            Action::Window(_) => {}
+            Action::SelectClip(i) => {
+                if self.model.as_ref().is_some_and(|m| i < m.scene.clips.len()) {
+                    self.player.select(Some(i));
+                    self.player.playing = true;
+                }
+            }
+            Action::TogglePlay => {
+                if let Some(c) = &clip {
+                    // Play from the start again when a clamped clip sits at its end.
+                    if !self.player.playing && !c.looping && self.player.frame(c) >= c.frame_span() {
+                        self.player.set_frame(c, 0.0);
+                    }
+                    self.player.playing = !self.player.playing;
+                }
+            }
+            Action::SetFrame(f) => {
+                if let Some(c) = &clip {
+                    self.player.set_frame(c, f);
+                }
+            }
+            Action::Step(d) => {
+                if let Some(c) = &clip {
+                    self.player.step(c, d);
+                }
+            }
+            Action::JumpStart => {
+                if let Some(c) = &clip {
+                    self.player.jump_start(c);
+                }
+            }
+            Action::JumpEnd => {
+                if let Some(c) = &clip {
+                    self.player.jump_end(c);
+                }
+            }
+            Action::SetSpeed(s) => {
+                if s.is_finite() && s > 0.0 {
+                    self.player.speed = s;
+                }
+            }
+            Action::SetLoop(looping) => {
+                if let (Some(i), Some(model)) = (self.player.clip, &mut self.model)
+                    && let Some(c) = model.scene.clips.get_mut(i)
+                {
+                    c.looping = looping;
+                    let c = c.clone_meta();
+                    self.player.normalize(&c);
+                }
+            }
+            Action::SelectJoint(j) => {
+                self.selected_joint = j.filter(|&j| self.model.as_ref().is_some_and(|m| j < m.scene.skeleton.len()));
+            }
+            Action::SetMeshHidden(i, hidden) => {
+                if let Some(h) = self.hidden_meshes.get_mut(i) {
+                    *h = hidden;
+                }
+            }
+            Action::DismissNotice(i) => {
+                if i < self.notices.len() {
+                    self.notices.remove(i);
+                }
+            }
+            Action::ClearProblems => self.problems.clear(),
+        }
+        self.refresh();
+    }
+}

@@ -1,0 +1,56 @@
+//! The file section: what the file is, its counts, and every warning, including the stored-bounds check.
+
+use super::Model;
+use crate::scene::UpAxis;
+
+pub fn section(ui: &mut egui::Ui, model: &mut Model) {
+    egui::CollapsingHeader::new("File info").default_open(true).show(ui, |ui| {
+        let s = &model.scene;
+        egui::Grid::new("file facts").num_columns(2).show(ui, |ui| {
+            let mut row = |k: &str, v: String| {
+                ui.label(k);
+                ui.label(v);
+                ui.end_row();
+            };
+            row("Name", model.name.clone());
+            row("Format", format!("{} version {}", s.meta.format.name(), s.meta.version));
+            row("Up axis", if s.up == UpAxis::Z { "Z".into() } else { "Y".into() });
+            row("Meshes", s.meshes.len().to_string());
+            row("Vertices", s.vertices.len().to_string());
+            row("Triangles", s.triangles.len().to_string());
+            row("Materials", s.materials.len().to_string());
+            row("Joints", s.skeleton.len().to_string());
+            row("Animations", s.clips.len().to_string());
+        });
+        if let Some(c) = &s.meta.comment {
+            ui.label(format!("Comment: {c}"));
+        }
+        for a in &model.attachments {
+            let r = &a.report;
+            ui.separator();
+            ui.label(format!("Attached {}", r.source));
+            // Matching by index requires the same parents, so "reparented" only means something by name.
+            let reparented = if r.by_index { String::new() } else { format!(", {} reparented", r.reparented.len()) };
+            ui.label(format!(
+                "{} matched{}, {} unmatched (bind pose), {} unused track(s){reparented}",
+                r.matched.len(),
+                if r.by_index { " by index" } else { " by name" },
+                r.unmatched_joints.len(),
+                r.unused_tracks.len(),
+            ));
+            if !r.unmatched_joints.is_empty() {
+                ui.weak(format!("unmatched: {}", r.unmatched_joints.join(", ")));
+            }
+            for w in &a.warnings {
+                ui.label(format!("{}: {w}", r.source));
+            }
+        }
+        let own: Vec<String> = model.scene.meta.warnings.iter().map(ToString::to_string).collect();
+        let bounds: Vec<String> = model.bounds_warnings().iter().map(ToString::to_string).collect();
+        ui.separator();
+        ui.label(format!("Warnings ({})", own.len() + bounds.len()));
+        for w in own.iter().chain(&bounds) {
+            ui.colored_label(ui.visuals().warn_fg_color, w);
+        }
+    });
+}

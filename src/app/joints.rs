@@ -1,0 +1,67 @@
+//! The joint tree (name, index, parent) and the selected joint's transforms at the current frame.
+
+use glam::{EulerRot, Mat4};
+
+use super::Action;
+use crate::anim::Pose;
+use crate::scene::Scene;
+
+pub fn section(ui: &mut egui::Ui, scene: &Scene, pose: &Pose, selected: Option<usize>, out: &mut Vec<Action>) {
+    let sk = &scene.skeleton;
+    egui::CollapsingHeader::new(format!("Joints ({})", sk.len())).id_salt("joints").show(ui, |ui| {
+        if sk.is_empty() {
+            ui.weak("no skeleton");
+            return;
+        }
+        // Parents precede children, so depths come in one pass.
+        let mut depth = vec![0usize; sk.len()];
+        egui::ScrollArea::vertical().id_salt("joint tree").max_height(260.0).show(ui, |ui| {
+            for (i, j) in sk.joints.iter().enumerate() {
+                depth[i] = j.parent.filter(|&p| p < i).map_or(0, |p| depth[p] + 1);
+                ui.horizontal(|ui| {
+                    ui.add_space(12.0 * depth[i].min(32) as f32);
+                    let parent = j.parent.map_or("root".to_string(), |p| format!("parent #{p}"));
+                    let text = format!("{} #{i} ({parent})", sk.display_name(i));
+                    if ui.selectable_label(selected == Some(i), text).clicked() {
+                        out.push(Action::SelectJoint(if selected == Some(i) { None } else { Some(i) }));
+                    }
+                });
+            }
+        });
+        let Some(i) = selected.filter(|&i| i < sk.len()) else { return };
+        ui.separator();
+        ui.label(format!("Selected: {} #{i}", sk.display_name(i)));
+        let Some(local) = pose.locals.get(i) else { return };
+        let (x, y, z) = local.rotation.to_euler(EulerRot::XYZ);
+        let (t, r, s) = (local.translation, local.rotation, local.scale);
+        egui::Grid::new("joint local").num_columns(2).show(ui, |ui| {
+            ui.label("Local T");
+            ui.monospace(format!("{:.4} {:.4} {:.4}", t.x, t.y, t.z));
+            ui.end_row();
+            ui.label("Local R (xyzw)");
+            ui.monospace(format!("{:.4} {:.4} {:.4} {:.4}", r.x, r.y, r.z, r.w));
+            ui.end_row();
+            ui.label("Local R (Euler XYZ°)");
+            ui.monospace(format!("{:.2} {:.2} {:.2}", x.to_degrees(), y.to_degrees(), z.to_degrees()));
+            ui.end_row();
+            ui.label("Local S");
+            ui.monospace(format!("{:.4} {:.4} {:.4}", s.x, s.y, s.z));
+            ui.end_row();
+        });
+        if let Some(world) = pose.world.get(i) {
+            ui.label("Model-space (world) matrix:");
+            ui.monospace(matrix_rows(world));
+        }
+    });
+}
+
+/// A 4×4 matrix as four rows of text (the maths layout, although glam stores columns).
+fn matrix_rows(m: &Mat4) -> String {
+    (0..4)
+        .map(|r| {
+            let row = m.row(r);
+            format!("{:9.4} {:9.4} {:9.4} {:9.4}", row.x, row.y, row.z, row.w)
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}

@@ -1,0 +1,49 @@
+//! Meshes (each can be hidden) and materials with their textures, found or missing.
+
+use super::Action;
+use crate::scene::Scene;
+
+/// `missing` is `None` until the window has looked for the textures.
+pub fn section(ui: &mut egui::Ui, scene: &Scene, hidden: &[bool], missing: Option<&[String]>, out: &mut Vec<Action>) {
+    egui::CollapsingHeader::new(format!("Meshes ({})", scene.meshes.len())).id_salt("meshes").show(ui, |ui| {
+        for (i, m) in scene.meshes.iter().enumerate() {
+            let mut shown = !hidden.get(i).copied().unwrap_or(false);
+            let material = scene.materials.get(m.material).map_or("?", |mat| mat.name.as_str());
+            let text = format!("{} ({} triangles, material \"{material}\")", m.name, m.num_triangles);
+            if ui.checkbox(&mut shown, text).changed() {
+                out.push(Action::SetMeshHidden(i, !shown));
+            }
+        }
+        ui.separator();
+        ui.label(format!("Materials ({})", scene.materials.len()));
+        for m in &scene.materials {
+            let texture = m.texture.as_deref().unwrap_or(&m.name);
+            let lost = missing.is_some_and(|m| m.iter().any(|p| is_texture_path(p, texture)));
+            let state = match missing {
+                None => "not looked for yet",
+                Some(_) if lost => "missing",
+                Some(_) => "found",
+            };
+            let line = format!("{}: texture \"{texture}\" {state}", m.name);
+            if lost {
+                ui.colored_label(ui.visuals().warn_fg_color, line);
+            } else {
+                ui.label(line);
+            }
+        }
+        if let Some(missing) = missing.filter(|m| !m.is_empty()) {
+            ui.label("Missing textures (drawn with a checker):");
+            for p in missing {
+                ui.weak(p);
+            }
+        }
+    });
+}
+
+/// Whether the path the renderer looked for came from this texture reference (it is the reference joined to
+/// the model's folder, or the file it resolved to).
+fn is_texture_path(path: &str, texture: &str) -> bool {
+    let path = path.replace('\\', "/").to_lowercase();
+    let texture = texture.replace('\\', "/").to_lowercase();
+    !texture.is_empty() && (path == texture || path.ends_with(&format!("/{texture}")))
+}

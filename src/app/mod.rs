@@ -1,0 +1,398 @@
+//! The application: the loaded model, playback, the pose, the sidebar's toggles and the notices, and the egui
+//! UI that shows and changes them. No GPU here: the window (`src/window/`) owns the renderer, reads
+//! [`App::scene`], [`App::pose`] and [`App::overlays`] each frame, re-uploads when [`App::model_generation`]
+//! changes, and performs the [`Intent`]s that [`App::ui`] returns.
+//!
+//! State lives in plain structs ([`Player`], [`ViewToggles`], the model and its caches). Each sidebar section
+//! is its own file with a `ui` function that reads that state and returns [`Action`]s; [`App`] applies them in
+//! one place, so the pose is recomputed only when time, clip or model change.
+
+mod actions;
+mod animations;
+mod bounds;
+mod file_info;
+mod joints;
+mod menu;
+mod meshes;
+mod model;
+mod notices;
+mod player;
+mod timeline;
+mod toggles;
+
+use std::path::{Path, PathBuf};
+
+use crate::anim::{Pose, attach};
+use crate::render::Overlays;
+use crate::scene::{DEFAULT_FPS, FrameBounds, Scene};
+
+use model::ClipMeta;
+
+pub use actions::Action;
+pub use model::{Attachment, Model};
+pub use notices::{Notice, NoticeKind};
+pub use player::Player;
+pub use toggles::ViewToggles;
+
+/// Stored bounds that miss the skinned mesh by more than this fraction of the model's size are reported (the
+/// tolerance `rigscope info` uses).
+pub const BOUNDS_TOLERANCE: f32 = 1e-3;
+
+/// Something only the window can do.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Intent {
+    /// Show a file dialog and open what is picked ([`App::open_path`]).
+    OpenDialog,
+    /// Point the camera at the whole model.
+    FrameModel,
+    /// Back to the default camera.
+    ResetView,
+    /// Save the view as a PNG.
+    Screenshot,
+    Quit,
+}
+
+/// Something that went wrong: a file that couldn't be opened or attached.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Problem {
+    pub message: String,
+    /// The file it concerns, as the user named it.
+    pub file: Option<String>,
+}
+
+/// What the pose was computed for; the pose is recomputed only when this changes.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct PoseKey {
+    generation: u64,
+    clip: Option<usize>,
+    frame: u32,
+    looping: bool,
+}
+
+/// The viewer's whole state. See the module docs.
+pub struct App {
+    model: Option<Model>,
+    generation: u64,
+    player: Player,
+    pose: Pose,
+    pose_key: Option<PoseKey>,
+    toggles: ViewToggles,
+    selected_joint: Option<usize>,
+    hidden_meshes: Vec<bool>,
+    /// `None` until the window has uploaded the model and looked for its textures.
+    missing_textures: Option<Vec<String>>,
+    problems: Vec<Problem>,
+    notices: Vec<Notice>,
+    /// Bounds of the skinned mesh for `computed_key`'s pose; filled only while the bounds section is open or
+    /// the computed-bounds overlay is on.
+    computed: Option<FrameBounds>,
+    computed_key: Option<PoseKey>,
+    /// Whether the bounds section was open when last drawn.
+    bounds_open: bool,
+    /// The part of the window the panels leave for the 3D view, as of the last `ui` call.
+    view_rect: Option<egui::Rect>,
+    /// The intents of the current frame's passes so far (see [`App::ui`]).
+    frame_intents: Vec<Intent>,
+}
+
+impl Default for App {
+    fn default() -> Self {
+        App::new()
+    }
+}
+
+impl App {
+    /// An empty app; the window then opens files or the demo.
+    pub fn new() -> App {
+        App {
+            model: None,
+            generation: 0,
+            player: Player::default(),
+            pose: Pose::default(),
+            pose_key: None,
+            toggles: ViewToggles::default(),
+            selected_joint: None,
+            hidden_meshes: Vec::new(),
+            missing_textures: None,
+            problems: Vec::new(),
+            notices: Vec::new(),
+            computed: None,
+            computed_key: None,
+            bounds_open: false,
+            view_rect: None,
+            frame_intents: Vec::new(),
+        }
+    }
+
+    /// Reads and opens a file: a model replaces the current one, an animation-only file attaches to it. Any
+    /// failure becomes a notice and a problem; the current model stays.
+    pub fn open_path(&mut self, path: &Path) {
+        let name = path.display().to_string();
+        match std::fs::read(path) {
+            Ok(bytes) => self.open(&name, &bytes, path.parent().map(Path::to_path_buf)),
+            Err(e) => self.report(format!("{name}: cannot read: {e}"), Some(name)),
+        }
+    }
+
+    /// Opens a file from memory (tests, the demo); as [`App::open_path`], with no folder for textures.
+    pub fn open_bytes(&mut self, name: &str, bytes: &[u8]) {
+        self.open(name, bytes, None);
+    }
+
+    fn open(&mut self, name: &str, bytes: &[u8], dir: Option<PathBuf>) {
+        let scene = match crate::load_bytes(name, bytes) {
+            Ok(s) => s,
+            Err(e) => return self.report(e.to_string(), Some(name.to_string())),
+        };
+        match &mut self.model {
+            Some(model) if scene.is_animation_only() => match attach(&mut model.scene, &scene, name) {
+                Ok(report) => {
+                    let first_new = model.file_looping.len();
+                    model.file_looping.extend(scene.clips.iter().map(|c| c.looping));
+                    model.misses = None;
+                    model.bounds_warnings = None;
+                    self.notices.push(Notice::info(format!(
+                        "{name}: attached {} animation(s); {} joint(s) matched{}, {} unmatched",
+                        report.clips.len(),
+                        report.matched.len(),
+                        if report.by_index { " by index" } else { "" },
+                        report.unmatched_joints.len()
+                    )));
+                    model.attachments.push(Attachment { report, warnings: scene.meta.warnings });
+                    self.generation += 1;
+                    self.player.select(Some(first_new));
+                }
+                Err(e) => self.report(e.to_string(), Some(name.to_string())),
+            },
+            _ => {
+                let clip = (!scene.clips.is_empty()).then_some(0);
+                self.hidden_meshes = vec![false; scene.meshes.len()];
+                self.model = Some(Model::new(scene, name.to_string(), dir));
+                self.generation += 1;
+                self.player.select(clip);
+                self.selected_joint = None;
+                self.missing_textures = None;
+            }
+        }
+        self.refresh();
+    }
+
+    /// Records a failure as a problem and shows it as a notice.
+    fn report(&mut self, message: String, file: Option<String>) {
+        self.notices.push(Notice::error(message.clone()));
+        self.problems.push(Problem { message, file });
+    }
+
+    /// Advances playback by `dt_seconds`; true while animating (the window keeps redrawing), false when paused
+    /// or without a clip.
+    pub fn update(&mut self, dt_seconds: f32) -> bool {
+        let Some(clip) = self.current_clip() else { return false };
+        if !self.player.playing {
+            return false;
+        }
+        let clip = clip.clone_meta();
+        self.player.advance(&clip, dt_seconds);
+        self.refresh();
+        true
+    }
+
+    /// Draws the menu bar, notices, sidebar and timeline on the context's root [`egui::Ui`] and handles the
+    /// keyboard shortcuts; returns what only the window can do. Call it inside `Context::run_pass` (or between
+    /// `begin_pass` and `end_pass`), not inside `run_ui`, which already holds the root `Ui`: there use
+    /// [`App::show`].
+    ///
+    /// egui may run a second pass in one frame (a discarded first pass), which gets no input; so this returns
+    /// the intents of every pass of the current frame so far, and the last pass's answer is the frame's:
+    /// `ctx.run_pass(input, |ctx| intents = app.ui(ctx))`.
+    pub fn ui(&mut self, ctx: &egui::Context) -> Vec<Intent> {
+        if ctx.current_pass_index() == 0 {
+            self.frame_intents.clear();
+        }
+        let new = ctx.root_ui(|ui| self.show(ui));
+        self.frame_intents.extend(new);
+        self.frame_intents.clone()
+    }
+
+    /// As [`App::ui`], into a given `Ui` (the panels take its edges; the rest is the 3D view, see
+    /// [`App::view_rect`]), returning only this pass's intents.
+    pub fn show(&mut self, ui: &mut egui::Ui) -> Vec<Intent> {
+        let mut actions = menu::shortcuts(ui.ctx(), self.current_clip().is_some());
+        self.apply_all(&mut actions);
+        actions.extend(menu::bar(ui));
+        self.apply_all(&mut actions);
+        actions.extend(notices::banner(ui, &self.notices));
+        self.apply_all(&mut actions);
+        let frame = self.current_clip_frame();
+        actions.extend(timeline::panel(ui, self.model.as_ref().map(|m| &m.scene), &self.player, frame));
+        self.apply_all(&mut actions);
+        egui::Panel::left("rigscope sidebar").default_size(320.0).show(ui, |ui| {
+            egui::ScrollArea::vertical().auto_shrink([false, false]).show(ui, |ui| self.sidebar(ui, &mut actions));
+        });
+        self.apply_all(&mut actions);
+        self.view_rect = Some(ui.available_rect_before_wrap());
+        self.refresh();
+        actions
+            .into_iter()
+            .filter_map(|a| match a {
+                Action::Window(i) => Some(i),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// The sidebar sections, top to bottom. Actions are applied after each section so later ones see them.
+    fn sidebar(&mut self, ui: &mut egui::Ui, actions: &mut Vec<Action>) {
+        if let Some(model) = &mut self.model {
+            file_info::section(ui, model);
+            meshes::section(ui, &model.scene, &self.hidden_meshes, self.missing_textures.as_deref(), actions);
+            animations::section(ui, model, &self.player, actions);
+        } else {
+            ui.label("No model: File > Open (Ctrl+O), or drop a file on the window.");
+        }
+        self.apply_all(actions);
+        if let Some(model) = &self.model {
+            joints::section(ui, &model.scene, &self.pose, self.selected_joint, actions);
+        }
+        self.apply_all(actions);
+        let frame = self.current_clip_frame();
+        if let Some(model) = &mut self.model {
+            // The computed box is filled by `refresh`, which sees whether this section was open.
+            let open = bounds::section(ui, model, frame, self.computed, actions);
+            if open != self.bounds_open {
+                self.bounds_open = open;
+                ui.ctx().request_repaint();
+            }
+        }
+        self.apply_all(actions);
+        self.toggles.ui(ui);
+        notices::problems_section(ui, &self.problems, actions);
+    }
+
+    /// Recomputes the pose (and the computed bounds, when wanted) if time, clip or model changed.
+    fn refresh(&mut self) {
+        let key = self.pose_key_now();
+        if self.pose_key != Some(key) {
+            self.pose_key = Some(key);
+            match (&self.model, self.player.clip) {
+                (Some(m), Some(c)) if c < m.scene.clips.len() => {
+                    let clip = &m.scene.clips[c];
+                    let frame = self.player.frame(clip);
+                    self.pose.update(&m.scene.skeleton, clip, frame, DEFAULT_FPS);
+                }
+                (Some(m), _) => self.pose = Pose::bind(&m.scene.skeleton),
+                (None, _) => self.pose = Pose::default(),
+            }
+        }
+        let want = self.bounds_open || self.toggles.computed_bounds;
+        if want && self.computed_key != Some(key) {
+            self.computed_key = Some(key);
+            self.computed =
+                self.model.as_ref().and_then(|m| crate::anim::skinned_bounds(&m.scene.vertices, &self.pose.palette));
+        }
+    }
+
+    fn pose_key_now(&self) -> PoseKey {
+        let clip = self.current_clip();
+        PoseKey {
+            generation: self.generation,
+            clip: clip.map(|_| self.player.clip.unwrap_or(0)),
+            frame: clip.map_or(0, |c| self.player.frame(c).to_bits()),
+            looping: clip.is_some_and(|c| c.looping),
+        }
+    }
+
+    fn current_clip(&self) -> Option<&crate::scene::Clip> {
+        self.model.as_ref()?.scene.clips.get(self.player.clip?)
+    }
+
+    pub fn scene(&self) -> Option<&Scene> {
+        self.model.as_ref().map(|m| &m.scene)
+    }
+
+    /// The open model with its name, folder and attachments.
+    pub fn model(&self) -> Option<&Model> {
+        self.model.as_ref()
+    }
+
+    /// The current pose (the bind pose without a clip).
+    pub fn pose(&self) -> &Pose {
+        &self.pose
+    }
+
+    /// The clip shown and the (fractional) frame within it.
+    pub fn current_clip_frame(&self) -> Option<(usize, f32)> {
+        let clip = self.current_clip()?;
+        Some((self.player.clip?, self.player.frame(clip)))
+    }
+
+    pub fn player(&self) -> &Player {
+        &self.player
+    }
+
+    pub fn toggles(&self) -> &ViewToggles {
+        &self.toggles
+    }
+
+    pub fn toggles_mut(&mut self) -> &mut ViewToggles {
+        &mut self.toggles
+    }
+
+    pub fn selected_joint(&self) -> Option<usize> {
+        self.selected_joint
+    }
+
+    /// What the renderer should draw besides the mesh, from the sidebar's toggles.
+    pub fn overlays(&self) -> Overlays {
+        let t = &self.toggles;
+        let stored = self
+            .model
+            .as_ref()
+            .zip(self.current_clip_frame())
+            .and_then(|(m, (c, f))| bounds::stored_at(&m.scene, c, f));
+        Overlays {
+            mesh: t.mesh,
+            cull_back_faces: t.cull_back_faces,
+            grid: t.grid,
+            skeleton: t.skeleton,
+            selected_joint: self.selected_joint,
+            wireframe: t.wireframe,
+            stored_bounds: if t.stored_bounds { stored } else { None },
+            computed_bounds: if t.computed_bounds { self.computed } else { None },
+            hidden_meshes: self.hidden_meshes.clone(),
+        }
+    }
+
+    /// Bumps whenever the model or its attachments change: the window re-uploads GPU data.
+    pub fn model_generation(&self) -> u64 {
+        self.generation
+    }
+
+    /// The folder of the model file, where textures are looked for.
+    pub fn model_dir(&self) -> Option<&Path> {
+        self.model.as_ref()?.dir.as_deref()
+    }
+
+    /// The window reports `GpuModel::missing_texture_paths` after each upload.
+    pub fn set_missing_textures(&mut self, paths: Vec<String>) {
+        self.missing_textures = Some(paths);
+    }
+
+    /// The textures the window couldn't find or read; `None` before it has looked.
+    pub fn missing_textures(&self) -> Option<&[String]> {
+        self.missing_textures.as_deref()
+    }
+
+    pub fn problems(&self) -> &[Problem] {
+        &self.problems
+    }
+
+    /// Notices shown in the window, oldest first.
+    pub fn notices(&self) -> &[Notice] {
+        &self.notices
+    }
+
+    /// The part of the window the panels left for the 3D view at the last `ui` call (egui points).
+    pub fn view_rect(&self) -> Option<egui::Rect> {
+        self.view_rect
+    }
+}

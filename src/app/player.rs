@@ -1,0 +1,150 @@
+//! Playback state: which clip, where in it, how fast, and whether it runs. Pure logic, no UI: the timeline,
+//! the playback buttons, the keyboard shortcuts and [`super::App::update`] all move it through these methods.
+
+use crate::scene::{Clip, DEFAULT_FPS};
+
+/// Where playback is. Time is kept inside the clip's playback length: wrapped for a looping clip, clamped
+/// otherwise (the rules of [`Clip::frame_at_time`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Player {
+    /// The clip being shown; `None` shows the bind pose.
+    pub clip: Option<usize>,
+    /// Seconds from the clip's start.
+    pub time: f32,
+    pub playing: bool,
+    /// Playback speed, 1 = the clip's own frame rate.
+    pub speed: f32,
+}
+
+impl Default for Player {
+    fn default() -> Self {
+        Player { clip: None, time: 0.0, playing: false, speed: 1.0 }
+    }
+}
+
+/// How close to a whole frame counts as on it, so stepping from 2.9999 goes to 4, not 3.
+const FRAME_SNAP: f32 = 1e-3;
+
+impl Player {
+    /// Shows `clip` from its start, paused.
+    pub fn select(&mut self, clip: Option<usize>) {
+        self.clip = clip;
+        self.time = 0.0;
+        self.playing = false;
+    }
+
+    /// The (fractional) frame shown, within the clip.
+    pub fn frame(&self, clip: &Clip) -> f32 {
+        clip.frame_at_time(self.time, DEFAULT_FPS)
+    }
+
+    /// Moves to `frame` (wrapped or clamped).
+    pub fn set_frame(&mut self, clip: &Clip, frame: f32) {
+        self.time = if frame.is_finite() { frame / clip.fps(DEFAULT_FPS) } else { 0.0 };
+        self.normalize(clip);
+    }
+
+    /// Brings `time` back inside the clip's playback length.
+    pub fn normalize(&mut self, clip: &Clip) {
+        self.time = clip.frame_at_time(self.time, DEFAULT_FPS) / clip.fps(DEFAULT_FPS);
+    }
+
+    /// One whole frame forward (`delta > 0`) or back, from the frame shown; pauses.
+    pub fn step(&mut self, clip: &Clip, delta: i32) {
+        let f = self.frame(clip);
+        let f = if (f - f.round()).abs() < FRAME_SNAP { f.round() } else { f };
+        let target = if delta > 0 { f.floor() + delta as f32 } else { f.ceil() + delta as f32 };
+        self.playing = false;
+        self.set_frame(clip, target);
+    }
+
+    pub fn jump_start(&mut self, clip: &Clip) {
+        self.playing = false;
+        self.set_frame(clip, 0.0);
+    }
+
+    /// The last stored frame (a looping clip's playback runs on to blend back into the first, but that isn't a
+    /// frame of its own).
+    pub fn jump_end(&mut self, clip: &Clip) {
+        self.playing = false;
+        self.set_frame(clip, (clip.frame_count as f32 - 1.0).max(0.0));
+    }
+
+    /// Advances by `dt` seconds of wall time when playing. A clamped clip stops at its end (or start, played
+    /// backwards). Returns true when the frame moved.
+    pub fn advance(&mut self, clip: &Clip, dt: f32) -> bool {
+        if !self.playing || !dt.is_finite() {
+            return false;
+        }
+        let fps = clip.fps(DEFAULT_FPS);
+        let span = clip.frame_span();
+        let before = self.time;
+        let next = self.time + dt * self.speed;
+        if !clip.looping && (next * fps >= span || next < 0.0) {
+            self.playing = false;
+        }
+        self.time = next;
+        self.normalize(clip);
+        self.time != before
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scene::ClipData;
+
+    fn clip(looping: bool, frames: u32, fps: f32) -> Clip {
+        Clip {
+            name: "c".into(),
+            frame_rate: fps,
+            looping,
+            frame_count: frames,
+            first_frame: 0,
+            data: ClipData::Keyed { tracks: vec![] },
+            bounds: None,
+            source: None,
+        }
+    }
+
+    #[test]
+    fn steps_wrap_on_looping_clips_and_clamp_otherwise() {
+        let l = clip(true, 10, 10.0);
+        let mut p = Player { clip: Some(0), ..Player::default() };
+        p.step(&l, -1);
+        assert!((p.frame(&l) - 9.0).abs() < 1e-4);
+        p.step(&l, 1);
+        assert!(p.frame(&l).abs() < 1e-4, "{}", p.frame(&l));
+        let c = clip(false, 10, 10.0);
+        p.select(Some(0));
+        p.step(&c, -1);
+        assert_eq!(p.frame(&c), 0.0);
+        p.jump_end(&c);
+        p.step(&c, 1);
+        assert!((p.frame(&c) - 9.0).abs() < 1e-4);
+        p.set_frame(&c, 2.5);
+        p.step(&c, 1);
+        assert!((p.frame(&c) - 3.0).abs() < 1e-4);
+    }
+
+    #[test]
+    fn playing_advances_wraps_and_stops_at_a_clamped_end() {
+        let l = clip(true, 10, 10.0);
+        let mut p = Player { clip: Some(0), ..Player::default() };
+        assert!(!p.advance(&l, 0.5), "paused: nothing moves");
+        p.playing = true;
+        assert!(p.advance(&l, 0.5));
+        assert!((p.frame(&l) - 5.0).abs() < 1e-4);
+        p.advance(&l, 0.7);
+        assert!((p.frame(&l) - 2.0).abs() < 1e-3, "{}", p.frame(&l));
+        let c = clip(false, 10, 0.0); // default 24 fps
+        p.select(Some(0));
+        p.playing = true;
+        p.speed = 2.0;
+        p.advance(&c, 0.1);
+        assert!((p.frame(&c) - 4.8).abs() < 1e-3);
+        p.advance(&c, 10.0);
+        assert_eq!(p.frame(&c), 9.0);
+        assert!(!p.playing);
+    }
+}

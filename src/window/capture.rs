@@ -1,0 +1,89 @@
+//! Screenshots: the frame drawn again into an offscreen texture of the window's size and format, read back
+//! (with the renderer's readback helper) and saved as PNG.
+
+use std::path::{Path, PathBuf};
+
+use image::RgbaImage;
+
+use super::gpu::{Gpu, PixelRect, UiFrame};
+use crate::render::{GpuModel, ViewState, read_texels};
+
+/// Draws the frame offscreen (the 3D view, and egui when `ui` is given) and returns it as sRGB RGBA, cropped
+/// to `crop` when given. [`ViewState::prepare`] must have run for this frame and the egui buffers be current.
+pub fn capture(
+    gpu: &Gpu,
+    clear: wgpu::Color,
+    scene: Option<(&GpuModel, &ViewState, PixelRect)>,
+    ui: Option<&UiFrame>,
+    crop: Option<PixelRect>,
+) -> Result<RgbaImage, String> {
+    let texture = gpu.capture_texture();
+    let view = texture.create_view(&wgpu::TextureViewDescriptor::default());
+    let device = gpu.renderer.device();
+    let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("screenshot") });
+    gpu.draw(&mut encoder, &view, clear, scene, ui);
+    let size = gpu.size();
+    let mut texels = read_texels(&gpu.renderer, encoder, &texture, size, 4).map_err(|e| e.to_string())?;
+    if matches!(gpu.format(), wgpu::TextureFormat::Bgra8Unorm | wgpu::TextureFormat::Bgra8UnormSrgb) {
+        for px in texels.chunks_exact_mut(4) {
+            px.swap(0, 2);
+        }
+    }
+    let mut image =
+        RgbaImage::from_raw(size.0, size.1, texels).ok_or_else(|| "the screenshot readback was short".to_string())?;
+    // Surfaces may be presented with any alpha; a screenshot is opaque.
+    for px in image.pixels_mut() {
+        px.0[3] = 255;
+    }
+    match crop {
+        Some(r) if r.width > 0 && r.height > 0 => {
+            Ok(image::imageops::crop_imm(&image, r.x, r.y, r.width, r.height).to_image())
+        }
+        _ => Ok(image),
+    }
+}
+
+/// Saves `image` as PNG.
+pub fn save_png(image: &RgbaImage, path: &Path) -> Result<(), String> {
+    image.save_with_format(path, image::ImageFormat::Png).map_err(|e| format!("{}: cannot write: {e}", path.display()))
+}
+
+/// A file name for a screenshot of `model` at `clip`/`frame`, e.g. `mrfixit-idle-f012.png`: only letters,
+/// digits, `-`, `_` and `.` survive from names that come from files.
+pub fn screenshot_name(model: &str, clip: Option<(&str, f32)>) -> String {
+    let clean = |s: &str| -> String {
+        let s: String =
+            s.chars().map(|c| if c.is_ascii_alphanumeric() || "-_.".contains(c) { c } else { '_' }).collect();
+        let s = s.trim_matches(['.', '_']).to_string();
+        if s.is_empty() { "model".to_string() } else { s }
+    };
+    match clip {
+        Some((name, frame)) => {
+            let frame = if frame.is_finite() { frame.max(0.0).floor() as u32 } else { 0 };
+            format!("{}-{}-f{frame:03}.png", clean(model), clean(name))
+        }
+        None => format!("{}-bind.png", clean(model)),
+    }
+}
+
+/// `dir/name`, or `dir/stem-2.png` and onwards when that file exists, so a screenshot never overwrites one.
+pub fn unused_path(dir: &Path, name: &str) -> PathBuf {
+    let first = dir.join(name);
+    if !first.exists() {
+        return first;
+    }
+    let stem = name.strip_suffix(".png").unwrap_or(name);
+    (2..10_000).map(|i| dir.join(format!("{stem}-{i}.png"))).find(|p| !p.exists()).unwrap_or(first)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn screenshot_names_are_safe_file_names() {
+        assert_eq!(screenshot_name("mrfixit", Some(("idle", 12.7))), "mrfixit-idle-f012.png");
+        assert_eq!(screenshot_name("../x", Some(("a/b c", 0.0))), "x-a_b_c-f000.png");
+        assert_eq!(screenshot_name("", None), "model-bind.png");
+    }
+}

@@ -1,0 +1,29 @@
+//! The Open… dialog. rfd's dialog blocks until the user chooses, so it runs on a thread of its own and sends the
+//! choice back to the event loop as a user event; the window keeps drawing meanwhile.
+
+use std::path::PathBuf;
+
+use winit::event_loop::EventLoopProxy;
+
+use super::UserEvent;
+
+/// The extensions the open dialog offers first.
+pub const MODEL_EXTENSIONS: [&str; 5] = ["iqm", "iqe", "rsm", "rsm2", "mvd"];
+
+/// Opens the dialog on a new thread; its answer arrives as [`UserEvent::DialogClosed`] (an empty list when
+/// cancelled, or when no dialog could be shown). Fails only when no thread can be started.
+pub fn spawn_open_dialog(proxy: EventLoopProxy<UserEvent>, start_dir: Option<PathBuf>) -> std::io::Result<()> {
+    std::thread::Builder::new().name("rigscope open dialog".into()).spawn(move || {
+        let mut dialog = rfd::FileDialog::new()
+            .set_title("Open a model or animation")
+            .add_filter("Models and animations (iqm, iqe, rsm, rsm2, mvd)", &MODEL_EXTENSIONS)
+            .add_filter("All files", &["*"]);
+        if let Some(dir) = start_dir {
+            dialog = dialog.set_directory(dir);
+        }
+        let files: Vec<PathBuf> = dialog.pick_files().unwrap_or_default();
+        // The loop may be gone if the window closed meanwhile; nothing to do then.
+        let _ = proxy.send_event(UserEvent::DialogClosed(files));
+    })?;
+    Ok(())
+}

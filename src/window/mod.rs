@@ -1,0 +1,493 @@
+//! The window: winit's event loop, egui (through egui-winit and egui-wgpu) for the sidebar, and the shared 3D
+//! renderer for the view beside it.
+//!
+//! [`App`] owns the state and the sidebar; this module owns everything that touches the window or the GPU:
+//! - `gpu.rs`: adapter, device, sRGB surface, the 3D [`crate::render::Renderer`] and egui's renderer; a frame
+//!   is the 3D view cleared and drawn inside the viewport the panels leave, then egui loaded on top;
+//! - `navigate.rs`: the central area as an egui panel that catches the pointer; orbit, pan, zoom and framing;
+//! - `dialog.rs`: the Open… dialog on a thread of its own; `demo.rs`: the embedded demo model;
+//! - `capture.rs`: screenshots (the frame drawn again offscreen and read back).
+//!
+//! The window draws only when something happens: an input event, a dialog's answer, egui asking for a repaint,
+//! or playback (while [`App::update`] says it is animating). An idle window waits in `ControlFlow::Wait`.
+
+mod capture;
+mod demo;
+mod dialog;
+mod gpu;
+mod navigate;
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use winit::application::ApplicationHandler;
+use winit::event::WindowEvent;
+use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop, EventLoopProxy};
+use winit::window::{Window, WindowId};
+
+use crate::app::{Action, App, Intent};
+use crate::render::{Background, FrameInput, GpuModel, ViewState};
+use crate::scene::Scene;
+use gpu::{Gpu, PixelRect, UiFrame};
+use navigate::{Navigation, ViewCamera};
+
+/// What the window opens with, from the command line.
+#[derive(Debug, Clone, Default)]
+pub struct Options {
+    /// Files to open in order: the first model replaces, animation-only files attach. None: the demo model.
+    pub files: Vec<PathBuf>,
+    /// Exit cleanly after this many presented frames (tests).
+    pub exit_after_frames: Option<u64>,
+    /// Save the last frame (window size, sidebar included) as PNG here, then exit (tests). The frame is the
+    /// `exit_after_frames`-th, or the [`DEFAULT_SCREENSHOT_FRAME`]th.
+    pub screenshot: Option<PathBuf>,
+}
+
+/// The frame `--screenshot` saves when `--exit-after-frames` doesn't say: late enough for egui's layout to
+/// have settled.
+pub const DEFAULT_SCREENSHOT_FRAME: u64 = 5;
+
+/// The background behind the model (the `render` command's default).
+const BACKGROUND: Background = Background::Color([0x30, 0x34, 0x3c]);
+/// How long a notice of the window's own (screenshot saved, dialog failed) stays up.
+const NOTICE_TIME: Duration = Duration::from_secs(4);
+
+/// Events sent to the event loop from other threads.
+#[derive(Debug)]
+pub enum UserEvent {
+    /// The Open… dialog closed with these files (none when cancelled).
+    DialogClosed(Vec<PathBuf>),
+}
+
+/// Opens the window and runs until it is closed. Fails when no window or GPU adapter can be had, or when a
+/// `--screenshot` can't be written.
+pub fn run(options: Options) -> Result<(), String> {
+    let event_loop = EventLoop::<UserEvent>::with_user_event()
+        .build()
+        .map_err(|e| format!("cannot open a window ({e}); is there a display (DISPLAY or WAYLAND_DISPLAY)?"))?;
+    event_loop.set_control_flow(ControlFlow::Wait);
+    let mut viewer = Viewer::new(options, event_loop.create_proxy());
+    event_loop.run_app(&mut viewer).map_err(|e| format!("the window's event loop failed: {e}"))?;
+    viewer.failure.map_or(Ok(()), Err)
+}
+
+struct Viewer {
+    app: App,
+    options: Options,
+    proxy: EventLoopProxy<UserEvent>,
+    egui: egui::Context,
+    /// The window and its GPU state, from the first `resumed` on.
+    window: Option<WindowState>,
+    /// The demo's texture folder while the demo may be shown.
+    demo: Option<demo::DemoTextures>,
+    /// The model's file stem, for the title and screenshot names.
+    model_name: String,
+    last_frame: Instant,
+    presented: u64,
+    /// When egui wants the next repaint (tooltips, animations of its own).
+    repaint_at: Option<Instant>,
+    dialog_open: bool,
+    screenshot_requested: bool,
+    notice: Option<Notice>,
+    failure: Option<String>,
+}
+
+struct WindowState {
+    window: Arc<Window>,
+    /// Kept alive with the surface made from it.
+    _instance: wgpu::Instance,
+    gpu: Gpu,
+    input: egui_winit::State,
+    model: Option<GpuModel>,
+    view: ViewState,
+    camera: ViewCamera,
+    /// The `App::model_generation` the uploaded model belongs to.
+    generation: Option<u64>,
+}
+
+/// A short message of the window's own, bottom right.
+struct Notice {
+    text: String,
+    until: Instant,
+}
+
+impl Viewer {
+    fn new(options: Options, proxy: EventLoopProxy<UserEvent>) -> Viewer {
+        let mut viewer = Viewer {
+            app: App::new(),
+            options,
+            proxy,
+            egui: egui::Context::default(),
+            window: None,
+            demo: None,
+            model_name: String::new(),
+            last_frame: Instant::now(),
+            presented: 0,
+            repaint_at: None,
+            dialog_open: false,
+            screenshot_requested: false,
+            notice: None,
+            failure: None,
+        };
+        let files = viewer.options.files.clone();
+        if files.is_empty() {
+            match demo::DemoTextures::create() {
+                Ok(t) => viewer.demo = Some(t),
+                Err(e) => viewer.notify(format!("the demo's texture could not be prepared: {e}")),
+            }
+            viewer.app.open_bytes(demo::DEMO_NAME, demo::DEMO_IQM);
+            viewer.model_name = "demo".into();
+        }
+        for file in &files {
+            viewer.open_path(file);
+        }
+        // A viewer opens moving: start the first clip playing (the app opens models paused).
+        if viewer.app.current_clip_frame().is_some() && !viewer.app.player().playing {
+            viewer.app.apply(Action::TogglePlay);
+        }
+        viewer
+    }
+
+    /// Opens a file through the app (errors show in its sidebar) and remembers the model's name when the file
+    /// replaced the model rather than attaching to it.
+    fn open_path(&mut self, path: &Path) {
+        let before = (self.app.model_generation(), model_shape(self.app.scene()));
+        self.app.open_path(path);
+        let after = (self.app.model_generation(), model_shape(self.app.scene()));
+        if after.0 != before.0 && (after.1 != before.1 || self.model_name.is_empty()) {
+            self.model_name = path.file_stem().map_or_else(|| "model".into(), |s| s.to_string_lossy().into_owned());
+        }
+        if let Some(w) = &self.window {
+            w.window.set_title(&self.title());
+            w.window.request_redraw();
+        }
+    }
+
+    fn title(&self) -> String {
+        if self.model_name.is_empty() { "rigscope".into() } else { format!("rigscope — {}", self.model_name) }
+    }
+
+    fn notify(&mut self, text: String) {
+        self.notice = Some(Notice { text, until: Instant::now() + NOTICE_TIME });
+    }
+
+    /// The folder textures are looked for in: the model's, or the demo's for the demo.
+    fn texture_dir(&self) -> Option<PathBuf> {
+        self.app.model_dir().map(Path::to_path_buf).or_else(|| self.demo.as_ref().map(|d| d.dir().to_path_buf()))
+    }
+
+    fn open_window(&self, event_loop: &ActiveEventLoop) -> Result<WindowState, String> {
+        let attributes = Window::default_attributes()
+            .with_title(self.title())
+            .with_inner_size(winit::dpi::LogicalSize::new(1200.0, 760.0));
+        let window = Arc::new(event_loop.create_window(attributes).map_err(|e| format!("cannot open a window: {e}"))?);
+        let instance = wgpu::Instance::new(wgpu::InstanceDescriptor::new_with_display_handle_from_env(Box::new(
+            event_loop.owned_display_handle(),
+        )));
+        let gpu = Gpu::new(&instance, window.clone())?;
+        if self.options.exit_after_frames.is_some() || self.options.screenshot.is_some() {
+            // The test hooks say what drew, for logs.
+            let a = &gpu.adapter;
+            eprintln!(
+                "rigscope: window drawn by {} ({:?}, {:?}), {:?}",
+                a.name,
+                a.backend,
+                a.device_type,
+                gpu.format()
+            );
+        }
+        let input = egui_winit::State::new(
+            self.egui.clone(),
+            egui::ViewportId::ROOT,
+            &window,
+            Some(window.scale_factor() as f32),
+            window.theme(),
+            Some(gpu.max_texture_side()),
+        );
+        let view = ViewState::new(&gpu.renderer);
+        let size = window.inner_size();
+        let camera = ViewCamera::reset(None, None, size.width.max(1) as f32 / size.height.max(1) as f32);
+        Ok(WindowState { window, _instance: instance, gpu, input, model: None, view, camera, generation: None })
+    }
+
+    /// Runs one frame: playback, the UI, the app's intents, camera, then draws and presents.
+    fn redraw(&mut self, event_loop: &ActiveEventLoop) {
+        let Some(mut w) = self.window.take() else { return };
+        self.frame(event_loop, &mut w);
+        self.window = Some(w);
+    }
+
+    fn frame(&mut self, event_loop: &ActiveEventLoop, w: &mut WindowState) {
+        let now = Instant::now();
+        let dt = now.saturating_duration_since(self.last_frame).as_secs_f32().min(0.25);
+        self.last_frame = now;
+        let animating = self.app.update(dt);
+        if self.notice.as_ref().is_some_and(|n| n.until <= now) {
+            self.notice = None;
+        }
+
+        // The UI: the app's panels first, then the 3D view takes what they leave.
+        let raw = w.input.take_egui_input(&w.window);
+        let mut intents = Vec::new();
+        let mut central = egui::Rect::NOTHING;
+        let mut nav = Navigation::default();
+        let mut open_shortcut = false;
+        let (app, notice) = (&mut self.app, self.notice.as_ref());
+        let mut full = self.egui.run_pass(raw, |ctx| {
+            intents = app.ui(ctx);
+            (central, nav) = navigate::central_view(ctx);
+            if !ctx.egui_wants_keyboard_input() {
+                nav.frame |= ctx.input(|i| i.modifiers.is_none() && i.key_pressed(egui::Key::F));
+            }
+            open_shortcut = ctx.input_mut(|i| i.consume_key(egui::Modifiers::COMMAND, egui::Key::O));
+            if let Some(n) = notice {
+                show_notice(ctx, n);
+            }
+        });
+        w.input.handle_platform_output(&w.window, full.platform_output);
+        let mut delta = std::mem::take(&mut full.textures_delta);
+
+        let mut reset = false;
+        // Intents change what the next frame shows (a notice, a new model): draw it.
+        let again = !intents.is_empty() || open_shortcut;
+        if open_shortcut {
+            intents.push(Intent::OpenDialog);
+        }
+        for intent in intents {
+            match intent {
+                Intent::OpenDialog => self.open_dialog(),
+                Intent::FrameModel => nav.frame = true,
+                Intent::ResetView => reset = true,
+                Intent::Screenshot => self.screenshot_requested = true,
+                Intent::Quit => event_loop.exit(),
+            }
+        }
+
+        // The model and camera.
+        let ppp = full.pixels_per_point;
+        let size = w.gpu.size();
+        let rect = pixel_rect(central, ppp, size);
+        let aspect = rect.width.max(1) as f32 / rect.height.max(1) as f32;
+        let clip = self.app.current_clip_frame().map(|(c, _)| c);
+        if w.generation != Some(self.app.model_generation()) {
+            self.upload_model(w, clip, aspect);
+        }
+        if reset {
+            w.camera = ViewCamera::reset(self.app.scene(), clip, aspect);
+        } else if nav.frame {
+            w.camera = ViewCamera::framed(self.app.scene(), clip, w.camera.camera.yaw, w.camera.camera.pitch, aspect);
+        }
+        w.camera.navigate(&nav, central.height());
+
+        // Draw: the 3D view, then egui over it.
+        let ui = UiFrame {
+            jobs: self.egui.tessellate(full.shapes, ppp),
+            screen: egui_wgpu::ScreenDescriptor { size_in_pixels: [size.0, size.1], pixels_per_point: ppp },
+        };
+        let mut encoder =
+            w.gpu.renderer.device().create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("frame") });
+        w.gpu.prepare_ui(&mut encoder, &ui, &mut delta);
+        let Some(frame) = w.gpu.acquire() else {
+            // No surface texture this time (occluded, timed out): keep egui's uploads and try again.
+            w.gpu.renderer.queue().submit([encoder.finish()]);
+            w.gpu.finish_ui(&mut delta);
+            self.repaint_at = Some(Instant::now() + Duration::from_millis(100));
+            return;
+        };
+        let overlays = self.app.overlays();
+        if let Some(model) = &w.model {
+            let input = FrameInput { camera: &w.camera.camera, pose: self.app.pose(), overlays: &overlays };
+            w.view.prepare(&w.gpu.renderer, model, &input, (rect.width, rect.height));
+        }
+        let scene = w.model.as_ref().map(|m| (m, &w.view, rect));
+        let target = frame.texture.create_view(&wgpu::TextureViewDescriptor::default());
+        let clear = BACKGROUND.clear_color();
+        w.gpu.draw(&mut encoder, &target, clear, scene, Some(&ui));
+        w.gpu.renderer.queue().submit([encoder.finish()]);
+
+        if std::mem::take(&mut self.screenshot_requested) {
+            let result = capture::capture(&w.gpu, clear, scene, None, Some(rect)).and_then(|image| {
+                let clip = self.app.current_clip_frame().and_then(|(c, f)| {
+                    self.app.scene().and_then(|s| s.clips.get(c)).map(|clip| (clip.name.clone(), f))
+                });
+                let name = capture::screenshot_name(&self.model_name, clip.as_ref().map(|(n, f)| (n.as_str(), *f)));
+                let dir = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
+                let path = capture::unused_path(&dir, &name);
+                capture::save_png(&image, &path).map(|()| path)
+            });
+            match result {
+                Ok(path) => self.notify(format!("Saved {}", path.display())),
+                Err(e) => self.notify(format!("Screenshot failed: {e}")),
+            }
+        }
+
+        w.window.pre_present_notify();
+        w.gpu.renderer.queue().present(frame);
+        self.presented += 1;
+
+        // The test flags: save the last frame as the window shows it, then leave.
+        let last_frame =
+            self.options.exit_after_frames.or(self.options.screenshot.as_ref().map(|_| DEFAULT_SCREENSHOT_FRAME));
+        let done = last_frame.is_some_and(|n| self.presented >= n);
+        if done {
+            if let Some(path) = self.options.screenshot.clone() {
+                let saved = capture::capture(&w.gpu, clear, scene, Some(&ui), None)
+                    .and_then(|image| capture::save_png(&image, &path));
+                if let Err(e) = saved {
+                    self.failure = Some(format!("--screenshot: {e}"));
+                }
+            }
+            event_loop.exit();
+        }
+        w.gpu.finish_ui(&mut delta);
+
+        // When to draw next.
+        let delay = full.viewport_output.get(&egui::ViewportId::ROOT).map_or(Duration::MAX, |v| v.repaint_delay);
+        self.repaint_at = None;
+        if done {
+            return;
+        }
+        if animating || again || last_frame.is_some() || delay.is_zero() {
+            w.window.request_redraw();
+        } else if let Some(at) = Instant::now().checked_add(delay) {
+            self.repaint_at = Some(at);
+        }
+    }
+
+    /// Uploads the app's current model (or drops the old one), tells the app which textures are missing and
+    /// frames the camera on it from the current angles.
+    fn upload_model(&mut self, w: &mut WindowState, clip: Option<usize>, aspect: f32) {
+        w.generation = Some(self.app.model_generation());
+        let dir = self.texture_dir();
+        w.model = self.app.scene().map(|scene| GpuModel::upload(&w.gpu.renderer, scene, dir.as_deref()));
+        let missing = w
+            .model
+            .as_ref()
+            .map(|m| m.missing_texture_paths().iter().map(|p| p.display().to_string()).collect())
+            .unwrap_or_default();
+        self.app.set_missing_textures(missing);
+        let c = &w.camera.camera;
+        w.camera = ViewCamera::framed(self.app.scene(), clip, c.yaw, c.pitch, aspect);
+        w.window.set_title(&self.title());
+    }
+
+    fn open_dialog(&mut self) {
+        if self.dialog_open {
+            return;
+        }
+        let start = self.app.model_dir().map(Path::to_path_buf);
+        match dialog::spawn_open_dialog(self.proxy.clone(), start) {
+            Ok(()) => self.dialog_open = true,
+            Err(e) => self.notify(format!("cannot show the Open dialog: {e}")),
+        }
+    }
+}
+
+impl ApplicationHandler<UserEvent> for Viewer {
+    fn resumed(&mut self, event_loop: &ActiveEventLoop) {
+        if self.window.is_some() {
+            return;
+        }
+        match self.open_window(event_loop) {
+            Ok(w) => {
+                w.window.request_redraw();
+                self.last_frame = Instant::now();
+                self.window = Some(w);
+            }
+            Err(e) => {
+                self.failure = Some(e);
+                event_loop.exit();
+            }
+        }
+    }
+
+    fn user_event(&mut self, _event_loop: &ActiveEventLoop, event: UserEvent) {
+        match event {
+            UserEvent::DialogClosed(files) => {
+                self.dialog_open = false;
+                for file in &files {
+                    self.open_path(file);
+                }
+                if let Some(w) = &self.window {
+                    w.window.request_redraw();
+                }
+            }
+        }
+    }
+
+    fn window_event(&mut self, event_loop: &ActiveEventLoop, _id: WindowId, event: WindowEvent) {
+        let Some(w) = self.window.as_mut() else { return };
+        let response = w.input.on_window_event(&w.window, &event);
+        // egui-winit asks to repaint after every RedrawRequested too; following that would never stop drawing.
+        // The frame itself decides when to draw next.
+        if response.repaint && !matches!(event, WindowEvent::RedrawRequested) {
+            w.window.request_redraw();
+        }
+        match event {
+            WindowEvent::CloseRequested => event_loop.exit(),
+            WindowEvent::Resized(size) => {
+                w.gpu.resize(size.width, size.height);
+                w.window.request_redraw();
+            }
+            WindowEvent::DroppedFile(path) => self.open_path(&path),
+            WindowEvent::RedrawRequested => self.redraw(event_loop),
+            _ => {}
+        }
+    }
+
+    fn about_to_wait(&mut self, event_loop: &ActiveEventLoop) {
+        match self.repaint_at {
+            Some(at) if at <= Instant::now() => {
+                self.repaint_at = None;
+                if let Some(w) = &self.window {
+                    w.window.request_redraw();
+                }
+                event_loop.set_control_flow(ControlFlow::Wait);
+            }
+            Some(at) => event_loop.set_control_flow(ControlFlow::WaitUntil(at)),
+            None => event_loop.set_control_flow(ControlFlow::Wait),
+        }
+    }
+}
+
+/// What distinguishes one model from another well enough to tell a replaced model from an attached animation.
+fn model_shape(scene: Option<&Scene>) -> Option<(usize, usize, usize, usize)> {
+    scene.map(|s| (s.vertices.len(), s.triangles.len(), s.meshes.len(), s.skeleton.len()))
+}
+
+/// `rect` (points) in physical pixels, inside a target of `size`.
+fn pixel_rect(rect: egui::Rect, pixels_per_point: f32, (width, height): (u32, u32)) -> PixelRect {
+    if !rect.is_positive() || !rect.is_finite() {
+        return PixelRect { x: 0, y: 0, width, height };
+    }
+    let px = |v: f32, max: u32| ((v * pixels_per_point).round().max(0.0) as u32).min(max);
+    let (x0, y0) = (px(rect.min.x, width), px(rect.min.y, height));
+    let (x1, y1) = (px(rect.max.x, width), px(rect.max.y, height));
+    PixelRect { x: x0, y: y0, width: x1.saturating_sub(x0), height: y1.saturating_sub(y0) }
+}
+
+fn show_notice(ctx: &egui::Context, notice: &Notice) {
+    egui::Area::new(egui::Id::unique("rigscope window notice"))
+        .anchor(egui::Align2::RIGHT_BOTTOM, egui::vec2(-12.0, -12.0))
+        .interactable(false)
+        .show(ctx, |ui| {
+            egui::Frame::popup(ui.style()).show(ui, |ui| {
+                ui.label(&notice.text);
+            });
+        });
+    ctx.request_repaint_after(notice.until.saturating_duration_since(Instant::now()));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_view_rect_is_clamped_to_the_target_in_pixels() {
+        let r =
+            pixel_rect(egui::Rect::from_min_max(egui::pos2(200.0, 20.0), egui::pos2(700.0, 500.0)), 2.0, (1280, 800));
+        assert_eq!(r, PixelRect { x: 400, y: 40, width: 880, height: 760 });
+        assert_eq!(pixel_rect(egui::Rect::NOTHING, 1.0, (10, 20)), PixelRect { x: 0, y: 0, width: 10, height: 20 });
+    }
+}

@@ -1,0 +1,135 @@
+//! Moving the camera with the mouse: orbit (left drag), pan (middle drag, or shift + left drag), zoom (wheel),
+//! read from the 3D view's own egui response, so a drag that starts on the sidebar never turns the model and
+//! one that starts on the model keeps turning it over the sidebar.
+
+use glam::Vec3;
+
+use crate::render::{Camera, animation_bounds};
+use crate::scene::{DEFAULT_FPS, FrameBounds, Scene};
+
+/// The camera angles a freshly framed model is seen from (the `render` command's defaults).
+pub const DEFAULT_YAW_DEG: f32 = 20.0;
+pub const DEFAULT_PITCH_DEG: f32 = 12.0;
+
+/// Radians of orbit per point dragged.
+const ORBIT_PER_POINT: f32 = 0.01;
+/// Zoom: the distance shrinks by e^(this × points scrolled).
+const ZOOM_PER_POINT: f32 = 0.002;
+/// Frames of the clip sampled to frame a whole animation (as `render` does).
+const FRAMING_SAMPLES: usize = 64;
+
+/// What the pointer asked of the camera this frame, in egui points.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct Navigation {
+    pub orbit: egui::Vec2,
+    pub pan: egui::Vec2,
+    /// Scroll, positive away from the user (zoom in).
+    pub zoom: f32,
+    /// Frame the model (F, or the sidebar's button).
+    pub frame: bool,
+}
+
+/// Shows the central area as an empty panel that catches the pointer, and returns its rectangle (where the 3D
+/// view is drawn) and what the pointer did there. Call after the sidebar and menu bar are laid out.
+pub fn central_view(ctx: &egui::Context) -> (egui::Rect, Navigation) {
+    ctx.root_ui(|ui| {
+        egui::CentralPanel::no_frame()
+            .show(ui, |ui| {
+                let rect = ui.max_rect();
+                let response = ui.interact(rect, ui.scope_id().with("rigscope 3d view"), egui::Sense::click_and_drag());
+                let mut nav = Navigation::default();
+                let shift = ui.input(|i| i.modifiers.shift);
+                let delta = response.drag_delta();
+                if response.dragged_by(egui::PointerButton::Middle)
+                    || (shift && response.dragged_by(egui::PointerButton::Primary))
+                {
+                    nav.pan = delta;
+                } else if response.dragged_by(egui::PointerButton::Primary) {
+                    nav.orbit = delta;
+                }
+                if response.contains_pointer() {
+                    nav.zoom = ui.input(|i| i.smooth_scroll_delta().y);
+                }
+                (rect, nav)
+            })
+            .inner
+    })
+}
+
+/// The window's camera and the size of what it frames (for zoom limits and clip planes).
+#[derive(Debug, Clone, Copy)]
+pub struct ViewCamera {
+    pub camera: Camera,
+    radius: f32,
+    /// The framed model's centre, world space (panning moves the target away from it).
+    center: Vec3,
+}
+
+impl ViewCamera {
+    /// The camera that shows the whole of the current clip (or the bind pose) of `scene` from `yaw`/`pitch`.
+    pub fn framed(scene: Option<&Scene>, clip: Option<usize>, yaw: f32, pitch: f32, aspect: f32) -> ViewCamera {
+        let fallback = FrameBounds { min: Vec3::splat(-1.0), max: Vec3::ONE, xy_radius: 1.0, radius: 1.0 };
+        let bounds = scene.and_then(|s| animation_bounds(s, clip, DEFAULT_FPS, FRAMING_SAMPLES)).unwrap_or(fallback);
+        let up = scene.map_or(crate::scene::UpAxis::Z, |s| s.up);
+        let camera = Camera::framing(up, &bounds, yaw, pitch, aspect);
+        ViewCamera { center: camera.target, camera, radius: (bounds.diagonal() * 0.5).max(1e-3) }
+    }
+
+    /// Framed from the default angles.
+    pub fn reset(scene: Option<&Scene>, clip: Option<usize>, aspect: f32) -> ViewCamera {
+        Self::framed(scene, clip, DEFAULT_YAW_DEG.to_radians(), DEFAULT_PITCH_DEG.to_radians(), aspect)
+    }
+
+    /// Applies a frame's orbit, pan and zoom; `view_height` is the 3D view's height in points.
+    pub fn navigate(&mut self, nav: &Navigation, view_height: f32) {
+        let c = &mut self.camera;
+        if nav.orbit != egui::Vec2::ZERO {
+            // Dragging right turns the model to the right: the camera moves the other way round it.
+            c.yaw -= nav.orbit.x * ORBIT_PER_POINT;
+            c.yaw = c.yaw.rem_euclid(std::f32::consts::TAU);
+            let limit = 89f32.to_radians();
+            c.pitch = (c.pitch + nav.orbit.y * ORBIT_PER_POINT).clamp(-limit, limit);
+        }
+        if nav.pan != egui::Vec2::ZERO && view_height > 0.0 {
+            // The model follows the pointer: one point of drag is one point of the view at the target's depth.
+            let per_point = 2.0 * c.distance * (c.fov_y * 0.5).tan() / view_height;
+            let forward = -c.direction();
+            let right = forward.cross(Vec3::Y).normalize_or(Vec3::X);
+            let up = right.cross(forward);
+            c.target += (-right * nav.pan.x + up * nav.pan.y) * per_point;
+        }
+        if nav.zoom != 0.0 && nav.zoom.is_finite() {
+            let r = self.radius;
+            c.distance = (c.distance * (-nav.zoom * ZOOM_PER_POINT).exp()).clamp(r * 0.05, r * 200.0);
+        }
+        // Keep the model between the clip planes wherever the camera went.
+        let r = self.radius + (c.target - self.center).length();
+        c.near = (c.distance - r * 1.5).max(c.distance * 0.01);
+        c.far = c.distance + r * 8.0;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn orbit_keeps_pitch_short_of_the_pole_and_zoom_stays_positive() {
+        let mut v = ViewCamera::reset(None, None, 1.5);
+        v.navigate(&Navigation { orbit: egui::vec2(0.0, 100_000.0), ..Default::default() }, 600.0);
+        assert!(v.camera.pitch < 89.5f32.to_radians());
+        for _ in 0..1000 {
+            v.navigate(&Navigation { zoom: 1000.0, ..Default::default() }, 600.0);
+        }
+        assert!(v.camera.distance > 0.0 && v.camera.near > 0.0 && v.camera.far > v.camera.near);
+    }
+
+    #[test]
+    fn panning_right_moves_the_target_left_of_the_view() {
+        let mut v = ViewCamera::reset(None, None, 1.0);
+        let before = v.camera.target;
+        v.navigate(&Navigation { pan: egui::vec2(10.0, 0.0), ..Default::default() }, 600.0);
+        let right = (-v.camera.direction()).cross(Vec3::Y).normalize();
+        assert!((v.camera.target - before).dot(right) < 0.0);
+    }
+}

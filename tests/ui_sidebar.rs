@@ -1,0 +1,374 @@
+//! The viewer's sidebar and shortcuts, driven through egui_kittest (no GPU): choosing, scrubbing, stepping and
+//! playing animations, selecting joints, and opening good, animation-only and broken files.
+
+use std::path::PathBuf;
+
+use egui::Key;
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use rigscope::anim::Pose;
+use rigscope::app::{App, Intent, NoticeKind};
+use rigscope::scene::DEFAULT_FPS;
+
+fn corpus(name: &str) -> PathBuf {
+    let p = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/corpus/iqm")).join(name);
+    assert!(p.is_file(), "corpus file missing: {}", p.display());
+    p
+}
+
+fn demo() -> PathBuf {
+    let p = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/assets/demo.iqm"));
+    assert!(p.is_file(), "demo model missing: {}", p.display());
+    p
+}
+
+#[derive(Default)]
+struct State {
+    app: App,
+    intents: Vec<Intent>,
+}
+
+fn harness(app: App) -> Harness<'static, State> {
+    Harness::builder().with_size([1400.0, 2400.0]).build_ui_state(
+        |ui, s: &mut State| {
+            let intents = s.app.show(ui);
+            s.intents.extend(intents);
+        },
+        State { app, intents: Vec::new() },
+    )
+}
+
+fn opened(path: &std::path::Path) -> App {
+    let mut app = App::new();
+    app.open_path(path);
+    assert!(app.problems().is_empty(), "{:?}", app.problems());
+    app
+}
+
+/// The timeline's scrub bar.
+fn timeline<'h>(h: &'h Harness<'_, State>) -> egui_kittest::Node<'h> {
+    h.get_by_role_and_label(egui::accesskit::Role::Slider, "Frame")
+}
+
+fn frame(h: &Harness<'_, State>) -> f32 {
+    h.state().app.current_clip_frame().expect("a clip is shown").1
+}
+
+#[test]
+fn clicking_an_animation_plays_it() {
+    let mut h = harness(opened(&demo()));
+    assert_eq!(h.state().app.current_clip_frame(), Some((0, 0.0)), "the first clip is shown, paused");
+    assert!(!h.state_mut().app.update(0.1));
+    h.get_by_label("2: walk").click();
+    h.run();
+    let app = &mut h.state_mut().app;
+    assert_eq!(app.current_clip_frame(), Some((2, 0.0)));
+    assert!(app.player().playing);
+    assert!(app.update(0.1));
+    // walk stores 30 fps.
+    let (c, f) = app.current_clip_frame().unwrap();
+    assert_eq!(c, 2);
+    assert!((f - 3.0).abs() < 1e-3, "{f}");
+    let scene = app.scene().unwrap();
+    let expect = Pose::sample(&scene.skeleton, &scene.clips[2], f, DEFAULT_FPS);
+    assert_eq!(app.pose().world, expect.world, "the pose follows playback");
+}
+
+#[test]
+fn the_timeline_scrubs_the_pose() {
+    let mut h = harness(opened(&demo()));
+    timeline(&h).set_value_accesskit(10.0);
+    h.run();
+    assert!((frame(&h) - 10.0).abs() < 1e-3, "{}", frame(&h));
+    let app = &h.state().app;
+    let scene = app.scene().unwrap();
+    let expect = Pose::sample(&scene.skeleton, &scene.clips[0], 10.0, DEFAULT_FPS);
+    for (a, b) in app.pose().world.iter().zip(&expect.world) {
+        assert!(a.abs_diff_eq(*b, 1e-4));
+    }
+    h.get_by_label_contains("frame   10.00 / 48").hover();
+
+    // Drag the bar: the frame follows the pointer while the button is held.
+    let rect = timeline(&h).rect();
+    let y = rect.center().y;
+    let before = frame(&h);
+    h.drag_at(egui::pos2(rect.left() + 2.0, y));
+    h.step();
+    let mut seen = Vec::new();
+    for x in [0.25, 0.5, 0.75] {
+        h.hover_at(egui::pos2(rect.left() + rect.width() * x, y));
+        h.step();
+        seen.push(frame(&h));
+    }
+    h.drop_at(egui::pos2(rect.left() + rect.width() * 0.75, y));
+    h.run();
+    assert!(seen.windows(2).all(|w| w[1] > w[0]), "frames while dragging: {seen:?} (from {before})");
+}
+
+#[test]
+fn arrow_keys_step_and_home_end_jump() {
+    let mut h = harness(opened(&demo()));
+    h.key_press(Key::ArrowRight);
+    h.key_press(Key::ArrowRight);
+    h.run();
+    assert!((frame(&h) - 2.0).abs() < 1e-3, "{}", frame(&h));
+    h.key_press(Key::ArrowLeft);
+    h.run();
+    assert!((frame(&h) - 1.0).abs() < 1e-3, "{}", frame(&h));
+    h.key_press(Key::End);
+    h.run();
+    assert!((frame(&h) - 47.0).abs() < 1e-3, "{}", frame(&h));
+    h.key_press(Key::ArrowRight);
+    h.run();
+    assert!(frame(&h).abs() < 1e-3, "idle loops: past the last frame is the first, got {}", frame(&h));
+    h.key_press(Key::ArrowLeft);
+    h.key_press(Key::Home);
+    h.run();
+    assert_eq!(frame(&h), 0.0);
+    // The buttons do the same.
+    h.get_by_label("Step forward").click();
+    h.run();
+    assert!((frame(&h) - 1.0).abs() < 1e-3);
+}
+
+#[test]
+fn space_plays_and_pauses() {
+    let mut h = harness(opened(&demo()));
+    assert!(!h.state_mut().app.update(0.25), "paused: time stands still");
+    assert_eq!(frame(&h), 0.0);
+    h.key_press(Key::Space);
+    h.run();
+    assert!(h.state().app.player().playing);
+    assert!(h.state_mut().app.update(0.25));
+    assert!((frame(&h) - 6.0).abs() < 1e-3, "{}", frame(&h));
+    h.key_press(Key::Space);
+    h.run();
+    assert!(!h.state_mut().app.update(0.25));
+    assert!((frame(&h) - 6.0).abs() < 1e-3);
+    // The Play button, and the speed.
+    h.get_by_label("Play").click();
+    h.run();
+    assert!(h.state().app.player().playing);
+    h.get_by_label("Pause").click();
+    h.run();
+    assert!(!h.state().app.player().playing);
+}
+
+#[test]
+fn loop_toggle_overrides_the_file() {
+    let mut h = harness(opened(&corpus("raylib_guy.iqm")));
+    assert!(!h.state().app.scene().unwrap().clips[0].looping);
+    h.key_press(Key::End);
+    h.run();
+    assert!((frame(&h) - 60.0).abs() < 1e-3);
+    h.key_press(Key::ArrowRight);
+    h.run();
+    assert!((frame(&h) - 60.0).abs() < 1e-3, "plays once: clamps");
+    h.get_by_label("Loop").click();
+    h.run();
+    h.key_press(Key::ArrowRight);
+    h.run();
+    assert!(frame(&h).abs() < 1e-3, "looping now: wraps, got {}", frame(&h));
+}
+
+#[test]
+fn selecting_a_joint_shows_its_transforms_and_highlights_it() {
+    let mut h = harness(opened(&demo()));
+    h.get_by_label("Joints (20)").click();
+    h.run();
+    let name = h.state().app.scene().unwrap().skeleton.display_name(3);
+    h.get_by_label_contains(&format!("{name} #3 (parent #")).click();
+    h.run();
+    assert_eq!(h.state().app.overlays().selected_joint, Some(3));
+    h.get_by_label(&format!("Selected: {name} #3"));
+    h.get_by_label("Local T");
+    h.get_by_label("Local R (Euler XYZ°)");
+    h.get_by_label("Model-space (world) matrix:");
+    let world = h.state().app.pose().world[3];
+    let row0 = world.row(0);
+    h.get_by_label_contains(&format!("{:9.4} {:9.4}", row0.x, row0.y));
+}
+
+#[test]
+fn an_animation_file_attaches_and_a_model_replaces() {
+    let mut h = harness(opened(&corpus("raylib_guy.iqm")));
+    let generation = h.state().app.model_generation();
+    h.state_mut().app.open_path(&corpus("raylib_guyanim.iqm"));
+    h.run();
+    let app = &h.state().app;
+    assert!(app.problems().is_empty(), "{:?}", app.problems());
+    assert_eq!(app.scene().unwrap().clips.len(), 4, "two own clips and two attached");
+    assert!(app.model_generation() > generation);
+    assert_eq!(app.current_clip_frame(), Some((2, 0.0)), "the first attached clip is shown");
+    assert!(app.notices().iter().any(|n| n.kind == NoticeKind::Info && n.message.contains("attached 2")));
+    h.get_by_label_contains("14 matched by index, 0 unmatched");
+    h.get_by_label("2: jump");
+    h.get_by_label("Dismiss").click();
+    h.run();
+    assert!(h.state().app.notices().is_empty());
+
+    h.state_mut().app.open_path(&corpus("lsalzman_mrfixit.iqm"));
+    h.run();
+    let app = &h.state().app;
+    assert!(app.model().unwrap().name.ends_with("lsalzman_mrfixit.iqm"));
+    assert_eq!(app.scene().unwrap().clips.len(), 1);
+    assert_eq!(app.model_dir(), corpus("lsalzman_mrfixit.iqm").parent());
+    h.get_by_label("0: idle");
+}
+
+#[test]
+fn a_bad_file_leaves_a_notice_and_a_problem_and_keeps_the_model() {
+    let mut h = harness(opened(&corpus("raylib_guy.iqm")));
+    let generation = h.state().app.model_generation();
+    h.state_mut().app.open_path(&corpus("assimp_InvalidMeshOffset.iqm"));
+    h.state_mut().app.open_path(std::path::Path::new("/nonexistent/rigscope/missing.iqm"));
+    h.state_mut().app.open_bytes("notes.txt", b"hello");
+    h.run();
+    let app = &h.state().app;
+    assert_eq!(app.problems().len(), 3, "{:?}", app.problems());
+    assert!(app.problems()[0].message.contains("past end of file"), "{:?}", app.problems()[0]);
+    assert!(app.problems()[0].file.as_deref().unwrap().ends_with("assimp_InvalidMeshOffset.iqm"));
+    assert!(app.notices().iter().all(|n| n.kind == NoticeKind::Error));
+    assert_eq!(app.model_generation(), generation, "the model stays");
+    assert!(app.model().unwrap().name.ends_with("raylib_guy.iqm"));
+    h.get_by_label("Problems (3)");
+    assert_eq!(h.get_all_by_label_contains("past end of file (124)").count(), 2, "in the notice and the Problems list");
+    assert_eq!(h.get_all_by_label("Dismiss").count(), 3);
+    h.get_by_label("Clear problems").click();
+    h.run();
+    assert!(h.state().app.problems().is_empty());
+}
+
+#[test]
+fn refusing_to_attach_is_a_problem() {
+    let mut h = harness(opened(&demo()));
+    h.state_mut().app.open_path(&corpus("raylib_guyanim.iqm"));
+    h.run();
+    let app = &h.state().app;
+    assert_eq!(app.problems().len(), 1);
+    assert!(app.problems()[0].message.contains("unnamed poses"), "{:?}", app.problems());
+    assert_eq!(app.scene().unwrap().clips.len(), 3, "the model stays as it was");
+}
+
+#[test]
+fn menu_and_shortcuts_ask_the_window() {
+    let mut h = harness(opened(&demo()));
+    h.key_press_modifiers(egui::Modifiers::COMMAND, Key::O);
+    h.key_press(Key::F);
+    h.run();
+    assert_eq!(h.state().intents, vec![Intent::OpenDialog, Intent::FrameModel]);
+    h.state_mut().intents.clear();
+    h.get_by_label("View").click();
+    h.run();
+    h.get_by_label("Screenshot").click();
+    h.run();
+    h.get_by_label("File").click();
+    h.run();
+    h.get_by_label("Quit").click();
+    h.run();
+    assert_eq!(h.state().intents, vec![Intent::Screenshot, Intent::Quit]);
+}
+
+#[test]
+fn meshes_hide_and_overlays_follow_the_toggles() {
+    let mut h = harness(opened(&demo()));
+    h.get_by_label("Meshes (2)").click();
+    h.run();
+    h.get_by_label_contains("head (").click();
+    h.get_by_label("Skeleton").click();
+    h.get_by_label("Stored bounds (green)").click();
+    h.get_by_label("Computed bounds (pink)").click();
+    h.run();
+    let o = h.state().app.overlays();
+    assert_eq!(o.hidden_meshes, vec![false, true]);
+    assert!(o.skeleton);
+    let scene = h.state().app.scene().unwrap();
+    let pose = h.state().app.pose();
+    let (stored, computed) = rigscope::render::frame_bounds(scene, h.state().app.current_clip_frame(), pose);
+    assert_eq!(o.stored_bounds, stored);
+    assert_eq!(o.computed_bounds, computed);
+    // Materials list textures; the window reports the missing ones.
+    h.get_by_label("demo: texture \"demo\" not looked for yet");
+    h.state_mut().app.set_missing_textures(vec!["/models/demo.png".into()]);
+    h.run();
+    h.get_by_label("demo.png: texture \"demo.png\" missing");
+    h.get_by_label("demo: texture \"demo\" found");
+}
+
+#[test]
+fn the_bounds_section_compares_and_lists_misses() {
+    let mut h = harness(opened(&demo()));
+    h.get_by_label("Bounds").click();
+    h.run();
+    h.get_by_label("stored");
+    h.get_by_label("computed");
+    h.get_by_label("Stored bounds contain the skinned mesh on every frame.");
+    h.get_by_label_contains("Warnings (0)");
+}
+
+/// A synthetic model whose stored box for frame 4 is too small: the bounds section lists that frame, the file
+/// section warns, and clicking the frame goes there.
+#[test]
+fn a_frame_whose_stored_bounds_miss_is_listed_and_clickable() {
+    use rigscope::anim::skinned_bounds;
+    use rigscope::formats::iqm::write::Bounds;
+    use rigscope::synth::{SynthSpec, document};
+
+    let mut doc = document(SynthSpec { vertices: 600, joints: 12, frames: 6 });
+    let scene = rigscope::load_bytes("synth.iqm", &doc.to_bytes()).unwrap();
+    let mut bounds = Vec::new();
+    for f in 0..6 {
+        let pose = Pose::sample(&scene.skeleton, &scene.clips[0], f as f32, DEFAULT_FPS);
+        let b = skinned_bounds(&scene.vertices, &pose.palette).unwrap();
+        bounds.push(Bounds { min: b.min.to_array(), max: b.max.to_array(), xy_radius: b.xy_radius, radius: b.radius });
+    }
+    bounds[4].max[2] -= 1.0;
+    doc.bounds = Some(bounds);
+    let mut app = App::new();
+    app.open_bytes("synth.iqm", &doc.to_bytes());
+    let mut h = harness(app);
+    h.get_by_label_contains("Warnings (1)");
+    h.get_by_label_contains("stored bounds miss the skinned mesh in 1 of 6 frames");
+    h.get_by_label("Bounds").click();
+    h.run();
+    h.get_by_label_contains("Frames whose stored bounds miss the mesh (1)");
+    h.get_by_label("frame 4 (by 1.0000)").click();
+    h.run();
+    assert!((frame(&h) - 4.0).abs() < 1e-3, "{}", frame(&h));
+    // The two boxes at frame 4, as the section shows them.
+    let app = &h.state().app;
+    let (stored, computed) = rigscope::render::frame_bounds(app.scene().unwrap(), app.current_clip_frame(), app.pose());
+    let (stored, computed) = (stored.unwrap(), computed.unwrap());
+    assert!((computed.max.z - stored.max.z - 1.0).abs() < 1e-4);
+    h.get_by_label(&format!("{:.3} {:.3} {:.3}", stored.max.x, stored.max.y, stored.max.z));
+    h.get_by_label(&format!("{:.3} {:.3} {:.3}", computed.max.x, computed.max.y, computed.max.z));
+}
+
+/// The window's path: `App::ui` on a bare context, inside `run_pass`, with and without a model. egui runs a
+/// second pass (without the input) on a context's first frame; the last pass still reports the frame's intents.
+#[test]
+fn the_ui_runs_on_a_context_pass() {
+    let ctx = egui::Context::default();
+    let mut app = App::new();
+    for open in [false, true] {
+        if open {
+            app.open_path(&demo());
+        }
+        let mut intents = Vec::new();
+        let input = egui::RawInput {
+            screen_rect: Some(egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(1280.0, 800.0))),
+            events: vec![egui::Event::Key {
+                key: Key::F,
+                physical_key: None,
+                pressed: true,
+                repeat: false,
+                modifiers: egui::Modifiers::NONE,
+            }],
+            ..Default::default()
+        };
+        ctx.run_pass(input, |ctx| intents = app.ui(ctx)).drop_without_applying_deltas();
+        assert_eq!(intents, vec![Intent::FrameModel]);
+        let view = app.view_rect().expect("the panels leave a view");
+        assert!(view.width() > 600.0 && view.height() > 500.0, "{view:?}");
+    }
+}

@@ -1,0 +1,109 @@
+//! The real window: `rigscope [FILE]...` opens a window, draws the model with the sidebar, and with its test hooks
+//! saves the presented frame (`--screenshot`) and exits after a number of frames (`--exit-after-frames`).
+//!
+//! These need a display and a GPU adapter. CI runs them under Xvfb with lavapipe (`.ci/run` starts Xvfb and sets
+//! DISPLAY, WGPU_BACKEND=vulkan and a private XDG_RUNTIME_DIR); without a display they fail, never skip.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use common::corpus;
+use image::RgbaImage;
+
+/// The window's background, #30343c.
+const BACKGROUND: [u8; 3] = [0x30, 0x34, 0x3c];
+
+fn require_display() {
+    let has = |v: &str| std::env::var_os(v).is_some_and(|s| !s.is_empty());
+    assert!(
+        has("DISPLAY") || has("WAYLAND_DISPLAY"),
+        "the window tests need a display: run them under Xvfb (e.g. `Xvfb :99 -screen 0 1280x800x24 &` and \
+         DISPLAY=:99) with WGPU_BACKEND=vulkan, as .ci/run does"
+    );
+}
+
+fn out_dir() -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/window-tests");
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Runs the window on `files` for `frames` frames and returns its screenshot.
+fn window_shot(name: &str, files: &[&Path], frames: u32) -> RgbaImage {
+    require_display();
+    let shot = out_dir().join(format!("{name}.png"));
+    let _ = std::fs::remove_file(&shot);
+    let result = Command::new(env!("CARGO_BIN_EXE_rigscope"))
+        .args(files)
+        .arg("--screenshot")
+        .arg(&shot)
+        .arg("--exit-after-frames")
+        .arg(frames.to_string())
+        .output()
+        .expect("run rigscope");
+    assert!(
+        result.status.success(),
+        "rigscope {files:?} --screenshot exited with {:?}: {}",
+        result.status.code(),
+        String::from_utf8_lossy(&result.stderr)
+    );
+    assert!(shot.is_file(), "{} was not written", shot.display());
+    image::open(&shot).unwrap_or_else(|e| panic!("{}: {e}", shot.display())).to_rgba8()
+}
+
+/// Pixels in the part of the picture where the 3D view sits (right of the sidebar, above the timeline), as
+/// fractions of the picture.
+fn region(img: &RgbaImage, x: (f32, f32), y: (f32, f32)) -> Vec<[u8; 3]> {
+    let (w, h) = (img.width() as f32, img.height() as f32);
+    let mut out = Vec::new();
+    for py in (y.0 * h) as u32..(y.1 * h) as u32 {
+        for px in (x.0 * w) as u32..(x.1 * w) as u32 {
+            let p = img.get_pixel(px, py).0;
+            out.push([p[0], p[1], p[2]]);
+        }
+    }
+    out
+}
+
+fn differs_from_background(p: &[u8; 3]) -> bool {
+    p.iter().zip(BACKGROUND).any(|(&a, b)| a.abs_diff(b) > 40)
+}
+
+/// The model stands in the middle of the view: a vertical band through the view's centre is mostly model (the
+/// grid alone covers a few percent of it).
+fn assert_model_visible(img: &RgbaImage, what: &str) {
+    let band = region(img, (0.60, 0.70), (0.15, 0.85));
+    let covered = band.iter().filter(|p| differs_from_background(p)).count() as f32 / band.len() as f32;
+    assert!(covered > 0.25, "{what}: only {:.1}% of the view's centre differs from the background", covered * 100.0);
+}
+
+#[test]
+fn window_shows_a_corpus_model() {
+    let model = corpus("iqm/lsalzman_mrfixit.iqm");
+    let img = window_shot("mrfixit", &[&model], 30);
+    assert!(img.width() >= 400 && img.height() >= 300, "window size {}x{}", img.width(), img.height());
+    assert_model_visible(&img, "mrfixit");
+    // The sidebar is there: the left edge isn't the 3D view's background.
+    let sidebar = region(&img, (0.0, 0.2), (0.1, 0.9));
+    let background = sidebar.iter().filter(|p| !differs_from_background(p) && p[2] == BACKGROUND[2]).count();
+    assert!(background < sidebar.len() / 2, "no sidebar on the left");
+}
+
+#[test]
+fn window_opens_the_textured_demo_and_plays_it() {
+    let early = window_shot("demo-early", &[], 5);
+    assert_model_visible(&early, "demo");
+    // Pip's texture is mostly orange; the placeholder checker is grey.
+    let orange = |p: &&[u8; 3]| p[0] > 170 && (50..170).contains(&p[1]) && p[2] < 90;
+    let view = region(&early, (0.35, 0.95), (0.05, 0.95));
+    let count = view.iter().filter(orange).count();
+    assert!(count > 2000, "the demo's texture isn't drawn ({count} orange pixels)");
+
+    // Playback: later frames show another pose.
+    let late = window_shot("demo-late", &[], 90);
+    let (a, b) = (region(&early, (0.35, 0.95), (0.05, 0.90)), region(&late, (0.35, 0.95), (0.05, 0.90)));
+    let changed = a.iter().zip(&b).filter(|(p, q)| p.iter().zip(q.iter()).any(|(x, y)| x.abs_diff(*y) > 24)).count();
+    assert!(changed > 200, "the demo doesn't move between frame 5 and frame 90 ({changed} pixels changed)");
+}
