@@ -95,16 +95,7 @@ mod tests {
     use crate::scene::ClipData;
 
     fn clip(looping: bool, frames: u32, fps: f32) -> Clip {
-        Clip {
-            name: "c".into(),
-            frame_rate: fps,
-            looping,
-            frame_count: frames,
-            first_frame: 0,
-            data: ClipData::Keyed { tracks: vec![] },
-            bounds: None,
-            source: None,
-        }
+        Clip::new("c", fps, looping, frames, ClipData::Keyed { tracks: vec![] })
     }
 
     #[test]

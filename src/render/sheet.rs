@@ -95,16 +95,7 @@ mod tests {
     use crate::scene::ClipData;
 
     fn clip(frames: u32, looping: bool) -> Clip {
-        Clip {
-            name: "c".into(),
-            frame_rate: 24.0,
-            looping,
-            frame_count: frames,
-            first_frame: 0,
-            data: ClipData::Keyed { tracks: vec![] },
-            bounds: None,
-            source: None,
-        }
+        Clip::new("c", 24.0, looping, frames, ClipData::Keyed { tracks: vec![] })
     }
 
     #[test]

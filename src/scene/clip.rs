@@ -120,6 +120,11 @@ pub struct Clip {
 pub const DEFAULT_FPS: f32 = 24.0;
 
 impl Clip {
+    /// A clip of the file's own, starting at its first frame, with no stored bounds.
+    pub fn new(name: impl Into<String>, frame_rate: f32, looping: bool, frame_count: u32, data: ClipData) -> Clip {
+        Clip { name: name.into(), frame_rate, looping, frame_count, first_frame: 0, data, bounds: None, source: None }
+    }
+
     /// The frame rate to play at: the stored one, or `default` when the file stores 0 or garbage.
     pub fn fps(&self, default: f32) -> f32 {
         if self.frame_rate.is_finite() && self.frame_rate > 0.0 { self.frame_rate } else { default }
@@ -160,16 +165,7 @@ mod tests {
     use super::*;
 
     fn clip(looping: bool, n: u32, fps: f32) -> Clip {
-        Clip {
-            name: "a".into(),
-            frame_rate: fps,
-            looping,
-            frame_count: n,
-            first_frame: 0,
-            data: ClipData::Keyed { tracks: vec![] },
-            bounds: None,
-            source: None,
-        }
+        Clip::new("c", fps, looping, n, ClipData::Keyed { tracks: vec![] })
     }
 
     #[test]
