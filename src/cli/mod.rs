@@ -36,6 +36,23 @@ pub struct Cli {
     /// Test hook: save the window's last frame (see --exit-after-frames) as PNG, then exit.
     #[arg(long, value_name = "PATH", hide = true)]
     pub screenshot: Option<PathBuf>,
+    /// Benchmark hook: print a `rigscope-timing` line to stderr (time to first frame; with
+    /// --exit-after-frames, frame times and CPU time per frame).
+    #[arg(long, hide = true)]
+    pub report_timing: bool,
+    /// Benchmark hook: the window's inner size in physical pixels, WxH.
+    #[arg(long, value_name = "WxH", hide = true, value_parser = parse_window_size)]
+    pub window_size: Option<(u32, u32)>,
+}
+
+/// `WxH`, both at least 1.
+fn parse_window_size(s: &str) -> Result<(u32, u32), String> {
+    let (w, h) = s.split_once(['x', 'X']).ok_or_else(|| format!("expected WxH, got {s:?}"))?;
+    let parse = |v: &str| v.trim().parse::<u32>().ok().filter(|&v| v > 0);
+    match (parse(w), parse(h)) {
+        (Some(w), Some(h)) => Ok((w, h)),
+        _ => Err(format!("expected WxH with positive numbers, got {s:?}")),
+    }
 }
 
 #[derive(Subcommand, Debug)]
@@ -69,6 +86,8 @@ impl CliError {
 
 /// Parses the arguments and runs the command.
 pub fn main() -> ExitCode {
+    // Taken first, for --report-timing's time to first frame.
+    let started = std::time::Instant::now();
     let cli = Cli::parse();
     let result = match cli.command {
         Some(Command::Info(args)) => info::run(&args),
@@ -78,6 +97,8 @@ pub fn main() -> ExitCode {
             files: cli.files,
             exit_after_frames: cli.exit_after_frames,
             screenshot: cli.screenshot,
+            report_timing: cli.report_timing.then_some(started),
+            window_size: cli.window_size,
         })
         .map_err(CliError::load),
     };

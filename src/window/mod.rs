@@ -16,6 +16,7 @@ mod demo;
 mod dialog;
 mod gpu;
 mod navigate;
+mod timing;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -42,6 +43,10 @@ pub struct Options {
     /// Save the last frame (window size, sidebar included) as PNG here, then exit (tests). The frame is the
     /// `exit_after_frames`-th, or the [`DEFAULT_SCREENSHOT_FRAME`]th.
     pub screenshot: Option<PathBuf>,
+    /// Benchmarks: report timings (see `timing.rs`) measured from this instant, taken at the start of `main`.
+    pub report_timing: Option<Instant>,
+    /// Benchmarks: the window's inner size in physical pixels (default: 1200x760 logical).
+    pub window_size: Option<(u32, u32)>,
 }
 
 /// The frame `--screenshot` saves when `--exit-after-frames` doesn't say: late enough for egui's layout to
@@ -69,6 +74,9 @@ pub fn run(options: Options) -> Result<(), String> {
     event_loop.set_control_flow(ControlFlow::Wait);
     let mut viewer = Viewer::new(options, event_loop.create_proxy());
     event_loop.run_app(&mut viewer).map_err(|e| format!("the window's event loop failed: {e}"))?;
+    if let Some(t) = &viewer.timing {
+        eprintln!("{}", t.report());
+    }
     viewer.failure.map_or(Ok(()), Err)
 }
 
@@ -91,6 +99,7 @@ struct Viewer {
     screenshot_requested: bool,
     notice: Option<Notice>,
     failure: Option<String>,
+    timing: Option<timing::Timing>,
 }
 
 struct WindowState {
@@ -116,6 +125,7 @@ impl Viewer {
     fn new(options: Options, proxy: EventLoopProxy<UserEvent>) -> Viewer {
         let mut viewer = Viewer {
             app: App::new(),
+            timing: options.report_timing.map(|t| timing::Timing::new(t, options.exit_after_frames)),
             options,
             proxy,
             egui: egui::Context::default(),
@@ -178,9 +188,11 @@ impl Viewer {
     }
 
     fn open_window(&self, event_loop: &ActiveEventLoop) -> Result<WindowState, String> {
-        let attributes = Window::default_attributes()
-            .with_title(self.title())
-            .with_inner_size(winit::dpi::LogicalSize::new(1200.0, 760.0));
+        let attributes = Window::default_attributes().with_title(self.title());
+        let attributes = match self.options.window_size {
+            Some((width, height)) => attributes.with_inner_size(winit::dpi::PhysicalSize::new(width, height)),
+            None => attributes.with_inner_size(winit::dpi::LogicalSize::new(1200.0, 760.0)),
+        };
         let window = Arc::new(event_loop.create_window(attributes).map_err(|e| format!("cannot open a window: {e}"))?);
         let instance = wgpu::Instance::new(wgpu::InstanceDescriptor::new_with_display_handle_from_env(Box::new(
             event_loop.owned_display_handle(),
@@ -288,6 +300,8 @@ impl Viewer {
         let mut encoder =
             w.gpu.renderer.device().create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("frame") });
         w.gpu.prepare_ui(&mut encoder, &ui, &mut delta);
+        // --report-timing's app work: this frame so far, and from after acquire to before submit.
+        let mut app_work = now.elapsed();
         let Some(frame) = w.gpu.acquire() else {
             // No surface texture this time (occluded, timed out): keep egui's uploads and try again.
             w.gpu.renderer.queue().submit([encoder.finish()]);
@@ -295,6 +309,7 @@ impl Viewer {
             self.repaint_at = Some(Instant::now() + Duration::from_millis(100));
             return;
         };
+        let after_acquire = Instant::now();
         let overlays = self.app.overlays();
         if let Some(model) = &w.model {
             let input = FrameInput { camera: &w.camera.camera, pose: self.app.pose(), overlays: &overlays };
@@ -304,7 +319,9 @@ impl Viewer {
         let target = frame.texture.create_view(&wgpu::TextureViewDescriptor::default());
         let clear = BACKGROUND.clear_color();
         w.gpu.draw(&mut encoder, &target, clear, scene, Some(&ui));
-        w.gpu.renderer.queue().submit([encoder.finish()]);
+        let encoded = encoder.finish();
+        app_work += after_acquire.elapsed();
+        w.gpu.renderer.queue().submit([encoded]);
 
         if std::mem::take(&mut self.screenshot_requested) {
             let result = capture::capture(&w.gpu, clear, scene, None, Some(rect)).and_then(|image| {
@@ -325,6 +342,9 @@ impl Viewer {
         w.window.pre_present_notify();
         w.gpu.renderer.queue().present(frame);
         self.presented += 1;
+        if let Some(t) = &mut self.timing {
+            t.presented(app_work);
+        }
 
         // The test flags: save the last frame as the window shows it, then leave.
         let last_frame =

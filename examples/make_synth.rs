@@ -1,0 +1,16 @@
+//! Writes a synthetic skinned IQM model (`rigscope::synth`) for the viewer benchmarks (BENCHMARKS.md,
+//! "Viewer"). Usage: `make_synth [OUT.iqm] [VERTICES] [JOINTS] [FRAMES]`; defaults `/tmp/synth_1m.iqm`,
+//! 1 000 000 vertices, 100 joints, 60 frames.
+
+use rigscope::synth::{SynthSpec, iqm_bytes};
+
+fn main() -> std::io::Result<()> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let out = args.first().cloned().unwrap_or_else(|| "/tmp/synth_1m.iqm".into());
+    let number = |i: usize, default: usize| args.get(i).and_then(|s| s.parse().ok()).unwrap_or(default);
+    let spec = SynthSpec { vertices: number(1, 1_000_000), joints: number(2, 100), frames: number(3, 60) };
+    let bytes = iqm_bytes(spec);
+    std::fs::write(&out, &bytes)?;
+    println!("wrote {out} ({} bytes, {spec:?})", bytes.len());
+    Ok(())
+}
