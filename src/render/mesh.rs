@@ -28,11 +28,17 @@ pub(crate) fn bind_streams(pass: &mut wgpu::RenderPass<'_>, model: &GpuModel) {
     }
 }
 
-/// One pipeline per front-face winding and culling choice.
+/// One pipeline per front-face winding and culling choice, each built the first time it is drawn with: a
+/// scene uses one winding, and on a CPU adapter (lavapipe) every pipeline costs milliseconds of shader
+/// compilation that a one-shot `render` would otherwise pay four times.
 pub(crate) struct MeshPipelines {
     pub shader: wgpu::ShaderModule,
+    device: wgpu::Device,
+    layout: wgpu::PipelineLayout,
+    format: wgpu::TextureFormat,
+    samples: u32,
     /// Indexed by `[front face is clockwise][cull back faces]`.
-    pipelines: [[wgpu::RenderPipeline; 2]; 2],
+    pipelines: [[std::sync::OnceLock<wgpu::RenderPipeline>; 2]; 2],
 }
 
 impl MeshPipelines {
@@ -46,13 +52,18 @@ impl MeshPipelines {
             bind_group_layouts: &[Some(&layouts.view), Some(&layouts.palette), Some(&layouts.material)],
             immediate_size: 0,
         });
-        let buffers = vertex_layouts().map(Some);
-        let make = |front_face: wgpu::FrontFace, cull: bool| {
-            device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+        MeshPipelines { shader, device: device.clone(), layout, format, samples, pipelines: Default::default() }
+    }
+
+    fn pipeline(&self, cw: bool, cull: bool) -> &wgpu::RenderPipeline {
+        self.pipelines[cw as usize][cull as usize].get_or_init(|| {
+            let front_face = if cw { wgpu::FrontFace::Cw } else { wgpu::FrontFace::Ccw };
+            let buffers = vertex_layouts().map(Some);
+            self.device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
                 label: Some("rigscope mesh"),
-                layout: Some(&layout),
+                layout: Some(&self.layout),
                 vertex: wgpu::VertexState {
-                    module: &shader,
+                    module: &self.shader,
                     entry_point: Some("vs_mesh"),
                     compilation_options: Default::default(),
                     buffers: &buffers,
@@ -70,13 +81,13 @@ impl MeshPipelines {
                     stencil: Default::default(),
                     bias: Default::default(),
                 }),
-                multisample: wgpu::MultisampleState { count: samples, ..Default::default() },
+                multisample: wgpu::MultisampleState { count: self.samples, ..Default::default() },
                 fragment: Some(wgpu::FragmentState {
-                    module: &shader,
+                    module: &self.shader,
                     entry_point: Some("fs_mesh"),
                     compilation_options: Default::default(),
                     targets: &[Some(wgpu::ColorTargetState {
-                        format,
+                        format: self.format,
                         blend: None,
                         write_mask: wgpu::ColorWrites::ALL,
                     })],
@@ -84,12 +95,7 @@ impl MeshPipelines {
                 multiview_mask: None,
                 cache: None,
             })
-        };
-        let pipelines = [
-            [make(wgpu::FrontFace::Ccw, false), make(wgpu::FrontFace::Ccw, true)],
-            [make(wgpu::FrontFace::Cw, false), make(wgpu::FrontFace::Cw, true)],
-        ];
-        MeshPipelines { shader, pipelines }
+        })
     }
 
     /// Draws every mesh of `model` but those `hidden` marks (by scene mesh index), its front faces wound as the
@@ -99,7 +105,7 @@ impl MeshPipelines {
             return;
         }
         let cw = model.front_face == FrontFace::Cw;
-        pass.set_pipeline(&self.pipelines[cw as usize][cull_back_faces as usize]);
+        pass.set_pipeline(self.pipeline(cw, cull_back_faces));
         bind_streams(pass, model);
         pass.set_index_buffer(model.indices.slice(..), wgpu::IndexFormat::Uint32);
         for draw in &model.draws {
