@@ -62,13 +62,7 @@ pub(crate) fn skeleton(
 
 /// The twelve edges of a box.
 pub(crate) fn bounds_box(out: &mut Vec<LineVertex>, b: &FrameBounds, color: [f32; 4]) {
-    let corner = |i: u32| {
-        Vec3::new(
-            if i & 1 == 0 { b.min.x } else { b.max.x },
-            if i & 2 == 0 { b.min.y } else { b.max.y },
-            if i & 4 == 0 { b.min.z } else { b.max.z },
-        )
-    };
+    let corner = |i: u32| b.corner(i);
     for i in 0..8u32 {
         for bit in [1, 2, 4] {
             if i & bit == 0 {
@@ -81,13 +75,7 @@ pub(crate) fn bounds_box(out: &mut Vec<LineVertex>, b: &FrameBounds, color: [f32
 /// The corners of a box as short brackets (a quarter of each edge), drawn over another box so that coinciding
 /// boxes both stay visible.
 pub(crate) fn box_corners(out: &mut Vec<LineVertex>, b: &FrameBounds, color: [f32; 4]) {
-    let corner = |i: u32| {
-        Vec3::new(
-            if i & 1 == 0 { b.min.x } else { b.max.x },
-            if i & 2 == 0 { b.min.y } else { b.max.y },
-            if i & 4 == 0 { b.min.z } else { b.max.z },
-        )
-    };
+    let corner = |i: u32| b.corner(i);
     for i in 0..8u32 {
         for bit in [1, 2, 4] {
             let (a, other) = (corner(i), corner(i ^ bit));

@@ -48,6 +48,16 @@ impl FrameBounds {
         d.max((self.xy_radius - other.xy_radius).abs()).max((self.radius - other.radius).abs())
     }
 
+    /// Corner `i` of the box (bit 0 picks max x, bit 1 max y, bit 2 max z), so corners `i` and `i ^ bit` share
+    /// an edge.
+    pub fn corner(&self, i: u32) -> Vec3 {
+        Vec3::new(
+            if i & 1 == 0 { self.min.x } else { self.max.x },
+            if i & 2 == 0 { self.min.y } else { self.max.y },
+            if i & 4 == 0 { self.min.z } else { self.max.z },
+        )
+    }
+
     pub fn diagonal(&self) -> f32 {
         (self.max - self.min).length()
     }
