@@ -149,8 +149,8 @@ fn build<'a>(file: String, s: &'a Scene) -> Info<'a> {
     }
 }
 
-fn plural(n: usize, one: &str) -> String {
-    if n == 1 { format!("1 {one}") } else { format!("{n} {one}s") }
+fn plural(n: usize, one: &str, many: &str) -> String {
+    if n == 1 { format!("1 {one}") } else { format!("{n} {many}") }
 }
 
 /// The text report. Every line answers a question an artist asks of an export.
@@ -171,10 +171,10 @@ fn text(i: &Info) -> String {
     let _ = writeln!(
         o,
         "  geometry: {}, {}, {}, {}",
-        plural(c.meshes, "mesh").replace("meshs", "meshes"),
-        plural(c.vertices, "vertex").replace("vertexs", "vertices"),
-        plural(c.triangles, "triangle"),
-        plural(c.materials, "material")
+        plural(c.meshes, "mesh", "meshes"),
+        plural(c.vertices, "vertex", "vertices"),
+        plural(c.triangles, "triangle", "triangles"),
+        plural(c.materials, "material", "materials")
     );
     for m in &i.meshes {
         let mat =
@@ -185,7 +185,8 @@ fn text(i: &Info) -> String {
     if s.joints > 0 {
         let names = if s.named { "named" } else { "unnamed (matched by index when attached)" };
         let bind = if s.has_bind_pose { "bind pose stored" } else { "no bind pose (frame 0 stands in)" };
-        let _ = writeln!(o, "  skeleton: {}, {} root(s), {names}, {bind}", plural(s.joints, "joint"), s.roots);
+        let _ =
+            writeln!(o, "  skeleton: {}, {} root(s), {names}, {bind}", plural(s.joints, "joint", "joints"), s.roots);
         if s.max_influences > 0 {
             let _ = writeln!(o, "  skinning: up to {} influence(s) per vertex", s.max_influences);
         }
@@ -209,7 +210,7 @@ fn text(i: &Info) -> String {
             o,
             "    {k}: \"{}\": {} (file frames {}..{}) at {rate}, {:.2} s, {looping}{bounds}",
             a.name,
-            plural(a.frames as usize, "frame"),
+            plural(a.frames as usize, "frame", "frames"),
             a.first_frame,
             (a.first_frame + a.frames).saturating_sub(1),
             a.duration

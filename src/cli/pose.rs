@@ -91,10 +91,9 @@ pub fn select(
         (Some(f), _) => {
             let span = clip.frame_span();
             let last = if clip.looping { format!("below {span}") } else { format!("up to {span}") };
-            let ok = f.is_finite()
-                && f >= 0.0
-                && (if clip.looping { f < span || (span == 0.0 && f == 0.0) } else { f <= span });
-            if !ok {
+            // Frame 0 always exists; past it, a looping clip runs up to (not onto) its wrap point.
+            let in_range = if clip.looping { f < span } else { f <= span };
+            if !(f == 0.0 || (f > 0.0 && in_range)) {
                 return Err(CliError::usage(format!(
                     "frame {f} is out of range: \"{}\" has {} frames (0 {last})",
                     clip.name, clip.frame_count

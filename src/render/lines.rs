@@ -4,7 +4,7 @@
 
 use glam::{Mat4, Vec3};
 
-use super::{DEPTH_FORMAT, Layouts, shaders};
+use super::{Layouts, shaders};
 use crate::scene::FrameBounds;
 
 /// One end of a line: model-space position and linear RGBA colour.
@@ -116,13 +116,7 @@ impl LinePipelines {
                     buffers: &buffers,
                 },
                 primitive: wgpu::PrimitiveState { topology: wgpu::PrimitiveTopology::LineList, ..Default::default() },
-                depth_stencil: Some(wgpu::DepthStencilState {
-                    format: DEPTH_FORMAT,
-                    depth_write_enabled: Some(false),
-                    depth_compare: Some(compare),
-                    stencil: Default::default(),
-                    bias: Default::default(),
-                }),
+                depth_stencil: super::depth_test(false, compare),
                 multisample: wgpu::MultisampleState { count: samples, ..Default::default() },
                 fragment: Some(wgpu::FragmentState {
                     module: &shader,

@@ -2,7 +2,7 @@
 //! per vertex from the palette in a storage buffer, for positions, normals and tangents alike.
 
 use super::model::GpuModel;
-use super::{DEPTH_FORMAT, Layouts, shaders};
+use super::{Layouts, shaders};
 use crate::scene::FrontFace;
 
 /// The vertex streams as separate buffers, shader locations 0 to 6 (see `GpuModel::streams`).
@@ -74,13 +74,7 @@ impl MeshPipelines {
                     cull_mode: cull.then_some(wgpu::Face::Back),
                     ..Default::default()
                 },
-                depth_stencil: Some(wgpu::DepthStencilState {
-                    format: DEPTH_FORMAT,
-                    depth_write_enabled: Some(true),
-                    depth_compare: Some(wgpu::CompareFunction::Less),
-                    stencil: Default::default(),
-                    bias: Default::default(),
-                }),
+                depth_stencil: super::depth_test(true, wgpu::CompareFunction::Less),
                 multisample: wgpu::MultisampleState { count: self.samples, ..Default::default() },
                 fragment: Some(wgpu::FragmentState {
                     module: &self.shader,

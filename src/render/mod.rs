@@ -41,6 +41,17 @@ pub use texture::{TextureProblem, load_texture, placeholder_image, resolve_textu
 /// Depth buffer format of every pipeline.
 pub const DEPTH_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth32Float;
 
+/// The depth state of every pipeline here: the shared depth buffer, tested with `compare`, written or not.
+pub(crate) fn depth_test(write: bool, compare: wgpu::CompareFunction) -> Option<wgpu::DepthStencilState> {
+    Some(wgpu::DepthStencilState {
+        format: DEPTH_FORMAT,
+        depth_write_enabled: Some(write),
+        depth_compare: Some(compare),
+        stencil: Default::default(),
+        bias: Default::default(),
+    })
+}
+
 /// Pipelines and shared GPU objects for one target format and sample count. Models ([`GpuModel`]) and views
 /// ([`ViewState`]) are created against a renderer and drawn by it.
 pub struct Renderer {

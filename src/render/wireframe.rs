@@ -2,7 +2,7 @@
 //! vertex shader as the mesh. Portable everywhere, unlike `PolygonMode::Line`, which needs a device feature.
 
 use super::model::GpuModel;
-use super::{DEPTH_FORMAT, Layouts, mesh};
+use super::{Layouts, mesh};
 
 /// The unique edges of `triangles` as pairs of vertex indices (lower index first), sorted.
 pub(crate) fn edges(triangles: &[[u32; 3]]) -> Vec<u32> {
@@ -45,13 +45,7 @@ impl WirePipeline {
                 buffers: &buffers,
             },
             primitive: wgpu::PrimitiveState { topology: wgpu::PrimitiveTopology::LineList, ..Default::default() },
-            depth_stencil: Some(wgpu::DepthStencilState {
-                format: DEPTH_FORMAT,
-                depth_write_enabled: Some(false),
-                depth_compare: Some(wgpu::CompareFunction::LessEqual),
-                stencil: Default::default(),
-                bias: Default::default(),
-            }),
+            depth_stencil: super::depth_test(false, wgpu::CompareFunction::LessEqual),
             multisample: wgpu::MultisampleState { count: samples, ..Default::default() },
             fragment: Some(wgpu::FragmentState {
                 module: shader,
