@@ -24,6 +24,10 @@ fn overshoot(outer: &FrameBounds, inner: &FrameBounds) -> f32 {
     (outer.min - inner.min).max(inner.max - outer.max).max_element().max(0.0)
 }
 
+/// Stored bounds that miss the skinned mesh by more than this fraction of the model's size are reported, by
+/// `info` and the window alike.
+pub const BOUNDS_TOLERANCE: f32 = 1e-3;
+
 /// Every frame whose stored bounds miss the skinned mesh by more than `relative` of the model's size.
 pub fn stored_bounds_misses(scene: &Scene, relative: f32) -> Vec<BoundsMiss> {
     let mut out = Vec::new();
@@ -46,7 +50,12 @@ pub fn stored_bounds_misses(scene: &Scene, relative: f32) -> Vec<BoundsMiss> {
 
 /// The misses as warnings: one per clip, naming the worst frame and how many frames miss.
 pub fn stored_bounds_warnings(scene: &Scene, relative: f32) -> Vec<Warning> {
-    let misses = stored_bounds_misses(scene, relative);
+    bounds_miss_warnings(scene, &stored_bounds_misses(scene, relative))
+}
+
+/// Misses already found by [`stored_bounds_misses`], as warnings, so a caller that keeps the misses doesn't
+/// skin every frame a second time for the warnings.
+pub fn bounds_miss_warnings(scene: &Scene, misses: &[BoundsMiss]) -> Vec<Warning> {
     let mut out = Vec::new();
     for (ci, clip) in scene.clips.iter().enumerate() {
         let mine: Vec<&BoundsMiss> = misses.iter().filter(|m| m.clip == ci).collect();

@@ -9,9 +9,7 @@ type Cell = fn(&FrameBounds) -> String;
 
 /// The stored bounds of the frame at or before `frame` of clip `clip`.
 pub fn stored_at(scene: &Scene, clip: usize, frame: f32) -> Option<FrameBounds> {
-    let bounds = scene.clips.get(clip)?.bounds.as_ref()?;
-    let i = if frame.is_finite() { frame.max(0.0).floor() as usize } else { 0 };
-    bounds.get(i.min(bounds.len().checked_sub(1)?)).copied()
+    scene.clips.get(clip)?.stored_bounds_at(frame)
 }
 
 /// Returns whether the section is open, so the app computes the skinned box only then (or for its overlay).

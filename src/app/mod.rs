@@ -34,9 +34,7 @@ pub use notices::{Notice, NoticeKind};
 pub use player::Player;
 pub use toggles::ViewToggles;
 
-/// Stored bounds that miss the skinned mesh by more than this fraction of the model's size are reported (the
-/// tolerance `rigscope info` uses).
-pub const BOUNDS_TOLERANCE: f32 = 1e-3;
+pub use crate::anim::BOUNDS_TOLERANCE;
 
 /// Something only the window can do.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

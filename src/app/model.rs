@@ -39,9 +39,16 @@ impl Model {
         Model { scene, name, dir, file_looping, attachments: Vec::new(), bounds_warnings: None, misses: None }
     }
 
-    /// Warnings from comparing stored per-frame bounds with the skinned mesh (skins every frame once).
+    /// Warnings from comparing stored per-frame bounds with the skinned mesh, made from [`Model::misses`] so
+    /// every frame is skinned once for both.
     pub fn bounds_warnings(&mut self) -> &[Warning] {
-        self.bounds_warnings.get_or_insert_with(|| crate::anim::stored_bounds_warnings(&self.scene, BOUNDS_TOLERANCE))
+        if self.bounds_warnings.is_none() {
+            self.misses();
+            let misses = self.misses.as_deref().unwrap_or_default();
+            let warnings = crate::anim::bounds_miss_warnings(&self.scene, misses);
+            self.bounds_warnings = Some(warnings);
+        }
+        self.bounds_warnings.as_deref().unwrap_or_default()
     }
 
     /// Frames whose stored bounds miss the skinned mesh (skins every frame once).

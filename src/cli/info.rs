@@ -256,7 +256,7 @@ fn text(i: &Info) -> String {
 pub fn run(args: &InfoArgs) -> Result<(), CliError> {
     let mut scene = crate::load_path(&args.file).map_err(CliError::load)?;
     // Checklist item 22 needs a skin per frame, so it runs here rather than on every load.
-    let misses = crate::anim::stored_bounds_warnings(&scene, 1e-3);
+    let misses = crate::anim::stored_bounds_warnings(&scene, crate::anim::BOUNDS_TOLERANCE);
     scene.meta.warnings.extend(misses);
     let info = build(args.file.display().to_string(), &scene);
     if args.json {

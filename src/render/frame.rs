@@ -55,11 +55,7 @@ pub fn frame_bounds(
     clip_frame: Option<(usize, f32)>,
     pose: &Pose,
 ) -> (Option<FrameBounds>, Option<FrameBounds>) {
-    let stored = clip_frame.and_then(|(c, f)| {
-        let bounds = scene.clips.get(c)?.bounds.as_ref()?;
-        let i = if f.is_finite() { f.max(0.0).floor() as usize } else { 0 };
-        bounds.get(i.min(bounds.len().checked_sub(1)?)).copied()
-    });
+    let stored = clip_frame.and_then(|(c, f)| scene.clips.get(c)?.stored_bounds_at(f));
     (stored, skinned_bounds(&scene.vertices, &pose.palette))
 }
 

@@ -135,6 +135,13 @@ impl Clip {
         Clip { name: name.into(), frame_rate, looping, frame_count, first_frame: 0, data, bounds: None, source: None }
     }
 
+    /// The stored bounds of the frame at or before `frame` (clip frames), clamped to the clip.
+    pub fn stored_bounds_at(&self, frame: f32) -> Option<FrameBounds> {
+        let bounds = self.bounds.as_ref()?;
+        let i = if frame.is_finite() { frame.max(0.0).floor() as usize } else { 0 };
+        bounds.get(i.min(bounds.len().checked_sub(1)?)).copied()
+    }
+
     /// The frame rate to play at: the stored one, or `default` when the file stores 0 or garbage.
     pub fn fps(&self, default: f32) -> f32 {
         if self.frame_rate.is_finite() && self.frame_rate > 0.0 { self.frame_rate } else { default }
