@@ -193,12 +193,14 @@ fn selecting_a_joint_shows_its_transforms_and_highlights_it() {
 fn an_animation_file_attaches_and_a_model_replaces() {
     let mut h = harness(opened(&corpus("raylib_guy.iqm")));
     let generation = h.state().app.model_generation();
+    let geometry = h.state().app.geometry_generation();
     h.state_mut().app.open_path(&corpus("raylib_guyanim.iqm"));
     h.run();
     let app = &h.state().app;
     assert!(app.problems().is_empty(), "{:?}", app.problems());
     assert_eq!(app.scene().unwrap().clips.len(), 4, "two own clips and two attached");
     assert!(app.model_generation() > generation);
+    assert_eq!(app.geometry_generation(), geometry, "attaching clips leaves the GPU model as it is");
     assert_eq!(app.current_clip_frame(), Some((2, 0.0)), "the first attached clip is shown");
     assert!(app.notices().iter().any(|n| n.kind == NoticeKind::Info && n.message.contains("attached 2")));
     h.get_by_label_contains("14 matched by index, 0 unmatched");
@@ -211,6 +213,7 @@ fn an_animation_file_attaches_and_a_model_replaces() {
     h.run();
     let app = &h.state().app;
     assert!(app.model().unwrap().name.ends_with("lsalzman_mrfixit.iqm"));
+    assert!(app.geometry_generation() > geometry, "a replaced model is uploaded again");
     assert_eq!(app.scene().unwrap().clips.len(), 1);
     assert_eq!(app.model_dir(), corpus("lsalzman_mrfixit.iqm").parent());
     h.get_by_label("0: idle");

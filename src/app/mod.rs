@@ -1,6 +1,6 @@
 //! The application: the loaded model, playback, the pose, the sidebar's toggles and the notices, and the egui
 //! UI that shows and changes them. No GPU here: the window (`src/window/`) owns the renderer, reads
-//! [`App::scene`], [`App::pose`] and [`App::overlays`] each frame, re-uploads when [`App::model_generation`]
+//! [`App::scene`], [`App::pose`] and [`App::overlays`] each frame, re-uploads when [`App::geometry_generation`]
 //! changes, and performs the [`Intent`]s that [`App::ui`] returns.
 //!
 //! State lives in plain structs ([`Player`], [`ViewToggles`], the model and its caches). Each sidebar section
@@ -70,7 +70,10 @@ struct PoseKey {
 /// The viewer's whole state. See the module docs.
 pub struct App {
     model: Option<Model>,
+    /// Bumps on any change of the model or its attachments.
     generation: u64,
+    /// Bumps only when the model is replaced: what the GPU holds depends on nothing else.
+    geometry: u64,
     player: Player,
     pose: Pose,
     pose_key: Option<PoseKey>,
@@ -105,6 +108,7 @@ impl App {
         App {
             model: None,
             generation: 0,
+            geometry: 0,
             player: Player::default(),
             pose: Pose::default(),
             pose_key: None,
@@ -167,6 +171,7 @@ impl App {
                 self.hidden_meshes = vec![false; scene.meshes.len()];
                 self.model = Some(Model::new(scene, name.to_string(), dir));
                 self.generation += 1;
+                self.geometry += 1;
                 self.player.select(clip);
                 self.selected_joint = None;
                 self.missing_textures = None;
@@ -360,9 +365,15 @@ impl App {
         }
     }
 
-    /// Bumps whenever the model or its attachments change: the window re-uploads GPU data.
+    /// Bumps whenever the model or its attachments change (clips included): the window re-frames its camera.
     pub fn model_generation(&self) -> u64 {
         self.generation
+    }
+
+    /// Bumps only when the model is replaced: the window re-uploads its GPU data. Attaching clips leaves the
+    /// vertex buffers and textures as they are.
+    pub fn geometry_generation(&self) -> u64 {
+        self.geometry
     }
 
     /// The folder of the model file, where textures are looked for.

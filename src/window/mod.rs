@@ -29,7 +29,6 @@ use winit::window::{Window, WindowId};
 
 use crate::app::{Action, App, Intent};
 use crate::render::{Background, FrameInput, GpuModel, ViewState};
-use crate::scene::Scene;
 use gpu::{Gpu, PixelRect, UiFrame};
 use navigate::{Navigation, ViewCamera};
 
@@ -90,7 +89,6 @@ struct Viewer {
     /// The demo's texture folder while the demo may be shown.
     demo: Option<demo::DemoTextures>,
     /// The model's file stem, for the title and screenshot names.
-    model_name: String,
     last_frame: Instant,
     presented: u64,
     /// When egui wants the next repaint (tooltips, animations of its own).
@@ -111,7 +109,9 @@ struct WindowState {
     model: Option<GpuModel>,
     view: ViewState,
     camera: ViewCamera,
-    /// The `App::model_generation` the uploaded model belongs to.
+    /// The `App::geometry_generation` the uploaded GPU model belongs to.
+    geometry: Option<u64>,
+    /// The `App::model_generation` the camera was last framed for (an attachment changes it, not the geometry).
     generation: Option<u64>,
 }
 
@@ -131,7 +131,6 @@ impl Viewer {
             egui: egui::Context::default(),
             window: None,
             demo: None,
-            model_name: String::new(),
             last_frame: Instant::now(),
             presented: 0,
             repaint_at: None,
@@ -147,7 +146,6 @@ impl Viewer {
                 Err(e) => viewer.notify(format!("the demo's texture could not be prepared: {e}")),
             }
             viewer.app.open_bytes(demo::DEMO_NAME, demo::DEMO_IQM);
-            viewer.model_name = "demo".into();
         }
         for file in &files {
             viewer.open_path(file);
@@ -159,23 +157,28 @@ impl Viewer {
         viewer
     }
 
-    /// Opens a file through the app (errors show in its sidebar) and remembers the model's name when the file
-    /// replaced the model rather than attaching to it.
+    /// Opens a file through the app (errors show in its sidebar).
     fn open_path(&mut self, path: &Path) {
-        let before = (self.app.model_generation(), model_shape(self.app.scene()));
         self.app.open_path(path);
-        let after = (self.app.model_generation(), model_shape(self.app.scene()));
-        if after.0 != before.0 && (after.1 != before.1 || self.model_name.is_empty()) {
-            self.model_name = path.file_stem().map_or_else(|| "model".into(), |s| s.to_string_lossy().into_owned());
-        }
         if let Some(w) = &self.window {
             w.window.set_title(&self.title());
             w.window.request_redraw();
         }
     }
 
+    /// The open model's file name without its extension (attachments don't change it); empty with no model.
+    fn model_name(&self) -> String {
+        self.app
+            .model()
+            .and_then(|m| Path::new(&m.name).file_stem().map(|s| s.to_string_lossy().into_owned()))
+            .unwrap_or_default()
+    }
+
     fn title(&self) -> String {
-        if self.model_name.is_empty() { "rigscope".into() } else { format!("rigscope — {}", self.model_name) }
+        match self.model_name() {
+            name if name.is_empty() => "rigscope".into(),
+            name => format!("rigscope — {name}"),
+        }
     }
 
     fn notify(&mut self, text: String) {
@@ -220,7 +223,17 @@ impl Viewer {
         let view = ViewState::new(&gpu.renderer);
         let size = window.inner_size();
         let camera = ViewCamera::reset(None, None, size.width.max(1) as f32 / size.height.max(1) as f32);
-        Ok(WindowState { window, _instance: instance, gpu, input, model: None, view, camera, generation: None })
+        Ok(WindowState {
+            window,
+            _instance: instance,
+            gpu,
+            input,
+            model: None,
+            view,
+            camera,
+            geometry: None,
+            generation: None,
+        })
     }
 
     /// Runs one frame: playback, the UI, the app's intents, camera, then draws and presents.
@@ -282,8 +295,14 @@ impl Viewer {
         let rect = pixel_rect(central, ppp, size);
         let aspect = rect.width.max(1) as f32 / rect.height.max(1) as f32;
         let clip = self.app.current_clip_frame().map(|(c, _)| c);
-        if w.generation != Some(self.app.model_generation()) {
+        if w.geometry != Some(self.app.geometry_generation()) {
             self.upload_model(w, clip, aspect);
+        } else if w.generation != Some(self.app.model_generation()) {
+            // New clips from an attachment: nothing on the GPU depends on them, but the framing covers the clip.
+            w.generation = Some(self.app.model_generation());
+            let c = &w.camera.camera;
+            w.camera = ViewCamera::framed(self.app.scene(), clip, c.yaw, c.pitch, aspect);
+            w.window.set_title(&self.title());
         }
         if reset {
             w.camera = ViewCamera::reset(self.app.scene(), clip, aspect);
@@ -328,7 +347,7 @@ impl Viewer {
                 let clip = self.app.current_clip_frame().and_then(|(c, f)| {
                     self.app.scene().and_then(|s| s.clips.get(c)).map(|clip| (clip.name.clone(), f))
                 });
-                let name = capture::screenshot_name(&self.model_name, clip.as_ref().map(|(n, f)| (n.as_str(), *f)));
+                let name = capture::screenshot_name(&self.model_name(), clip.as_ref().map(|(n, f)| (n.as_str(), *f)));
                 let dir = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
                 let path = capture::unused_path(&dir, &name);
                 capture::save_png(&image, &path).map(|()| path)
@@ -378,6 +397,7 @@ impl Viewer {
     /// Uploads the app's current model (or drops the old one), tells the app which textures are missing and
     /// frames the camera on it from the current angles.
     fn upload_model(&mut self, w: &mut WindowState, clip: Option<usize>, aspect: f32) {
+        w.geometry = Some(self.app.geometry_generation());
         w.generation = Some(self.app.model_generation());
         let dir = self.texture_dir();
         w.model = self.app.scene().map(|scene| GpuModel::upload(&w.gpu.renderer, scene, dir.as_deref()));
@@ -472,10 +492,6 @@ impl ApplicationHandler<UserEvent> for Viewer {
 }
 
 /// What distinguishes one model from another well enough to tell a replaced model from an attached animation.
-fn model_shape(scene: Option<&Scene>) -> Option<(usize, usize, usize, usize)> {
-    scene.map(|s| (s.vertices.len(), s.triangles.len(), s.meshes.len(), s.skeleton.len()))
-}
-
 /// `rect` (points) in physical pixels, inside a target of `size`.
 fn pixel_rect(rect: egui::Rect, pixels_per_point: f32, (width, height): (u32, u32)) -> PixelRect {
     if !rect.is_positive() || !rect.is_finite() {
