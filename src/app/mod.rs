@@ -332,18 +332,6 @@ impl App {
         &self.player
     }
 
-    pub fn toggles(&self) -> &ViewToggles {
-        &self.toggles
-    }
-
-    pub fn toggles_mut(&mut self) -> &mut ViewToggles {
-        &mut self.toggles
-    }
-
-    pub fn selected_joint(&self) -> Option<usize> {
-        self.selected_joint
-    }
-
     /// What the renderer should draw besides the mesh, from the sidebar's toggles.
     pub fn overlays(&self) -> Overlays {
         let t = &self.toggles;
@@ -384,11 +372,6 @@ impl App {
     /// The window reports `GpuModel::missing_texture_paths` after each upload.
     pub fn set_missing_textures(&mut self, paths: Vec<String>) {
         self.missing_textures = Some(paths);
-    }
-
-    /// The textures the window couldn't find or read; `None` before it has looked.
-    pub fn missing_textures(&self) -> Option<&[String]> {
-        self.missing_textures.as_deref()
     }
 
     pub fn problems(&self) -> &[Problem] {

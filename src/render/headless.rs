@@ -66,7 +66,6 @@ pub const HEADLESS_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8Unorm
 /// A renderer on an adapter of its own, drawing into offscreen textures.
 pub struct Headless {
     renderer: Renderer,
-    adapter: wgpu::AdapterInfo,
 }
 
 impl Headless {
@@ -105,16 +104,11 @@ impl Headless {
         }))
         .map_err(|e| RenderError::Device { adapter: info.name.clone(), message: e.to_string() })?;
         let samples = choose_sample_count(&adapter, HEADLESS_FORMAT);
-        Ok(Headless { renderer: Renderer::new(device, queue, HEADLESS_FORMAT, samples), adapter: info })
+        Ok(Headless { renderer: Renderer::new(device, queue, HEADLESS_FORMAT, samples) })
     }
 
     pub fn renderer(&self) -> &Renderer {
         &self.renderer
-    }
-
-    /// The adapter in use (name, backend, type), for logs.
-    pub fn adapter_info(&self) -> &wgpu::AdapterInfo {
-        &self.adapter
     }
 
     /// Draws one frame at `size` and reads it back as sRGB RGBA, rows top first.

@@ -161,14 +161,6 @@ impl GpuModel {
         self.problems.iter().map(|p| p.path.as_path()).collect()
     }
 
-    pub fn vertex_count(&self) -> u32 {
-        self.vertex_count
-    }
-
-    pub fn joint_count(&self) -> usize {
-        self.parents.len()
-    }
-
     /// The bounds of the unposed vertices, model space (sizes the grid).
     pub fn bind_bounds(&self) -> Option<FrameBounds> {
         self.bind_bounds
