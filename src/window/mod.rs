@@ -30,7 +30,7 @@ use winit::window::{Window, WindowId};
 use crate::app::{Action, App, Intent};
 use crate::render::{Background, FrameInput, GpuModel, ViewState};
 use gpu::{Gpu, PixelRect, UiFrame};
-use navigate::{Navigation, ViewCamera};
+use navigate::{Framing, Navigation, ViewCamera};
 
 /// What the window opens with, from the command line.
 #[derive(Debug, Clone, Default)]
@@ -113,6 +113,7 @@ struct WindowState {
     geometry: Option<u64>,
     /// The `App::model_generation` the camera was last framed for (an attachment changes it, not the geometry).
     generation: Option<u64>,
+    framing: Framing,
 }
 
 /// A short message of the window's own, bottom right.
@@ -222,7 +223,9 @@ impl Viewer {
         );
         let view = ViewState::new(&gpu.renderer);
         let size = window.inner_size();
-        let camera = ViewCamera::reset(None, None, size.width.max(1) as f32 / size.height.max(1) as f32);
+        let mut framing = Framing::default();
+        let aspect = size.width.max(1) as f32 / size.height.max(1) as f32;
+        let camera = ViewCamera::reset(framing.get(0, None, None), aspect);
         Ok(WindowState {
             window,
             _instance: instance,
@@ -233,6 +236,7 @@ impl Viewer {
             camera,
             geometry: None,
             generation: None,
+            framing,
         })
     }
 
@@ -300,14 +304,19 @@ impl Viewer {
         } else if w.generation != Some(self.app.model_generation()) {
             // New clips from an attachment: nothing on the GPU depends on them, but the framing covers the clip.
             w.generation = Some(self.app.model_generation());
+            let target = w.framing.get(self.app.model_generation(), self.app.scene(), clip);
             let c = &w.camera.camera;
-            w.camera = ViewCamera::framed(self.app.scene(), clip, c.yaw, c.pitch, aspect);
+            w.camera = ViewCamera::framed(target, c.yaw, c.pitch, aspect);
             w.window.set_title(&self.title());
         }
-        if reset {
-            w.camera = ViewCamera::reset(self.app.scene(), clip, aspect);
-        } else if nav.frame {
-            w.camera = ViewCamera::framed(self.app.scene(), clip, w.camera.camera.yaw, w.camera.camera.pitch, aspect);
+        if reset || nav.frame {
+            let target = w.framing.get(self.app.model_generation(), self.app.scene(), clip);
+            let c = &w.camera.camera;
+            w.camera = if reset {
+                ViewCamera::reset(target, aspect)
+            } else {
+                ViewCamera::framed(target, c.yaw, c.pitch, aspect)
+            };
         }
         w.camera.navigate(&nav, central.height());
 
@@ -407,8 +416,9 @@ impl Viewer {
             .map(|m| m.missing_texture_paths().iter().map(|p| p.display().to_string()).collect())
             .unwrap_or_default();
         self.app.set_missing_textures(missing);
+        let target = w.framing.get(self.app.model_generation(), self.app.scene(), clip);
         let c = &w.camera.camera;
-        w.camera = ViewCamera::framed(self.app.scene(), clip, c.yaw, c.pitch, aspect);
+        w.camera = ViewCamera::framed(target, c.yaw, c.pitch, aspect);
         w.window.set_title(&self.title());
     }
 

@@ -5,7 +5,7 @@
 use glam::Vec3;
 
 use crate::render::{Camera, animation_bounds};
-use crate::scene::{DEFAULT_FPS, FrameBounds, Scene};
+use crate::scene::{DEFAULT_FPS, FrameBounds, Scene, UpAxis};
 
 /// The camera angles a freshly framed model is seen from (the `render` command's defaults).
 pub const DEFAULT_YAW_DEG: f32 = 20.0;
@@ -65,19 +65,37 @@ pub struct ViewCamera {
     center: Vec3,
 }
 
+/// What framing looks at: the model's up axis and the bounds over its whole current clip. Those bounds skin
+/// the mesh at up to 64 frames, so they are computed once per model generation and clip, not on every F press
+/// or reset.
+#[derive(Debug, Default)]
+pub struct Framing {
+    key: Option<(u64, Option<usize>)>,
+    target: Option<(UpAxis, FrameBounds)>,
+}
+
+impl Framing {
+    /// The up axis and bounds to frame `scene` at `clip`; a unit box around the origin without a model.
+    pub fn get(&mut self, generation: u64, scene: Option<&Scene>, clip: Option<usize>) -> (UpAxis, FrameBounds) {
+        if self.key != Some((generation, clip)) {
+            self.key = Some((generation, clip));
+            self.target = scene.and_then(|s| Some((s.up, animation_bounds(s, clip, DEFAULT_FPS, FRAMING_SAMPLES)?)));
+        }
+        self.target
+            .unwrap_or((UpAxis::Z, FrameBounds { min: Vec3::splat(-1.0), max: Vec3::ONE, xy_radius: 1.0, radius: 1.0 }))
+    }
+}
+
 impl ViewCamera {
-    /// The camera that shows the whole of the current clip (or the bind pose) of `scene` from `yaw`/`pitch`.
-    pub fn framed(scene: Option<&Scene>, clip: Option<usize>, yaw: f32, pitch: f32, aspect: f32) -> ViewCamera {
-        let fallback = FrameBounds { min: Vec3::splat(-1.0), max: Vec3::ONE, xy_radius: 1.0, radius: 1.0 };
-        let bounds = scene.and_then(|s| animation_bounds(s, clip, DEFAULT_FPS, FRAMING_SAMPLES)).unwrap_or(fallback);
-        let up = scene.map_or(crate::scene::UpAxis::Z, |s| s.up);
+    /// The camera that shows all of `bounds` from `yaw`/`pitch`.
+    pub fn framed((up, bounds): (UpAxis, FrameBounds), yaw: f32, pitch: f32, aspect: f32) -> ViewCamera {
         let camera = Camera::framing(up, &bounds, yaw, pitch, aspect);
         ViewCamera { center: camera.target, camera, radius: (bounds.diagonal() * 0.5).max(1e-3) }
     }
 
     /// Framed from the default angles.
-    pub fn reset(scene: Option<&Scene>, clip: Option<usize>, aspect: f32) -> ViewCamera {
-        Self::framed(scene, clip, DEFAULT_YAW_DEG.to_radians(), DEFAULT_PITCH_DEG.to_radians(), aspect)
+    pub fn reset(target: (UpAxis, FrameBounds), aspect: f32) -> ViewCamera {
+        Self::framed(target, DEFAULT_YAW_DEG.to_radians(), DEFAULT_PITCH_DEG.to_radians(), aspect)
     }
 
     /// Applies a frame's orbit, pan and zoom; `view_height` is the 3D view's height in points.
@@ -115,7 +133,7 @@ mod tests {
 
     #[test]
     fn orbit_keeps_pitch_short_of_the_pole_and_zoom_stays_positive() {
-        let mut v = ViewCamera::reset(None, None, 1.5);
+        let mut v = ViewCamera::reset(Framing::default().get(0, None, None), 1.5);
         v.navigate(&Navigation { orbit: egui::vec2(0.0, 100_000.0), ..Default::default() }, 600.0);
         assert!(v.camera.pitch < 89.5f32.to_radians());
         for _ in 0..1000 {
@@ -126,7 +144,7 @@ mod tests {
 
     #[test]
     fn panning_right_moves_the_target_left_of_the_view() {
-        let mut v = ViewCamera::reset(None, None, 1.0);
+        let mut v = ViewCamera::reset(Framing::default().get(0, None, None), 1.0);
         let before = v.camera.target;
         v.navigate(&Navigation { pan: egui::vec2(10.0, 0.0), ..Default::default() }, 600.0);
         let right = (-v.camera.direction()).cross(Vec3::Y).normalize();
