@@ -26,7 +26,7 @@ pub struct PoseArgs {
     /// Time in seconds from the animation's start; wraps for looping clips, clamps otherwise.
     #[arg(long, allow_negative_numbers = true)]
     pub time: Option<f32>,
-    /// Include skinned vertex positions in the file's vertex order.
+    /// Include skinned vertex positions, one per vertex the file declares, in the file's order.
     #[arg(long)]
     pub vertices: bool,
     /// Frame rate for animations whose file stores none (IQM framerate 0).
@@ -137,7 +137,9 @@ pub fn run(args: &PoseArgs) -> Result<(), CliError> {
             })
             .collect(),
         bounds: FrameBounds::of_points(&skinned).map(|b| BoundsOut { min: b.min.to_array(), max: b.max.to_array() }),
-        vertices: args.vertices.then(|| skinned.iter().map(|v| v.to_array()).collect()),
+        vertices: args
+            .vertices
+            .then(|| scene.vertices.per_file_vertex(&skinned).iter().map(|v| v.to_array()).collect()),
     };
     let s = serde_json::to_string(&out).map_err(CliError::load)?;
     println!("{s}");

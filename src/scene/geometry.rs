@@ -31,6 +31,10 @@ pub struct VertexStreams {
     /// Weights for `joints`, as fractions (IQM bytes / 255). They sum to 1 in a clean file.
     pub weights: Option<Vec<[f32; 4]>>,
     pub custom: Vec<CustomStream>,
+    /// For each vertex, the index of the file vertex it was made from, when the loader split file vertices
+    /// (corners of one IQE `vp` with different generated normals, RSM faces with their own normals). `None`
+    /// means the vertices are the file's, in its order. Every file vertex appears at least once.
+    pub source: Option<Vec<u32>>,
 }
 
 impl VertexStreams {
@@ -40,6 +44,33 @@ impl VertexStreams {
 
     pub fn is_empty(&self) -> bool {
         self.positions.is_empty()
+    }
+
+    /// Number of vertices the file itself declared (before any splitting).
+    pub fn file_vertex_count(&self) -> usize {
+        match &self.source {
+            Some(src) => src.iter().map(|&s| s as usize + 1).max().unwrap_or(0),
+            None => self.len(),
+        }
+    }
+
+    /// One value per file vertex, in the file's order, taken from the first vertex made from it.
+    pub fn per_file_vertex<T: Copy + Default>(&self, values: &[T]) -> Vec<T> {
+        match &self.source {
+            None => values.to_vec(),
+            Some(src) => {
+                let mut out = vec![T::default(); self.file_vertex_count()];
+                let mut seen = vec![false; out.len()];
+                for (&s, &v) in src.iter().zip(values) {
+                    let s = s as usize;
+                    if !seen[s] {
+                        seen[s] = true;
+                        out[s] = v;
+                    }
+                }
+                out
+            }
+        }
     }
 
     /// True when vertices carry joint influences.

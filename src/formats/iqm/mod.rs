@@ -250,6 +250,7 @@ fn read_inner(data: &[u8]) -> Result<Scene, LoadError> {
         joints: find(vertex::BLENDINDEXES).map(|a| a.indices()),
         weights: find(vertex::BLENDWEIGHTS).map(|a| a.weights()),
         custom: Vec::new(),
+        source: None,
     };
     for (kind, a, name) in &arrays {
         if *kind >= vertex::CUSTOM {
