@@ -10,6 +10,7 @@
 pub mod anim;
 pub mod app;
 pub mod cli;
+pub mod convert;
 pub mod demo;
 pub mod error;
 pub mod formats;

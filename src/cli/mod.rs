@@ -2,6 +2,7 @@
 //! see README.md. Errors go to stderr with a non-zero exit code (2 for a bad request such as an unknown
 //! animation or an out-of-range frame, 1 for a file that can't be loaded), never a panic.
 
+mod convert;
 mod info;
 mod pose;
 mod render;
@@ -63,6 +64,9 @@ pub enum Command {
     Pose(pose::PoseArgs),
     /// Render the model at one instant (or a contact sheet of an animation) to a PNG, without a window.
     Render(render::RenderArgs),
+    /// Convert between formats by the output's extension: IQE to IQM, IQM to IQE (a model, then animation
+    /// files to attach by joint name, then the output).
+    Convert(convert::ConvertArgs),
 }
 
 /// A failure to report: a message for stderr and the process exit code.
@@ -93,6 +97,7 @@ pub fn main() -> ExitCode {
         Some(Command::Info(args)) => info::run(&args),
         Some(Command::Pose(args)) => pose::run(&args),
         Some(Command::Render(args)) => render::run(&args),
+        Some(Command::Convert(args)) => convert::run(&args),
         None => crate::window::run(crate::window::Options {
             files: cli.files,
             exit_after_frames: cli.exit_after_frames,

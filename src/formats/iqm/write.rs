@@ -498,6 +498,16 @@ impl IqmDocument {
 /// and an unknown format yields no bytes.
 pub fn encode_components(format: u32, values: &[f32], normalized: bool) -> Vec<u8> {
     let mut out = Vec::with_capacity(values.len() * format_size(format).unwrap_or(0));
+    encode_components_into(format, values, normalized, &mut out);
+    out
+}
+
+/// [`encode_components`], appending to `out` (the converter encodes millions of vertices into one buffer).
+/// Returns false, appending nothing, for an unknown format.
+pub fn encode_components_into(format: u32, values: &[f32], normalized: bool, out: &mut Vec<u8>) -> bool {
+    if format_size(format).is_none() {
+        return false;
+    }
     // f64 keeps the 32-bit formats exact: f32 can't represent 2^32-1.
     let int = |v: f32, bits: i32, signed: bool| -> f64 {
         let v = f64::from(v);
@@ -521,10 +531,10 @@ pub fn encode_components(format: u32, values: &[f32], normalized: bool) -> Vec<u
             IQM_HALF => out.extend_from_slice(&half::f16::from_f32(v).to_le_bytes()),
             IQM_FLOAT => out.extend_from_slice(&v.to_le_bytes()),
             IQM_DOUBLE => out.extend_from_slice(&f64::from(v).to_le_bytes()),
-            _ => return Vec::new(),
+            _ => return false,
         }
     }
-    out
+    true
 }
 
 /// One pose's quantisation: the header of its pose record without the parent, which the caller knows.

@@ -1,0 +1,119 @@
+//! `rigscope convert IN… OUT`: IQE → IQM, IQM → IQE (and any input rigscope reads), by the output's extension.
+
+use std::path::PathBuf;
+
+use clap::Args;
+use glam::{Quat, Vec3};
+
+use super::CliError;
+use crate::anim::attach;
+use crate::convert::{ClipOverrides, Target, encode, rotation_from_degrees, transform_scene};
+
+#[derive(Args, Debug)]
+pub struct ConvertArgs {
+    /// The inputs, then the output. The first input is the model; later ones are animation files attached by
+    /// joint name. The output's extension (.iqm or .iqe) picks the format.
+    #[arg(value_name = "FILE", num_args = 2.., required = true)]
+    pub files: Vec<PathBuf>,
+    /// Scale the model, skeleton and animation uniformly about the origin.
+    #[arg(long, default_value_t = 1.0, value_name = "F")]
+    pub scale: f32,
+    /// Rotate about the origin by Euler angles in degrees, X first, then Y, then Z.
+    #[arg(long, value_name = "X,Y,Z", value_parser = parse_xyz, allow_hyphen_values = true)]
+    pub rotate: Option<Vec3>,
+    /// Name of the animation, for inputs that hold a single one.
+    #[arg(long)]
+    pub name: Option<String>,
+    /// Frame rate of the animation, for inputs that hold a single one.
+    #[arg(long, value_name = "FPS")]
+    pub fps: Option<f32>,
+    /// Mark the animation as looping, for inputs that hold a single one.
+    #[arg(long = "loop")]
+    pub looping: bool,
+}
+
+/// `X,Y,Z` as three numbers.
+fn parse_xyz(s: &str) -> Result<Vec3, String> {
+    let parts: Vec<f32> =
+        s.split(',').map(|p| p.trim().parse::<f32>()).collect::<Result<_, _>>().map_err(|e| e.to_string())?;
+    match parts[..] {
+        [x, y, z] if parts.iter().all(|v| v.is_finite()) => Ok(Vec3::new(x, y, z)),
+        _ => Err(format!("expected three numbers X,Y,Z, got {s:?}")),
+    }
+}
+
+pub fn run(args: &ConvertArgs) -> Result<(), CliError> {
+    let Some((output, inputs)) = args.files.split_last() else {
+        return Err(CliError::usage("convert needs an input and an output file"));
+    };
+    let target = Target::from_path(output)
+        .ok_or_else(|| CliError::usage(format!("{}: the output must end in .iqm or .iqe", output.display())))?;
+    if inputs.iter().any(|i| i == output) {
+        return Err(CliError::usage(format!("{}: the output would overwrite an input", output.display())));
+    }
+    if !(args.scale.is_finite() && args.scale > 0.0) {
+        return Err(CliError::usage(format!("--scale {}: expected a positive number", args.scale)));
+    }
+    if let Some(fps) = args.fps.filter(|f| !(f.is_finite() && *f > 0.0)) {
+        return Err(CliError::usage(format!("--fps {fps}: expected a positive number")));
+    }
+    let overrides = ClipOverrides { name: args.name.clone(), fps: args.fps, looping: args.looping };
+
+    let mut scenes = Vec::with_capacity(inputs.len());
+    for path in inputs {
+        scenes.push(crate::load_path(path).map_err(CliError::load)?);
+    }
+    if !overrides.is_empty() {
+        let single = scenes.iter().filter(|s| s.clips.len() == 1).count();
+        if single == 0 {
+            return Err(CliError::usage(
+                "--name, --fps and --loop apply to an input with a single animation, and no input has exactly one",
+            ));
+        }
+        if single > 1 && overrides.name.is_some() {
+            return Err(CliError::usage(format!(
+                "--name would give {single} animations the same name: convert or attach them one at a time"
+            )));
+        }
+        for s in &mut scenes {
+            overrides.apply(s);
+        }
+    }
+    let mut scenes = scenes.into_iter();
+    let mut scene = scenes.next().ok_or_else(|| CliError::usage("convert needs an input file"))?;
+    for (anim, path) in scenes.zip(&inputs[1..]) {
+        let report = attach(&mut scene, &anim, &path.display().to_string()).map_err(CliError::load)?;
+        if !report.unused_tracks.is_empty() {
+            eprintln!(
+                "rigscope: {}: {} joints not in the model were left out: {}",
+                path.display(),
+                report.unused_tracks.len(),
+                report.unused_tracks.join(", ")
+            );
+        }
+    }
+    let rotation = args.rotate.map_or(Quat::IDENTITY, rotation_from_degrees);
+    transform_scene(&mut scene, args.scale, rotation);
+
+    let (bytes, notes) = encode(&scene, target).map_err(|e| CliError::load(format!("{}: {e}", output.display())))?;
+    for n in &notes {
+        eprintln!("rigscope: note: {n}");
+    }
+    // Written beside the target and renamed over it, so a viewer watching the output never reads half a file.
+    let tmp = output.with_extension(format!("{}.partial", output.extension().and_then(|e| e.to_str()).unwrap_or("")));
+    std::fs::write(&tmp, &bytes).and_then(|()| std::fs::rename(&tmp, output)).map_err(|e| {
+        let _ = std::fs::remove_file(&tmp);
+        CliError::load(format!("{}: cannot write: {e}", output.display()))
+    })?;
+    let frames: u32 = scene.clips.iter().map(|c| c.frame_count).sum();
+    println!(
+        "wrote {}: {} bytes; {} meshes, {} joints, {} animations ({} frames)",
+        output.display(),
+        bytes.len(),
+        scene.meshes.len(),
+        scene.skeleton.len(),
+        scene.clips.len(),
+        frames
+    );
+    Ok(())
+}

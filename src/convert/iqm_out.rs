@@ -1,0 +1,380 @@
+//! Scene → IQM version 2, as a converter should write it.
+//!
+//! Per mesh: vertices are encoded in their output formats first and deduplicated on the encoded bytes (two
+//! corners that would be written identically are one vertex), triangles that collapse are dropped, then
+//! meshopt reorders triangles for the post-transform cache and numbers vertices by first use. Weights are
+//! quantised to bytes summing to exactly 255, animation channels to ushort with per-channel offset, scale and
+//! mask. Per-frame bounds and adjacency are computed last, from the file as written and read back, so they
+//! describe exactly what a reader will see.
+
+use std::collections::HashMap;
+
+use super::ConvertError;
+use super::adjacency::triangle_adjacency;
+use crate::anim::{Pose, sample_clip, skinned_bounds};
+use crate::formats::iqm::write::{
+    Anim, Bounds, IQM_BLENDINDEXES, IQM_BLENDWEIGHTS, IQM_COLOR, IQM_CUSTOM, IQM_FLOAT, IQM_LOOP, IQM_NORMAL,
+    IQM_POSITION, IQM_TANGENT, IQM_TEXCOORD, IQM_UBYTE, IQM_USHORT, IqmDocument, Joint, Mesh, VertexArray,
+    encode_components_into, format_size, quantize_channels, quantize_weights,
+};
+use crate::scene::{ClipData, DEFAULT_FPS, FrontFace, Scene, Transform};
+
+/// Names of IQM component formats, indexed by format number.
+pub(super) const FORMAT_NAMES: [&str; 9] =
+    ["byte", "ubyte", "short", "ushort", "int", "uint", "half", "float", "double"];
+
+/// An encoded file and what the encoder did that a user should know.
+#[derive(Debug, Clone)]
+pub struct IqmFile {
+    pub bytes: Vec<u8>,
+    pub notes: Vec<String>,
+}
+
+/// One output vertex array.
+#[derive(Debug, Clone)]
+pub(super) struct ArraySpec {
+    pub kind: u32,
+    pub format: u32,
+    pub size: u32,
+    /// Index into the scene's custom streams, for custom arrays.
+    pub custom: Option<usize>,
+}
+
+impl ArraySpec {
+    fn bytes(&self) -> usize {
+        format_size(self.format).unwrap_or(4) * self.size as usize
+    }
+}
+
+/// The format and size the source file declared for an array, when it declared a usable one.
+fn declared(scene: &Scene, names: &[&str]) -> Option<(u32, u32)> {
+    let a =
+        scene.meta.source_arrays.iter().find(|a| !a.ignored && names.iter().any(|n| a.kind.eq_ignore_ascii_case(n)))?;
+    let format = FORMAT_NAMES.iter().position(|f| a.format.eq_ignore_ascii_case(f))? as u32;
+    (1..=4).contains(&a.size).then_some((format, a.size))
+}
+
+/// The arrays to write, in type order: declared formats win, otherwise the converter's defaults.
+pub(super) fn array_specs(scene: &Scene, notes: &mut Vec<String>) -> Vec<ArraySpec> {
+    let v = &scene.vertices;
+    let mut specs = Vec::new();
+    let mut push = |kind: u32, name: &str, present: bool, default: (u32, u32)| {
+        if present {
+            let (format, size) = declared(scene, &[name]).unwrap_or(default);
+            specs.push(ArraySpec { kind, format, size, custom: None });
+        }
+    };
+    push(IQM_POSITION, "position", true, (IQM_FLOAT, 3));
+    push(IQM_TEXCOORD, "texcoord", v.texcoords.is_some(), (IQM_FLOAT, 2));
+    push(IQM_NORMAL, "normal", v.normals.is_some(), (IQM_FLOAT, 3));
+    push(IQM_TANGENT, "tangent", v.tangents.is_some(), (IQM_FLOAT, 4));
+    let skinned = v.is_skinned() && !scene.skeleton.is_empty();
+    push(IQM_BLENDINDEXES, "blendindexes", skinned, (IQM_UBYTE, 4));
+    push(IQM_BLENDWEIGHTS, "blendweights", skinned, (IQM_UBYTE, 4));
+    push(IQM_COLOR, "color", v.colors.is_some(), (IQM_UBYTE, 4));
+    for (i, c) in v.custom.iter().enumerate() {
+        let names = [c.name.as_str(), &format!("custom{i}")];
+        let (format, size) = declared(scene, &names).unwrap_or((IQM_FLOAT, c.components.clamp(1, 4)));
+        specs.push(ArraySpec { kind: IQM_CUSTOM, format, size, custom: Some(i) });
+    }
+    // Indices must reach every joint: a byte holds 256.
+    let joints = scene.skeleton.len();
+    for s in specs.iter_mut().filter(|s| s.kind == IQM_BLENDINDEXES) {
+        let max = match s.format {
+            0 => 128,
+            1 => 256,
+            2 => 32768,
+            3 => 65536,
+            _ => usize::MAX,
+        };
+        if joints > max {
+            notes.push(format!(
+                "{joints} joints do not fit {} blend indexes: written as ushort",
+                FORMAT_NAMES[s.format as usize]
+            ));
+            s.format = IQM_USHORT;
+        }
+    }
+    specs
+}
+
+/// A vertex's influences, largest weight first; empty slots hold joint 0 and weight 0.
+fn sorted_influences(joints: [u32; 4], weights: [f32; 4]) -> ([u32; 4], [f32; 4]) {
+    let mut slots: [(u32, f32); 4] = std::array::from_fn(|i| {
+        let w = weights[i];
+        if w.is_finite() && w > 0.0 { (joints[i], w) } else { (0, 0.0) }
+    });
+    slots.sort_by(|a, b| b.1.total_cmp(&a.1));
+    (slots.map(|s| s.0), slots.map(|s| s.1))
+}
+
+/// Encodes vertex `i` as the concatenation of every array's components.
+fn encode_vertex(scene: &Scene, specs: &[ArraySpec], i: usize, out: &mut Vec<u8>) {
+    let v = &scene.vertices;
+    let influences = match (&v.joints, &v.weights) {
+        (Some(j), Some(w)) => sorted_influences(j[i], w[i]),
+        _ => ([0; 4], [0.0; 4]),
+    };
+    for s in specs {
+        let n = s.size as usize;
+        let mut values = [0.0f32; 4];
+        let mut normalized = true;
+        match s.kind {
+            IQM_POSITION => values = v.positions[i].extend(1.0).to_array(),
+            IQM_TEXCOORD => values[..2].copy_from_slice(&v.texcoords.as_ref().map_or([0.0; 2], |t| t[i].to_array())),
+            IQM_NORMAL => values[..3].copy_from_slice(&v.normals.as_ref().map_or([0.0; 3], |t| t[i].to_array())),
+            IQM_TANGENT => values = v.tangents.as_ref().map_or([0.0, 0.0, 0.0, 1.0], |t| t[i].to_array()),
+            IQM_BLENDINDEXES => {
+                values = influences.0.map(|j| j as f32);
+                normalized = false;
+            }
+            IQM_BLENDWEIGHTS if s.format == IQM_UBYTE => {
+                let bytes = quantize_weights(influences.1);
+                out.extend_from_slice(&bytes[..n]);
+                continue;
+            }
+            IQM_BLENDWEIGHTS => {
+                let sum: f32 = influences.1.iter().sum();
+                values = influences.1.map(|w| if sum > 0.0 { w / sum } else { 0.0 });
+            }
+            IQM_COLOR => values = v.colors.as_ref().map_or([1.0; 4], |c| c[i].to_array()),
+            _ => {
+                if let Some(c) = s.custom.and_then(|c| v.custom.get(c)) {
+                    let k = c.components as usize;
+                    let src = c.data.get(i * k..(i + 1) * k).unwrap_or(&[]);
+                    values[..src.len().min(4)].copy_from_slice(&src[..src.len().min(4)]);
+                }
+                normalized = true;
+            }
+        }
+        encode_components_into(s.format, &values[..n], normalized, out);
+    }
+}
+
+/// One output mesh: its scene vertices in output order and its triangles in output numbering.
+struct MeshOut {
+    name: String,
+    material: String,
+    vertices: Vec<u32>,
+    triangles: Vec<[u32; 3]>,
+}
+
+/// Deduplicates, drops collapsed triangles, and orders one mesh for the vertex cache.
+fn build_mesh(
+    records: &[u8],
+    stride: usize,
+    triangles: &[[u32; 3]],
+    flip: bool,
+    dropped: &mut usize,
+) -> (Vec<u32>, Vec<[u32; 3]>) {
+    let record = |v: u32| &records[v as usize * stride..(v as usize + 1) * stride];
+    let mut local: HashMap<&[u8], u32> = HashMap::new();
+    let mut sources: Vec<u32> = Vec::new();
+    let mut indices: Vec<u32> = Vec::with_capacity(triangles.len() * 3);
+    for tri in triangles {
+        let tri = if flip { [tri[0], tri[2], tri[1]] } else { *tri };
+        let keys = tri.map(record);
+        if keys[0] == keys[1] || keys[1] == keys[2] || keys[0] == keys[2] {
+            *dropped += 1;
+            continue;
+        }
+        for (v, key) in tri.iter().zip(keys) {
+            let next = sources.len() as u32;
+            let id = *local.entry(key).or_insert_with(|| {
+                sources.push(*v);
+                next
+            });
+            indices.push(id);
+        }
+    }
+    let count = sources.len();
+    let indices = meshopt::optimize_vertex_cache(&indices, count);
+    // Every local vertex is used by a kept triangle, so the fetch remap covers them all.
+    let remap = meshopt::optimize_vertex_fetch_remap(&indices, count);
+    let mut ordered = vec![0u32; count];
+    for (old, &new) in remap.iter().enumerate() {
+        if let Some(slot) = ordered.get_mut(new as usize) {
+            *slot = sources[old];
+        }
+    }
+    let tris =
+        indices.chunks_exact(3).map(|t| [remap[t[0] as usize], remap[t[1] as usize], remap[t[2] as usize]]).collect();
+    (ordered, tris)
+}
+
+/// Stored quaternion convention: normalised, `w ≤ 0`.
+fn stored_quat(q: glam::Quat) -> [f32; 4] {
+    let q = q.normalize();
+    let q = if q.w > 0.0 { -q } else { q };
+    q.to_array()
+}
+
+fn channels(t: &Transform) -> [f32; 10] {
+    let q = stored_quat(t.rotation);
+    let (tr, s) = (t.translation, t.scale);
+    [tr.x, tr.y, tr.z, q[0], q[1], q[2], q[3], s.x, s.y, s.z]
+}
+
+/// Number of frames a clip is written with: its own for sampled clips, its frame length for keyed ones.
+pub(super) fn written_frames(clip: &crate::scene::Clip) -> usize {
+    match &clip.data {
+        ClipData::Sampled { .. } => clip.frame_count as usize,
+        ClipData::Keyed { .. } => clip.frame_count.max(1) as usize,
+    }
+}
+
+/// Encodes a scene as IQM version 2.
+pub fn to_iqm(scene: &Scene) -> Result<IqmFile, ConvertError> {
+    let mut notes = Vec::new();
+    let v = &scene.vertices;
+    if let Some(i) = v.positions.iter().position(|p| !p.is_finite()) {
+        return Err(ConvertError(format!("vertex {i} position is not finite; IQM readers reject it")));
+    }
+    let specs = array_specs(scene, &mut notes);
+    let stride: usize = specs.iter().map(ArraySpec::bytes).sum();
+    let mut records = Vec::with_capacity(v.len() * stride);
+    for i in 0..v.len() {
+        encode_vertex(scene, &specs, i, &mut records);
+    }
+
+    // Meshes: the scene's, or one for all triangles when it has none.
+    let flip = scene.front_face == FrontFace::Ccw;
+    let mut dropped = 0;
+    let mut meshes = Vec::new();
+    let all = [crate::scene::Mesh {
+        name: String::new(),
+        material: usize::MAX,
+        first_triangle: 0,
+        num_triangles: scene.triangles.len() as u32,
+        first_vertex: 0,
+        num_vertices: v.len() as u32,
+    }];
+    let scene_meshes =
+        if scene.meshes.is_empty() && !scene.triangles.is_empty() { &all[..] } else { &scene.meshes[..] };
+    for m in scene_meshes {
+        let start = m.first_triangle as usize;
+        let tris = scene.triangles.get(start..start.saturating_add(m.num_triangles as usize)).unwrap_or(&[]);
+        let (vertices, triangles) = build_mesh(&records, stride, tris, flip, &mut dropped);
+        let material = scene.materials.get(m.material).map(|m| m.name.clone()).unwrap_or_default();
+        meshes.push(MeshOut { name: m.name.clone(), material, vertices, triangles });
+    }
+    if dropped > 0 {
+        notes.push(format!("dropped {dropped} triangles whose corners are the same vertex"));
+    }
+
+    let mut doc = IqmDocument { comment: scene.meta.comment.clone(), ..Default::default() };
+    let mut out_vertices: Vec<u32> = Vec::new();
+    for m in &meshes {
+        let first_vertex = out_vertices.len() as u32;
+        doc.meshes.push(Mesh {
+            name: m.name.clone(),
+            material: m.material.clone(),
+            first_vertex,
+            num_vertexes: m.vertices.len() as u32,
+            first_triangle: doc.triangles.len() as u32,
+            num_triangles: m.triangles.len() as u32,
+        });
+        doc.triangles.extend(m.triangles.iter().map(|t| t.map(|i| i + first_vertex)));
+        out_vertices.extend_from_slice(&m.vertices);
+    }
+    let merged = v.len().saturating_sub(out_vertices.len());
+    if merged > 0 && !out_vertices.is_empty() {
+        notes.push(format!(
+            "{} vertices written for {} in the input (duplicates merged, unused dropped)",
+            out_vertices.len(),
+            v.len()
+        ));
+    }
+    doc.num_vertexes = out_vertices.len() as u32;
+    if !out_vertices.is_empty() {
+        let mut offset = 0;
+        for s in &specs {
+            let n = s.bytes();
+            let mut data = Vec::with_capacity(out_vertices.len() * n);
+            for &src in &out_vertices {
+                let at = src as usize * stride + offset;
+                data.extend_from_slice(&records[at..at + n]);
+            }
+            offset += n;
+            doc.vertex_arrays.push(match s.custom {
+                Some(c) => VertexArray::custom(v.custom[c].name.clone(), s.format, s.size, data),
+                None => VertexArray::new(s.kind, s.format, s.size, data),
+            });
+        }
+    }
+
+    // Skeleton: joints when there is a bind pose to write; poses whenever there are frames.
+    let skel = &scene.skeleton;
+    let parent = |i: usize| skel.joints[i].parent.map_or(-1, |p| p as i32);
+    if skel.has_bind_pose {
+        doc.joints = skel
+            .joints
+            .iter()
+            .enumerate()
+            .map(|(i, j)| Joint {
+                name: j.name.clone(),
+                parent: parent(i),
+                translate: j.bind.translation.to_array(),
+                rotate: stored_quat(j.bind.rotation),
+                scale: j.bind.scale.to_array(),
+            })
+            .collect();
+    }
+    let clips: Vec<_> = scene.clips.iter().filter(|c| written_frames(c) > 0).collect();
+    if !skel.is_empty() && !clips.is_empty() {
+        let mut samples = Vec::new();
+        let mut locals = vec![Transform::IDENTITY; skel.len()];
+        for clip in &clips {
+            let frames = written_frames(clip);
+            doc.anims.push(Anim {
+                name: clip.name.clone(),
+                first_frame: doc.num_frames,
+                num_frames: frames as u32,
+                framerate: if clip.frame_rate.is_finite() && clip.frame_rate > 0.0 { clip.frame_rate } else { 0.0 },
+                flags: if clip.looping { IQM_LOOP } else { 0 },
+            });
+            for f in 0..frames {
+                sample_clip(skel, clip, f as f32, DEFAULT_FPS, &mut locals);
+                samples.extend(locals.iter().map(channels));
+            }
+            doc.num_frames += frames as u32;
+        }
+        let (channels, num_channels, data) = quantize_channels(&samples, skel.len());
+        doc.poses = channels.iter().enumerate().map(|(i, c)| c.to_pose(parent(i))).collect();
+        doc.num_framechannels = num_channels;
+        doc.frames = data;
+    }
+
+    // Bounds and adjacency describe the file as a reader decodes it, so read it back.
+    let first = doc.to_bytes();
+    let written = crate::formats::iqm::read("converted.iqm", &first)
+        .map_err(|e| ConvertError(format!("internal error: the converted file does not read back: {e}")))?;
+    let wv = &written.vertices;
+    if !written.triangles.is_empty() {
+        doc.adjacency =
+            Some(triangle_adjacency(&wv.positions, wv.joints.as_deref(), wv.weights.as_deref(), &written.triangles));
+    }
+    if wv.is_skinned() && !doc.joints.is_empty() && doc.num_frames > 0 {
+        let mut bounds = Vec::with_capacity(doc.num_frames as usize);
+        let mut pose = Pose::default();
+        for clip in &written.clips {
+            for f in 0..clip.frame_count {
+                pose.update(&written.skeleton, clip, f as f32, DEFAULT_FPS);
+                let b = skinned_bounds(wv, &pose.palette).unwrap_or(crate::scene::FrameBounds {
+                    min: glam::Vec3::ZERO,
+                    max: glam::Vec3::ZERO,
+                    xy_radius: 0.0,
+                    radius: 0.0,
+                });
+                bounds.push(Bounds {
+                    min: b.min.to_array(),
+                    max: b.max.to_array(),
+                    xy_radius: b.xy_radius,
+                    radius: b.radius,
+                });
+            }
+        }
+        doc.bounds = Some(bounds);
+    }
+    Ok(IqmFile { bytes: doc.to_bytes(), notes })
+}

@@ -1,0 +1,85 @@
+//! Writing scenes back out as files: `rigscope convert`.
+//!
+//! Conversion goes through the scene model like everything else: any input rigscope reads (IQE, IQM, RSM …) is
+//! loaded, animation files are attached by joint name, the options are applied to the scene, and an encoder
+//! writes the output format. The encoders only read the scene, so a new input format converts for free.
+
+pub mod adjacency;
+mod iqe_out;
+mod iqm_out;
+mod transform;
+
+use std::path::Path;
+
+use iqm_out::{ArraySpec, FORMAT_NAMES, array_specs, written_frames};
+
+pub use iqe_out::to_iqe;
+pub use iqm_out::{IqmFile, to_iqm};
+pub use transform::{rotation_from_degrees, transform_scene};
+
+use crate::scene::Scene;
+
+/// A scene that can't be written in the asked-for format.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error("{0}")]
+pub struct ConvertError(pub String);
+
+/// The output format, chosen by the output file's extension.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Target {
+    Iqm,
+    Iqe,
+}
+
+impl Target {
+    pub fn from_path(path: &Path) -> Option<Target> {
+        let ext = path.extension()?.to_str()?.to_ascii_lowercase();
+        match ext.as_str() {
+            "iqm" => Some(Target::Iqm),
+            "iqe" => Some(Target::Iqe),
+            _ => None,
+        }
+    }
+}
+
+/// `--name`, `--fps` and `--loop`: settings for an input that holds a single animation.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ClipOverrides {
+    pub name: Option<String>,
+    pub fps: Option<f32>,
+    pub looping: bool,
+}
+
+impl ClipOverrides {
+    pub fn is_empty(&self) -> bool {
+        self.name.is_none() && self.fps.is_none() && !self.looping
+    }
+
+    /// Applies the settings to `scene`'s clip when it has exactly one; returns whether it did.
+    pub fn apply(&self, scene: &mut Scene) -> bool {
+        let [clip] = scene.clips.as_mut_slice() else {
+            return false;
+        };
+        if let Some(name) = &self.name {
+            clip.name = name.clone();
+        }
+        if let Some(fps) = self.fps {
+            clip.frame_rate = fps;
+        }
+        if self.looping {
+            clip.looping = true;
+        }
+        true
+    }
+}
+
+/// Encodes `scene` in `target`'s format; returns the bytes and notes on what the encoder changed.
+pub fn encode(scene: &Scene, target: Target) -> Result<(Vec<u8>, Vec<String>), ConvertError> {
+    match target {
+        Target::Iqm => to_iqm(scene).map(|f| (f.bytes, f.notes)),
+        Target::Iqe => {
+            let (text, notes) = to_iqe(scene);
+            Ok((text.into_bytes(), notes))
+        }
+    }
+}

@@ -1,0 +1,279 @@
+//! `rigscope convert`: IQM re-encoding, IQE ↔ IQM, equivalence with the reference converter's output, and
+//! the command line's options. Equivalence is judged on what a user sees: joints, clips, and skinned
+//! positions at every frame (vertices are matched by position, since converters reorder and merge them).
+
+mod common;
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use common::{corpus, read};
+use glam::Vec3;
+use rigscope::Scene;
+use rigscope::anim::{Pose, skin_positions, stored_bounds_misses};
+use rigscope::convert::{Target, encode, to_iqe, to_iqm};
+use rigscope::scene::DEFAULT_FPS;
+
+const IQMS: [&str; 5] = [
+    "iqm/lsalzman_mrfixit.iqm",
+    "iqm/raylib_guy.iqm",
+    "iqm/raylib_guyanim.iqm",
+    "iqm/redeclipse_rifle.iqm",
+    "iqm/redeclipse_player_dead.iqm",
+];
+
+fn load(rel: &str) -> Scene {
+    let p = corpus(rel);
+    rigscope::load_bytes(&p.display().to_string(), &read(&p)).unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn reload(name: &str, bytes: &[u8]) -> Scene {
+    rigscope::load_bytes(name, bytes).unwrap_or_else(|e| panic!("converted file does not load: {e}"))
+}
+
+/// Skinned positions at every frame of every clip, or the bind pose when there are none.
+fn skinned_frames(s: &Scene) -> Vec<Vec<Vec3>> {
+    if s.clips.is_empty() {
+        return vec![skin_positions(&s.vertices, &Pose::bind(&s.skeleton).palette)];
+    }
+    let mut out = Vec::new();
+    for clip in &s.clips {
+        for f in 0..clip.frame_count {
+            let pose = Pose::sample(&s.skeleton, clip, f as f32, DEFAULT_FPS);
+            out.push(skin_positions(&s.vertices, &pose.palette));
+        }
+    }
+    out
+}
+
+fn bits(p: Vec3) -> [u32; 3] {
+    let b = |v: f32| if v == 0.0 { 0 } else { v.to_bits() };
+    [b(p.x), b(p.y), b(p.z)]
+}
+
+/// Size of the model at rest, to make tolerances relative.
+fn size(s: &Scene) -> f32 {
+    rigscope::scene::FrameBounds::of_points(&s.vertices.positions).map_or(1.0, |b| b.diagonal().max(1e-6))
+}
+
+/// Asserts `b` shows what `a` shows: same joint names and parents, same clips, the same triangles (by corner
+/// position and winding), and skinned positions within `tol` × model size at every frame. Returns the largest
+/// error relative to the model size.
+fn assert_equivalent(a: &Scene, b: &Scene, tol: f32, what: &str) -> f32 {
+    let names = |s: &Scene| s.skeleton.joints.iter().map(|j| (j.name.clone(), j.parent)).collect::<Vec<_>>();
+    assert_eq!(names(a), names(b), "{what}: joints differ");
+    let clips = |s: &Scene| {
+        s.clips.iter().map(|c| (c.name.clone(), c.frame_count, c.looping, c.fps(DEFAULT_FPS))).collect::<Vec<_>>()
+    };
+    assert_eq!(clips(a), clips(b), "{what}: animations differ");
+
+    // Vertices of b at each bind position: the candidates for a's vertex there.
+    let mut at: HashMap<[u32; 3], Vec<usize>> = HashMap::new();
+    for (i, p) in b.vertices.positions.iter().enumerate() {
+        at.entry(bits(*p)).or_default().push(i);
+    }
+    let candidates: Vec<&Vec<usize>> = a
+        .vertices
+        .positions
+        .iter()
+        .enumerate()
+        .map(|(i, p)| at.get(&bits(*p)).unwrap_or_else(|| panic!("{what}: vertex {i} at {p} has no counterpart")))
+        .collect();
+
+    // Triangles as position-id triples, rotated to start at the smallest id (winding kept).
+    let mut ids: HashMap<[u32; 3], u32> = HashMap::new();
+    let mut tri_set = |s: &Scene| {
+        let mut v: Vec<[u32; 3]> = s
+            .triangles
+            .iter()
+            .map(|t| {
+                t.map(|i| {
+                    let n = ids.len() as u32;
+                    *ids.entry(bits(s.vertices.positions[i as usize])).or_insert(n)
+                })
+            })
+            .filter(|t| t[0] != t[1] && t[1] != t[2] && t[0] != t[2])
+            .map(|t| {
+                let r = (0..3).min_by_key(|&k| t[k]).unwrap();
+                [t[r], t[(r + 1) % 3], t[(r + 2) % 3]]
+            })
+            .collect();
+        v.sort_unstable();
+        v
+    };
+    let (ta, tb) = (tri_set(a), tri_set(b));
+    assert_eq!(ta.len(), tb.len(), "{what}: triangle counts differ");
+    assert!(ta == tb, "{what}: triangles differ");
+
+    let (fa, fb) = (skinned_frames(a), skinned_frames(b));
+    assert_eq!(fa.len(), fb.len(), "{what}: frame counts differ");
+    let scale = size(a);
+    let mut worst = 0.0f32;
+    for (f, (pa, pb)) in fa.iter().zip(&fb).enumerate() {
+        for (i, p) in pa.iter().enumerate() {
+            let err = candidates[i].iter().map(|&j| (pb[j] - *p).length()).fold(f32::INFINITY, f32::min) / scale;
+            assert!(err <= tol, "{what}: frame {f} vertex {i}: off by {err} of the model size");
+            worst = worst.max(err);
+        }
+    }
+    worst
+}
+
+/// Adjacency by brute force: for every edge, every other triangle with the same edge (vertices compared by
+/// position and influences), linked only when exactly two triangles share it.
+fn brute_force_adjacency(s: &Scene) -> Vec<[u32; 3]> {
+    let v = &s.vertices;
+    let same = |x: u32, y: u32| {
+        let (x, y) = (x as usize, y as usize);
+        bits(v.positions[x]) == bits(v.positions[y])
+            && v.joints.as_ref().is_none_or(|j| j[x] == j[y])
+            && v.weights.as_ref().is_none_or(|w| w[x] == w[y])
+    };
+    let t = &s.triangles;
+    let mut adj = vec![[u32::MAX; 3]; t.len()];
+    for (i, ti) in t.iter().enumerate() {
+        for e in 0..3 {
+            let (a, b) = (ti[e], ti[(e + 1) % 3]);
+            if same(a, b) {
+                continue;
+            }
+            let mut users = Vec::new();
+            for (j, tj) in t.iter().enumerate() {
+                for k in 0..3 {
+                    let (c, d) = (tj[k], tj[(k + 1) % 3]);
+                    if (same(a, c) && same(b, d)) || (same(a, d) && same(b, c)) {
+                        users.push(j);
+                    }
+                }
+            }
+            if users.len() == 2 {
+                adj[i][e] = users.into_iter().find(|&j| j != i).map_or(u32::MAX, |j| j as u32);
+            }
+        }
+    }
+    adj
+}
+
+#[test]
+fn iqm_reencoded_shows_the_same_model() {
+    for rel in IQMS {
+        let orig = load(rel);
+        let out = to_iqm(&orig).unwrap_or_else(|e| panic!("{rel}: {e}"));
+        let re = reload(rel, &out.bytes);
+        // The converter fixes what it can (alignment, weight sums, ranges); what the data itself is stays.
+        let new: Vec<_> =
+            re.meta.warnings.iter().filter(|w| !orig.meta.warnings.iter().any(|o| o.rule == w.rule)).collect();
+        assert!(new.is_empty(), "{rel}: converted file has new warnings: {new:?}");
+        let worst = assert_equivalent(&orig, &re, 2e-4, rel);
+        eprintln!("{rel}: largest skinned difference {worst:.2e} of the model size");
+        if re.vertices.is_skinned() && !re.clips.is_empty() {
+            assert!(re.clips.iter().all(|c| c.bounds.is_some()), "{rel}: bounds missing");
+            assert!(stored_bounds_misses(&re, 1e-4).is_empty(), "{rel}: computed bounds miss the mesh");
+        }
+        assert!(re.vertices.len() <= orig.vertices.len(), "{rel}: vertices were added");
+    }
+}
+
+#[test]
+fn adjacency_matches_a_brute_force_edge_match() {
+    for rel in ["iqm/raylib_guy.iqm", "iqm/lsalzman_mrfixit.iqm"] {
+        let re = reload(rel, &to_iqm(&load(rel)).unwrap().bytes);
+        let stored = re.adjacency.clone().expect("adjacency written");
+        assert_eq!(stored, brute_force_adjacency(&re), "{rel}");
+        assert!(stored.iter().flatten().any(|&n| n != u32::MAX), "{rel}: nothing linked");
+    }
+}
+
+#[test]
+fn weights_are_bytes_summing_to_255() {
+    let re = reload("guy", &to_iqm(&load("iqm/raylib_guy.iqm")).unwrap().bytes);
+    for (i, w) in re.vertices.weights.as_ref().unwrap().iter().enumerate() {
+        let bytes: Vec<f32> = w.iter().map(|x| (x * 255.0).round()).collect();
+        assert_eq!(bytes.iter().sum::<f32>(), 255.0, "vertex {i}: {w:?}");
+        assert!(w.windows(2).all(|p| p[0] >= p[1]), "vertex {i}: weights not largest first: {w:?}");
+    }
+}
+
+#[test]
+fn encode_picks_the_format_by_target() {
+    let s = load("iqm/raylib_guy.iqm");
+    let (iqm, _) = encode(&s, Target::Iqm).unwrap();
+    assert!(iqm.starts_with(b"INTERQUAKEMODEL\0"));
+    let (iqe, _) = encode(&s, Target::Iqe).unwrap();
+    assert!(iqe.starts_with(b"# Inter-Quake Export\n"));
+    assert_eq!(Target::from_path(Path::new("a/b.IQE")), Some(Target::Iqe));
+    assert_eq!(Target::from_path(Path::new("a/b.obj")), None);
+    let (text, _) = to_iqe(&s);
+    assert!(text.contains("\nanimation \"jump\"\nframerate 24\nframe\n"), "animation block");
+}
+
+// ---- the command line ----
+
+fn rigscope(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_rigscope")).args(args).output().expect("run rigscope")
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let d = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("convert-{name}"));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+#[test]
+fn cli_scales_and_rotates_the_whole_model() {
+    let d = temp_dir("transform");
+    let guy = corpus("iqm/raylib_guy.iqm");
+    let out = d.join("big.iqm");
+    let r = rigscope(&["convert", s(&guy), s(&out), "--scale", "2", "--rotate", "0,0,90"]);
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    let (a, b) = (load("iqm/raylib_guy.iqm"), reload("big.iqm", &read(&out)));
+    let q = glam::Quat::from_rotation_z(std::f32::consts::FRAC_PI_2);
+    let (fa, fb) = (skinned_frames(&a), skinned_frames(&b));
+    // Vertex order changes (cache order), so compare the frame's bounds, which a rotation by 90° about Z maps
+    // exactly onto each other's axes.
+    for (pa, pb) in fa.iter().zip(&fb) {
+        let ba = rigscope::scene::FrameBounds::of_points(&pa.iter().map(|p| q * (*p * 2.0)).collect::<Vec<_>>());
+        let bb = rigscope::scene::FrameBounds::of_points(pb);
+        let d = ba.unwrap().max_difference(&bb.unwrap());
+        assert!(d < 2e-3 * size(&a) * 2.0, "bounds differ by {d}");
+    }
+}
+
+#[test]
+fn cli_sets_name_fps_and_loop_of_a_single_animation() {
+    let d = temp_dir("clip");
+    // guyanim has two clips: the options must refuse rather than guess.
+    let anim = corpus("iqm/raylib_guyanim.iqm");
+    let r = rigscope(&["convert", s(&anim), s(&d.join("x.iqm")), "--name", "walk"]);
+    assert_eq!(r.status.code(), Some(2), "{}", String::from_utf8_lossy(&r.stderr));
+    let dead = corpus("iqm/redeclipse_player_dead.iqm");
+    let out = d.join("dead.iqm");
+    let r = rigscope(&["convert", s(&dead), s(&out), "--name", "fall", "--fps", "12.5", "--loop"]);
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    let c = &reload("dead.iqm", &read(&out)).clips[0];
+    assert_eq!((c.name.as_str(), c.frame_rate, c.looping), ("fall", 12.5, true));
+}
+
+#[test]
+fn cli_attaches_animation_files_and_rejects_bad_requests() {
+    let d = temp_dir("attach");
+    let (guy, anim) = (corpus("iqm/raylib_guy.iqm"), corpus("iqm/raylib_guyanim.iqm"));
+    let out = d.join("both.iqm");
+    let r = rigscope(&["convert", s(&guy), s(&anim), s(&out)]);
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    let both = reload("both.iqm", &read(&out));
+    assert_eq!(both.clips.len(), 4, "the model's two clips and the attached two");
+
+    assert_eq!(rigscope(&["convert", s(&guy), s(&d.join("x.obj"))]).status.code(), Some(2));
+    assert_eq!(rigscope(&["convert", s(&guy), s(&guy)]).status.code(), Some(2));
+    assert_eq!(rigscope(&["convert", s(&guy), s(&d.join("y.iqm")), "--scale", "0"]).status.code(), Some(2));
+    let missing = d.join("missing.iqe");
+    assert_eq!(rigscope(&["convert", s(&missing), s(&d.join("z.iqm"))]).status.code(), Some(1));
+    assert!(!d.join("z.iqm").exists() && !d.join("y.iqm").exists());
+}
