@@ -2,7 +2,8 @@
 struct View {
     // Projection · view, for world space (Y up, the model's front toward +Z).
     view_proj: mat4x4<f32>,
-    // Model space → world space: the rotation that stands a Z-up model upright. Never mirrors.
+    // Model space → world space: stands the model upright (render::up_basis). A diagonal ±1 or a rotation, so it
+    // also transforms normals; it mirrors only for left-handed models, whose pipeline swaps the front face.
     model: mat4x4<f32>,
     // Camera position in world space (w unused).
     eye: vec4<f32>,

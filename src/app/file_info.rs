@@ -1,7 +1,6 @@
 //! The file section: what the file is, its counts, and every warning, including the stored-bounds check.
 
 use super::Model;
-use crate::scene::UpAxis;
 
 pub fn section(ui: &mut egui::Ui, model: &mut Model) {
     egui::CollapsingHeader::new("File info").default_open(true).show(ui, |ui| {
@@ -14,7 +13,10 @@ pub fn section(ui: &mut egui::Ui, model: &mut Model) {
             };
             row("Name", model.name.clone());
             row("Format", format!("{} version {}", s.meta.format.name(), s.meta.version));
-            row("Up axis", if s.up == UpAxis::Z { "Z".into() } else { "Y".into() });
+            row("Up axis", s.up.label().into());
+            if let Some(r) = &s.rsm {
+                row("Layout", r.layout.describe().into());
+            }
             row("Meshes", s.meshes.len().to_string());
             row("Vertices", s.vertices.len().to_string());
             row("Triangles", s.triangles.len().to_string());

@@ -7,7 +7,7 @@ use clap::Args;
 use serde::Serialize;
 
 use super::CliError;
-use crate::scene::{DEFAULT_FPS, Scene, UpAxis};
+use crate::scene::{DEFAULT_FPS, Scene};
 
 #[derive(Args, Debug)]
 pub struct InfoArgs {
@@ -33,7 +33,26 @@ struct Info<'a> {
     has_adjacency: bool,
     comment: Option<&'a str>,
     extensions: &'a [crate::scene::Extension],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    rsm: Option<RsmSummary<'a>>,
     warnings: Vec<WarningInfo>,
+}
+
+/// RSM/RSM2 facts: the layout that read the file, shading and the node tree.
+#[derive(Serialize)]
+struct RsmSummary<'a> {
+    layout: crate::scene::RsmLayout,
+    layout_name: &'static str,
+    anim_len: i32,
+    shade_type: i32,
+    alpha: Option<u8>,
+    fps: Option<f32>,
+    roots: &'a [String],
+    nodes: &'a [crate::scene::RsmNode],
+    two_sided_triangles: usize,
+    model_keys: usize,
+    volume_boxes: &'a [crate::scene::RsmVolumeBox],
+    uv_animations: usize,
 }
 
 #[derive(Serialize)]
@@ -92,10 +111,7 @@ fn build<'a>(file: String, s: &'a Scene) -> Info<'a> {
         file,
         format: s.meta.format.name(),
         version: &s.meta.version,
-        up_axis: match s.up {
-            UpAxis::Y => "Y",
-            UpAxis::Z => "Z",
-        },
+        up_axis: s.up.label(),
         counts: Counts {
             meshes: s.meshes.len(),
             vertices: s.vertices.len(),
@@ -140,6 +156,20 @@ fn build<'a>(file: String, s: &'a Scene) -> Info<'a> {
         has_adjacency: s.adjacency.is_some(),
         comment: s.meta.comment.as_deref(),
         extensions: &s.meta.extensions,
+        rsm: s.rsm.as_deref().map(|r| RsmSummary {
+            layout: r.layout,
+            layout_name: r.layout.describe(),
+            anim_len: r.anim_len,
+            shade_type: r.shade_type,
+            alpha: r.alpha,
+            fps: r.fps,
+            roots: &r.roots,
+            nodes: &r.nodes,
+            two_sided_triangles: r.two_sided.iter().filter(|&&t| t).count(),
+            model_keys: r.model_keys,
+            volume_boxes: &r.volume_boxes,
+            uv_animations: r.uv_animations.len(),
+        }),
         warnings: s
             .meta
             .warnings
@@ -168,6 +198,45 @@ fn text(i: &Info) -> String {
         "animated, skinned model"
     };
     let _ = writeln!(o, "  kind: {kind}");
+    if let Some(r) = &i.rsm {
+        const SHADE: [&str; 4] = ["none (unlit)", "flat", "smooth", "black (unlit)"];
+        let shade = usize::try_from(r.shade_type).ok().and_then(|s| SHADE.get(s)).copied().unwrap_or("unknown");
+        let unit = if r.fps.is_some() { "frames" } else { "ms" };
+        let mut line = format!(
+            "  rsm: read with {}; shadeType {} ({shade}); animLen {} {unit}",
+            r.layout_name, r.shade_type, r.anim_len
+        );
+        if let Some(f) = r.fps {
+            line += &format!(" at {f} fps");
+        }
+        if let Some(a) = r.alpha {
+            line += &format!("; alpha {a}");
+        }
+        let _ = writeln!(o, "{line}");
+        let _ = writeln!(
+            o,
+            "  rsm: {} ({}), {} two-sided triangle(s), {} volume box(es), {} UV animation(s)",
+            plural(r.nodes.len(), "node", "nodes"),
+            r.roots.iter().map(|n| format!("\"{n}\"")).collect::<Vec<_>>().join(", "),
+            r.two_sided_triangles,
+            r.volume_boxes.len(),
+            r.uv_animations
+        );
+        for (k, n) in r.nodes.iter().enumerate() {
+            let parent = n.parent.map_or("root".to_string(), |p| format!("parent {p}"));
+            let _ = writeln!(
+                o,
+                "    node {k} \"{}\": {parent}, {} vertices, {} faces, textures [{}], keys: {} rotation, {} position, {} scale",
+                n.name,
+                n.vertices,
+                n.faces,
+                n.textures.join(", "),
+                n.rotation_keys,
+                n.position_keys,
+                n.scale_keys
+            );
+        }
+    }
     let _ = writeln!(
         o,
         "  geometry: {}, {}, {}, {}",

@@ -108,6 +108,30 @@ pub fn select(
     Ok(Some((index, f)))
 }
 
+/// The joints as the file lists them: RSM nodes in file order with file-index parents (the skeleton itself is
+/// parents-first); every other format in skeleton order.
+fn joints_out(scene: &Scene, pose: &Pose) -> Vec<JointOut> {
+    let world = |j: usize| pose.world.get(j).copied().unwrap_or_default().to_cols_array();
+    if let Some(rsm) = &scene.rsm {
+        return rsm
+            .nodes
+            .iter()
+            .map(|n| JointOut {
+                name: n.name.clone(),
+                parent: n.parent.map_or(-1, |p| p as i64),
+                world: world(n.joint),
+            })
+            .collect();
+    }
+    scene
+        .skeleton
+        .joints
+        .iter()
+        .enumerate()
+        .map(|(i, j)| JointOut { name: j.name.clone(), parent: j.parent.map_or(-1, |p| p as i64), world: world(i) })
+        .collect()
+}
+
 pub fn run(args: &PoseArgs) -> Result<(), CliError> {
     let (scene, _reports) = load_with_attachments(&args.file, &args.attach)?;
     let sel = select(&scene, args.anim.as_deref(), args.frame, args.time, args.default_fps)?;
@@ -125,17 +149,7 @@ pub fn run(args: &PoseArgs) -> Result<(), CliError> {
         anim,
         frame,
         time,
-        joints: scene
-            .skeleton
-            .joints
-            .iter()
-            .enumerate()
-            .map(|(i, j)| JointOut {
-                name: j.name.clone(),
-                parent: j.parent.map_or(-1, |p| p as i64),
-                world: pose.world[i].to_cols_array(),
-            })
-            .collect(),
+        joints: joints_out(&scene, &pose),
         bounds: FrameBounds::of_points(&skinned).map(|b| BoundsOut { min: b.min.to_array(), max: b.max.to_array() }),
         vertices: args
             .vertices

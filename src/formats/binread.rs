@@ -93,6 +93,91 @@ impl<'a> Record<'a> {
     }
 }
 
+/// A forward reader for formats that are a stream of fields and counted arrays (RSM). Every read is checked
+/// against the bytes left and names the field it was reading; [`Cursor::count`] checks a count read from the
+/// file against the bytes that remain, so no count can drive an allocation larger than the file.
+#[derive(Clone, Copy)]
+pub struct Cursor<'a> {
+    data: &'a [u8],
+    pos: usize,
+}
+
+impl<'a> Cursor<'a> {
+    pub fn new(data: &'a [u8]) -> Self {
+        Cursor { data, pos: 0 }
+    }
+
+    /// The offset of the next read.
+    pub fn pos(&self) -> u64 {
+        self.pos as u64
+    }
+
+    pub fn remaining(&self) -> u64 {
+        (self.data.len() - self.pos.min(self.data.len())) as u64
+    }
+
+    /// The next `n` bytes, or an error naming `what` and how many bytes it needed.
+    pub fn bytes(&mut self, n: u64, what: &str) -> Result<&'a [u8], LoadError> {
+        if n > self.remaining() {
+            return Err(LoadError::at(
+                self.pos(),
+                format!("{what}: expected {n} B, only {} B left before the end of the file", self.remaining()),
+            ));
+        }
+        let start = self.pos;
+        self.pos += n as usize;
+        Ok(&self.data[start..self.pos])
+    }
+
+    pub fn u8(&mut self, what: &str) -> Result<u8, LoadError> {
+        Ok(self.bytes(1, what)?[0])
+    }
+
+    pub fn u16(&mut self, what: &str) -> Result<u16, LoadError> {
+        let b = self.bytes(2, what)?;
+        Ok(u16::from_le_bytes([b[0], b[1]]))
+    }
+
+    pub fn i32(&mut self, what: &str) -> Result<i32, LoadError> {
+        Ok(le_u32(self.bytes(4, what)?, 0) as i32)
+    }
+
+    pub fn u32(&mut self, what: &str) -> Result<u32, LoadError> {
+        Ok(le_u32(self.bytes(4, what)?, 0))
+    }
+
+    pub fn f32(&mut self, what: &str) -> Result<f32, LoadError> {
+        Ok(f32::from_bits(le_u32(self.bytes(4, what)?, 0)))
+    }
+
+    pub fn f32s<const N: usize>(&mut self, what: &str) -> Result<[f32; N], LoadError> {
+        let b = self.bytes(4 * N as u64, what)?;
+        Ok(std::array::from_fn(|i| f32::from_bits(le_u32(b, 4 * i))))
+    }
+
+    /// An i32 element count whose elements take at least `min_size` bytes each: negative counts and counts
+    /// the rest of the file cannot hold are errors naming `what`.
+    pub fn count(&mut self, min_size: u64, what: &str) -> Result<usize, LoadError> {
+        let at = self.pos();
+        let n = self.i32(&format!("{what} count"))?;
+        if n < 0 {
+            return Err(LoadError::at(at, format!("{what} count {n}: expected 0 or more")));
+        }
+        let need = (n as u64).saturating_mul(min_size);
+        if need > self.remaining() {
+            return Err(LoadError::at(
+                at,
+                format!(
+                    "{what} count {n}: expected at most {} ({n} × {min_size} B need {need} B, {} B left)",
+                    self.remaining() / min_size.max(1),
+                    self.remaining()
+                ),
+            ));
+        }
+        Ok(n as usize)
+    }
+}
+
 /// Little-endian u32 at `i` of a slice known to be long enough (zero when it is not).
 pub fn le_u32(s: &[u8], i: usize) -> u32 {
     s.get(i..i + 4).map_or(0, |b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
@@ -111,6 +196,20 @@ mod tests {
         assert!(e.to_string().contains("meshes (1×4 B at 8) end at 12, past end of file (10)"), "{e}");
         assert!(b.slice(u64::MAX, 1, 1, "x").is_err());
         assert!(b.slice(0, u64::MAX, 24, "x").is_err());
+    }
+
+    #[test]
+    fn cursor_checks_counts_against_the_bytes_left() {
+        let data = [3u8, 0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8];
+        let mut c = Cursor::new(&data);
+        let mut peek = c;
+        let e = peek.count(4, "vertex").unwrap_err();
+        assert!(e.to_string().contains("vertex count 3: expected at most 2"), "{e}");
+        assert_eq!(c.count(2, "x").unwrap(), 3);
+        assert_eq!(c.u16("a").unwrap(), 0x0201);
+        assert!(c.bytes(7, "tail").is_err());
+        let neg = (-1i32).to_le_bytes();
+        assert!(Cursor::new(&neg).count(1, "n").is_err());
     }
 
     #[test]

@@ -2,6 +2,7 @@
 
 pub mod binread;
 pub mod iqm;
+pub mod rsm;
 
 use std::path::Path;
 
@@ -14,6 +15,9 @@ pub fn load_bytes(name: &str, data: &[u8]) -> Result<Scene, LoadError> {
         return iqm::read(name, data);
     }
     let ext = Path::new(name).extension().and_then(|e| e.to_str()).unwrap_or("").to_ascii_lowercase();
+    if rsm::sniff(data) || ext == "rsm" || ext == "rsm2" {
+        return rsm::read(name, data);
+    }
     let msg = match ext.as_str() {
         "iqm" => "not an IQM file: it does not start with \"INTERQUAKEMODEL\\0\"".to_string(),
         "" => "unknown format: no recognised header and no file extension".to_string(),

@@ -1,8 +1,9 @@
 //! The orbit camera and deterministic framing.
 //!
 //! Drawing happens in a "world" space that is Y up with the model's front toward +Z. A model is brought there
-//! by [`up_basis`], a pure rotation: Z-up models (the Inter-Quake formats, which face -Y) stand upright and
-//! face the camera, and since nothing is mirrored the file's winding still says which faces are front.
+//! by [`up_basis`]: Z-up models (the Inter-Quake formats, which face -Y) stand upright and face the camera.
+//! Every basis but the left-handed one is a rotation, so the file's winding still says which faces are front;
+//! for the mirroring one the mesh pipeline swaps the winding.
 
 use std::f32::consts::FRAC_PI_2;
 
@@ -12,12 +13,21 @@ use crate::anim::{Pose, skinned_bounds};
 use crate::scene::{FrameBounds, Scene, UpAxis};
 
 /// Model space → world space (Y up). Z-up models turn -90° about X: +Z becomes +Y and -Y (their front)
-/// becomes +Z.
+/// becomes +Z. Y-down models (RSM1) turn 180° about X, diag(1, −1, −1). Left-handed Y-up models (RSM2) mirror
+/// Z, diag(1, 1, −1): the only basis with a negative determinant, so the renderer swaps the front-face winding
+/// for it (see [`mirrors`]).
 pub fn up_basis(up: UpAxis) -> Mat4 {
     match up {
         UpAxis::Y => Mat4::IDENTITY,
         UpAxis::Z => Mat4::from_rotation_x(-FRAC_PI_2),
+        UpAxis::NegY => Mat4::from_diagonal(glam::Vec4::new(1.0, -1.0, -1.0, 1.0)),
+        UpAxis::YLeftHanded => Mat4::from_diagonal(glam::Vec4::new(1.0, 1.0, -1.0, 1.0)),
     }
+}
+
+/// True when [`up_basis`] mirrors: a winding that is front in model space is back on screen.
+pub fn mirrors(up: UpAxis) -> bool {
+    up_basis(up).determinant() < 0.0
 }
 
 /// An orbit camera around `target`. Angles are radians; yaw 0 and pitch 0 look at the model's front.
@@ -135,6 +145,16 @@ mod tests {
         assert!(b.transform_vector3(Vec3::Z).abs_diff_eq(Vec3::Y, 1e-6));
         assert!(b.transform_vector3(-Vec3::Y).abs_diff_eq(Vec3::Z, 1e-6));
         assert!((b.determinant() - 1.0).abs() < 1e-6, "a rotation keeps the winding");
+    }
+
+    #[test]
+    fn rsm_bases_stand_upright() {
+        let b = up_basis(UpAxis::NegY);
+        assert!(b.transform_vector3(-Vec3::Y).abs_diff_eq(Vec3::Y, 1e-6));
+        assert!(!mirrors(UpAxis::NegY) && !mirrors(UpAxis::Z) && !mirrors(UpAxis::Y));
+        let m = up_basis(UpAxis::YLeftHanded);
+        assert!(m.transform_vector3(Vec3::Y).abs_diff_eq(Vec3::Y, 1e-6));
+        assert!(mirrors(UpAxis::YLeftHanded));
     }
 
     #[test]

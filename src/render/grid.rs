@@ -1,4 +1,4 @@
-//! The ground grid: lines on the model's ground plane (z = 0 for Z-up models, y = 0 for Y-up), spaced by a
+//! The ground grid: lines on the model's ground plane (z = 0 for Z-up models, y = 0 for the Y-up and Y-down ones), spaced by a
 //! power of ten that suits the model's size, with the X axis and the forward axis coloured.
 
 use glam::Vec3;
@@ -11,7 +11,7 @@ pub(crate) fn grid(out: &mut Vec<LineVertex>, up: UpAxis, bounds: Option<&FrameB
     // Ground-plane coordinates (a, b) → model space.
     let point = |a: f32, b: f32| match up {
         UpAxis::Z => Vec3::new(a, b, 0.0),
-        UpAxis::Y => Vec3::new(a, 0.0, b),
+        UpAxis::Y | UpAxis::NegY | UpAxis::YLeftHanded => Vec3::new(a, 0.0, b),
     };
     let (center, size) = match bounds {
         Some(b) => {
@@ -19,7 +19,7 @@ pub(crate) fn grid(out: &mut Vec<LineVertex>, up: UpAxis, bounds: Option<&FrameB
             let d = b.max - b.min;
             let (ca, cb, da, db) = match up {
                 UpAxis::Z => (c.x, c.y, d.x, d.y),
-                UpAxis::Y => (c.x, c.z, d.x, d.z),
+                UpAxis::Y | UpAxis::NegY | UpAxis::YLeftHanded => (c.x, c.z, d.x, d.z),
             };
             ((ca, cb), da.max(db).max(d.max_element() * 0.5).max(1e-3))
         }

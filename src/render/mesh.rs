@@ -98,7 +98,8 @@ impl MeshPipelines {
         if model.draws.is_empty() {
             return;
         }
-        let cw = model.front_face == FrontFace::Cw;
+        // A mirroring up basis (RSM2) turns the model's front winding around on screen.
+        let cw = (model.front_face == FrontFace::Cw) != super::camera::mirrors(model.up);
         pass.set_pipeline(self.pipeline(cw, cull_back_faces));
         bind_streams(pass, model);
         pass.set_index_buffer(model.indices.slice(..), wgpu::IndexFormat::Uint32);

@@ -6,10 +6,12 @@
 
 mod clip;
 mod geometry;
+mod rsm;
 mod skeleton;
 
 pub use clip::{Clip, ClipData, DEFAULT_FPS, FrameBounds, Interpolation, Key, Track, TrackMode};
 pub use geometry::{CustomStream, Material, Mesh, VertexStreams};
+pub use rsm::{RsmInfo, RsmLayout, RsmNode, RsmUvAnimation, RsmVolumeBox};
 pub use skeleton::{Joint, Skeleton, Transform};
 
 use crate::error::Warning;
@@ -37,11 +39,27 @@ impl Format {
     }
 }
 
-/// The model's up axis in its own space.
+/// The model's up axis in its own space, and so how presentation brings it upright (`render::up_basis`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 pub enum UpAxis {
     Y,
     Z,
+    /// Up is −Y (RSM1): shown turned 180° about X, a rotation.
+    NegY,
+    /// Y up in a left-handed frame (RSM2): shown with Z mirrored, which reverses the winding on screen.
+    YLeftHanded,
+}
+
+impl UpAxis {
+    /// How `info` and the sidebar name it.
+    pub fn label(self) -> &'static str {
+        match self {
+            UpAxis::Y => "Y",
+            UpAxis::Z => "Z",
+            UpAxis::NegY => "-Y",
+            UpAxis::YLeftHanded => "left-handed Y",
+        }
+    }
 }
 
 /// Which winding is the front face, seen from outside with a right-handed camera.
@@ -111,6 +129,8 @@ pub struct Scene {
     pub clips: Vec<Clip>,
     pub up: UpAxis,
     pub front_face: FrontFace,
+    /// RSM/RSM2 facts for `info` and the sidebar; `None` for other formats.
+    pub rsm: Option<Box<RsmInfo>>,
 }
 
 impl Scene {
@@ -126,6 +146,7 @@ impl Scene {
             clips: Vec::new(),
             up: UpAxis::Z,
             front_face: FrontFace::Ccw,
+            rsm: None,
         }
     }
 

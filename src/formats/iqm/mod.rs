@@ -342,6 +342,7 @@ fn read_inner(data: &[u8]) -> Result<Scene, LoadError> {
         clips: anim.clips,
         up: UpAxis::Z,
         front_face: FrontFace::Cw,
+        rsm: None,
     })
 }
 

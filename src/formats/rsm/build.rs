@@ -1,0 +1,681 @@
+//! Raw RSM records into a scene: the node tree as a parents-first skeleton, rest pose and centring, rigidly
+//! bound geometry with per-face normals, materials, and node animation as keyed tracks.
+
+use std::collections::HashMap;
+
+use glam::{Mat3, Mat4, Quat, Vec2, Vec3};
+
+use super::parse::{RawModel, RawNode};
+use crate::error::{LoadError, Location, Warning};
+use crate::scene::{
+    Clip, ClipData, Format, FrontFace, Interpolation, Joint, Key, Material, Mesh, Metadata, RsmInfo, RsmLayout,
+    RsmNode, RsmUvAnimation, Scene, Skeleton, Track, TrackMode, Transform, UpAxis, VertexStreams,
+};
+
+/// RSM2 frame rate when the stored one is unusable.
+const FALLBACK_FPS: f32 = 30.0;
+
+struct Warnings(Vec<Warning>);
+
+impl Warnings {
+    fn at(&mut self, rule: &'static str, offset: u64, message: String) {
+        self.0.push(Warning { rule, location: Location::Offset(offset), message });
+    }
+
+    fn file(&mut self, rule: &'static str, message: String) {
+        self.0.push(Warning { rule, location: Location::File, message });
+    }
+}
+
+/// One node's animation, sorted by frame, in file frames (RSM1 ms, RSM2 frames).
+#[derive(Default)]
+struct NodeKeys {
+    rotation: Vec<(i32, Quat)>,
+    position: Vec<(i32, Vec3)>,
+    scale: Vec<(i32, Vec3)>,
+}
+
+impl NodeKeys {
+    fn is_empty(&self) -> bool {
+        self.rotation.is_empty() && self.position.is_empty() && self.scale.is_empty()
+    }
+
+    fn last_frame(&self) -> Option<i32> {
+        let r = self.rotation.last().map(|k| k.0);
+        let p = self.position.last().map(|k| k.0);
+        let s = self.scale.last().map(|k| k.0);
+        [r, p, s].into_iter().flatten().max()
+    }
+}
+
+pub fn build(raw: RawModel, data: &[u8]) -> Result<Scene, LoadError> {
+    let rsm2 = raw.version() >= 0x202;
+    let mut w = Warnings(Vec::new());
+    if data.get(..4) == Some(b"GRSX") {
+        w.at("rsm.magic", 0, "magic \"GRSX\" read as \"GRSM\"".into());
+    }
+    let len = data.len() as u64;
+    if raw.end < len {
+        w.at("rsm.trailing", raw.end, format!("{} trailing byte(s) after the last record ignored", len - raw.end));
+    }
+    if raw.layout == RsmLayout::Fjs {
+        w.file(
+            "rsm.layout.fjs",
+            "layout B does not read this file exactly; read with the classic (FJS) layout, which does".into(),
+        );
+    }
+    if raw.model_keys > 0 {
+        w.file("rsm.model_keys", format!("{} model-level key(s) ignored (no viewer uses them)", raw.model_keys));
+    }
+    match raw.shade_type {
+        0..=2 => {}
+        3 => w.file("rsm.shade_type", "shadeType 3 (black): drawn unlit".into()),
+        s => w.file("rsm.shade_type", format!("shadeType {s}: expected 0 to 3; flat normals used")),
+    }
+    let fps = match raw.fps {
+        Some(f) if f.is_finite() && f > 0.0 => f,
+        Some(f) => {
+            w.file("rsm2.fps", format!("fps {f}: expected a positive number; {FALLBACK_FPS} used"));
+            FALLBACK_FPS
+        }
+        None => 1000.0,
+    };
+    let n = raw.nodes.len();
+
+    // Parents by name: the first *other* node with that name; empty or own name is a root.
+    let mut parent: Vec<Option<usize>> = vec![None; n];
+    let mut by_name: HashMap<&[u8], Vec<usize>> = HashMap::new();
+    for (i, node) in raw.nodes.iter().enumerate() {
+        by_name.entry(&node.name.raw[..]).or_default().push(i);
+    }
+    for (i, node) in raw.nodes.iter().enumerate() {
+        if by_name.get(&node.name.raw[..]).is_some_and(|v| v.len() > 1 && v[0] != i) {
+            w.at(
+                "rsm.node.duplicate_name",
+                node.offset,
+                format!("node {i} \"{}\" repeats an earlier node's name; children attach to the first", node.name.text),
+            );
+        }
+        if node.parent.raw.is_empty() || node.parent.raw == node.name.raw {
+            continue;
+        }
+        match by_name.get(&node.parent.raw[..]).and_then(|v| v.iter().find(|&&j| j != i)) {
+            Some(&j) => parent[i] = Some(j),
+            None => w.at(
+                "rsm.node.parent_unknown",
+                node.offset + if rsm2 { 4 } else { 40 },
+                format!("node {i} \"{}\": parent \"{}\" names no node; made a root", node.name.text, node.parent.text),
+            ),
+        }
+    }
+    break_cycles(&mut parent, &raw.nodes, &mut w);
+
+    // Roots: RSM1's main node first (node 0 when its name matches none), then every other root in file order.
+    let mut first_root = None;
+    if !rsm2 {
+        let main = raw.roots.first();
+        let found = main.and_then(|m| raw.nodes.iter().position(|node| node.name.raw == m.raw));
+        if found.is_none() && n > 0 {
+            let name = main.map_or(String::new(), |m| m.text.clone());
+            w.file("rsm.main_node", format!("main node \"{name}\" names no node; node 0 used"));
+        }
+        first_root = found.or((n > 0).then_some(0)).map(|mut r| {
+            while let Some(p) = parent[r] {
+                r = p;
+            }
+            r
+        });
+        let roots = parent.iter().filter(|p| p.is_none()).count();
+        if roots > 1 {
+            w.file("rsm.node.roots", format!("{roots} root nodes; the game draws only the main node's tree"));
+        }
+    } else {
+        for r in &raw.roots {
+            if !raw.nodes.iter().any(|node| node.name.raw == r.raw) {
+                w.file("rsm2.root_unknown", format!("root \"{}\" names no node", r.text));
+            }
+        }
+    }
+    let mut children: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for (i, p) in parent.iter().enumerate() {
+        if let Some(p) = *p {
+            children[p].push(i);
+        }
+    }
+    let mut order: Vec<usize> = Vec::with_capacity(n);
+    let roots = first_root.into_iter().chain((0..n).filter(|&i| parent[i].is_none() && Some(i) != first_root));
+    for r in roots {
+        let mut stack = vec![r];
+        while let Some(i) = stack.pop() {
+            order.push(i);
+            stack.extend(children[i].iter().rev());
+        }
+    }
+    let mut joint_of = vec![0usize; n];
+    for (j, &i) in order.iter().enumerate() {
+        joint_of[i] = j;
+    }
+
+    // Keys, sorted and normalised.
+    let keys: Vec<NodeKeys> = raw.nodes.iter().enumerate().map(|(i, node)| node_keys(i, node, &mut w)).collect();
+
+    // Rest pose locals (file-space, before centring).
+    let mut rest: Vec<Transform> = Vec::with_capacity(n);
+    let mut static_scale: Vec<Vec3> = vec![Vec3::ONE; n];
+    for (i, node) in raw.nodes.iter().enumerate() {
+        let k = &keys[i];
+        let t = if rsm2 {
+            let m3 = Mat3::from_cols_array(&node.m3);
+            let (local, ploc) = match parent[i] {
+                Some(p) => {
+                    let pm = Mat3::from_cols_array(&raw.nodes[p].m3);
+                    let inv = if pm.determinant().abs() > f32::MIN_POSITIVE { pm.inverse() } else { Mat3::IDENTITY };
+                    (inv * m3, inv * (node.pos - raw.nodes[p].pos))
+                }
+                None => (m3, node.pos),
+            };
+            let (s, r, _) = Mat4::from_mat3(local).to_scale_rotation_translation();
+            let back = Mat3::from_quat(r) * Mat3::from_diagonal(s);
+            if !(back - local).to_cols_array().iter().all(|d| d.abs() <= 1e-3 * (1.0 + s.abs().max_element())) {
+                w.at(
+                    "rsm2.matrix.shear",
+                    node.offset,
+                    format!("node {i} \"{}\": matrix is not a rotation and scale; shear dropped", node.name.text),
+                );
+            }
+            static_scale[i] = if k.rotation.is_empty() { s } else { Vec3::ONE };
+            Transform {
+                translation: k.position.first().map_or(ploc, |p| p.1),
+                rotation: k.rotation.first().map_or(r, |q| q.1),
+                scale: static_scale[i] * k.scale.first().map_or(Vec3::ONE, |s| s.1),
+            }
+        } else {
+            let axis = node.rot_axis;
+            let static_rot = if axis.is_finite() && axis.length() > 1e-6 && node.rot_angle.is_finite() {
+                Quat::from_axis_angle(axis.normalize(), node.rot_angle)
+            } else {
+                Quat::IDENTITY
+            };
+            static_scale[i] = node.scale;
+            Transform {
+                translation: k.position.first().map_or(node.pos, |p| p.1),
+                rotation: k.rotation.first().map_or(static_rot, |q| q.1),
+                scale: k.scale.first().map_or(node.scale, |s| s.1),
+            }
+        };
+        rest.push(t);
+    }
+    let pivot = |node: &RawNode| -> Mat4 {
+        if rsm2 {
+            Mat4::IDENTITY
+        } else {
+            Mat4::from_translation(node.offset_v) * Mat4::from_mat3(Mat3::from_cols_array(&node.m3))
+        }
+    };
+    let make_skeleton = |rest: &[Transform]| -> Result<Skeleton, LoadError> {
+        let joints = order
+            .iter()
+            .map(|&i| Joint {
+                name: raw.nodes[i].name.text.clone(),
+                parent: parent[i].map(|p| joint_of[p]),
+                bind: rest[i],
+            })
+            .collect();
+        Skeleton::new(joints, true).map_err(|j| LoadError::whole(format!("internal: joint {j} before its parent")))
+    };
+    let mut skeleton = make_skeleton(&rest)?;
+
+    // RSM1 centring: C = T(−center.x, −max.y, −center.z) of the rest-pose box, folded into the roots.
+    let mut center_offset = Vec3::ZERO;
+    if !rsm2 {
+        let mut lo = Vec3::splat(f32::INFINITY);
+        let mut hi = Vec3::splat(f32::NEG_INFINITY);
+        for (i, node) in raw.nodes.iter().enumerate() {
+            let m = skeleton.bind_world[joint_of[i]] * pivot(node);
+            for v in &node.vertices {
+                let p = m.transform_point3(*v);
+                lo = lo.min(p);
+                hi = hi.max(p);
+            }
+        }
+        if lo.is_finite() && hi.is_finite() {
+            let c = (lo + hi) * 0.5;
+            center_offset = Vec3::new(-c.x, -hi.y, -c.z);
+            for i in 0..n {
+                if parent[i].is_none() {
+                    rest[i].translation += center_offset;
+                }
+            }
+            skeleton = make_skeleton(&rest)?;
+        }
+    }
+
+    // Materials.
+    let mut materials: Vec<Material> = Vec::new();
+    let mut global_material: Vec<usize> = Vec::new();
+    for t in &raw.textures {
+        global_material.push(materials.len());
+        materials.push(Material { name: t.text.clone(), texture: (!t.text.is_empty()).then(|| t.text.clone()) });
+    }
+    let mut by_texture_name: HashMap<Vec<u8>, usize> = HashMap::new();
+    let mut no_texture: Option<usize> = None;
+
+    // Geometry, node by node in file order.
+    let shade = raw.shade_type;
+    let mut streams = VertexStreams {
+        normals: Some(Vec::new()),
+        texcoords: Some(Vec::new()),
+        joints: Some(Vec::new()),
+        weights: Some(Vec::new()),
+        source: Some(Vec::new()),
+        ..Default::default()
+    };
+    let mut triangles: Vec<[u32; 3]> = Vec::new();
+    let mut two_sided: Vec<bool> = Vec::new();
+    let mut meshes: Vec<Mesh> = Vec::new();
+    let mut info_nodes: Vec<RsmNode> = Vec::with_capacity(n);
+    let mut file_base: u32 = 0;
+    for (i, node) in raw.nodes.iter().enumerate() {
+        let joint = joint_of[i];
+        let m = skeleton.bind_world[joint] * pivot(node);
+        let positions: Vec<Vec3> = node.vertices.iter().map(|v| m.transform_point3(*v)).collect();
+        if let Some(k) = positions.iter().position(|p| !p.is_finite()) {
+            return Err(LoadError::at(
+                node.offset,
+                format!(
+                    "node {i} \"{}\" vertex {k}: position not finite after the node transform (expected finite \
+                     matrix, position, rotation and scale)",
+                    node.name.text
+                ),
+            ));
+        }
+        let reversed = Mat3::from_mat4(m).determinant() < 0.0;
+
+        // The node's texture slots → materials.
+        let slots: Vec<Option<usize>> = if raw.version() >= 0x203 {
+            node.texture_names
+                .iter()
+                .map(|t| {
+                    Some(*by_texture_name.entry(t.raw.clone()).or_insert_with(|| {
+                        materials.push(Material {
+                            name: t.text.clone(),
+                            texture: (!t.text.is_empty()).then(|| t.text.clone()),
+                        });
+                        materials.len() - 1
+                    }))
+                })
+                .collect()
+        } else {
+            node.texture_indices
+                .iter()
+                .map(|&t| usize::try_from(t).ok().and_then(|t| global_material.get(t).copied()))
+                .collect()
+        };
+        if slots.iter().any(Option::is_none) {
+            w.at(
+                "rsm.node.texture_index",
+                node.offset,
+                format!("node {i} \"{}\": texture index past the texture list; drawn untextured", node.name.text),
+            );
+        }
+
+        // Faces: validated corners in front (CCW) winding, face normals.
+        struct Face {
+            v: [usize; 3],
+            t: [Option<usize>; 3],
+            slot: u16,
+            two_sided: bool,
+            normal: Vec3,
+            groups: Vec<i32>,
+        }
+        let (mut bad_vertex, mut bad_tex, mut bad_slot) = (None, None, None);
+        let mut faces: Vec<Face> = Vec::with_capacity(node.faces.len());
+        for (f, face) in node.faces.iter().enumerate() {
+            let mut v = face.vertices.map(usize::from);
+            let mut t = face.tex_vertices.map(usize::from).map(|t| (t < node.tex_coords.len()).then_some(t));
+            if v.iter().any(|&x| x >= positions.len()) {
+                bad_vertex.get_or_insert((f, face.offset));
+                continue;
+            }
+            if t.iter().any(Option::is_none) {
+                bad_tex.get_or_insert((f, face.offset));
+            }
+            if slots.get(usize::from(face.texture)).is_none() {
+                bad_slot.get_or_insert((f, face.offset));
+            }
+            if reversed {
+                v.swap(1, 2);
+                t.swap(1, 2);
+            }
+            let normal =
+                (positions[v[1]] - positions[v[0]]).cross(positions[v[2]] - positions[v[0]]).normalize_or_zero();
+            let mut groups = face.groups.clone();
+            groups.sort_unstable();
+            groups.dedup();
+            faces.push(Face { v, t, slot: face.texture, two_sided: face.two_sided, normal, groups });
+        }
+        let name = &node.name.text;
+        if let Some((f, at)) = bad_vertex {
+            let count = node.faces.len() - faces.len();
+            w.at(
+                "rsm.face.vertex_index",
+                at,
+                format!(
+                    "node {i} \"{name}\": {count} face(s) from face {f} use a vertex past the node's list; skipped"
+                ),
+            );
+        }
+        if let Some((f, at)) = bad_tex {
+            w.at(
+                "rsm.face.texcoord_index",
+                at,
+                format!("node {i} \"{name}\" face {f}: texture vertex past the node's list; UV (0, 0) used"),
+            );
+        }
+        if let Some((f, at)) = bad_slot {
+            w.at(
+                "rsm.face.texture_slot",
+                at,
+                format!("node {i} \"{name}\" face {f}: texture slot past the node's list; drawn untextured"),
+            );
+        }
+
+        // Smooth normals per (group, vertex index), summed over every group of a face.
+        let mut sums: HashMap<(i32, usize), Vec3> = HashMap::new();
+        if shade == 2 {
+            for f in &faces {
+                if f.normal == Vec3::ZERO {
+                    continue;
+                }
+                for &g in &f.groups {
+                    for &v in &f.v {
+                        *sums.entry((g, v)).or_insert(Vec3::ZERO) += f.normal;
+                    }
+                }
+            }
+        }
+        let corner_normal = |f: &Face, v: usize| -> Vec3 {
+            if shade != 2 {
+                return f.normal;
+            }
+            let s: Vec3 = f.groups.iter().filter_map(|&g| sums.get(&(g, v))).sum();
+            if s.length_squared() > 1e-12 { s.normalize() } else { f.normal }
+        };
+
+        // Split vertices: one per (file vertex, texture vertex, normal).
+        let base = streams.positions.len();
+        let mut split: HashMap<(usize, usize, [u32; 3]), u32> = HashMap::new();
+        let mut used = vec![false; positions.len()];
+        let push_vertex = |streams: &mut VertexStreams, v: usize, uv: Vec2, normal: Vec3| -> u32 {
+            let index = streams.positions.len() as u32;
+            streams.positions.push(positions[v]);
+            if let Some(x) = streams.normals.as_mut() {
+                x.push(normal);
+            }
+            if let Some(x) = streams.texcoords.as_mut() {
+                x.push(uv);
+            }
+            if let Some(x) = streams.joints.as_mut() {
+                x.push([joint as u32, 0, 0, 0]);
+            }
+            if let Some(x) = streams.weights.as_mut() {
+                x.push([1.0, 0.0, 0.0, 0.0]);
+            }
+            if let Some(x) = streams.source.as_mut() {
+                x.push(file_base + v as u32);
+            }
+            index
+        };
+        // Triangles grouped by texture slot, slots in order of first use.
+        type Bucket = (u16, Vec<([u32; 3], bool)>);
+        let mut buckets: Vec<Bucket> = Vec::new();
+        for f in &faces {
+            let mut tri = [0u32; 3];
+            for (c, out) in tri.iter_mut().enumerate() {
+                let v = f.v[c];
+                used[v] = true;
+                let normal = corner_normal(f, v);
+                let tv = f.t[c].unwrap_or(usize::MAX);
+                let uv = f.t[c].and_then(|t| node.tex_coords.get(t)).copied().unwrap_or(Vec2::ZERO);
+                let uv = if uv.is_finite() { uv } else { Vec2::ZERO };
+                let key = (v, tv, normal.to_array().map(f32::to_bits));
+                *out = match split.get(&key) {
+                    Some(&x) => x,
+                    None => {
+                        let x = push_vertex(&mut streams, v, uv, normal);
+                        split.insert(key, x);
+                        x
+                    }
+                };
+            }
+            match buckets.iter_mut().find(|b| b.0 == f.slot) {
+                Some(b) => b.1.push((tri, f.two_sided)),
+                None => buckets.push((f.slot, vec![(tri, f.two_sided)])),
+            }
+        }
+        // Every file vertex appears at least once, for `pose --vertices`.
+        for (v, u) in used.iter().enumerate() {
+            if !u {
+                push_vertex(&mut streams, v, Vec2::ZERO, Vec3::ZERO);
+            }
+        }
+        let num_vertices = (streams.positions.len() - base) as u32;
+        let mut node_meshes = Vec::new();
+        for (slot, tris) in buckets {
+            let material = match slots.get(usize::from(slot)).copied().flatten() {
+                Some(m) => m,
+                None => *no_texture.get_or_insert_with(|| {
+                    materials.push(Material { name: String::new(), texture: None });
+                    materials.len() - 1
+                }),
+            };
+            node_meshes.push(meshes.len());
+            meshes.push(Mesh {
+                name: if slot == 0 && slots.len() <= 1 { name.clone() } else { format!("{name}#{slot}") },
+                material,
+                first_triangle: triangles.len() as u32,
+                num_triangles: tris.len() as u32,
+                first_vertex: base as u32,
+                num_vertices,
+            });
+            for (t, two) in tris {
+                triangles.push(t);
+                two_sided.push(two);
+            }
+        }
+        let k = &keys[i];
+        info_nodes.push(RsmNode {
+            name: name.clone(),
+            parent_name: node.parent.text.clone(),
+            parent: parent[i],
+            joint,
+            textures: slots
+                .iter()
+                .enumerate()
+                .map(|(s, m)| match m {
+                    Some(m) => materials[*m].name.clone(),
+                    None => format!("(bad index {})", node.texture_indices.get(s).copied().unwrap_or(-1)),
+                })
+                .collect(),
+            vertices: node.vertices.len(),
+            faces: node.faces.len(),
+            two_sided_faces: node.faces.iter().filter(|f| f.two_sided).count(),
+            rotation_keys: k.rotation.len(),
+            position_keys: k.position.len(),
+            scale_keys: k.scale.len(),
+            meshes: node_meshes,
+        });
+        file_base = file_base.saturating_add(node.vertices.len() as u32);
+    }
+
+    // Node animation: keyed tracks replacing the keyed channels of each node's local transform.
+    let mut clips = Vec::new();
+    let rate = if rsm2 { fps } else { 1000.0 };
+    let animated: Vec<usize> = (0..n).filter(|&i| !keys[i].is_empty()).collect();
+    if !animated.is_empty() {
+        let last = animated.iter().filter_map(|&i| keys[i].last_frame()).max().unwrap_or(0);
+        let length = if raw.anim_len > 0 { raw.anim_len } else { last };
+        if raw.anim_len <= 0 {
+            w.file(
+                "rsm.anim_len",
+                format!("animLen {}: the last key's frame ({last}) is used as the loop length", raw.anim_len),
+            );
+        }
+        if length > 0 {
+            let time = |f: i32| f as f32 / rate;
+            let tracks = animated
+                .iter()
+                .map(|&i| {
+                    let k = &keys[i];
+                    let shift = if parent[i].is_none() { center_offset } else { Vec3::ZERO };
+                    Track {
+                        joint: joint_of[i],
+                        mode: TrackMode::Replace,
+                        interpolation: Interpolation::Linear,
+                        translation: k.position.iter().map(|&(f, p)| Key { time: time(f), value: p + shift }).collect(),
+                        rotation: k.rotation.iter().map(|&(f, q)| Key { time: time(f), value: q }).collect(),
+                        scale: k
+                            .scale
+                            .iter()
+                            .map(|&(f, s)| Key { time: time(f), value: static_scale_for(rsm2, static_scale[i]) * s })
+                            .collect(),
+                    }
+                })
+                .collect();
+            clips.push(Clip::new("animation", rate, true, length as u32, ClipData::Keyed { tracks }));
+        }
+    }
+
+    let mut uv_animations = Vec::new();
+    for (i, node) in raw.nodes.iter().enumerate() {
+        let slots = node.texture_names.len();
+        for (slot, kind, k) in &node.uv_anims {
+            if usize::try_from(*slot).map_or(true, |s| s >= slots) || !(0..=4).contains(kind) {
+                w.at(
+                    "rsm2.uv_animation",
+                    node.offset,
+                    format!("node {i} \"{}\": UV animation slot {slot} kind {kind}: expected a slot below {slots} and kind 0 to 4", node.name.text),
+                );
+            }
+            let mut keys = k.clone();
+            keys.sort_by_key(|k| k.0);
+            uv_animations.push(RsmUvAnimation { node: i, texture_slot: *slot, kind: *kind, keys });
+        }
+    }
+
+    let version = format!("{}.{}", raw.major, raw.minor);
+    let mut meta = Metadata::new(if rsm2 { Format::Rsm2 } else { Format::Rsm }, version);
+    meta.warnings = w.0;
+    let info = RsmInfo {
+        layout: raw.layout,
+        centring: center_offset,
+        anim_len: raw.anim_len,
+        shade_type: raw.shade_type,
+        alpha: raw.alpha,
+        fps: raw.fps,
+        roots: raw.roots.iter().map(|r| r.text.clone()).collect(),
+        textures: raw.textures.iter().map(|t| t.text.clone()).collect(),
+        nodes: info_nodes,
+        two_sided,
+        model_keys: raw.model_keys,
+        volume_boxes: raw.volume_boxes,
+        uv_animations,
+        node_of_joint: order,
+    };
+    Ok(Scene {
+        meta,
+        vertices: streams,
+        triangles,
+        adjacency: None,
+        meshes,
+        materials,
+        skeleton,
+        clips,
+        up: if rsm2 { UpAxis::YLeftHanded } else { UpAxis::NegY },
+        front_face: FrontFace::Ccw,
+        rsm: Some(Box::new(info)),
+    })
+}
+
+/// RSM2 scale keys multiply the static matrix's scale when no rotation key replaces it; RSM1's replace it.
+fn static_scale_for(rsm2: bool, s: Vec3) -> Vec3 {
+    if rsm2 { s } else { Vec3::ONE }
+}
+
+/// Cuts the parent link where following parents comes back to a node already on the path.
+fn break_cycles(parent: &mut [Option<usize>], nodes: &[RawNode], w: &mut Warnings) {
+    let n = parent.len();
+    let mut state = vec![0u8; n]; // 0 unvisited, 1 on the current path, 2 done
+    for start in 0..n {
+        let mut path = Vec::new();
+        let mut cur = start;
+        while state[cur] == 0 {
+            state[cur] = 1;
+            path.push(cur);
+            match parent[cur] {
+                None => break,
+                Some(p) if state[p] == 1 => {
+                    w.at(
+                        "rsm.node.parent_cycle",
+                        nodes[cur].offset,
+                        format!("node {cur} \"{}\": parents form a cycle; made a root", nodes[cur].name.text),
+                    );
+                    parent[cur] = None;
+                    break;
+                }
+                Some(p) => cur = p,
+            }
+        }
+        for p in path {
+            state[p] = 2;
+        }
+    }
+}
+
+/// A node's keys, stably sorted by frame; quaternions normalised (zero or non-finite → identity).
+fn node_keys(i: usize, node: &RawNode, w: &mut Warnings) -> NodeKeys {
+    let name = &node.name.text;
+    fn sorted<T>(keys: &[(i32, T)]) -> bool {
+        keys.windows(2).all(|p| p[0].0 <= p[1].0)
+    }
+    let mut k =
+        NodeKeys { rotation: node.rot_keys.clone(), position: node.pos_keys.clone(), scale: node.scale_keys.clone() };
+    let unsorted = !sorted(&k.rotation) || !sorted(&k.position) || !sorted(&k.scale);
+    if unsorted {
+        w.at("rsm.keys.unsorted", node.offset, format!("node {i} \"{name}\": keys out of frame order; sorted"));
+    }
+    k.rotation.sort_by_key(|k| k.0);
+    k.position.sort_by_key(|k| k.0);
+    k.scale.sort_by_key(|k| k.0);
+    let mut renormalised = false;
+    for (_, q) in &mut k.rotation {
+        let len = q.length();
+        if !len.is_finite() || len < 1e-6 {
+            *q = Quat::IDENTITY;
+            renormalised = true;
+        } else {
+            if (len - 1.0).abs() > 1e-3 {
+                renormalised = true;
+            }
+            *q = q.normalize();
+        }
+    }
+    if renormalised {
+        w.at(
+            "rsm.keys.quaternion",
+            node.offset,
+            format!("node {i} \"{name}\": rotation keys that are not unit quaternions normalised (zero → identity)"),
+        );
+    }
+    for (_, v) in &mut k.position {
+        if !v.is_finite() {
+            *v = Vec3::ZERO;
+        }
+    }
+    for (_, v) in &mut k.scale {
+        if !v.is_finite() {
+            *v = Vec3::ONE;
+        }
+    }
+    k
+}
