@@ -1,6 +1,7 @@
 //! File formats. Each parser works on a byte slice and produces a [`Scene`]; none knows about the GPU.
 
 pub mod binread;
+pub mod iqe;
 pub mod iqm;
 pub mod rsm;
 
@@ -14,11 +15,16 @@ pub fn load_bytes(name: &str, data: &[u8]) -> Result<Scene, LoadError> {
     if iqm::sniff(data) {
         return iqm::read(name, data);
     }
+    if iqe::sniff(data) {
+        return iqe::read(name, data);
+    }
     let ext = Path::new(name).extension().and_then(|e| e.to_str()).unwrap_or("").to_ascii_lowercase();
     if rsm::sniff(data) || ext == "rsm" || ext == "rsm2" {
         return rsm::read(name, data);
     }
     let msg = match ext.as_str() {
+        // Names line 1 and the expected header.
+        "iqe" => return iqe::read(name, data),
         "iqm" => "not an IQM file: it does not start with \"INTERQUAKEMODEL\\0\"".to_string(),
         "" => "unknown format: no recognised header and no file extension".to_string(),
         e => format!("unknown format: no recognised header, and rigscope does not read .{e} files yet"),
