@@ -11,9 +11,9 @@ use std::process::{Command, Output};
 use common::{corpus, read};
 use glam::Vec3;
 use rigscope::Scene;
-use rigscope::anim::{Pose, skin_positions, stored_bounds_misses};
+use rigscope::anim::{Pose, sample_clip, skin_positions, stored_bounds_misses};
 use rigscope::convert::{Target, encode, to_iqe, to_iqm};
-use rigscope::scene::DEFAULT_FPS;
+use rigscope::scene::{DEFAULT_FPS, Transform};
 
 const IQMS: [&str; 5] = [
     "iqm/lsalzman_mrfixit.iqm",
@@ -276,4 +276,151 @@ fn cli_attaches_animation_files_and_rejects_bad_requests() {
     let missing = d.join("missing.iqe");
     assert_eq!(rigscope(&["convert", s(&missing), s(&d.join("z.iqm"))]).status.code(), Some(1));
     assert!(!d.join("z.iqm").exists() && !d.join("y.iqm").exists());
+}
+
+// ---- IQE ----
+
+const IQES: [(&str, &str); 2] = [
+    ("iqm/unv_rocket.iqe", "iqm/derived/unv_rocket.iqmtool.iqm"),
+    ("iqm/unv_medistat.iqe", "iqm/derived/unv_medistat.iqmtool.iqm"),
+];
+
+#[test]
+fn iqe_converts_like_the_reference_converter() {
+    for (iqe, reference) in IQES {
+        let ours = reload(iqe, &to_iqm(&load(iqe)).unwrap().bytes);
+        let theirs = load(reference);
+        // Every vertex the reference wrote is in ours and vice versa, skinned alike at every frame.
+        let worst = assert_equivalent(&theirs, &ours, 1e-4, iqe);
+        assert_equivalent(&ours, &theirs, 1e-4, iqe);
+        eprintln!("{iqe}: largest skinned difference from the reference {worst:.2e} of the model size");
+        assert_eq!(ours.vertices.len(), theirs.vertices.len(), "{iqe}: both merge the same duplicates");
+        assert_eq!(ours.meshes.len(), theirs.meshes.len());
+        assert_eq!(ours.meta.comment, theirs.meta.comment);
+        // Our adjacency is the brute-force one; the reference's is known wrong (notes, section 6).
+        let truth = brute_force_adjacency(&ours);
+        assert_eq!(ours.adjacency.as_ref(), Some(&truth), "{iqe}: adjacency");
+        let (edges, stored) = (brute_force_adjacency(&theirs), theirs.adjacency.clone().unwrap());
+        let pairs = || edges.iter().flatten().zip(stored.iter().flatten());
+        let links = edges.iter().flatten().filter(|&&n| n != u32::MAX).count();
+        let wrong = pairs().filter(|(e, s)| **s != u32::MAX && e != s).count();
+        let missing = pairs().filter(|(e, s)| **s == u32::MAX && **e != u32::MAX).count();
+        eprintln!("{iqe}: of {links} edge links the reference stores {wrong} wrong and misses {missing}");
+        assert!(wrong + missing > 0, "{iqe}: the reference's adjacency was expected to be wrong");
+        // Bounds: stored per frame and containing the skinned mesh.
+        if !ours.clips.is_empty() {
+            assert!(stored_bounds_misses(&ours, 1e-5).is_empty(), "{iqe}: bounds");
+        }
+    }
+}
+
+#[test]
+fn iqe_and_its_conversion_pose_alike_through_the_command_line() {
+    let d = temp_dir("pose");
+    let out = d.join("medistat.iqm");
+    let iqe = corpus("iqm/unv_medistat.iqe");
+    assert!(rigscope(&["convert", s(&iqe), s(&out)]).status.success());
+    let reference = corpus("iqm/derived/unv_medistat.iqmtool.iqm");
+    for (anim, frame) in [("idle", "30"), ("attack", "10"), ("destroyed", "30")] {
+        let pose = |f: &Path| -> serde_json::Value {
+            let r = rigscope(&["pose", s(f), "--anim", anim, "--frame", frame]);
+            assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+            serde_json::from_slice(&r.stdout).unwrap()
+        };
+        let (a, b, c) = (pose(&out), pose(&reference), pose(&iqe));
+        for other in [&b, &c] {
+            let (ja, jb) = (a["joints"].as_array().unwrap(), other["joints"].as_array().unwrap());
+            assert_eq!(ja.len(), jb.len());
+            for (x, y) in ja.iter().zip(jb) {
+                assert_eq!(x["name"], y["name"]);
+                assert_eq!(x["parent"], y["parent"]);
+                let (wx, wy) = (x["world"].as_array().unwrap(), y["world"].as_array().unwrap());
+                for (p, q) in wx.iter().zip(wy) {
+                    let (p, q) = (p.as_f64().unwrap(), q.as_f64().unwrap());
+                    assert!((p - q).abs() < 1e-2 * (1.0 + p.abs()), "{anim} {frame} {}: {p} vs {q}", x["name"]);
+                }
+            }
+        }
+    }
+}
+
+/// Positions, streams, triangles, meshes, joints and every frame, compared exactly.
+fn assert_same_scene(a: &Scene, b: &Scene, what: &str) {
+    let (va, vb) = (&a.vertices, &b.vertices);
+    assert_eq!(va.positions, vb.positions, "{what}: positions");
+    assert_eq!(va.texcoords, vb.texcoords, "{what}: texcoords");
+    assert_eq!(va.normals, vb.normals, "{what}: normals");
+    assert_eq!(va.tangents, vb.tangents, "{what}: tangents");
+    assert_eq!(va.colors, vb.colors, "{what}: colours");
+    assert_eq!(a.triangles, b.triangles, "{what}: triangles");
+    let meshes = |s: &Scene| {
+        s.meshes
+            .iter()
+            .map(|m| (m.name.clone(), s.materials.get(m.material).map(|x| x.name.clone()), m.num_triangles))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(meshes(a), meshes(b), "{what}: meshes");
+    // Influences: the same joints with the same weights, slot order aside.
+    if let (Some(ja), Some(wa), Some(jb), Some(wb)) = (&va.joints, &va.weights, &vb.joints, &vb.weights) {
+        for i in 0..va.len() {
+            let set = |j: &[u32; 4], w: &[f32; 4]| {
+                let mut v: Vec<(u32, u32)> =
+                    j.iter().zip(w).filter(|(_, w)| **w > 0.0).map(|(j, w)| (*j, w.to_bits())).collect();
+                v.sort_unstable();
+                v
+            };
+            assert_eq!(set(&ja[i], &wa[i]), set(&jb[i], &wb[i]), "{what}: vertex {i} influences");
+        }
+    } else {
+        assert_eq!(va.is_skinned(), vb.is_skinned(), "{what}: skinning");
+    }
+    assert_eq!(a.skeleton.joints.len(), b.skeleton.joints.len(), "{what}: joints");
+    for (x, y) in a.skeleton.joints.iter().zip(&b.skeleton.joints) {
+        assert_eq!((&x.name, x.parent), (&y.name, y.parent), "{what}: joint");
+        if a.skeleton.has_bind_pose {
+            assert_eq!(x.bind.translation, y.bind.translation, "{what}: joint {}", x.name);
+            assert!(x.bind.rotation.dot(y.bind.rotation).abs() > 1.0 - 1e-6, "{what}: joint {}", x.name);
+            assert_eq!(x.bind.scale, y.bind.scale, "{what}: joint {}", x.name);
+        }
+    }
+    assert_eq!(a.clips.len(), b.clips.len(), "{what}: clips");
+    for (ca, cb) in a.clips.iter().zip(&b.clips) {
+        assert_eq!((&ca.name, ca.frame_count, ca.looping), (&cb.name, cb.frame_count, cb.looping), "{what}");
+        assert_eq!(ca.has_stored_fps(), cb.has_stored_fps(), "{what}: {}", ca.name);
+        // Compared as sampled, since a reader may store constant frames once.
+        let n = a.skeleton.len();
+        let (mut la, mut lb) = (vec![Transform::IDENTITY; n], vec![Transform::IDENTITY; n]);
+        for f in 0..ca.frame_count {
+            sample_clip(&a.skeleton, ca, f as f32, DEFAULT_FPS, &mut la);
+            sample_clip(&b.skeleton, cb, f as f32, DEFAULT_FPS, &mut lb);
+            if let Some(j) = (0..n).find(|&j| la[j] != lb[j]) {
+                panic!("{what}: clip {} frame {f} joint {j}: {:?} vs {:?}", ca.name, la[j], lb[j]);
+            }
+        }
+    }
+    assert_eq!(a.meta.comment, b.meta.comment, "{what}: comment");
+}
+
+#[test]
+fn iqm_to_iqe_reads_back_the_same_scene() {
+    for rel in IQMS {
+        let orig = load(rel);
+        let (text, _) = to_iqe(&orig);
+        let back = reload("back.iqe", text.as_bytes());
+        assert_same_scene(&orig, &back, rel);
+        // Writing the read-back scene again gives the same text: diffs between exports show only real changes.
+        assert_eq!(to_iqe(&back).0, text, "{rel}: IQE text is stable");
+    }
+}
+
+#[test]
+fn iqm_to_iqe_to_iqm_round_trips() {
+    for rel in IQMS {
+        let orig = load(rel);
+        let (text, _) = to_iqe(&orig);
+        let again = reload("again.iqm", &to_iqm(&reload("back.iqe", text.as_bytes())).unwrap().bytes);
+        assert_equivalent(&orig, &again, 2e-4, rel);
+        let direct = reload("direct.iqm", &to_iqm(&orig).unwrap().bytes);
+        assert_same_scene(&direct, &again, rel);
+    }
 }

@@ -187,7 +187,9 @@ fn plural(n: usize, one: &str, many: &str) -> String {
 fn text(i: &Info) -> String {
     let mut o = String::new();
     let c = &i.counts;
-    let _ = writeln!(o, "{}: {} version {} ({}-up)", i.file, i.format, i.version, i.up_axis);
+    // IQE has no version field; the others say which one they are.
+    let version = if i.version.is_empty() { String::new() } else { format!(" version {}", i.version) };
+    let _ = writeln!(o, "{}: {}{version} ({}-up)", i.file, i.format, i.up_axis);
     let kind = if c.vertices == 0 && c.animations > 0 {
         "animation only: no geometry; attach it to a model with matching joints (pose/render --attach)"
     } else if c.animations == 0 && c.joints > 0 {

@@ -51,8 +51,7 @@ fn type_name(spec: &ArraySpec, custom_slot: usize) -> String {
 
 /// `pq` with all ten numbers, or seven when the scale is exactly 1.
 fn pose_line(out: &mut String, t: &Transform) {
-    let (p, q, s) = (t.translation, t.rotation.normalize(), t.scale);
-    let q = if q.w > 0.0 { -q } else { q };
+    let (p, q, s) = (t.translation, super::stored_rotation(t.rotation), t.scale);
     let _ =
         write!(out, "pq {} {} {} {} {} {} {}", Num(p.x), Num(p.y), Num(p.z), Num(q.x), Num(q.y), Num(q.z), Num(q.w));
     if s != glam::Vec3::ONE {
@@ -107,8 +106,11 @@ fn vertex_lines(out: &mut String, scene: &Scene, i: usize, customs: &[(usize, us
     }
     if let (Some(j), Some(w)) = (&v.joints, &v.weights) {
         out.push_str("vb");
-        for (j, w) in j[i].iter().zip(&w[i]).filter(|(_, w)| **w > 0.0) {
-            let _ = write!(out, " {j} {}", Num(*w));
+        // Largest first, as readers keep them, so the text survives a read and a write unchanged.
+        let mut pairs: Vec<(u32, f32)> = j[i].iter().copied().zip(w[i]).filter(|(_, w)| *w > 0.0).collect();
+        pairs.sort_by(|a, b| b.1.total_cmp(&a.1));
+        for (j, w) in pairs {
+            let _ = write!(out, " {j} {}", Num(w));
         }
         out.push('\n');
     }

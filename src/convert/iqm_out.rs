@@ -204,9 +204,7 @@ fn build_mesh(
 
 /// Stored quaternion convention: normalised, `w ≤ 0`.
 fn stored_quat(q: glam::Quat) -> [f32; 4] {
-    let q = q.normalize();
-    let q = if q.w > 0.0 { -q } else { q };
-    q.to_array()
+    super::stored_rotation(q).to_array()
 }
 
 fn channels(t: &Transform) -> [f32; 10] {
@@ -306,7 +304,9 @@ pub fn to_iqm(scene: &Scene) -> Result<IqmFile, ConvertError> {
     // Skeleton: joints when there is a bind pose to write; poses whenever there are frames.
     let skel = &scene.skeleton;
     let parent = |i: usize| skel.joints[i].parent.map_or(-1, |p| p as i32);
-    if skel.has_bind_pose {
+    // Names are worth keeping even without a bind pose: animation files attach by name (the reference
+    // converter drops them, lsalzman/iqm#63); the bind pose is then the first frame, as readers assume.
+    if skel.has_bind_pose || skel.is_named() {
         doc.joints = skel
             .joints
             .iter()

@@ -73,6 +73,14 @@ impl ClipOverrides {
     }
 }
 
+/// `q` as stored: unit length and `w ≤ 0` (the Inter-Quake convention). A quaternion that is already unit keeps
+/// its bits, so converting a converted file changes nothing.
+pub(crate) fn stored_rotation(q: glam::Quat) -> glam::Quat {
+    let len = q.length();
+    let q = if (len - 1.0).abs() <= 1e-6 || !(len.is_finite() && len > 0.0) { q } else { q / len };
+    if q.w > 0.0 { -q } else { q }
+}
+
 /// Encodes `scene` in `target`'s format; returns the bytes and notes on what the encoder changed.
 pub fn encode(scene: &Scene, target: Target) -> Result<(Vec<u8>, Vec<String>), ConvertError> {
     match target {

@@ -283,6 +283,7 @@ pub fn build(mut p: Parser, file_len: usize) -> Result<Scene, LoadError> {
         clips,
         up: UpAxis::Z,
         front_face: FrontFace::Cw,
+        rsm: None,
     })
 }
 
@@ -309,12 +310,25 @@ fn animation(p: &mut Parser, file_len: usize) -> Result<(Skeleton, Vec<Clip>), L
     let mut joints: Vec<Joint> = Vec::with_capacity(joint_count);
     let mut has_bind_pose = true;
     if named {
+        // An animation file names its joints but may have no base pose at all: its first frame stands in, as
+        // for IQM animation-only files, and the skeleton says it has no bind pose.
+        let from_frames = p.base_poses.is_empty() && !frame_ranges.is_empty();
+        has_bind_pose = !from_frames;
         let missing = p.joints.len().saturating_sub(p.base_poses.len());
         for (i, (name, parent, _)) in p.joints.iter().enumerate() {
-            let bind = p.base_poses.get(i).map_or(Transform::IDENTITY, |b| b.0);
-            joints.push(Joint { name: name.clone(), parent: *parent, bind });
+            let bind = if from_frames {
+                frame_ranges.first().and_then(|&(_, s, _, _)| p.anim_poses.get(s + i)).copied()
+            } else {
+                p.base_poses.get(i).map(|b| b.0)
+            };
+            joints.push(Joint { name: name.clone(), parent: *parent, bind: bind.unwrap_or(Transform::IDENTITY) });
         }
-        if missing > 0 {
+        if from_frames && !p.positions.is_empty() {
+            let line = p.joints.first().map_or(1, |j| j.2);
+            p.w.line("iqe.pose.missing", line, || {
+                "the model has no base poses: the first frame stands in for the bind pose".to_string()
+            });
+        } else if missing > 0 && !from_frames {
             let line = p.joints.get(p.base_poses.len()).map_or(1, |j| j.2);
             let total = p.joints.len();
             p.w.line("iqe.pose.missing", line, || {

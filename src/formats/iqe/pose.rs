@@ -23,7 +23,8 @@ fn canonical(q: Quat) -> Option<Quat> {
     if !(len.is_finite() && len > 1e-6) {
         return None;
     }
-    let q = q / len;
+    // Already unit (as every writer leaves it): keep the bits, so IQM → IQE → scene is exact.
+    let q = if (len - 1.0).abs() <= 1e-6 { q } else { q / len };
     Some(if q.w > 0.0 { -q } else { q })
 }
 

@@ -40,6 +40,8 @@ impl BlendAccumulator {
         let mut w = [0.0; MAX_INFLUENCES];
         let mut j = [0; MAX_INFLUENCES];
         if sum > 0.0 && sum.is_finite() {
+            // Weights that already sum to 1 keep their bits, so IQM → IQE → scene is exact.
+            let sum = if (sum - 1.0).abs() <= 1e-6 { 1.0 } else { sum };
             for i in 0..self.len {
                 w[i] = self.weights[i] / sum;
                 j[i] = self.joints[i];
