@@ -20,6 +20,13 @@ struct WeldKey {
     weights: [u32; 4],
 }
 
+/// The first two `(triangle, edge)` uses of an undirected edge, and how many uses there are (saturating).
+#[derive(Default)]
+struct EdgeUses {
+    first: [(u32, u8); 2],
+    count: u8,
+}
+
 /// Canonical vertex ids: equal ids for vertices at the same position with the same influences.
 fn weld(positions: &[Vec3], joints: Option<&[[u32; 4]]>, weights: Option<&[[f32; 4]]>) -> Vec<u32> {
     let mut ids: HashMap<WeldKey, u32> = HashMap::with_capacity(positions.len());
@@ -51,24 +58,24 @@ pub fn triangle_adjacency(
     let ids = weld(positions, joints, weights);
     let id = |v: u32| ids.get(v as usize).copied().unwrap_or(NONE);
     // Undirected edge -> the (triangle, edge) uses, up to the first three (three means "too many").
-    let mut edges: HashMap<(u32, u32), ([(u32, u8); 2], u8)> = HashMap::with_capacity(triangles.len() * 3 / 2);
+    let mut edges: HashMap<(u32, u32), EdgeUses> = HashMap::with_capacity(triangles.len() * 3 / 2);
     for (t, tri) in triangles.iter().enumerate() {
         for e in 0..3 {
             let (a, b) = (id(tri[e]), id(tri[(e + 1) % 3]));
             if a == b {
                 continue;
             }
-            let entry = edges.entry((a.min(b), a.max(b))).or_insert(([(0, 0); 2], 0));
-            if (entry.1 as usize) < 2 {
-                entry.0[entry.1 as usize] = (t as u32, e as u8);
+            let uses = edges.entry((a.min(b), a.max(b))).or_default();
+            if let Some(slot) = uses.first.get_mut(uses.count as usize) {
+                *slot = (t as u32, e as u8);
             }
-            entry.1 = entry.1.saturating_add(1);
+            uses.count = uses.count.saturating_add(1);
         }
     }
     let mut adjacency = vec![[NONE; 3]; triangles.len()];
-    for (uses, count) in edges.values() {
-        if *count == 2 {
-            let [(t0, e0), (t1, e1)] = *uses;
+    for uses in edges.values() {
+        if uses.count == 2 {
+            let [(t0, e0), (t1, e1)] = uses.first;
             if t0 != t1 {
                 adjacency[t0 as usize][e0 as usize] = t1;
                 adjacency[t1 as usize][e1 as usize] = t0;
