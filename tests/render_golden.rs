@@ -218,3 +218,22 @@ fn bad_render_requests_exit_2() {
         assert_eq!(result.status.code(), Some(2), "{args:?}: {}", String::from_utf8_lossy(&result.stderr));
     }
 }
+
+#[test]
+fn an_iqe_renders_like_the_reference_converters_iqm_of_it() {
+    let iqe = path(&corpus("iqm/unv_medistat.iqe"));
+    let iqm = path(&corpus("iqm/derived/unv_medistat.iqmtool.iqm"));
+    let args = |file: &str| -> Vec<String> {
+        [file, "--anim", "attack", "--frame", "12", "--size", "256x256", "--grid", "--yaw", "30"]
+            .map(String::from)
+            .to_vec()
+    };
+    let a = render("medistat_iqe", &args(&iqe).iter().map(String::as_str).collect::<Vec<_>>());
+    let b = render("medistat_iqm", &args(&iqm).iter().map(String::as_str).collect::<Vec<_>>());
+    let background = a.get_pixel(0, 0).0;
+    let drawn = a.pixels().filter(|p| p.0 != background).count();
+    assert!(drawn > 256 * 256 / 10, "the IQE model covers only {drawn} pixels");
+    let diff = Difference::of(&b, &a);
+    let bad = diff.bad_pixels as f64 / (256.0 * 256.0);
+    assert!(bad < 0.0025 && diff.mean < 1.0, "IQE and IQM pictures differ: {bad:.4} of pixels, mean {}", diff.mean);
+}

@@ -375,3 +375,26 @@ fn the_ui_runs_on_a_context_pass() {
         assert!(view.width() > 600.0 && view.height() > 500.0, "{view:?}");
     }
 }
+
+#[test]
+fn an_iqe_opens_plays_and_a_broken_one_keeps_it() {
+    let mut h = harness(opened(&corpus("unv_medistat.iqe")));
+    h.run();
+    let app = &h.state().app;
+    assert_eq!(app.scene().unwrap().clips.len(), 10);
+    assert_eq!(app.scene().unwrap().meta.format, rigscope::scene::Format::Iqe);
+    h.get_by_label("0: idle");
+    h.get_by_label("3: construct2").click();
+    h.run();
+    assert_eq!(h.state().app.current_clip_frame(), Some((3, 0.0)));
+
+    // A dropped IQE with a bad face: the error names the line, and medistat stays.
+    let generation = h.state().app.model_generation();
+    let bad = b"# Inter-Quake Export\nvp 0 0 0\nvp 1 0 0\nvp 0 1 0\nfa 0 1 7\n";
+    h.state_mut().app.open_bytes("broken.iqe", bad);
+    h.run();
+    let app = &h.state().app;
+    assert_eq!(app.model_generation(), generation, "the model stays");
+    assert!(app.problems()[0].message.contains("face index 7"), "{:?}", app.problems());
+    h.get_by_label_contains("broken.iqe:5");
+}

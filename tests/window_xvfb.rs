@@ -92,6 +92,13 @@ fn window_shows_a_corpus_model() {
 }
 
 #[test]
+fn window_shows_an_iqe_model() {
+    let model = corpus("iqm/unv_medistat.iqe");
+    let img = window_shot("medistat-iqe", &[&model], 30);
+    assert_model_visible(&img, "medistat.iqe");
+}
+
+#[test]
 fn window_opens_the_textured_demo_and_plays_it() {
     let early = window_shot("demo-early", &[], 5);
     assert_model_visible(&early, "demo");

@@ -20,16 +20,10 @@ struct WeldKey {
     weights: [u32; 4],
 }
 
-/// The first two `(triangle, edge)` uses of an undirected edge, and how many uses there are (saturating).
-#[derive(Default)]
-struct EdgeUses {
-    first: [(u32, u8); 2],
-    count: u8,
-}
-
 /// Canonical vertex ids: equal ids for vertices at the same position with the same influences.
 fn weld(positions: &[Vec3], joints: Option<&[[u32; 4]]>, weights: Option<&[[f32; 4]]>) -> Vec<u32> {
-    let mut ids: HashMap<WeldKey, u32> = HashMap::with_capacity(positions.len());
+    let mut ids: HashMap<WeldKey, u32, foldhash::fast::RandomState> =
+        HashMap::with_capacity_and_hasher(positions.len(), Default::default());
     positions
         .iter()
         .enumerate()
@@ -57,29 +51,26 @@ pub fn triangle_adjacency(
 ) -> Vec<[u32; 3]> {
     let ids = weld(positions, joints, weights);
     let id = |v: u32| ids.get(v as usize).copied().unwrap_or(NONE);
-    // Undirected edge -> the (triangle, edge) uses, up to the first three (three means "too many").
-    let mut edges: HashMap<(u32, u32), EdgeUses> = HashMap::with_capacity(triangles.len() * 3 / 2);
+    // Every edge as (undirected key, triangle, edge), sorted so the uses of one edge sit together: a sort
+    // beats a hash map of a million edges several times over.
+    let mut edges: Vec<(u64, u32, u8)> = Vec::with_capacity(triangles.len() * 3);
     for (t, tri) in triangles.iter().enumerate() {
         for e in 0..3 {
             let (a, b) = (id(tri[e]), id(tri[(e + 1) % 3]));
-            if a == b {
-                continue;
+            if a != b {
+                edges.push(((u64::from(a.min(b)) << 32) | u64::from(a.max(b)), t as u32, e as u8));
             }
-            let uses = edges.entry((a.min(b), a.max(b))).or_default();
-            if let Some(slot) = uses.first.get_mut(uses.count as usize) {
-                *slot = (t as u32, e as u8);
-            }
-            uses.count = uses.count.saturating_add(1);
         }
     }
+    edges.sort_unstable();
     let mut adjacency = vec![[NONE; 3]; triangles.len()];
-    for uses in edges.values() {
-        if uses.count == 2 {
-            let [(t0, e0), (t1, e1)] = uses.first;
-            if t0 != t1 {
-                adjacency[t0 as usize][e0 as usize] = t1;
-                adjacency[t1 as usize][e1 as usize] = t0;
-            }
+    for run in edges.chunk_by(|x, y| x.0 == y.0) {
+        // Exactly two uses link; one is a border, three or more a non-manifold edge left open.
+        if let [(_, t0, e0), (_, t1, e1)] = *run
+            && t0 != t1
+        {
+            adjacency[t0 as usize][e0 as usize] = t1;
+            adjacency[t1 as usize][e1 as usize] = t0;
         }
     }
     adjacency

@@ -168,7 +168,7 @@ fn build_mesh(
     dropped: &mut usize,
 ) -> (Vec<u32>, Vec<[u32; 3]>) {
     let record = |v: u32| &records[v as usize * stride..(v as usize + 1) * stride];
-    let mut local: HashMap<&[u8], u32> = HashMap::new();
+    let mut local: HashMap<&[u8], u32, foldhash::fast::RandomState> = HashMap::default();
     let mut sources: Vec<u32> = Vec::new();
     let mut indices: Vec<u32> = Vec::with_capacity(triangles.len() * 3);
     for tri in triangles {
@@ -350,31 +350,45 @@ pub fn to_iqm(scene: &Scene) -> Result<IqmFile, ConvertError> {
     let written = crate::formats::iqm::read("converted.iqm", &first)
         .map_err(|e| ConvertError(format!("internal error: the converted file does not read back: {e}")))?;
     let wv = &written.vertices;
-    if !written.triangles.is_empty() {
-        doc.adjacency =
-            Some(triangle_adjacency(&wv.positions, wv.joints.as_deref(), wv.weights.as_deref(), &written.triangles));
-    }
-    if wv.is_skinned() && !doc.joints.is_empty() && doc.num_frames > 0 {
-        let mut bounds = Vec::with_capacity(doc.num_frames as usize);
+    let wants_bounds = wv.is_skinned() && !doc.joints.is_empty() && doc.num_frames > 0;
+    // Adjacency and the per-frame bounds are independent: compute them side by side (the bounds themselves
+    // split over the frames), since skinning every frame dominates a large conversion.
+    let (adjacency, bounds) = std::thread::scope(|scope| {
+        let adjacency = (!written.triangles.is_empty()).then(|| {
+            scope.spawn(|| {
+                triangle_adjacency(&wv.positions, wv.joints.as_deref(), wv.weights.as_deref(), &written.triangles)
+            })
+        });
+        let bounds = wants_bounds.then(|| frame_bounds(&written));
+        (adjacency.map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e))), bounds)
+    });
+    doc.adjacency = adjacency;
+    doc.bounds = bounds;
+    Ok(IqmFile { bytes: doc.to_bytes(), notes })
+}
+
+/// The skinned bounds of every frame of every clip, in file frame order, split over the available cores.
+fn frame_bounds(scene: &Scene) -> Vec<Bounds> {
+    let frames: Vec<(usize, u32)> =
+        scene.clips.iter().enumerate().flat_map(|(c, clip)| (0..clip.frame_count).map(move |f| (c, f))).collect();
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).clamp(1, 8);
+    let chunk = frames.len().div_ceil(threads).max(1);
+    let bounds_of = |part: &[(usize, u32)]| -> Vec<Bounds> {
         let mut pose = Pose::default();
-        for clip in &written.clips {
-            for f in 0..clip.frame_count {
-                pose.update(&written.skeleton, clip, f as f32, DEFAULT_FPS);
-                let b = skinned_bounds(wv, &pose.palette).unwrap_or(crate::scene::FrameBounds {
-                    min: glam::Vec3::ZERO,
-                    max: glam::Vec3::ZERO,
-                    xy_radius: 0.0,
-                    radius: 0.0,
-                });
-                bounds.push(Bounds {
+        part.iter()
+            .map(|&(c, f)| {
+                pose.update(&scene.skeleton, &scene.clips[c], f as f32, DEFAULT_FPS);
+                skinned_bounds(&scene.vertices, &pose.palette).map_or_else(Bounds::default, |b| Bounds {
                     min: b.min.to_array(),
                     max: b.max.to_array(),
                     xy_radius: b.xy_radius,
                     radius: b.radius,
-                });
-            }
-        }
-        doc.bounds = Some(bounds);
-    }
-    Ok(IqmFile { bytes: doc.to_bytes(), notes })
+                })
+            })
+            .collect()
+    };
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = frames.chunks(chunk).map(|part| scope.spawn(move || bounds_of(part))).collect();
+        handles.into_iter().flat_map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e))).collect()
+    })
 }
