@@ -424,3 +424,80 @@ fn iqm_to_iqe_to_iqm_round_trips() {
         assert_same_scene(&direct, &again, rel);
     }
 }
+
+#[test]
+fn half_arrays_refuse_values_they_cannot_hold() {
+    let iqe =
+        "# Inter-Quake Export\nvertexarray position half 3\nmesh m\nvp 0 0 0\nvp 100000 0 0\nvp 0 1 0\nfm 0 1 2\n";
+    let err = to_iqm(&reload("h.iqe", iqe.as_bytes())).unwrap_err();
+    assert!(err.0.contains("100000") && err.0.contains("half"), "{err}");
+    let fits = iqe.replace("100000", "1000");
+    let back = reload("h.iqm", &to_iqm(&reload("h.iqe", fits.as_bytes())).unwrap().bytes);
+    assert_eq!(back.vertices.positions[1].x.max(back.vertices.positions[0].x), 1000.0);
+    assert_eq!(back.meta.source_arrays[0].format, "half");
+}
+
+#[test]
+fn animation_files_attach_by_joint_name_whatever_their_joint_order() {
+    let d = temp_dir("order");
+    let model = load("iqm/unv_medistat.iqe");
+    // An animation-only copy whose joints are listed breadth-first instead of the model's order.
+    let n = model.skeleton.len();
+    let mut order: Vec<usize> =
+        model.skeleton.joints.iter().enumerate().filter(|(_, j)| j.parent.is_none()).map(|(i, _)| i).collect();
+    let mut k = 0;
+    while k < order.len() {
+        let p = order[k];
+        order.extend((0..n).rev().filter(|&c| model.skeleton.joints[c].parent == Some(p)));
+        k += 1;
+    }
+    assert_eq!(order.len(), n);
+    assert_ne!(order, (0..n).collect::<Vec<_>>(), "the permutation must change the order");
+    let new_index = |old: usize| order.iter().position(|&o| o == old).unwrap();
+    let joints: Vec<_> = order
+        .iter()
+        .map(|&o| {
+            let mut j = model.skeleton.joints[o].clone();
+            j.parent = j.parent.map(new_index);
+            j
+        })
+        .collect();
+    let mut anim = Scene::empty(model.meta.clone());
+    anim.skeleton = rigscope::scene::Skeleton::new(joints, true).unwrap();
+    let mut locals = vec![Transform::IDENTITY; n];
+    for clip in &model.clips {
+        let mut frames = Vec::new();
+        for f in 0..clip.frame_count {
+            sample_clip(&model.skeleton, clip, f as f32, DEFAULT_FPS, &mut locals);
+            frames.extend(order.iter().map(|&o| locals[o]));
+        }
+        let data = rigscope::scene::ClipData::Sampled { joints: n, frames };
+        anim.clips.push(rigscope::scene::Clip::new(
+            clip.name.clone(),
+            clip.frame_rate,
+            clip.looping,
+            clip.frame_count,
+            data,
+        ));
+    }
+    let anim_path = d.join("anims.iqe");
+    std::fs::write(&anim_path, to_iqe(&anim).0).unwrap();
+
+    let out = d.join("both.iqm");
+    let mesh = corpus("iqm/unv_medistat.iqe");
+    let r = rigscope(&["convert", s(&mesh), s(&anim_path), s(&out)]);
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    let both = reload("both.iqm", &read(&out));
+    assert_eq!(both.clips.len(), 20);
+    // Each attached clip poses the model as the model's own clip of that name does.
+    for (own, attached) in both.clips[..10].iter().zip(&both.clips[10..]) {
+        assert_eq!(own.name, attached.name);
+        for f in 0..own.frame_count {
+            let a = Pose::sample(&both.skeleton, own, f as f32, DEFAULT_FPS);
+            let b = Pose::sample(&both.skeleton, attached, f as f32, DEFAULT_FPS);
+            for (x, y) in a.world.iter().zip(&b.world) {
+                assert!(x.abs_diff_eq(*y, 1e-3), "{} frame {f}", own.name);
+            }
+        }
+    }
+}

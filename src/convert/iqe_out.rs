@@ -36,7 +36,8 @@ fn quoted(name: &str) -> String {
     format!("\"{}\"", name.replace('"', "'"))
 }
 
-fn type_name(spec: &ArraySpec, custom_slot: usize) -> String {
+/// The IQE `vertexarray` type of an array (`custom{slot}` for custom arrays).
+pub(super) fn array_type_name(spec: &ArraySpec, custom_slot: usize) -> String {
     match spec.kind {
         IQM_POSITION => "position".into(),
         IQM_TEXCOORD => "texcoord".into(),
@@ -165,7 +166,7 @@ pub fn to_iqe(scene: &Scene) -> (String, Vec<String>) {
                 customs.push((slot, c));
             }
             let fmt = super::FORMAT_NAMES.get(s.format as usize).copied().unwrap_or("float");
-            let _ = write!(out, "vertexarray {} {fmt} {}", type_name(s, slot), s.size);
+            let _ = write!(out, "vertexarray {} {fmt} {}", array_type_name(s, slot), s.size);
             if let Some(c) = s.custom {
                 let _ = write!(out, " {}", quoted(&scene.vertices.custom[c].name));
             }

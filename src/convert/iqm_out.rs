@@ -13,7 +13,7 @@ use super::ConvertError;
 use super::adjacency::triangle_adjacency;
 use crate::anim::{Pose, sample_clip, skinned_bounds};
 use crate::formats::iqm::write::{
-    Anim, Bounds, IQM_BLENDINDEXES, IQM_BLENDWEIGHTS, IQM_COLOR, IQM_CUSTOM, IQM_FLOAT, IQM_LOOP, IQM_NORMAL,
+    Anim, Bounds, IQM_BLENDINDEXES, IQM_BLENDWEIGHTS, IQM_COLOR, IQM_CUSTOM, IQM_FLOAT, IQM_HALF, IQM_LOOP, IQM_NORMAL,
     IQM_POSITION, IQM_TANGENT, IQM_TEXCOORD, IQM_UBYTE, IQM_USHORT, IqmDocument, Joint, Mesh, VertexArray,
     encode_components_into, format_size, quantize_channels, quantize_weights,
 };
@@ -108,8 +108,9 @@ fn sorted_influences(joints: [u32; 4], weights: [f32; 4]) -> ([u32; 4], [f32; 4]
     (slots.map(|s| s.0), slots.map(|s| s.1))
 }
 
-/// Encodes vertex `i` as the concatenation of every array's components.
-fn encode_vertex(scene: &Scene, specs: &[ArraySpec], i: usize, out: &mut Vec<u8>) {
+/// Encodes vertex `i` as the concatenation of every array's components. A value a `half` array can't hold is
+/// an error: the reference converter writes it as infinity, which readers then refuse.
+fn encode_vertex(scene: &Scene, specs: &[ArraySpec], i: usize, out: &mut Vec<u8>) -> Result<(), ConvertError> {
     let v = &scene.vertices;
     let influences = match (&v.joints, &v.weights) {
         (Some(j), Some(w)) => sorted_influences(j[i], w[i]),
@@ -147,8 +148,17 @@ fn encode_vertex(scene: &Scene, specs: &[ArraySpec], i: usize, out: &mut Vec<u8>
                 normalized = true;
             }
         }
+        if s.format == IQM_HALF
+            && let Some(bad) = values[..n].iter().find(|v| !(v.abs() <= f32::from(half::f16::MAX)))
+        {
+            return Err(ConvertError(format!(
+                "vertex {i}: {bad} does not fit the half-precision {} array (largest 65504); declare it float",
+                super::iqe_out::array_type_name(s, 0)
+            )));
+        }
         encode_components_into(s.format, &values[..n], normalized, out);
     }
+    Ok(())
 }
 
 /// One output mesh: its scene vertices in output order and its triangles in output numbering.
@@ -232,7 +242,7 @@ pub fn to_iqm(scene: &Scene) -> Result<IqmFile, ConvertError> {
     let stride: usize = specs.iter().map(ArraySpec::bytes).sum();
     let mut records = Vec::with_capacity(v.len() * stride);
     for i in 0..v.len() {
-        encode_vertex(scene, &specs, i, &mut records);
+        encode_vertex(scene, &specs, i, &mut records)?;
     }
 
     // Meshes: the scene's, or one for all triangles when it has none.
