@@ -396,5 +396,5 @@ fn an_iqe_opens_plays_and_a_broken_one_keeps_it() {
     let app = &h.state().app;
     assert_eq!(app.model_generation(), generation, "the model stays");
     assert!(app.problems()[0].message.contains("face index 7"), "{:?}", app.problems());
-    h.get_by_label_contains("broken.iqe:5");
+    assert_eq!(h.get_all_by_label_contains("broken.iqe:5").count(), 2, "in the notice and the Problems list");
 }
