@@ -12,7 +12,16 @@ pub fn section(ui: &mut egui::Ui, model: &mut Model) {
                 ui.end_row();
             };
             row("Name", model.name.clone());
-            row("Format", format!("{} version {}", s.meta.format.name(), s.meta.version));
+            let format = s.meta.format.name();
+            // IQE has no version field.
+            row(
+                "Format",
+                if s.meta.version.is_empty() {
+                    format.to_string()
+                } else {
+                    format!("{format} version {}", s.meta.version)
+                },
+            );
             row("Up axis", s.up.label().into());
             if let Some(r) = &s.rsm {
                 row("Layout", r.layout.describe().into());
