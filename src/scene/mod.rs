@@ -102,6 +102,12 @@ pub struct Metadata {
 }
 
 impl Metadata {
+    /// "IQM version 2", or just "IQE" for a format without versions.
+    pub fn format_label(&self) -> String {
+        let name = self.format.name();
+        if self.version.is_empty() { name.to_string() } else { format!("{name} version {}", self.version) }
+    }
+
     pub fn new(format: Format, version: impl Into<String>) -> Self {
         Metadata {
             format,
