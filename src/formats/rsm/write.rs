@@ -257,18 +257,9 @@ impl RsmDocument {
             }
         }
         if v >= 0x106 {
-            o.count(n.scale_keys.len());
-            for (frame, s, d) in &n.scale_keys {
-                o.i32(*frame);
-                o.f32s(s);
-                o.f32(*d);
-            }
+            o.scale_keys(&n.scale_keys);
         }
-        o.count(n.rot_keys.len());
-        for (frame, q) in &n.rot_keys {
-            o.i32(*frame);
-            o.f32s(q);
-        }
+        o.rot_keys(&n.rot_keys);
         if self.layout == RsmLayout::Fjs && v >= 0x105 {
             o.count(n.pos_keys.len());
             for (frame, p) in &n.pos_keys {
@@ -312,17 +303,8 @@ impl RsmDocument {
                 o.i32(*g);
             }
         }
-        o.count(n.scale_keys.len());
-        for (frame, s, d) in &n.scale_keys {
-            o.i32(*frame);
-            o.f32s(s);
-            o.f32(*d);
-        }
-        o.count(n.rot_keys.len());
-        for (frame, q) in &n.rot_keys {
-            o.i32(*frame);
-            o.f32s(q);
-        }
+        o.scale_keys(&n.scale_keys);
+        o.rot_keys(&n.rot_keys);
         o.count(n.pos_keys.len());
         for (frame, p) in &n.pos_keys {
             o.i32(*frame);
@@ -384,6 +366,25 @@ impl Out {
     }
 
     /// The first 20 bytes of a face: corners, texture vertices, slot, padding and the two-sided flag.
+    /// Scale keys (RSM 1.6, RSM2): count, then frame, scale and the unused trailing float.
+    fn scale_keys(&mut self, keys: &[(i32, [f32; 3], f32)]) {
+        self.count(keys.len());
+        for (frame, s, d) in keys {
+            self.i32(*frame);
+            self.f32s(s);
+            self.f32(*d);
+        }
+    }
+
+    /// Rotation keys: count, then frame and quaternion x, y, z, w.
+    fn rot_keys(&mut self, keys: &[(i32, [f32; 4])]) {
+        self.count(keys.len());
+        for (frame, q) in keys {
+            self.i32(*frame);
+            self.f32s(q);
+        }
+    }
+
     fn face_body(&mut self, f: &Face) {
         for x in f.vertices.iter().chain(&f.tex_vertices).chain([&f.texture, &f.pad]) {
             self.0.extend(x.to_le_bytes());
