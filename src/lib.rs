@@ -9,6 +9,7 @@
 
 pub mod anim;
 pub mod app;
+pub mod check;
 pub mod cli;
 pub mod convert;
 pub mod demo;

@@ -2,6 +2,7 @@
 //! see README.md. Errors go to stderr with a non-zero exit code (2 for a bad request such as an unknown
 //! animation or an out-of-range frame, 1 for a file that can't be loaded), never a panic.
 
+mod check;
 mod convert;
 mod info;
 mod pose;
@@ -67,6 +68,8 @@ pub enum Command {
     /// Convert between formats by the output's extension: IQE to IQM, IQM to IQE (a model, then animation
     /// files to attach by joint name, then the output).
     Convert(convert::ConvertArgs),
+    /// Name every problem in files: rule id, severity, place and what the spec expects (exit 1 on errors).
+    Check(check::CheckArgs),
 }
 
 /// A failure to report: a message for stderr and the process exit code.
@@ -98,6 +101,7 @@ pub fn main() -> ExitCode {
         Some(Command::Pose(args)) => pose::run(&args),
         Some(Command::Render(args)) => render::run(&args),
         Some(Command::Convert(args)) => convert::run(&args),
+        Some(Command::Check(args)) => check::run(&args),
         None => crate::window::run(crate::window::Options {
             files: cli.files,
             exit_after_frames: cli.exit_after_frames,

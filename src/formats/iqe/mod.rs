@@ -422,6 +422,7 @@ impl Parser {
     /// `vb J W J W …`: any number of pairs; the largest four are kept and renormalised.
     fn vb(&mut self, t: &mut Tokens, line: u64) -> Result<(), LoadError> {
         let mut acc = BlendAccumulator::default();
+        let mut pairs = 0usize;
         while let Some(j) = int(t, line, "vb", "joint index")? {
             let Ok(joint) = u32::try_from(j) else {
                 return Err(err(line, format!("vb: joint index {j} (expected 0 or more)")));
@@ -429,6 +430,12 @@ impl Parser {
             let mut w = [0.0];
             floats(t, &mut w, line, "vb")?;
             acc.push(joint, w[0]);
+            pairs += 1;
+        }
+        if pairs > 4 {
+            self.w.line("iqe.vb.many", line, || {
+                format!("vb has {pairs} influences; the largest 4 are kept and renormalised, as IQM stores 4")
+            });
         }
         let (joints, weights) = acc.finish();
         if weights[0] == 0.0 {

@@ -7,6 +7,7 @@
 
 mod animation;
 mod header;
+mod lint;
 mod vertex;
 pub mod write;
 
@@ -19,6 +20,7 @@ use header::{HEADER_SIZE, Header};
 use vertex::{FORMAT_BYTES, FORMAT_NAMES, RawArray};
 
 pub use header::MAGIC;
+pub use lint::lint;
 
 /// True when the bytes start like an IQM file.
 pub fn sniff(bytes: &[u8]) -> bool {

@@ -148,9 +148,10 @@ pub struct Joint {
 }
 
 impl Default for Joint {
-    /// A root at the origin with identity rotation and unit scale: an all-zero joint would collapse its mesh.
+    /// A root at the origin with identity rotation and unit scale: an all-zero joint would collapse its mesh. The
+    /// identity is stored as w = -1, as writers store every rotation with w ≤ 0.
     fn default() -> Self {
-        Joint { name: String::new(), parent: -1, translate: [0.0; 3], rotate: [0.0, 0.0, 0.0, 1.0], scale: [1.0; 3] }
+        Joint { name: String::new(), parent: -1, translate: [0.0; 3], rotate: [0.0, 0.0, 0.0, -1.0], scale: [1.0; 3] }
     }
 }
 

@@ -1,0 +1,146 @@
+//! `rigscope check`: every problem rigscope can name in a file, as findings with a stable rule id.
+//!
+//! Findings come from three places, cheapest first: the reader (a load error, or the warnings it attached to
+//! the scene), the format's own lint of the raw records (`formats::iqm::lint`), and checks on the loaded scene
+//! that cost more than loading should (degenerate triangles, unused vertices, stored adjacency against the
+//! edges, stored bounds against the skinned mesh at every frame). The window's Problems panel and the command
+//! line show the same list.
+
+mod scene;
+
+use serde::Serialize;
+
+use crate::error::{LoadError, Location, Warning};
+
+/// How bad a finding is: an error makes the file unusable or wrong; a warning is a spec violation it survives.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    Error,
+    Warning,
+}
+
+/// Where a finding is, as precisely as the check knows.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct Place {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub offset: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mesh: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub joint: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub vertex: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub triangle: Option<usize>,
+    /// With `clip`: the frame within that animation.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub clip: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub frame: Option<u32>,
+}
+
+impl Place {
+    fn of(location: Location) -> Place {
+        match location {
+            Location::Offset(o) => Place { offset: Some(o), ..Default::default() },
+            Location::Line(l) => Place { line: Some(l), ..Default::default() },
+            Location::File => Place::default(),
+        }
+    }
+
+    /// `@offset`, `line N`, `mesh 2 vertex 17`, … for text output.
+    pub fn describe(&self) -> String {
+        let mut parts = Vec::new();
+        if let Some(o) = self.offset {
+            parts.push(format!("@{o}"));
+        }
+        if let Some(l) = self.line {
+            parts.push(format!("line {l}"));
+        }
+        let named = [
+            ("mesh", self.mesh),
+            ("joint", self.joint),
+            ("triangle", self.triangle),
+            ("vertex", self.vertex),
+            ("animation", self.clip),
+        ];
+        for (what, v) in named {
+            if let Some(v) = v {
+                parts.push(format!("{what} {v}"));
+            }
+        }
+        if let Some(f) = self.frame {
+            parts.push(format!("frame {f}"));
+        }
+        parts.join(" ")
+    }
+}
+
+/// One problem in one file.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Finding {
+    pub file: String,
+    /// Stable id, `format.topic[.detail]` (`iqm.blendweights.sum`, `mesh.triangle.degenerate`, …).
+    pub rule: String,
+    pub severity: Severity,
+    pub place: Place,
+    /// What is wrong and what the spec expects.
+    pub message: String,
+}
+
+impl Finding {
+    fn warning(file: &str, w: &Warning) -> Finding {
+        Finding {
+            file: file.to_string(),
+            rule: w.rule.to_string(),
+            severity: Severity::Warning,
+            place: Place::of(w.location),
+            message: w.message.clone(),
+        }
+    }
+
+    fn load_error(file: &str, rule: String, e: &LoadError) -> Finding {
+        Finding {
+            file: file.to_string(),
+            rule,
+            severity: Severity::Error,
+            place: Place::of(e.location),
+            message: e.message.clone(),
+        }
+    }
+}
+
+/// The rule id of a file the reader refused: its format's, by content and then by extension.
+fn refusal_rule(name: &str, data: &[u8]) -> String {
+    let ext = std::path::Path::new(name).extension().and_then(|e| e.to_str()).unwrap_or("").to_ascii_lowercase();
+    let format = if crate::formats::iqm::sniff(data) {
+        "iqm"
+    } else if crate::formats::iqe::sniff(data) {
+        "iqe"
+    } else {
+        match ext.as_str() {
+            "iqm" | "iqe" | "rsm" | "mvd" => ext.as_str(),
+            "rsm2" => "rsm",
+            _ => "file",
+        }
+    };
+    format!("{format}.unreadable")
+}
+
+/// Checks a file's bytes. `name` names it in the findings.
+pub fn check_bytes(name: &str, data: &[u8]) -> Vec<Finding> {
+    let scene = match crate::load_bytes(name, data) {
+        Ok(s) => s,
+        Err(e) => return vec![Finding::load_error(name, refusal_rule(name, data), &e)],
+    };
+    let mut out: Vec<Finding> = scene.meta.warnings.iter().map(|w| Finding::warning(name, w)).collect();
+    if crate::formats::iqm::sniff(data) {
+        out.extend(crate::formats::iqm::lint(data).iter().map(|w| Finding::warning(name, w)));
+    }
+    out.extend(scene::check(name, &scene));
+    out.sort_by(|a, b| a.severity.cmp(&b.severity));
+    out
+}

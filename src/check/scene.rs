@@ -1,0 +1,114 @@
+//! Checks on a loaded scene, whatever its format: geometry that draws nothing, stored adjacency and stored
+//! bounds that disagree with the mesh.
+
+use super::{Finding, Place, Severity};
+use crate::anim::stored_bounds_misses;
+use crate::convert::adjacency::triangle_adjacency;
+use crate::scene::{FrameBounds, Scene};
+
+/// How far stored bounds may miss the skinned mesh, relative to the model size, before it is reported (the
+/// same tolerance `info` and the window use).
+const BOUNDS_TOLERANCE: f32 = crate::anim::BOUNDS_TOLERANCE;
+
+fn finding(file: &str, rule: &str, place: Place, message: String) -> Finding {
+    Finding { file: file.to_string(), rule: rule.to_string(), severity: Severity::Warning, place, message }
+}
+
+/// The mesh a triangle belongs to.
+fn mesh_of(scene: &Scene, triangle: usize) -> Option<usize> {
+    scene.meshes.iter().position(|m| {
+        let start = m.first_triangle as usize;
+        (start..start + m.num_triangles as usize).contains(&triangle)
+    })
+}
+
+pub fn check(file: &str, scene: &Scene) -> Vec<Finding> {
+    let mut out = Vec::new();
+    let v = &scene.vertices;
+    let size = FrameBounds::of_points(&v.positions).map_or(1.0, |b| b.diagonal().max(f32::MIN_POSITIVE));
+
+    // Degenerate triangles: a repeated corner, or no area (to the model's precision).
+    let area_floor = (size * 1e-7).powi(2);
+    let degenerate: Vec<usize> = scene
+        .triangles
+        .iter()
+        .enumerate()
+        .filter(|(_, t)| {
+            let p = t.map(|i| v.positions.get(i as usize).copied().unwrap_or_default());
+            t[0] == t[1] || t[1] == t[2] || t[0] == t[2] || (p[1] - p[0]).cross(p[2] - p[0]).length() <= area_floor
+        })
+        .map(|(i, _)| i)
+        .collect();
+    if let Some(&first) = degenerate.first() {
+        out.push(finding(
+            file,
+            "mesh.triangle.degenerate",
+            Place { triangle: Some(first), mesh: mesh_of(scene, first), ..Default::default() },
+            format!(
+                "{} triangle(s) have a repeated corner or no area (first: triangle {first}); they draw nothing and \
+                 break adjacency",
+                degenerate.len()
+            ),
+        ));
+    }
+
+    // Unused vertices.
+    if !scene.triangles.is_empty() {
+        let mut used = vec![false; v.len()];
+        for i in scene.triangles.iter().flatten() {
+            if let Some(u) = used.get_mut(*i as usize) {
+                *u = true;
+            }
+        }
+        let unused: Vec<usize> = used.iter().enumerate().filter(|(_, u)| !**u).map(|(i, _)| i).collect();
+        if let Some(&first) = unused.first() {
+            out.push(finding(
+                file,
+                "mesh.vertex.unused",
+                Place { vertex: Some(first), ..Default::default() },
+                format!("{} vertices are used by no triangle (first: vertex {first})", unused.len()),
+            ));
+        }
+    }
+
+    // Stored adjacency against the triangles' edges.
+    if let Some(stored) = &scene.adjacency {
+        let edges = triangle_adjacency(&v.positions, v.joints.as_deref(), v.weights.as_deref(), &scene.triangles);
+        let differ: Vec<usize> =
+            stored.iter().zip(&edges).enumerate().filter(|(_, (a, b))| a != b).map(|(i, _)| i).collect();
+        if let Some(&first) = differ.first() {
+            out.push(finding(
+                file,
+                "iqm.adjacency.mismatch",
+                Place { triangle: Some(first), mesh: mesh_of(scene, first), ..Default::default() },
+                format!(
+                    "stored adjacency disagrees with the triangles' shared edges on {} of {} triangles (first: \
+                     triangle {first}: stored {:?}, edges give {:?})",
+                    differ.len(),
+                    stored.len(),
+                    stored[first],
+                    edges[first]
+                ),
+            ));
+        }
+    }
+
+    // Stored per-frame bounds against the skinned mesh.
+    for miss in stored_bounds_misses(scene, BOUNDS_TOLERANCE) {
+        let clip = &scene.clips[miss.clip];
+        out.push(finding(
+            file,
+            "iqm.bounds.miss",
+            Place { clip: Some(miss.clip), frame: Some(miss.frame), ..Default::default() },
+            format!(
+                "animation \"{}\" frame {}: the stored bounds miss the skinned mesh by {:.4} ({:.2}% of the model \
+                 size); culling with them clips the model",
+                clip.name,
+                miss.frame,
+                miss.by,
+                100.0 * miss.by / size
+            ),
+        ));
+    }
+    out
+}
