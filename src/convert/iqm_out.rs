@@ -149,7 +149,7 @@ fn encode_vertex(scene: &Scene, specs: &[ArraySpec], i: usize, out: &mut Vec<u8>
             }
         }
         if s.format == IQM_HALF
-            && let Some(bad) = values[..n].iter().find(|v| !(v.abs() <= f32::from(half::f16::MAX)))
+            && let Some(bad) = values[..n].iter().find(|v| v.is_nan() || v.abs() > f32::from(half::f16::MAX))
         {
             return Err(ConvertError(format!(
                 "vertex {i}: {bad} does not fit the half-precision {} array (largest 65504); declare it float",
