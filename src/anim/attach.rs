@@ -64,13 +64,15 @@ pub fn attach(model: &mut Scene, anim: &Scene, source: &str) -> Result<AttachRep
     if map.iter().all(Option::is_none) {
         return Err(AttachError::NoMatch(source.to_string()));
     }
+    let file_has_hierarchy = fs.joints.iter().any(|j| j.parent.is_some());
     let parent_name = |s: &crate::scene::Skeleton, i: usize| s.joints[i].parent.map(|p| s.display_name(p));
     for (mi, fi) in map.iter().enumerate() {
         match fi {
             Some(fi) => {
                 report.matched.push((ms.display_name(mi), fs.display_name(*fi)));
-                // By index, parents were required to agree; by name, compare the parents' names.
-                if !report.by_index && parent_name(ms, mi) != parent_name(fs, *fi) {
+                // By index, parents were required to agree; by name, compare the parents' names. A file with no
+                // hierarchy at all (MVD: bone names only) says nothing about parents.
+                if !report.by_index && file_has_hierarchy && parent_name(ms, mi) != parent_name(fs, *fi) {
                     report.reparented.push(ms.display_name(mi));
                 }
             }
@@ -118,6 +120,7 @@ pub fn attach(model: &mut Scene, anim: &Scene, source: &str) -> Result<AttachRep
             // Stored bounds describe the file's own mesh, which isn't the model's.
             bounds: None,
             source: Some(source.to_string()),
+            morphs: clip.morphs.clone(),
         });
     }
     model.clips.extend(added);

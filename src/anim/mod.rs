@@ -11,5 +11,5 @@ mod skin;
 pub use attach::{AttachError, AttachReport, attach};
 pub use bounds::{BOUNDS_TOLERANCE, BoundsMiss, bounds_miss_warnings, stored_bounds_misses, stored_bounds_warnings};
 pub use pose::Pose;
-pub use sample::{sample_clip, sample_keys};
+pub use sample::{sample_clip, sample_keys, sample_keys_eased};
 pub use skin::{skin_normals, skin_positions, skinned_bounds};

@@ -2,7 +2,7 @@
 
 use glam::{Quat, Vec3};
 
-use crate::scene::{Clip, ClipData, Interpolation, Key, Skeleton, Track, TrackMode, Transform};
+use crate::scene::{Clip, ClipData, Easing, Interpolation, Key, Skeleton, Track, TrackMode, Transform};
 
 /// Writes the local transform of every skeleton joint at `frame` (clip frames from 0, fractional allowed)
 /// into `out`, which must have one entry per joint. Joints the clip doesn't animate keep their bind pose.
@@ -52,10 +52,26 @@ fn sample_track(track: &Track, time: f32, bind: Transform) -> Transform {
         let b = if a.dot(b) < 0.0 { -b } else { b };
         a.slerp(b, t).normalize()
     };
-    let step = track.interpolation == Interpolation::Step;
-    let t = sample_keys(&track.translation, time, step, lerp);
-    let r = sample_keys(&track.rotation, time, step, slerp);
-    let s = sample_keys(&track.scale, time, step, lerp);
+    let (t, r, s) = match (track.interpolation, &track.ease) {
+        (Interpolation::Bezier, Some(ease)) => {
+            let curve = |v: &[Easing], i: usize| v.get(i).copied().unwrap_or(Easing::LINEAR);
+            let t = sample_keys_eased(&track.translation, time, |a, b, i, u| {
+                let c = ease.translation.get(i).copied().unwrap_or([Easing::LINEAR; 3]);
+                a + (b - a) * Vec3::new(c[0].weight(u), c[1].weight(u), c[2].weight(u))
+            });
+            let r =
+                sample_keys_eased(&track.rotation, time, |a, b, i, u| slerp(a, b, curve(&ease.rotation, i).weight(u)));
+            let s = sample_keys_eased(&track.scale, time, |a, b, i, u| lerp(a, b, curve(&ease.scale, i).weight(u)));
+            (t, r, s)
+        }
+        _ => {
+            let step = track.interpolation == Interpolation::Step;
+            let t = sample_keys(&track.translation, time, step, lerp);
+            let r = sample_keys(&track.rotation, time, step, slerp);
+            let s = sample_keys(&track.scale, time, step, lerp);
+            (t, r, s)
+        }
+    };
     match track.mode {
         TrackMode::Replace => Transform {
             translation: t.unwrap_or(bind.translation),
@@ -68,6 +84,25 @@ fn sample_track(track: &Track, time: f32, bind: Transform) -> Transform {
             scale: bind.scale * s.unwrap_or(Vec3::ONE),
         },
     }
+}
+
+/// Like [`sample_keys`], but `mix(a, b, i, u)` also gets the index `i` of the segment's first key, so it can
+/// ease the fraction `u` with that segment's curve.
+pub fn sample_keys_eased<T: Copy>(keys: &[Key<T>], time: f32, mix: impl Fn(T, T, usize, f32) -> T) -> Option<T> {
+    let first = keys.first()?;
+    if keys.len() == 1 || time.is_nan() || time <= first.time {
+        return Some(first.value);
+    }
+    let next = keys.partition_point(|k| k.time <= time);
+    if next >= keys.len() {
+        return keys.last().map(|k| k.value);
+    }
+    let (a, b) = (keys[next - 1], keys[next]);
+    let span = b.time - a.time;
+    if span <= 0.0 {
+        return Some(a.value);
+    }
+    Some(mix(a.value, b.value, next - 1, (time - a.time) / span))
 }
 
 /// The value of a key list at `time`: holds the first and last keys outside their range, and interpolates
@@ -117,6 +152,7 @@ mod tests {
             data: ClipData::Sampled { joints: 1, frames: vec![at(0.0), at(1.0), at(4.0)] },
             bounds: None,
             source: None,
+            morphs: Vec::new(),
         }
     }
 
@@ -142,6 +178,7 @@ mod tests {
             translation: vec![Key { time: 1.0, value: Vec3::Y }, Key { time: 2.0, value: Vec3::Z }],
             rotation: vec![],
             scale: vec![],
+            ease: None,
         };
         let mut clip = sampled(false);
         clip.data = ClipData::Keyed { tracks: vec![track(TrackMode::Replace)] };
@@ -154,6 +191,37 @@ mod tests {
         clip.data = ClipData::Keyed { tracks: vec![track(TrackMode::DeltaOnBind)] };
         sample_clip(&s, &clip, 30.0, 24.0, &mut out);
         assert_eq!(out[1].translation, Vec3::new(1.0, 0.0, 1.0));
+    }
+
+    #[test]
+    fn bezier_eases_each_segment_with_its_first_keys_curve() {
+        use crate::scene::{Easing, TrackEase};
+        let s = skeleton(1);
+        // x1 + x2 = 1 puts u = ½ at s = ½, where y = ⅜(y1 + y2) + ⅛: (0,0,1,0) gives 0.125.
+        let ease_in = Easing::new(0.0, 0.0, 1.0, 0.0);
+        let track = Track {
+            joint: 0,
+            mode: TrackMode::Replace,
+            interpolation: Interpolation::Bezier,
+            translation: vec![Key { time: 0.0, value: Vec3::ZERO }, Key { time: 1.0, value: Vec3::splat(8.0) }],
+            rotation: vec![
+                Key { time: 0.0, value: Quat::IDENTITY },
+                Key { time: 1.0, value: Quat::from_rotation_z(std::f32::consts::FRAC_PI_2) },
+            ],
+            scale: vec![],
+            ease: Some(Box::new(TrackEase {
+                translation: vec![[Easing::LINEAR, ease_in, Easing::LINEAR]],
+                rotation: vec![ease_in],
+                scale: vec![],
+            })),
+        };
+        let mut clip = sampled(false);
+        clip.data = ClipData::Keyed { tracks: vec![track] };
+        let mut out = [Transform::IDENTITY];
+        sample_clip(&s, &clip, 5.0, 24.0, &mut out); // 0.5 s at 10 fps
+        assert!(out[0].translation.abs_diff_eq(Vec3::new(4.0, 1.0, 4.0), 1e-5), "{:?}", out[0].translation);
+        // 90° · 0.125 = 11.25° about Z.
+        assert!(out[0].rotation.abs_diff_eq(Quat::from_rotation_z(11.25f32.to_radians()), 1e-5));
     }
 
     #[test]

@@ -74,6 +74,7 @@ impl ClipMeta for Clip {
             data: ClipData::Keyed { tracks: Vec::new() },
             bounds: None,
             source: None,
+            morphs: Vec::new(),
         }
     }
 }

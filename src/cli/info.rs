@@ -35,7 +35,21 @@ struct Info<'a> {
     extensions: &'a [crate::scene::Extension],
     #[serde(skip_serializing_if = "Option::is_none")]
     rsm: Option<RsmSummary<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    mvd: Option<&'a crate::scene::MvdInfo>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    cameras: Vec<CameraInfo<'a>>,
     warnings: Vec<WarningInfo>,
+}
+
+/// An animated camera: its name, clip and key counts.
+#[derive(Serialize)]
+struct CameraInfo<'a> {
+    name: &'a str,
+    clip: Option<&'a str>,
+    keys: usize,
+    property_keys: usize,
+    duration: f32,
 }
 
 /// RSM/RSM2 facts: the layout that read the file, shading and the node tree.
@@ -170,6 +184,18 @@ fn build<'a>(file: String, s: &'a Scene) -> Info<'a> {
             volume_boxes: &r.volume_boxes,
             uv_animations: r.uv_animations.len(),
         }),
+        mvd: s.mvd.as_deref(),
+        cameras: s
+            .cameras
+            .iter()
+            .map(|c| CameraInfo {
+                name: &c.name,
+                clip: c.clip.as_deref(),
+                keys: c.keys.len(),
+                property_keys: c.properties.len(),
+                duration: c.end_time(),
+            })
+            .collect(),
         warnings: s
             .meta
             .warnings
@@ -239,6 +265,17 @@ fn text(i: &Info) -> String {
             );
         }
     }
+    if let Some(m) = i.mvd {
+        mvd_text(&mut o, m);
+    }
+    for c in &i.cameras {
+        let clip = c.clip.map_or(String::new(), |n| format!(" (clip \"{n}\")"));
+        let _ = writeln!(
+            o,
+            "  camera \"{}\"{clip}: {} key(s), {} property key(s), {:.2} s",
+            c.name, c.keys, c.property_keys, c.duration
+        );
+    }
     let _ = writeln!(
         o,
         "  geometry: {}, {}, {}, {}",
@@ -255,7 +292,13 @@ fn text(i: &Info) -> String {
     let s = &i.skeleton;
     if s.joints > 0 {
         let names = if s.named { "named" } else { "unnamed (matched by index when attached)" };
-        let bind = if s.has_bind_pose { "bind pose stored" } else { "no bind pose (frame 0 stands in)" };
+        let bind = if s.has_bind_pose {
+            "bind pose stored"
+        } else if i.mvd.is_some() {
+            "no bind pose (bone values are deltas on the bind pose of the model it is attached to)"
+        } else {
+            "no bind pose (frame 0 stands in)"
+        };
         let _ =
             writeln!(o, "  skeleton: {}, {} root(s), {names}, {bind}", plural(s.joints, "joint", "joints"), s.roots);
         if s.max_influences > 0 {
@@ -322,6 +365,70 @@ fn text(i: &Info) -> String {
         }
     }
     o
+}
+
+/// MVD objects: names, key rates, sections with minor types and counts, and track names with their stages.
+fn mvd_text(o: &mut String, m: &crate::scene::MvdInfo) {
+    let _ = writeln!(
+        o,
+        "  mvd: {} strings, {}{}",
+        m.encoding.name(),
+        plural(m.objects.len(), "object", "objects"),
+        if m.additive_stages { "; stages above 0 added on top of stage 0 (assumed additive)" } else { "" }
+    );
+    for (k, ob) in m.objects.iter().enumerate() {
+        let english = if ob.english_name.is_empty() { String::new() } else { format!(" / \"{}\"", ob.english_name) };
+        let _ = writeln!(o, "    object {k} \"{}\"{english} @{}: keyFps {}", ob.name, ob.offset, ob.key_fps);
+        let sections: Vec<String> = ob
+            .sections
+            .iter()
+            .map(|s| {
+                let name = s.name.as_ref().map_or(String::new(), |n| format!(" \"{n}\""));
+                let skipped = if s.read { "" } else { ", skipped" };
+                format!("{}{name} (tag {} minor {}, {}×{} B{skipped})", s.kind, s.tag, s.minor, s.count, s.item_size)
+            })
+            .collect();
+        let _ =
+            writeln!(o, "      sections: {}", if sections.is_empty() { "none".into() } else { sections.join(", ") });
+        let tracks = |label: &str, list: &[crate::scene::MvdTrackInfo], o: &mut String| {
+            if list.is_empty() {
+                return;
+            }
+            let names: Vec<String> = list
+                .iter()
+                .map(|t| {
+                    let stages: Vec<String> = t
+                        .stages
+                        .iter()
+                        .map(|s| match &s.name {
+                            Some(n) => format!("stage {} \"{n}\": {}", s.id, s.keys),
+                            None => format!("stage {}: {}", s.id, s.keys),
+                        })
+                        .collect();
+                    format!("\"{}\" ({})", t.name, stages.join(", "))
+                })
+                .collect();
+            let _ = writeln!(o, "      {label}: {}", names.join(", "));
+        };
+        tracks("bones", &ob.bones, o);
+        tracks("morphs", &ob.morphs, o);
+        tracks("cameras", &ob.cameras, o);
+        if ob.camera_property_keys > 0 {
+            let _ = writeln!(o, "      camera property keys: {}", ob.camera_property_keys);
+        }
+        if ob.model_property_keys > 0 || !ob.ik_bones.is_empty() {
+            let _ = writeln!(
+                o,
+                "      model property keys: {}; IK bones: {}",
+                ob.model_property_keys,
+                if ob.ik_bones.is_empty() { "none".into() } else { ob.ik_bones.join(", ") }
+            );
+        }
+        if !ob.motion_clips.is_empty() || !ob.motion_blends.is_empty() {
+            let _ =
+                writeln!(o, "      motion clips: {}, motion blends: {}", ob.motion_clips.len(), ob.motion_blends.len());
+        }
+    }
 }
 
 pub fn run(args: &InfoArgs) -> Result<(), CliError> {

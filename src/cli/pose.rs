@@ -44,6 +44,33 @@ struct Output<'a> {
     bounds: Option<BoundsOut>,
     #[serde(skip_serializing_if = "Option::is_none")]
     vertices: Option<Vec<[f32; 3]>>,
+    /// An animated camera's view (MVD), in the file's space as stored (MMD: left-handed, Y-up).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    camera: Option<CameraOut>,
+}
+
+#[derive(Serialize)]
+struct CameraOut {
+    name: String,
+    target: [f32; 3],
+    eye: [f32; 3],
+    up: [f32; 3],
+    fov_y: f32,
+    perspective: bool,
+}
+
+/// The camera that plays with the chosen clip (else the first camera) at `time` seconds.
+fn camera_out(scene: &Scene, anim: Option<&str>, time: f32) -> Option<CameraOut> {
+    let cam = scene.cameras.iter().find(|c| c.clip.as_deref() == anim && anim.is_some()).or(scene.cameras.first())?;
+    let v = cam.view_at(time)?;
+    Some(CameraOut {
+        name: cam.name.clone(),
+        target: v.target.to_array(),
+        eye: v.eye.to_array(),
+        up: v.up.to_array(),
+        fov_y: v.fov_y,
+        perspective: v.perspective,
+    })
 }
 
 #[derive(Serialize)]
@@ -154,6 +181,7 @@ pub fn run(args: &PoseArgs) -> Result<(), CliError> {
         vertices: args
             .vertices
             .then(|| scene.vertices.per_file_vertex(&skinned).iter().map(|v| v.to_array()).collect()),
+        camera: camera_out(&scene, anim, time),
     };
     let s = serde_json::to_string(&out).map_err(CliError::load)?;
     println!("{s}");

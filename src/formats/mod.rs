@@ -3,6 +3,7 @@
 pub mod binread;
 pub mod iqe;
 pub mod iqm;
+pub mod mvd;
 pub mod rsm;
 
 use std::path::Path;
@@ -18,6 +19,9 @@ pub fn load_bytes(name: &str, data: &[u8]) -> Result<Scene, LoadError> {
     if iqe::sniff(data) {
         return iqe::read(name, data);
     }
+    if mvd::sniff(data) {
+        return mvd::read(name, data);
+    }
     let ext = Path::new(name).extension().and_then(|e| e.to_str()).unwrap_or("").to_ascii_lowercase();
     if rsm::sniff(data) || ext == "rsm" || ext == "rsm2" {
         return rsm::read(name, data);
@@ -26,6 +30,7 @@ pub fn load_bytes(name: &str, data: &[u8]) -> Result<Scene, LoadError> {
         // Names line 1 and the expected header.
         "iqe" => return iqe::read(name, data),
         "iqm" => "not an IQM file: it does not start with \"INTERQUAKEMODEL\\0\"".to_string(),
+        "mvd" => return mvd::read(name, data),
         "" => "unknown format: no recognised header and no file extension".to_string(),
         e => format!("unknown format: no recognised header, and rigscope does not read .{e} files yet"),
     };

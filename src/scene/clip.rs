@@ -70,6 +70,79 @@ pub enum Interpolation {
     Linear,
     /// Hold each key until the next.
     Step,
+    /// Lerp and slerp with the weight eased by each segment's cubic Bézier curve ([`Track::ease`]); a segment
+    /// without a curve is linear.
+    Bezier,
+}
+
+/// A cubic-Bézier easing curve from (0,0) to (1,1) with control points (x1,y1) and (x2,y2), each in [0,1]:
+/// for a fraction `u` of a segment, solve `x(s) = u` for the curve parameter `s`, and the weight is `y(s)`.
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
+pub struct Easing {
+    pub x1: f32,
+    pub y1: f32,
+    pub x2: f32,
+    pub y2: f32,
+}
+
+impl Easing {
+    /// The straight line: the weight is the fraction.
+    pub const LINEAR: Easing = Easing { x1: 0.25, y1: 0.25, x2: 0.75, y2: 0.75 };
+
+    /// Control points clamped to [0,1] (NaN becomes 0), so `x(s)` is monotonic and the solve converges.
+    pub fn new(x1: f32, y1: f32, x2: f32, y2: f32) -> Easing {
+        let c = |v: f32| if v.is_nan() { 0.0 } else { v.clamp(0.0, 1.0) };
+        Easing { x1: c(x1), y1: c(y1), x2: c(x2), y2: c(y2) }
+    }
+
+    /// True when the curve is the straight line `y = x` (both control points on the diagonal).
+    pub fn is_linear(&self) -> bool {
+        self.x1 == self.y1 && self.x2 == self.y2
+    }
+
+    /// The eased weight for a fraction `u` of the segment (clamped to [0,1]).
+    pub fn weight(&self, u: f32) -> f32 {
+        let u = if u.is_nan() { 0.0 } else { u.clamp(0.0, 1.0) };
+        if self.is_linear() || u == 0.0 || u == 1.0 {
+            return u;
+        }
+        // B(s) = 3(1−s)²s·p1 + 3(1−s)s²·p2 + s³, monotonic in s for control points in [0,1]: bisect in f64.
+        let bez = |p1: f64, p2: f64, s: f64| {
+            let r = 1.0 - s;
+            3.0 * r * r * s * p1 + 3.0 * r * s * s * p2 + s * s * s
+        };
+        let (x1, x2) = (f64::from(self.x1.clamp(0.0, 1.0)), f64::from(self.x2.clamp(0.0, 1.0)));
+        let target = f64::from(u);
+        let (mut lo, mut hi) = (0.0f64, 1.0f64);
+        for _ in 0..60 {
+            let mid = 0.5 * (lo + hi);
+            if bez(x1, x2, mid) < target {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+        }
+        let s = 0.5 * (lo + hi);
+        bez(f64::from(self.y1), f64::from(self.y2), s) as f32
+    }
+}
+
+impl Default for Easing {
+    fn default() -> Self {
+        Easing::LINEAR
+    }
+}
+
+/// The easing curves of a [`Track`] with [`Interpolation::Bezier`]. Entry `i` eases the segment from key `i`
+/// to key `i + 1` of the matching channel; a missing entry is linear.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct TrackEase {
+    /// Per translation key: separate X, Y and Z curves.
+    pub translation: Vec<[Easing; 3]>,
+    /// Per rotation key: the slerp weight's curve.
+    pub rotation: Vec<Easing>,
+    /// Per scale key: one curve for all three axes.
+    pub scale: Vec<Easing>,
 }
 
 /// How a keyframed track's values combine with the joint's bind pose.
@@ -97,6 +170,17 @@ pub struct Track {
     pub translation: Vec<Key<Vec3>>,
     pub rotation: Vec<Key<Quat>>,
     pub scale: Vec<Key<Vec3>>,
+    /// Segment curves for [`Interpolation::Bezier`]; `None` otherwise.
+    pub ease: Option<Box<TrackEase>>,
+}
+
+/// Keyframed weights of one morph (blend shape), by name: a clip lists them even where no mesh has the morph.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MorphTrack {
+    pub name: String,
+    pub keys: Vec<Key<f32>>,
+    /// Entry `i` eases the segment from key `i` to key `i + 1`; missing entries are linear.
+    pub ease: Vec<Easing>,
 }
 
 /// The animation data of a clip.
@@ -124,6 +208,8 @@ pub struct Clip {
     pub bounds: Option<Vec<FrameBounds>>,
     /// The attached file this clip came from, when it isn't the model's own.
     pub source: Option<String>,
+    /// Morph weight tracks (MVD); empty for formats without morph animation.
+    pub morphs: Vec<MorphTrack>,
 }
 
 /// Frame rate used for clips whose file stores none (IQM framerate 0 is common in Red Eclipse files).
@@ -132,7 +218,17 @@ pub const DEFAULT_FPS: f32 = 24.0;
 impl Clip {
     /// A clip of the file's own, starting at its first frame, with no stored bounds.
     pub fn new(name: impl Into<String>, frame_rate: f32, looping: bool, frame_count: u32, data: ClipData) -> Clip {
-        Clip { name: name.into(), frame_rate, looping, frame_count, first_frame: 0, data, bounds: None, source: None }
+        Clip {
+            name: name.into(),
+            frame_rate,
+            looping,
+            frame_count,
+            first_frame: 0,
+            data,
+            bounds: None,
+            source: None,
+            morphs: Vec::new(),
+        }
     }
 
     /// The stored bounds of the frame at or before `frame` (clip frames), clamped to the clip.

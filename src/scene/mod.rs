@@ -4,13 +4,19 @@
 //! nothing else. The model keeps the file's own coordinate space (IQM stays Z-up) and says which way is up and
 //! which winding faces front, so presentation can adapt without the data being rewritten.
 
+mod camera;
 mod clip;
 mod geometry;
+mod mvd;
 mod rsm;
 mod skeleton;
 
-pub use clip::{Clip, ClipData, DEFAULT_FPS, FrameBounds, Interpolation, Key, Track, TrackMode};
+pub use camera::{CameraKey, CameraPropertyKey, CameraTrack, CameraView};
+pub use clip::{
+    Clip, ClipData, DEFAULT_FPS, Easing, FrameBounds, Interpolation, Key, MorphTrack, Track, TrackEase, TrackMode,
+};
 pub use geometry::{CustomStream, Material, Mesh, VertexStreams};
+pub use mvd::{MvdEncoding, MvdInfo, MvdMotionBlend, MvdMotionClip, MvdObject, MvdSection, MvdStage, MvdTrackInfo};
 pub use rsm::{RsmInfo, RsmLayout, RsmNode, RsmUvAnimation, RsmVolumeBox};
 pub use skeleton::{Joint, Skeleton, Transform};
 
@@ -137,6 +143,10 @@ pub struct Scene {
     pub front_face: FrontFace,
     /// RSM/RSM2 facts for `info` and the sidebar; `None` for other formats.
     pub rsm: Option<Box<RsmInfo>>,
+    /// Animated cameras (MVD), each sampled by time in seconds; empty for formats without cameras.
+    pub cameras: Vec<CameraTrack>,
+    /// MVD facts for `info` and the sidebar; `None` for other formats.
+    pub mvd: Option<Box<MvdInfo>>,
 }
 
 impl Scene {
@@ -153,6 +163,8 @@ impl Scene {
             up: UpAxis::Z,
             front_face: FrontFace::Ccw,
             rsm: None,
+            cameras: Vec::new(),
+            mvd: None,
         }
     }
 

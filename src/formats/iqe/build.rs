@@ -284,6 +284,8 @@ pub fn build(mut p: Parser, file_len: usize) -> Result<Scene, LoadError> {
         up: UpAxis::Z,
         front_face: FrontFace::Cw,
         rsm: None,
+        cameras: Vec::new(),
+        mvd: None,
     })
 }
 

@@ -224,6 +224,7 @@ pub fn read(h: &Header, bytes: &Bytes, text: &Text, w: &mut Vec<Warning>) -> Res
                 data: ClipData::Sampled { joints: num_poses, frames },
                 bounds,
                 source: None,
+                morphs: Vec::new(),
             }
         })
         .collect();

@@ -345,6 +345,8 @@ fn read_inner(data: &[u8]) -> Result<Scene, LoadError> {
         up: UpAxis::Z,
         front_face: FrontFace::Cw,
         rsm: None,
+        cameras: Vec::new(),
+        mvd: None,
     })
 }
 

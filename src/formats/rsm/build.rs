@@ -539,6 +539,7 @@ pub fn build(raw: RawModel, data: &[u8]) -> Result<Scene, LoadError> {
                             .iter()
                             .map(|&(f, s)| Key { time: time(f), value: static_scale_for(rsm2, static_scale[i]) * s })
                             .collect(),
+                        ease: None,
                     }
                 })
                 .collect();
@@ -594,6 +595,8 @@ pub fn build(raw: RawModel, data: &[u8]) -> Result<Scene, LoadError> {
         up: if rsm2 { UpAxis::YLeftHanded } else { UpAxis::NegY },
         front_face: FrontFace::Ccw,
         rsm: Some(Box::new(info)),
+        cameras: Vec::new(),
+        mvd: None,
     })
 }
 
