@@ -139,7 +139,7 @@ fn read_inner(data: &[u8]) -> Result<Scene, LoadError> {
             Some(m) => m,
             None => {
                 let texture = (!material.is_empty()).then(|| material.clone());
-                materials.push(Material { name: material, texture });
+                materials.push(Material::new(material, texture));
                 materials.len() - 1
             }
         };
@@ -150,6 +150,8 @@ fn read_inner(data: &[u8]) -> Result<Scene, LoadError> {
             num_triangles: nt,
             first_vertex: fv,
             num_vertices: nv,
+            two_sided: false,
+            uv_animation: None,
         });
     }
 
