@@ -4,12 +4,26 @@
 @group(2) @binding(0) var albedo: texture_2d<f32>;
 @group(2) @binding(1) var albedo_sampler: sampler;
 
+// Per draw (src/render/model.rs, Draw::params).
+struct DrawParams {
+    // The UV transform's rows: uv' = (dot(uv_u.xyz, (u, v, 1)), dot(uv_v.xyz, (u, v, 1))).
+    uv_u: vec4<f32>,
+    uv_v: vec4<f32>,
+    // x: 1 lit, 0 the texture colour as it is; y: texels with less alpha are discarded (0: alpha ignored);
+    // z: 1 blended with the texture's alpha, 0 opaque.
+    flags: vec4<f32>,
+};
+
+@group(2) @binding(2) var<uniform> draw: DrawParams;
+
 struct MeshOut {
     @builtin(position) clip: vec4<f32>,
     @location(0) normal: vec3<f32>,
     @location(1) uv: vec2<f32>,
     @location(2) color: vec4<f32>,
     @location(3) world: vec3<f32>,
+    // The weight of the highlighted joint (view.params.w) on this vertex.
+    @location(4) highlight: f32,
 };
 
 @vertex
@@ -19,14 +33,24 @@ fn vs_mesh(v: VertexIn) -> MeshOut {
     var out: MeshOut;
     out.clip = view.view_proj * world;
     out.normal = (view.model * vec4<f32>(s.normal, 0.0)).xyz;
-    out.uv = v.uv;
+    let uv = vec3<f32>(v.uv, 1.0);
+    out.uv = vec2<f32>(dot(draw.uv_u.xyz, uv), dot(draw.uv_v.xyz, uv));
     out.color = v.color;
     out.world = world.xyz;
+    var highlight = 0.0;
+    if view.params.w > 0.5 {
+        let j = u32(view.params.w - 0.5);
+        highlight = dot(vec4<f32>(v.joints == vec4<u32>(j)), v.weights);
+    }
+    out.highlight = highlight;
     return out;
 }
 
+const HIGHLIGHT = vec3<f32>(0.0, 0.9, 1.0);
+
 // A headlight (light from the camera) over a hemisphere ambient (sky above, ground below, along the model's
-// up axis): every visible surface is lit, and shape reads from the falloff toward silhouettes.
+// up axis): every visible surface is lit, and shape reads from the falloff toward silhouettes. A back face
+// (two-sided meshes, or culling off) is lit with its normal turned toward the camera.
 @fragment
 fn fs_mesh(in: MeshOut, @builtin(front_facing) front: bool) -> @location(0) vec4<f32> {
     var n = in.normal;
@@ -37,13 +61,23 @@ fn fs_mesh(in: MeshOut, @builtin(front_facing) front: bool) -> @location(0) vec4
     if !front {
         n = -n;
     }
-    let albedo = textureSample(albedo, albedo_sampler, in.uv).rgb * in.color.rgb;
+    let texel = textureSample(albedo, albedo_sampler, in.uv);
+    if texel.a < draw.flags.y {
+        discard;
+    }
+    let albedo = texel.rgb * in.color.rgb;
     let to_eye = normalize(view.eye.xyz - in.world);
     let facing = max(dot(n, to_eye), 0.0);
     let hemi = 0.5 + 0.5 * dot(n, view.up.xyz);
     let ambient = mix(vec3<f32>(0.16, 0.14, 0.13), vec3<f32>(0.42, 0.45, 0.52), hemi);
     let specular = 0.12 * pow(facing, 24.0);
-    return vec4<f32>(albedo * (ambient + 0.72 * facing) + vec3<f32>(specular), 1.0);
+    var color = albedo * (ambient + 0.72 * facing) + vec3<f32>(specular);
+    if draw.flags.x < 0.5 {
+        color = albedo;
+    }
+    color = mix(color, HIGHLIGHT, 0.55 * clamp(in.highlight, 0.0, 1.0));
+    let alpha = select(1.0, texel.a * in.color.a, draw.flags.z > 0.5);
+    return vec4<f32>(color, alpha);
 }
 
 struct WireOut {

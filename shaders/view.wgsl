@@ -12,7 +12,8 @@ struct View {
     // Wireframe line colour.
     wire_color: vec4<f32>,
     // x: the fraction of the way to the camera that lines are pulled, so they win over the surface they lie
-    //    on; y, z: width and height in pixels of the skinning capture grid (capture.rs).
+    //    on; y, z: width and height in pixels of the skinning capture grid (capture.rs); w: the joint whose
+    //    vertices are tinted, plus one (0: none).
     params: vec4<f32>,
 };
 

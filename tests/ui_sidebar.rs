@@ -398,3 +398,55 @@ fn an_iqe_opens_plays_and_a_broken_one_keeps_it() {
     assert!(app.problems()[0].message.contains("face index 7"), "{:?}", app.problems());
     assert_eq!(h.get_all_by_label_contains("broken.iqe:5").count(), 2, "in the notice and the Problems list");
 }
+
+fn rsm(name: &str) -> PathBuf {
+    let p = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/corpus/rsm")).join(name);
+    assert!(p.is_file(), "corpus file missing: {}", p.display());
+    p
+}
+
+#[test]
+fn rsm_nodes_are_listed_and_selecting_one_selects_its_joint() {
+    let mut h = harness(opened(&rsm("multi_node_a.rsm")));
+    h.run();
+    h.get_by_label("Nodes (3)");
+    h.get_by_label_contains("Cylinder18 (root, 68 vertices, 108 faces)");
+    h.get_by_label_contains("Sphere02 (parent \"Cylinder18\", 303 vertices, 471 faces)");
+    h.get_by_label_contains("Plane54 (parent \"Cylinder18\", 104 vertices, 52 faces)").click();
+    h.run();
+    let joint = h.state().app.scene().unwrap().rsm.as_ref().unwrap().nodes[1].joint;
+    assert_eq!(h.state().app.selected_joint(), Some(joint));
+    let o = h.state().app.overlays();
+    assert_eq!((o.selected_joint, o.highlight_joint), (Some(joint), Some(joint)), "selected and tinted");
+    h.get_by_label(&format!("Selected node: Plane54 (joint #{joint})"));
+    h.get_by_label("52 of 52");
+    h.get_by_label("texture 0: \"eclage\\ecl_wood01.bmp\"");
+    // The window reports the texture missing (it is not in the corpus): both sections say so.
+    let dir = h.state().app.model_dir().unwrap().to_path_buf();
+    h.state_mut().app.set_missing_textures(vec![dir.join("eclage/ecl_wood01.bmp").display().to_string()]);
+    h.run();
+    h.get_by_label("texture 0: \"eclage\\ecl_wood01.bmp\" (missing)");
+    h.get_by_label("Meshes (3)").click();
+    h.run();
+    h.get_by_label("eclage\\ecl_wood01.bmp: texture \"eclage\\ecl_wood01.bmp\" missing");
+    // Clicking the selected node again clears the selection; the tint toggle turns the tint off.
+    h.get_by_label_contains("Plane54 (parent").click();
+    h.run();
+    assert_eq!(h.state().app.selected_joint(), None);
+}
+
+#[test]
+fn rsm_volume_boxes_and_key_frames_show() {
+    let mut h = harness(opened(&rsm("raglite_v0104.rsm")));
+    h.run();
+    h.get_by_label_contains("Volume boxes (2)");
+    assert!(h.state().app.overlays().boxes.is_empty());
+    h.get_by_label("Volume boxes (orange)").click();
+    h.run();
+    assert_eq!(h.state().app.overlays().boxes.len(), 2);
+    // The keyed clip's key frames are marked under the scrub bar.
+    let keys = h.state().app.scene().unwrap().clips[0].key_frames(DEFAULT_FPS);
+    assert!(!keys.is_empty());
+    h.get_by_label(&format!("{} key frames", keys.len()));
+    h.get_by_label_contains("TransformationRoot (root, 3 vertices, 2 faces, animated)");
+}

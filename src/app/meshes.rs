@@ -42,7 +42,7 @@ pub fn section(ui: &mut egui::Ui, scene: &Scene, hidden: &[bool], missing: Optio
 
 /// Whether the path the renderer looked for came from this texture reference (it is the reference joined to
 /// the model's folder, or the file it resolved to).
-fn is_texture_path(path: &str, texture: &str) -> bool {
+pub(super) fn is_texture_path(path: &str, texture: &str) -> bool {
     let path = path.replace('\\', "/").to_lowercase();
     let texture = texture.replace('\\', "/").to_lowercase();
     !texture.is_empty() && (path == texture || path.ends_with(&format!("/{texture}")))

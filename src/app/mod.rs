@@ -15,6 +15,7 @@ mod joints;
 mod menu;
 mod meshes;
 mod model;
+mod nodes;
 mod notices;
 mod player;
 mod timeline;
@@ -254,6 +255,7 @@ impl App {
         }
         self.apply_all(actions);
         if let Some(model) = &self.model {
+            nodes::section(ui, &model.scene, self.selected_joint, self.missing_textures.as_deref(), actions);
             joints::section(ui, &model.scene, &self.pose, self.selected_joint, actions);
         }
         self.apply_all(actions);
@@ -346,11 +348,26 @@ impl App {
             grid: t.grid,
             skeleton: t.skeleton,
             selected_joint: self.selected_joint,
+            highlight_joint: if t.highlight_selected { self.selected_joint } else { None },
             wireframe: t.wireframe,
             stored_bounds: if t.stored_bounds { stored } else { None },
             computed_bounds: if t.computed_bounds { self.computed } else { None },
             hidden_meshes: self.hidden_meshes.clone(),
+            boxes: match (&self.model, t.boxes) {
+                (Some(m), true) => m.scene.marked_boxes(),
+                _ => Vec::new(),
+            },
         }
+    }
+
+    /// Seconds into the clip shown (0 without one), where animated UVs are evaluated.
+    pub fn clip_time(&self) -> f32 {
+        self.current_clip().map_or(0.0, |c| self.player.frame(c) / c.fps(DEFAULT_FPS))
+    }
+
+    /// The joint selected in the sidebar.
+    pub fn selected_joint(&self) -> Option<usize> {
+        self.selected_joint
     }
 
     /// Bumps whenever the model or its attachments change (clips included): the window re-frames its camera.

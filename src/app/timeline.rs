@@ -1,4 +1,5 @@
-//! The timeline: a scrub bar along the bottom of the window, with the frame number and time.
+//! The timeline: a scrub bar along the bottom of the window, with the frame number and time, and for a keyed
+//! clip a strip of its key frames (click or drag it to scrub too).
 
 use super::{Action, Player};
 use crate::scene::{DEFAULT_FPS, Scene};
@@ -26,6 +27,40 @@ pub fn panel(ui: &mut egui::Ui, scene: Option<&Scene>, player: &Player, frame: O
                 out.push(Action::SetFrame(f));
             }
         });
+        let keys = clip.key_frames(DEFAULT_FPS);
+        if !keys.is_empty() {
+            ui.horizontal(|ui| {
+                ui.label(format!("{} key frames", keys.len()));
+                if let Some(f) = key_strip(ui, &keys, frame, clip.frame_span()) {
+                    out.push(Action::SetFrame(f));
+                }
+            });
+        }
     });
     out
+}
+
+/// Ticks at the key frames along a strip as wide as the room left, the current frame as a bar; returns the frame
+/// under the pointer while it is pressed on the strip.
+fn key_strip(ui: &mut egui::Ui, keys: &[f32], frame: f32, span: f32) -> Option<f32> {
+    let width = (ui.available_width() - 8.0).max(100.0);
+    let (rect, response) = ui.allocate_exact_size(egui::vec2(width, 14.0), egui::Sense::click_and_drag());
+    let span = span.max(1e-6);
+    let x = |f: f32| rect.left() + rect.width() * (f / span).clamp(0.0, 1.0);
+    let painter = ui.painter_at(rect);
+    let visuals = ui.visuals();
+    painter.rect_filled(rect, 2.0, visuals.extreme_bg_color);
+    for &k in keys {
+        painter.line_segment(
+            [egui::pos2(x(k), rect.top() + 2.0), egui::pos2(x(k), rect.bottom() - 2.0)],
+            egui::Stroke::new(1.0, visuals.warn_fg_color),
+        );
+    }
+    painter.line_segment(
+        [egui::pos2(x(frame), rect.top()), egui::pos2(x(frame), rect.bottom())],
+        egui::Stroke::new(2.0, visuals.selection.bg_fill),
+    );
+    let pressed = response.clicked() || response.dragged();
+    let pos = response.interact_pointer_pos().filter(|_| pressed)?;
+    Some(((pos.x - rect.left()) / rect.width()).clamp(0.0, 1.0) * span)
 }

@@ -10,6 +10,10 @@ pub struct ViewToggles {
     pub wireframe: bool,
     pub stored_bounds: bool,
     pub computed_bounds: bool,
+    /// Tint the selected joint's vertices by their weight.
+    pub highlight_selected: bool,
+    /// Boxes the file declares besides its geometry (RSM volume boxes).
+    pub boxes: bool,
 }
 
 impl Default for ViewToggles {
@@ -22,6 +26,8 @@ impl Default for ViewToggles {
             wireframe: false,
             stored_bounds: false,
             computed_bounds: false,
+            highlight_selected: true,
+            boxes: false,
         }
     }
 }
@@ -36,6 +42,8 @@ impl ViewToggles {
             ui.checkbox(&mut self.skeleton, "Skeleton");
             ui.checkbox(&mut self.stored_bounds, "Stored bounds (green)");
             ui.checkbox(&mut self.computed_bounds, "Computed bounds (pink)");
+            ui.checkbox(&mut self.highlight_selected, "Tint the selected joint's vertices");
+            ui.checkbox(&mut self.boxes, "Volume boxes (orange)");
         });
     }
 }

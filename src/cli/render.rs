@@ -58,9 +58,15 @@ pub struct RenderArgs {
     /// Highlight this joint (name, or index) in the skeleton.
     #[arg(long, value_name = "NAME|INDEX")]
     pub joint: Option<String>,
+    /// Tint the vertices weighted to --joint, by their weight.
+    #[arg(long, requires = "joint")]
+    pub tint: bool,
     /// Draw this frame's bounds: stored in the file (green) and computed by skinning (pink).
     #[arg(long)]
     pub bounds: bool,
+    /// Draw the boxes the file declares besides its geometry (RSM volume boxes), in orange.
+    #[arg(long)]
+    pub boxes: bool,
     /// Draw every triangle edge.
     #[arg(long)]
     pub wireframe: bool,
@@ -130,10 +136,12 @@ pub fn run(args: &RenderArgs) -> Result<(), CliError> {
         grid: args.grid,
         skeleton: args.skeleton,
         selected_joint,
+        highlight_joint: selected_joint.filter(|_| args.tint),
         wireframe: args.wireframe,
         stored_bounds: None,
         computed_bounds: None,
         hidden_meshes: Vec::new(),
+        boxes: if args.boxes { scene.marked_boxes() } else { Vec::new() },
     };
     let mut view = ViewState::new(renderer);
     let mut draw = |clip_frame: Option<(usize, f32)>| {
@@ -145,7 +153,8 @@ pub fn run(args: &RenderArgs) -> Result<(), CliError> {
         if args.bounds {
             (overlays.stored_bounds, overlays.computed_bounds) = frame_bounds(&scene, clip_frame, &pose);
         }
-        let input = FrameInput { camera: &camera, pose: &pose, overlays: &overlays };
+        let time = clip_frame.map_or(0.0, |(c, f)| f / scene.clips[c].fps(args.default_fps));
+        let input = FrameInput { camera: &camera, pose: &pose, overlays: &overlays, time };
         headless.render(&model, &mut view, &input, size, background).map_err(CliError::load)
     };
 

@@ -256,6 +256,8 @@ pub fn to_iqm(scene: &Scene) -> Result<IqmFile, ConvertError> {
         num_triangles: scene.triangles.len() as u32,
         first_vertex: 0,
         num_vertices: v.len() as u32,
+        two_sided: false,
+        uv_animation: None,
     }];
     let scene_meshes =
         if scene.meshes.is_empty() && !scene.triangles.is_empty() { &all[..] } else { &scene.meshes[..] };

@@ -1,12 +1,12 @@
 //! One frame, assembled: view uniforms, the pose's palette, overlay lines, then mesh, wireframe, grid, bounds
 //! and skeleton in that order.
 
-use glam::Vec3;
+use glam::{Mat4, Vec3};
 
 use super::camera::Camera;
 use super::lines::{self, LineVertex, colors};
 use super::model::GpuModel;
-use super::{Renderer, bytes, grid};
+use super::{Renderer, bytes, grid, mesh};
 use crate::anim::{Pose, skinned_bounds};
 use crate::scene::{FrameBounds, Scene};
 
@@ -20,6 +20,8 @@ pub struct Overlays {
     /// Bones from each joint to its parent (`Pose::world`), drawn over everything.
     pub skeleton: bool,
     pub selected_joint: Option<usize>,
+    /// Tint the vertices weighted to this joint, by their weight (the selected joint's geometry).
+    pub highlight_joint: Option<usize>,
     pub wireframe: bool,
     /// This frame's bounds as the file stores them (`Clip::bounds`), drawn in green when present (its corners
     /// also over the computed box, so both show where they coincide).
@@ -29,6 +31,8 @@ pub struct Overlays {
     /// Meshes not to draw, by index into `Scene::meshes` (`true` = hidden; missing entries are shown). The
     /// wireframe still shows every triangle.
     pub hidden_meshes: Vec<bool>,
+    /// Boxes the file declares, as transforms of the cube [−1, 1]³ in model space, drawn in orange.
+    pub boxes: Vec<Mat4>,
 }
 
 impl Default for Overlays {
@@ -39,10 +43,12 @@ impl Default for Overlays {
             grid: false,
             skeleton: false,
             selected_joint: None,
+            highlight_joint: None,
             wireframe: false,
             stored_bounds: None,
             computed_bounds: None,
             hidden_meshes: Vec::new(),
+            boxes: Vec::new(),
         }
     }
 }
@@ -66,6 +72,8 @@ pub struct FrameInput<'a> {
     /// The pose to draw; its palette is uploaded and its `world` matrices place the skeleton.
     pub pose: &'a Pose,
     pub overlays: &'a Overlays,
+    /// Seconds into the clip shown (0 without one): animated UVs are evaluated here.
+    pub time: f32,
 }
 
 /// Colour, optional MSAA resolve, and depth views for [`Renderer::render`]. With MSAA, `color` is the
@@ -91,6 +99,8 @@ pub struct ViewState {
     tested: std::ops::Range<u32>,
     on_top: std::ops::Range<u32>,
     overlays: Overlays,
+    /// The model's blended draws, back to front for this frame's camera and pose.
+    blend_order: Vec<usize>,
 }
 
 impl ViewState {
@@ -108,7 +118,16 @@ impl ViewState {
         });
         let line_capacity = 1024;
         let lines = line_buffer(&renderer.device, line_capacity);
-        ViewState { uniforms, group, lines, line_capacity, tested: 0..0, on_top: 0..0, overlays: Overlays::default() }
+        ViewState {
+            uniforms,
+            group,
+            lines,
+            line_capacity,
+            tested: 0..0,
+            on_top: 0..0,
+            overlays: Overlays::default(),
+            blend_order: Vec::new(),
+        }
     }
 
     pub(crate) fn bind_group(&self) -> &wgpu::BindGroup {
@@ -123,8 +142,13 @@ impl ViewState {
     pub fn prepare(&mut self, renderer: &Renderer, model: &GpuModel, input: &FrameInput<'_>, size: (u32, u32)) {
         let aspect = size.0.max(1) as f32 / size.1.max(1) as f32;
         let wire = if input.overlays.mesh { colors::WIRE_ON_MESH } else { colors::WIRE };
-        write_uniforms(renderer, &self.uniforms, input.camera, aspect, wire, [0.002, 0.0, 0.0, 0.0]);
+        // params.w: the highlighted joint + 1 (0 = none), exact as a float below 2^24.
+        let highlight = input.overlays.highlight_joint.map_or(0.0, |j| (j as f32) + 1.0);
+        write_uniforms(renderer, &self.uniforms, input.camera, aspect, wire, [0.002, 0.0, 0.0, highlight]);
         model.write_palette(renderer, &input.pose.palette);
+        model.write_draw_params(renderer, input.time);
+        let camera = input.camera;
+        self.blend_order = mesh::blend_order(model, &input.pose.palette, camera.model_matrix(), camera.eye());
 
         let o = input.overlays;
         let mut v: Vec<LineVertex> = Vec::new();
@@ -136,6 +160,9 @@ impl ViewState {
         }
         if let Some(b) = &o.computed_bounds {
             lines::bounds_box(&mut v, b, colors::COMPUTED_BOUNDS);
+        }
+        for b in &o.boxes {
+            lines::oriented_box(&mut v, b, colors::MARKED_BOX);
         }
         // Where the two boxes coincide the stored one still shows, at the corners.
         if let Some(b) = &o.stored_bounds {
@@ -165,7 +192,8 @@ impl ViewState {
         pass.set_bind_group(0, &self.group, &[]);
         pass.set_bind_group(1, &model.palette_group, &[]);
         if self.overlays.mesh {
-            renderer.mesh.draw(pass, model, self.overlays.cull_back_faces, &self.overlays.hidden_meshes);
+            let o = &self.overlays;
+            renderer.mesh.draw(pass, model, o.cull_back_faces, &o.hidden_meshes, &self.blend_order);
         }
         if self.overlays.wireframe {
             renderer.wire.draw(pass, model);

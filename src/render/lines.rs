@@ -31,6 +31,8 @@ pub(crate) mod colors {
     /// Wireframe over the mesh, and alone.
     pub const WIRE_ON_MESH: [f32; 4] = [0.02, 0.03, 0.05, 1.0];
     pub const WIRE: [f32; 4] = [0.9, 0.95, 1.0, 1.0];
+    /// Boxes the file declares (collision or volume boxes).
+    pub const MARKED_BOX: [f32; 4] = [1.0, 0.55, 0.1, 1.0];
 }
 
 pub(crate) fn line(out: &mut Vec<LineVertex>, a: Vec3, b: Vec3, color: [f32; 4]) {
@@ -63,6 +65,25 @@ pub(crate) fn skeleton(
 /// The twelve edges of a box.
 pub(crate) fn bounds_box(out: &mut Vec<LineVertex>, b: &FrameBounds, color: [f32; 4]) {
     let corner = |i: u32| b.corner(i);
+    for i in 0..8u32 {
+        for bit in [1, 2, 4] {
+            if i & bit == 0 {
+                line(out, corner(i), corner(i | bit), color);
+            }
+        }
+    }
+}
+
+/// The twelve edges of the cube [−1, 1]³ carried by `transform` (an oriented box).
+pub(crate) fn oriented_box(out: &mut Vec<LineVertex>, transform: &Mat4, color: [f32; 4]) {
+    let corner = |i: u32| {
+        let unit = Vec3::new(
+            if i & 1 == 0 { -1.0 } else { 1.0 },
+            if i & 2 == 0 { -1.0 } else { 1.0 },
+            if i & 4 == 0 { -1.0 } else { 1.0 },
+        );
+        transform.transform_point3(unit)
+    };
     for i in 0..8u32 {
         for bit in [1, 2, 4] {
             if i & bit == 0 {

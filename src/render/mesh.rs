@@ -1,9 +1,11 @@
 //! Skinned, textured, lit meshes. The vertex shader (shaders/skin.wgsl, shaders/mesh.wgsl) blends four joints
 //! per vertex from the palette in a storage buffer, for positions, normals and tangents alike.
 
+use glam::{Mat4, Vec3};
+
 use super::model::GpuModel;
 use super::{Layouts, shaders};
-use crate::scene::FrontFace;
+use crate::scene::{AlphaMode, FrontFace};
 
 /// The vertex streams as separate buffers, shader locations 0 to 6 (see `GpuModel::streams`).
 pub(crate) fn vertex_layouts() -> [wgpu::VertexBufferLayout<'static>; 7] {
@@ -28,17 +30,17 @@ pub(crate) fn bind_streams(pass: &mut wgpu::RenderPass<'_>, model: &GpuModel) {
     }
 }
 
-/// One pipeline per front-face winding and culling choice, each built the first time it is drawn with: a
-/// scene uses one winding, and on a CPU adapter (lavapipe) every pipeline costs milliseconds of shader
-/// compilation that a one-shot `render` would otherwise pay four times.
+/// One pipeline per front-face winding, culling choice and blending, each built the first time it is drawn
+/// with: a scene uses one winding, and on a CPU adapter (lavapipe) every pipeline costs milliseconds of shader
+/// compilation that a one-shot `render` would otherwise pay eight times.
 pub(crate) struct MeshPipelines {
     pub shader: wgpu::ShaderModule,
     device: wgpu::Device,
     layout: wgpu::PipelineLayout,
     format: wgpu::TextureFormat,
     samples: u32,
-    /// Indexed by `[front face is clockwise][cull back faces]`.
-    pipelines: [[std::sync::OnceLock<wgpu::RenderPipeline>; 2]; 2],
+    /// Indexed by `[front face is clockwise][cull back faces][blended]`.
+    pipelines: [[[std::sync::OnceLock<wgpu::RenderPipeline>; 2]; 2]; 2],
 }
 
 impl MeshPipelines {
@@ -55,8 +57,9 @@ impl MeshPipelines {
         MeshPipelines { shader, device: device.clone(), layout, format, samples, pipelines: Default::default() }
     }
 
-    fn pipeline(&self, cw: bool, cull: bool) -> &wgpu::RenderPipeline {
-        self.pipelines[cw as usize][cull as usize].get_or_init(|| {
+    /// Blended pipelines test depth but do not write it, and blend over what is drawn (straight alpha).
+    fn pipeline(&self, cw: bool, cull: bool, blend: bool) -> &wgpu::RenderPipeline {
+        self.pipelines[cw as usize][cull as usize][blend as usize].get_or_init(|| {
             let front_face = if cw { wgpu::FrontFace::Cw } else { wgpu::FrontFace::Ccw };
             let buffers = vertex_layouts().map(Some);
             self.device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
@@ -74,7 +77,7 @@ impl MeshPipelines {
                     cull_mode: cull.then_some(wgpu::Face::Back),
                     ..Default::default()
                 },
-                depth_stencil: super::depth_test(true, wgpu::CompareFunction::Less),
+                depth_stencil: super::depth_test(!blend, wgpu::CompareFunction::Less),
                 multisample: wgpu::MultisampleState { count: self.samples, ..Default::default() },
                 fragment: Some(wgpu::FragmentState {
                     module: &self.shader,
@@ -82,7 +85,18 @@ impl MeshPipelines {
                     compilation_options: Default::default(),
                     targets: &[Some(wgpu::ColorTargetState {
                         format: self.format,
-                        blend: None,
+                        blend: blend.then_some(wgpu::BlendState {
+                            color: wgpu::BlendComponent {
+                                src_factor: wgpu::BlendFactor::SrcAlpha,
+                                dst_factor: wgpu::BlendFactor::OneMinusSrcAlpha,
+                                operation: wgpu::BlendOperation::Add,
+                            },
+                            alpha: wgpu::BlendComponent {
+                                src_factor: wgpu::BlendFactor::One,
+                                dst_factor: wgpu::BlendFactor::OneMinusSrcAlpha,
+                                operation: wgpu::BlendOperation::Add,
+                            },
+                        }),
                         write_mask: wgpu::ColorWrites::ALL,
                     })],
                 }),
@@ -93,22 +107,50 @@ impl MeshPipelines {
     }
 
     /// Draws every mesh of `model` but those `hidden` marks (by scene mesh index), its front faces wound as the
-    /// scene says. Groups 0 (view) and 1 (palette) must already be set.
-    pub fn draw(&self, pass: &mut wgpu::RenderPass<'_>, model: &GpuModel, cull_back_faces: bool, hidden: &[bool]) {
+    /// scene says: opaque and cut-out draws first, then the blended ones in `blend_order` (indices into the
+    /// model's draws, back to front; see [`blend_order`]). Two-sided draws are never culled. Groups 0 (view) and
+    /// 1 (palette) must already be set.
+    pub fn draw(
+        &self,
+        pass: &mut wgpu::RenderPass<'_>,
+        model: &GpuModel,
+        cull_back_faces: bool,
+        hidden: &[bool],
+        blend_order: &[usize],
+    ) {
         if model.draws.is_empty() {
             return;
         }
         // A mirroring up basis (RSM2) turns the model's front winding around on screen.
         let cw = (model.front_face == FrontFace::Cw) != super::camera::mirrors(model.up);
-        pass.set_pipeline(self.pipeline(cw, cull_back_faces));
         bind_streams(pass, model);
         pass.set_index_buffer(model.indices.slice(..), wgpu::IndexFormat::Uint32);
-        for draw in &model.draws {
-            if draw.mesh.is_some_and(|m| hidden.get(m).copied().unwrap_or(false)) {
-                continue;
-            }
-            pass.set_bind_group(2, &model.materials[draw.material], &[]);
+        let shown = |d: &super::model::Draw| !d.mesh.is_some_and(|m| hidden.get(m).copied().unwrap_or(false));
+        let opaque = model.draws.iter().filter(|d| d.alpha != AlphaMode::Blend);
+        let blended = blend_order.iter().filter_map(|&i| model.draws.get(i)).filter(|d| d.alpha == AlphaMode::Blend);
+        for draw in opaque.chain(blended).filter(|d| shown(d)) {
+            let cull = cull_back_faces && !draw.two_sided;
+            pass.set_pipeline(self.pipeline(cw, cull, draw.alpha == AlphaMode::Blend));
+            pass.set_bind_group(2, &draw.group, &[]);
             pass.draw_indexed(draw.indices.clone(), 0, 0..1);
         }
     }
+}
+
+/// The blended draws of `model`, farthest first from `eye` (world space), each placed by its centre carried by
+/// its joint's palette matrix and the model matrix.
+pub(crate) fn blend_order(model: &GpuModel, palette: &[Mat4], model_matrix: Mat4, eye: Vec3) -> Vec<usize> {
+    let mut order: Vec<(usize, f32)> = model
+        .draws
+        .iter()
+        .enumerate()
+        .filter(|(_, d)| d.alpha == AlphaMode::Blend)
+        .map(|(i, d)| {
+            let skin = palette.get(d.joint).copied().unwrap_or(Mat4::IDENTITY);
+            let at = (model_matrix * skin).transform_point3(d.center);
+            (i, at.distance_squared(eye))
+        })
+        .collect();
+    order.sort_by(|a, b| b.1.total_cmp(&a.1));
+    order.into_iter().map(|(i, _)| i).collect()
 }

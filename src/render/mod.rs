@@ -36,7 +36,10 @@ pub(crate) use headless::read_texels;
 pub use headless::{Background, Headless, RenderError, choose_sample_count};
 pub use model::GpuModel;
 pub use sheet::{compose_sheet, draw_label, sheet_frames};
-pub use texture::{TextureProblem, load_texture, placeholder_image, resolve_texture};
+pub use texture::{
+    TextureProblem, apply_color_key, find_texture, is_color_key, load_texture, placeholder_image, resolve_data_texture,
+    resolve_texture,
+};
 
 /// Depth buffer format of every pipeline.
 pub const DEPTH_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth32Float;
@@ -66,7 +69,8 @@ pub struct Renderer {
     pub(crate) sampler: wgpu::Sampler,
 }
 
-/// Bind group layouts: 0 the view uniforms, 1 the skinning palette, 2 a material's texture and sampler.
+/// Bind group layouts: 0 the view uniforms, 1 the skinning palette, 2 a draw's texture, sampler and parameters
+/// (UV transform, lighting, alpha).
 pub(crate) struct Layouts {
     pub view: wgpu::BindGroupLayout,
     pub palette: wgpu::BindGroupLayout,
@@ -175,6 +179,16 @@ impl Layouts {
                     binding: 1,
                     visibility: wgpu::ShaderStages::FRAGMENT,
                     ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
+                    count: None,
+                },
+                wgpu::BindGroupLayoutEntry {
+                    binding: 2,
+                    visibility: wgpu::ShaderStages::VERTEX_FRAGMENT,
+                    ty: wgpu::BindingType::Buffer {
+                        ty: wgpu::BufferBindingType::Uniform,
+                        has_dynamic_offset: false,
+                        min_binding_size: None,
+                    },
                     count: None,
                 },
             ],

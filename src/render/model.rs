@@ -1,5 +1,6 @@
-//! A scene on the GPU: one buffer per vertex stream, triangle and edge indices, material bind groups and the
-//! skinning palette. Everything per vertex is uploaded once; per frame only the palette changes.
+//! A scene on the GPU: one buffer per vertex stream, triangle and edge indices, a bind group per draw (its
+//! material's texture and the draw's parameters) and the skinning palette. Everything per vertex is uploaded
+//! once; per frame only the palette changes, and the UV transforms of meshes with a UV animation.
 
 use std::collections::BTreeMap;
 use std::ops::Range;
@@ -8,18 +9,46 @@ use std::path::{Path, PathBuf};
 use glam::{Mat4, Vec3};
 use wgpu::util::DeviceExt;
 
-use super::texture::{self, TextureProblem};
+use super::texture::{self, AlphaContent, TextureProblem};
 use super::{Renderer, bytes, wireframe};
-use crate::scene::{FrameBounds, FrontFace, Scene, UpAxis};
+use crate::scene::{AlphaMode, FrameBounds, FrontFace, Material, Scene, UV_IDENTITY, UpAxis, UvAnimation};
 
-/// One draw: a range of the index buffer with one material.
-#[derive(Debug, Clone)]
+/// One draw: a range of the index buffer with one material and its own parameters.
+#[derive(Debug)]
 pub(crate) struct Draw {
     pub indices: Range<u32>,
-    /// Index into `GpuModel::materials`.
-    pub material: usize,
     /// The scene mesh this draws (`None` for a model without meshes), so meshes can be hidden.
     pub mesh: Option<usize>,
+    /// Group 2: the material's texture and sampler, and `params`.
+    pub group: wgpu::BindGroup,
+    params: wgpu::Buffer,
+    /// How the texture's alpha is drawn: the material's mode, lowered to what the texture holds.
+    pub alpha: AlphaMode,
+    /// Drawn without culling.
+    pub two_sided: bool,
+    lit: bool,
+    uv_animation: Option<UvAnimation>,
+    /// The bind-pose centre of the draw's vertices and the joint of its first vertex: blended draws are sorted
+    /// back to front by where that joint carries the centre.
+    pub center: Vec3,
+    pub joint: usize,
+}
+
+/// The `DrawParams` uniform block of shaders/mesh.wgsl, in floats.
+const DRAW_PARAM_FLOATS: usize = 12;
+
+impl Draw {
+    fn params(&self, time: f32) -> [f32; DRAW_PARAM_FLOATS] {
+        let uv = self.uv_animation.as_ref().map_or(UV_IDENTITY, |a| a.matrix(time));
+        let cutoff = match self.alpha {
+            AlphaMode::Opaque => 0.0,
+            AlphaMode::Cutout => 0.5,
+            AlphaMode::Blend => 1.0 / 255.0,
+        };
+        let blend = if self.alpha == AlphaMode::Blend { 1.0 } else { 0.0 };
+        let lit = if self.lit { 1.0 } else { 0.0 };
+        [uv[0][0], uv[0][1], uv[0][2], 0.0, uv[1][0], uv[1][1], uv[1][2], 0.0, lit, cutoff, blend, 0.0]
+    }
 }
 
 /// A scene uploaded for drawing. Created with [`GpuModel::upload`] against one [`Renderer`].
@@ -31,7 +60,6 @@ pub struct GpuModel {
     pub(crate) draws: Vec<Draw>,
     pub(crate) edges: wgpu::Buffer,
     pub(crate) edge_index_count: u32,
-    pub(crate) materials: Vec<wgpu::BindGroup>,
     palette: wgpu::Buffer,
     palette_len: usize,
     pub(crate) palette_group: wgpu::BindGroup,
@@ -43,8 +71,8 @@ pub struct GpuModel {
 }
 
 impl GpuModel {
-    /// Uploads `scene`. Textures are looked for in `model_dir` by material name (see
-    /// [`super::resolve_texture`]); each one missing or unreadable gets the placeholder and is listed in
+    /// Uploads `scene`. Textures are looked for from `model_dir` as each material's `search` says (see
+    /// [`super::find_texture`]); each one missing or unreadable gets the placeholder and is listed in
     /// [`GpuModel::texture_problems`]. Missing streams get neutral defaults (normals are computed from the
     /// triangles, with the scene's front-face winding).
     pub fn upload(renderer: &Renderer, scene: &Scene, model_dir: Option<&Path>) -> GpuModel {
@@ -100,6 +128,40 @@ impl GpuModel {
         let (materials, problems) = upload_materials(renderer, scene, model_dir);
         let placeholder = materials.len() - 1;
         let triangle_count = scene.triangles.len() as u32;
+        let draw = |indices: Range<u32>, material: usize, mesh: Option<usize>| -> Draw {
+            let m = &materials[material];
+            let (center, joint) = draw_center(scene, indices.clone());
+            let params = device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some("draw parameters"),
+                size: DRAW_PARAM_FLOATS as u64 * 4,
+                usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+                mapped_at_creation: false,
+            });
+            let group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+                label: Some("draw"),
+                layout: &renderer.layouts.material,
+                entries: &[
+                    wgpu::BindGroupEntry { binding: 0, resource: wgpu::BindingResource::TextureView(&m.view) },
+                    wgpu::BindGroupEntry { binding: 1, resource: wgpu::BindingResource::Sampler(&renderer.sampler) },
+                    wgpu::BindGroupEntry { binding: 2, resource: params.as_entire_binding() },
+                ],
+            });
+            let scene_mesh = mesh.and_then(|i| scene.meshes.get(i));
+            let d = Draw {
+                indices,
+                mesh,
+                group,
+                params,
+                alpha: m.alpha,
+                two_sided: scene_mesh.is_some_and(|s| s.two_sided),
+                lit: m.lit,
+                uv_animation: scene_mesh.and_then(|s| s.uv_animation.clone()),
+                center,
+                joint,
+            };
+            renderer.queue.write_buffer(&d.params, 0, bytes(&d.params(0.0)));
+            d
+        };
         let mut draws: Vec<Draw> = scene
             .meshes
             .iter()
@@ -108,14 +170,11 @@ impl GpuModel {
                 let first = m.first_triangle.min(triangle_count);
                 let end = m.first_triangle.saturating_add(m.num_triangles).min(triangle_count);
                 let material = if m.material < scene.materials.len() { m.material } else { placeholder };
-                (end > first).then_some(Draw { indices: first * 3..end * 3, material, mesh: Some(i) })
+                (end > first && n > 0).then(|| draw(first * 3..end * 3, material, Some(i)))
             })
             .collect();
-        if scene.meshes.is_empty() && triangle_count > 0 {
-            draws.push(Draw { indices: 0..triangle_count * 3, material: placeholder, mesh: None });
-        }
-        if n == 0 {
-            draws.clear();
+        if scene.meshes.is_empty() && triangle_count > 0 && n > 0 {
+            draws.push(draw(0..triangle_count * 3, placeholder, None));
         }
 
         let palette_len = scene.skeleton.len().max(1);
@@ -137,7 +196,6 @@ impl GpuModel {
             draws,
             edge_index_count: if n == 0 { 0 } else { edge_data.len() as u32 },
             edges,
-            materials,
             palette,
             palette_len,
             palette_group,
@@ -159,6 +217,18 @@ impl GpuModel {
     /// The paths of the missing or unreadable textures, for a problems list.
     pub fn missing_texture_paths(&self) -> Vec<&Path> {
         self.problems.iter().map(|p| p.path.as_path()).collect()
+    }
+
+    /// Whether any draw's UVs move with time (the window keeps redrawing them only while playing anyway).
+    pub fn has_uv_animation(&self) -> bool {
+        self.draws.iter().any(|d| d.uv_animation.is_some())
+    }
+
+    /// Writes the UV transforms of the animated draws for `time`, seconds into the clip.
+    pub(crate) fn write_draw_params(&self, renderer: &Renderer, time: f32) {
+        for d in self.draws.iter().filter(|d| d.uv_animation.is_some()) {
+            renderer.queue.write_buffer(&d.params, 0, bytes(&d.params(time)));
+        }
     }
 
     /// The bounds of the unposed vertices, model space (sizes the grid).
@@ -204,49 +274,84 @@ fn computed_normals(scene: &Scene) -> Vec<Vec3> {
     out.iter().map(|n| n.normalize_or(Vec3::Z)).collect()
 }
 
-/// One bind group per scene material, then the placeholder's. Textures are shared by resolved path.
+/// The centre of the vertices a draw uses and the joint that carries its first vertex most.
+fn draw_center(scene: &Scene, indices: Range<u32>) -> (Vec3, usize) {
+    let p = &scene.vertices.positions;
+    let tris = &scene.triangles[(indices.start / 3) as usize..(indices.end / 3) as usize];
+    let mut sum = Vec3::ZERO;
+    let mut count = 0.0;
+    for &i in tris.iter().flatten() {
+        if let Some(v) = p.get(i as usize) {
+            sum += *v;
+            count += 1.0;
+        }
+    }
+    let first = tris.first().map_or(0, |t| t[0] as usize);
+    let joint = match (&scene.vertices.joints, &scene.vertices.weights) {
+        (Some(j), Some(w)) if first < j.len() && first < w.len() => {
+            let best = (0..4).max_by(|&a, &b| w[first][a].total_cmp(&w[first][b])).unwrap_or(0);
+            if w[first][best] > 0.0 { j[first][best] as usize } else { usize::MAX }
+        }
+        _ => usize::MAX,
+    };
+    (if count > 0.0 { sum / count } else { Vec3::ZERO }, joint)
+}
+
+/// A material ready to draw: its texture (or the placeholder) and how it is drawn.
+struct GpuMaterial {
+    view: wgpu::TextureView,
+    alpha: AlphaMode,
+    lit: bool,
+}
+
+/// One entry per scene material, then the placeholder's. Textures are shared by resolved path and key.
 fn upload_materials(
     renderer: &Renderer,
     scene: &Scene,
     model_dir: Option<&Path>,
-) -> (Vec<wgpu::BindGroup>, Vec<TextureProblem>) {
+) -> (Vec<GpuMaterial>, Vec<TextureProblem>) {
     let (device, queue) = (&renderer.device, &renderer.queue);
     let placeholder = texture::upload(device, queue, &texture::placeholder_image(), "placeholder texture");
-    let mut loaded: BTreeMap<PathBuf, Option<wgpu::TextureView>> = BTreeMap::new();
+    let mut loaded: BTreeMap<(PathBuf, bool), Option<(wgpu::TextureView, AlphaContent)>> = BTreeMap::new();
     let mut problems = Vec::new();
-    let mut views: Vec<Option<wgpu::TextureView>> = Vec::new();
+    let mut out = Vec::new();
+    let missing = |m: &Material| GpuMaterial { view: placeholder.clone(), alpha: AlphaMode::Opaque, lit: m.lit };
     for m in &scene.materials {
         let name = m.texture.as_deref().unwrap_or(&m.name);
         if name.is_empty() {
-            views.push(None);
+            out.push(missing(m));
             continue;
         }
-        let given = model_dir.map_or_else(|| PathBuf::from(name), |d| d.join(name));
-        let Some(path) = model_dir.and_then(|d| texture::resolve_texture(d, name)) else {
+        let given = model_dir.map_or_else(|| PathBuf::from(name), |d| d.join(name.replace('\\', "/")));
+        let Some(path) = model_dir.and_then(|d| texture::find_texture(d, name, m.search)) else {
             problems.push(TextureProblem { material: m.name.clone(), path: given, reason: "not found".into() });
-            views.push(None);
+            out.push(missing(m));
             continue;
         };
-        let view = loaded.entry(path.clone()).or_insert_with(|| match texture::load_texture(&path) {
-            Ok(img) => Some(texture::upload(device, queue, &img, &path.display().to_string())),
-            Err(e) => {
-                problems.push(TextureProblem { material: m.name.clone(), path: path.clone(), reason: e });
-                None
+        let entry = loaded.entry((path.clone(), m.color_key)).or_insert_with(|| {
+            match texture::load_material_texture(&path, m.color_key) {
+                Ok(img) => {
+                    let content = AlphaContent::of(&img);
+                    Some((texture::upload(device, queue, &img, &path.display().to_string()), content))
+                }
+                Err(e) => {
+                    problems.push(TextureProblem { material: m.name.clone(), path: path.clone(), reason: e });
+                    None
+                }
             }
         });
-        views.push(view.clone());
+        out.push(match entry {
+            Some((view, content)) => {
+                let alpha = match (m.alpha, *content) {
+                    (AlphaMode::Opaque, _) | (_, AlphaContent::Opaque) => AlphaMode::Opaque,
+                    (AlphaMode::Blend, AlphaContent::Partial) => AlphaMode::Blend,
+                    _ => AlphaMode::Cutout,
+                };
+                GpuMaterial { view: view.clone(), alpha, lit: m.lit }
+            }
+            None => missing(m),
+        });
     }
-    let group = |view: &wgpu::TextureView| {
-        device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some("material"),
-            layout: &renderer.layouts.material,
-            entries: &[
-                wgpu::BindGroupEntry { binding: 0, resource: wgpu::BindingResource::TextureView(view) },
-                wgpu::BindGroupEntry { binding: 1, resource: wgpu::BindingResource::Sampler(&renderer.sampler) },
-            ],
-        })
-    };
-    let mut groups: Vec<wgpu::BindGroup> = views.iter().map(|v| group(v.as_ref().unwrap_or(&placeholder))).collect();
-    groups.push(group(&placeholder));
-    (groups, problems)
+    out.push(GpuMaterial { view: placeholder.clone(), alpha: AlphaMode::Opaque, lit: true });
+    (out, problems)
 }

@@ -259,6 +259,25 @@ impl Clip {
         self.frame_span() / self.fps(default_fps)
     }
 
+    /// The distinct frames (at [`Clip::fps`] with `default_fps`) at which a keyed clip has keys, sorted; empty
+    /// for a sampled clip, where every frame is a key.
+    pub fn key_frames(&self, default_fps: f32) -> Vec<f32> {
+        let ClipData::Keyed { tracks } = &self.data else { return Vec::new() };
+        let fps = self.fps(default_fps);
+        let mut frames: Vec<f32> = tracks
+            .iter()
+            .flat_map(|t| {
+                let r = t.rotation.iter().map(|k| k.time);
+                r.chain(t.translation.iter().map(|k| k.time)).chain(t.scale.iter().map(|k| k.time))
+            })
+            .map(|t| t * fps)
+            .filter(|f| f.is_finite())
+            .collect();
+        frames.sort_by(f32::total_cmp);
+        frames.dedup_by(|a, b| (*a - *b).abs() < 1e-3);
+        frames
+    }
+
     /// The frame shown at `seconds`: wrapped for a looping clip, clamped otherwise.
     pub fn frame_at_time(&self, seconds: f32, default_fps: f32) -> f32 {
         let f = seconds * self.fps(default_fps);

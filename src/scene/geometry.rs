@@ -90,12 +90,151 @@ pub struct Mesh {
     /// The vertex range the file declares for this mesh (informational; triangles index globally).
     pub first_vertex: u32,
     pub num_vertices: u32,
+    /// The faces are meant to be seen from both sides: never culled, lit on the side the camera sees.
+    pub two_sided: bool,
+    /// Texture coordinates animated over the clip's time (RSM 2.3); `None` leaves them as stored.
+    pub uv_animation: Option<UvAnimation>,
 }
 
-/// A material: a name and the texture it refers to.
+/// How a material's texture alpha is used, at most: the renderer uses the least the texture needs (a texture
+/// with no transparent texel draws opaque, one with only fully transparent texels is cut out).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AlphaMode {
+    /// Alpha is ignored (the Inter-Quake formats).
+    #[default]
+    Opaque,
+    /// Texels under half alpha are discarded, the rest drawn opaque.
+    Cutout,
+    /// Partial alpha blends over what is behind, drawn after the opaque meshes and back to front.
+    Blend,
+}
+
+/// Where a material's texture reference is looked for, relative to the model's folder.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TextureSearch {
+    /// The reference as a file name beside the model, then with .png, .tga, .jpg and .bmp appended (IQM, IQE).
+    #[default]
+    BesideModel,
+    /// A path under a game data tree: `A/data/texture/NAME` for the model's folder and each folder above it,
+    /// then NAME and its file name beside the model; `\` separates folders and case is ignored (Ragnarok).
+    DataTexture,
+}
+
+/// A material: a name, the texture it refers to and how that texture is drawn.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Material {
     pub name: String,
     /// The texture reference as written in the file (IQM: the material name is the texture name).
     pub texture: Option<String>,
+    pub search: TextureSearch,
+    /// BMP textures: magenta texels (r > 230, g < 20, b > 230) are transparent, the Ragnarok colour key.
+    pub color_key: bool,
+    pub alpha: AlphaMode,
+    /// Lit by the viewer's light; `false` draws the texture colour as it is.
+    pub lit: bool,
+}
+
+impl Material {
+    /// An opaque, lit material found beside the model by name (the Inter-Quake convention).
+    pub fn new(name: impl Into<String>, texture: Option<String>) -> Material {
+        Material {
+            name: name.into(),
+            texture,
+            search: TextureSearch::BesideModel,
+            color_key: false,
+            alpha: AlphaMode::Opaque,
+            lit: true,
+        }
+    }
+}
+
+/// What one UV channel animates.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum UvChannelKind {
+    TranslateU,
+    TranslateV,
+    ScaleU,
+    ScaleV,
+    /// Radians, about the texture's centre.
+    Rotate,
+}
+
+/// One animated UV channel: values at times (seconds into the clip), linear between keys, held outside them.
+#[derive(Debug, Clone, PartialEq)]
+pub struct UvChannel {
+    pub kind: UvChannelKind,
+    /// Sorted by time.
+    pub keys: Vec<(f32, f32)>,
+}
+
+impl UvChannel {
+    /// The value at `time`, or `None` without keys.
+    pub fn sample(&self, time: f32) -> Option<f32> {
+        let (first, last) = (self.keys.first()?, self.keys.last()?);
+        if time <= first.0 {
+            return Some(first.1);
+        }
+        if time >= last.0 {
+            return Some(last.1);
+        }
+        let i = self.keys.partition_point(|k| k.0 <= time);
+        let (a, b) = (self.keys[i - 1], self.keys[i]);
+        let span = b.0 - a.0;
+        let f = if span > 0.0 { (time - a.0) / span } else { 1.0 };
+        Some(a.1 + (b.1 - a.1) * f)
+    }
+}
+
+/// Keyed UV channels of one mesh. Missing channels stay neutral (no translation, scale 1, no rotation).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct UvAnimation {
+    pub channels: Vec<UvChannel>,
+}
+
+impl UvAnimation {
+    /// The UV transform at `time` as the rows of a 2×3 matrix: `uv' = [r0 · (u, v, 1), r1 · (u, v, 1)]`.
+    /// It scales and rotates about the texture's centre (0.5, 0.5) after translating: T(½)·S·R·T(t)·T(−½).
+    pub fn matrix(&self, time: f32) -> [[f32; 3]; 2] {
+        let get = |kind: UvChannelKind, default: f32| {
+            self.channels.iter().filter(|c| c.kind == kind).find_map(|c| c.sample(time)).unwrap_or(default)
+        };
+        let t = Vec2::new(get(UvChannelKind::TranslateU, 0.0), get(UvChannelKind::TranslateV, 0.0));
+        let s = Vec2::new(get(UvChannelKind::ScaleU, 1.0), get(UvChannelKind::ScaleV, 1.0));
+        let r = get(UvChannelKind::Rotate, 0.0);
+        let m = glam::Affine2::from_translation(Vec2::splat(0.5))
+            * glam::Affine2::from_scale(s)
+            * glam::Affine2::from_angle(r)
+            * glam::Affine2::from_translation(t - Vec2::splat(0.5));
+        let (a, b, c) = (m.matrix2.x_axis, m.matrix2.y_axis, m.translation);
+        [[a.x, b.x, c.x], [a.y, b.y, c.y]]
+    }
+}
+
+/// The identity UV transform in [`UvAnimation::matrix`]'s layout.
+pub const UV_IDENTITY: [[f32; 3]; 2] = [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0]];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn uv_channels_interpolate_and_compose_about_the_centre() {
+        let anim = UvAnimation {
+            channels: vec![UvChannel { kind: UvChannelKind::TranslateU, keys: vec![(0.0, 0.0), (2.0, 1.0)] }],
+        };
+        let m = anim.matrix(1.0);
+        assert!((m[0][2] - 0.5).abs() < 1e-6 && m[0][0] == 1.0 && m[1][2].abs() < 1e-6, "{m:?}");
+        assert_eq!(anim.matrix(-1.0), UV_IDENTITY, "held before the first key");
+        let rot = UvAnimation {
+            channels: vec![UvChannel { kind: UvChannelKind::Rotate, keys: vec![(0.0, std::f32::consts::PI)] }],
+        };
+        let m = rot.matrix(0.0);
+        // A half turn about the centre maps (0, 0) to (1, 1).
+        let (u, v) = (m[0][2], m[1][2]);
+        assert!((u - 1.0).abs() < 1e-5 && (v - 1.0).abs() < 1e-5, "{m:?}");
+        assert_eq!(UvAnimation::default().matrix(3.0), UV_IDENTITY);
+    }
 }

@@ -15,7 +15,10 @@ pub use camera::{CameraKey, CameraPropertyKey, CameraTrack, CameraView};
 pub use clip::{
     Clip, ClipData, DEFAULT_FPS, Easing, FrameBounds, Interpolation, Key, MorphTrack, Track, TrackEase, TrackMode,
 };
-pub use geometry::{CustomStream, Material, Mesh, VertexStreams};
+pub use geometry::{
+    AlphaMode, CustomStream, Material, Mesh, TextureSearch, UV_IDENTITY, UvAnimation, UvChannel, UvChannelKind,
+    VertexStreams,
+};
 pub use mvd::{MvdEncoding, MvdInfo, MvdMotionBlend, MvdMotionClip, MvdObject, MvdSection, MvdStage, MvdTrackInfo};
 pub use rsm::{RsmInfo, RsmLayout, RsmNode, RsmUvAnimation, RsmVolumeBox};
 pub use skeleton::{Joint, Skeleton, Transform};
@@ -171,6 +174,12 @@ impl Scene {
     /// A file with clips but nothing to draw: it is meant to be attached to a model.
     pub fn is_animation_only(&self) -> bool {
         self.meshes.is_empty() && self.vertices.is_empty() && !self.clips.is_empty()
+    }
+
+    /// Boxes the file declares besides its geometry (RSM volume boxes), as transforms of the cube [−1, 1]³ in
+    /// model space, for an overlay. Empty for most formats.
+    pub fn marked_boxes(&self) -> Vec<glam::Mat4> {
+        self.rsm.as_ref().map_or_else(Vec::new, |r| r.volume_boxes.iter().map(|b| b.transform(r.centring)).collect())
     }
 
     /// Finds a clip by exact name, or by index when `selector` is a number that names no clip.

@@ -3,7 +3,7 @@
 //! flags, volume boxes and UV animations. Geometry, the node skeleton and node animation live in the scene
 //! proper; this is description only.
 
-use glam::Vec3;
+use glam::{EulerRot, Mat4, Quat, Vec3};
 
 /// Which byte layout read the file (see the RSM note, §1.5).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
@@ -58,6 +58,22 @@ pub struct RsmVolumeBox {
     pub rotation: Vec3,
     /// 1.3 and later; 0 before.
     pub flag: i32,
+}
+
+impl RsmVolumeBox {
+    /// The box as a transform of the cube [−1, 1]³ in model space: T(position + centring) · R · S(size / 2),
+    /// R the rotation as XYZ Euler angles in radians. Size as the full extent and the angle order are this
+    /// viewer's reading (no real file in the corpus has boxes to confirm it).
+    pub fn transform(&self, centring: Vec3) -> Mat4 {
+        let r = Quat::from_euler(EulerRot::XYZ, self.rotation.x, self.rotation.y, self.rotation.z);
+        let finite = |v: Vec3, d: Vec3| if v.is_finite() { v } else { d };
+        let r = if r.is_finite() { r } else { Quat::IDENTITY };
+        Mat4::from_scale_rotation_translation(
+            finite(self.size, Vec3::ZERO) * 0.5,
+            r,
+            finite(self.position, Vec3::ZERO) + centring,
+        )
+    }
 }
 
 /// One UV-animation channel of RSM 2.3: a node's texture slot, a kind and its keys (file frames).

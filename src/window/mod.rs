@@ -340,7 +340,8 @@ impl Viewer {
         let after_acquire = Instant::now();
         let overlays = self.app.overlays();
         if let Some(model) = &w.model {
-            let input = FrameInput { camera: &w.camera.camera, pose: self.app.pose(), overlays: &overlays };
+            let (camera, pose, time) = (&w.camera.camera, self.app.pose(), self.app.clip_time());
+            let input = FrameInput { camera, pose, overlays: &overlays, time };
             w.view.prepare(&w.gpu.renderer, model, &input, (rect.width, rect.height));
         }
         let scene = w.model.as_ref().map(|m| (m, &w.view, rect));

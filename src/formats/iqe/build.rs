@@ -129,7 +129,7 @@ pub fn build(mut p: Parser, file_len: usize) -> Result<Scene, LoadError> {
         if mat == next {
             // IQM convention: the material name is the texture name.
             let texture = (!material.is_empty()).then(|| material.clone());
-            materials.push(Material { name: material.clone(), texture });
+            materials.push(Material::new(material.clone(), texture));
         }
         meshes.push(Mesh {
             name: name.clone(),
@@ -138,6 +138,8 @@ pub fn build(mut p: Parser, file_len: usize) -> Result<Scene, LoadError> {
             num_triangles: group_counts[g],
             first_vertex: 0,
             num_vertices: 0,
+            two_sided: false,
+            uv_animation: None,
         });
     }
 

@@ -141,7 +141,7 @@ fn read_inner(data: &[u8]) -> Result<Scene, LoadError> {
             Some(m) => m,
             None => {
                 let texture = (!material.is_empty()).then(|| material.clone());
-                materials.push(Material { name: material, texture });
+                materials.push(Material::new(material, texture));
                 materials.len() - 1
             }
         };
@@ -152,6 +152,8 @@ fn read_inner(data: &[u8]) -> Result<Scene, LoadError> {
             num_triangles: nt,
             first_vertex: fv,
             num_vertices: nv,
+            two_sided: false,
+            uv_animation: None,
         });
     }
 

@@ -8,8 +8,9 @@ use glam::{Mat3, Mat4, Quat, Vec2, Vec3};
 use super::parse::{RawModel, RawNode};
 use crate::error::{LoadError, Location, Warning};
 use crate::scene::{
-    Clip, ClipData, Format, FrontFace, Interpolation, Joint, Key, Material, Mesh, Metadata, RsmInfo, RsmLayout,
-    RsmNode, RsmUvAnimation, Scene, Skeleton, Track, TrackMode, Transform, UpAxis, VertexStreams,
+    AlphaMode, Clip, ClipData, Format, FrontFace, Interpolation, Joint, Key, Material, Mesh, Metadata, RsmInfo,
+    RsmLayout, RsmNode, RsmUvAnimation, Scene, Skeleton, TextureSearch, Track, TrackMode, Transform, UpAxis,
+    UvAnimation, UvChannel, UvChannelKind, VertexStreams,
 };
 
 /// RSM2 frame rate when the stored one is unusable.
@@ -250,12 +251,22 @@ pub fn build(raw: RawModel, data: &[u8]) -> Result<Scene, LoadError> {
         }
     }
 
-    // Materials.
+    // Materials: textures under a game data tree, magenta-keyed BMPs, TGA alpha blended; shadeType 0 and 3
+    // unlit.
+    let lit = !matches!(raw.shade_type, 0 | 3);
+    let new_material = |name: &str| Material {
+        name: name.to_string(),
+        texture: (!name.is_empty()).then(|| name.to_string()),
+        search: TextureSearch::DataTexture,
+        color_key: true,
+        alpha: AlphaMode::Blend,
+        lit,
+    };
     let mut materials: Vec<Material> = Vec::new();
     let mut global_material: Vec<usize> = Vec::new();
     for t in &raw.textures {
         global_material.push(materials.len());
-        materials.push(Material { name: t.text.clone(), texture: (!t.text.is_empty()).then(|| t.text.clone()) });
+        materials.push(new_material(&t.text));
     }
     let mut by_texture_name: HashMap<Vec<u8>, usize> = HashMap::new();
     let mut no_texture: Option<usize> = None;
@@ -297,10 +308,7 @@ pub fn build(raw: RawModel, data: &[u8]) -> Result<Scene, LoadError> {
                 .iter()
                 .map(|t| {
                     Some(*by_texture_name.entry(t.raw.clone()).or_insert_with(|| {
-                        materials.push(Material {
-                            name: t.text.clone(),
-                            texture: (!t.text.is_empty()).then(|| t.text.clone()),
-                        });
+                        materials.push(new_material(&t.text));
                         materials.len() - 1
                     }))
                 })
@@ -426,8 +434,8 @@ pub fn build(raw: RawModel, data: &[u8]) -> Result<Scene, LoadError> {
             }
             index
         };
-        // Triangles grouped by texture slot, slots in order of first use.
-        type Bucket = (u16, Vec<([u32; 3], bool)>);
+        // Triangles grouped by texture slot and sidedness, in order of first use.
+        type Bucket = (u16, bool, Vec<[u32; 3]>);
         let mut buckets: Vec<Bucket> = Vec::new();
         for f in &faces {
             let mut tri = [0u32; 3];
@@ -448,9 +456,9 @@ pub fn build(raw: RawModel, data: &[u8]) -> Result<Scene, LoadError> {
                     }
                 };
             }
-            match buckets.iter_mut().find(|b| b.0 == f.slot) {
-                Some(b) => b.1.push((tri, f.two_sided)),
-                None => buckets.push((f.slot, vec![(tri, f.two_sided)])),
+            match buckets.iter_mut().find(|b| b.0 == f.slot && b.1 == f.two_sided) {
+                Some(b) => b.2.push(tri),
+                None => buckets.push((f.slot, f.two_sided, vec![tri])),
             }
         }
         // Every file vertex appears at least once, for `pose --vertices`.
@@ -461,24 +469,35 @@ pub fn build(raw: RawModel, data: &[u8]) -> Result<Scene, LoadError> {
         }
         let num_vertices = (streams.positions.len() - base) as u32;
         let mut node_meshes = Vec::new();
-        for (slot, tris) in buckets {
+        let mixed = |slot: u16| buckets.iter().filter(|b| b.0 == slot).count() > 1;
+        let names: Vec<String> = buckets
+            .iter()
+            .map(|&(slot, two, _)| {
+                let base = if slot == 0 && slots.len() <= 1 { name.clone() } else { format!("{name}#{slot}") };
+                if two && mixed(slot) { format!("{base} (two-sided)") } else { base }
+            })
+            .collect();
+        for ((slot, two, tris), mesh_name) in buckets.into_iter().zip(names) {
             let material = match slots.get(usize::from(slot)).copied().flatten() {
                 Some(m) => m,
                 None => *no_texture.get_or_insert_with(|| {
-                    materials.push(Material { name: String::new(), texture: None });
+                    materials.push(new_material(""));
                     materials.len() - 1
                 }),
             };
             node_meshes.push(meshes.len());
+            let uv_animation = uv_animation(node, slot, if rsm2 { fps } else { 1000.0 });
             meshes.push(Mesh {
-                name: if slot == 0 && slots.len() <= 1 { name.clone() } else { format!("{name}#{slot}") },
+                name: mesh_name,
                 material,
                 first_triangle: triangles.len() as u32,
                 num_triangles: tris.len() as u32,
                 first_vertex: base as u32,
                 num_vertices,
+                two_sided: two,
+                uv_animation,
             });
-            for (t, two) in tris {
+            for t in tris {
                 triangles.push(t);
                 two_sided.push(two);
             }
@@ -512,8 +531,10 @@ pub fn build(raw: RawModel, data: &[u8]) -> Result<Scene, LoadError> {
     let mut clips = Vec::new();
     let rate = if rsm2 { fps } else { 1000.0 };
     let animated: Vec<usize> = (0..n).filter(|&i| !keys[i].is_empty()).collect();
-    if !animated.is_empty() {
-        let last = animated.iter().filter_map(|&i| keys[i].last_frame()).max().unwrap_or(0);
+    // UV animation alone (2.3) also needs a clip, for its time.
+    let uv_last = raw.nodes.iter().flat_map(|node| node.uv_anims.iter().flat_map(|c| c.2.iter().map(|k| k.0))).max();
+    if !animated.is_empty() || uv_last.is_some() {
+        let last = animated.iter().filter_map(|&i| keys[i].last_frame()).chain(uv_last).max().unwrap_or(0);
         let length = if raw.anim_len > 0 { raw.anim_len } else { last };
         if raw.anim_len <= 0 {
             w.file(
@@ -600,6 +621,30 @@ pub fn build(raw: RawModel, data: &[u8]) -> Result<Scene, LoadError> {
     })
 }
 
+/// A node texture slot's UV channels (RSM 2.3) with key frames turned into seconds; `None` without any.
+fn uv_animation(node: &RawNode, slot: u16, rate: f32) -> Option<UvAnimation> {
+    let channels: Vec<UvChannel> = node
+        .uv_anims
+        .iter()
+        .filter(|(s, _, keys)| *s == i32::from(slot) && !keys.is_empty())
+        .filter_map(|(_, kind, keys)| {
+            let kind = match kind {
+                0 => UvChannelKind::TranslateU,
+                1 => UvChannelKind::TranslateV,
+                2 => UvChannelKind::ScaleU,
+                3 => UvChannelKind::ScaleV,
+                4 => UvChannelKind::Rotate,
+                _ => return None,
+            };
+            let mut keys: Vec<(f32, f32)> =
+                keys.iter().filter(|k| k.1.is_finite()).map(|&(f, v)| (f as f32 / rate, v)).collect();
+            keys.sort_by(|a, b| a.0.total_cmp(&b.0));
+            (!keys.is_empty()).then_some(UvChannel { kind, keys })
+        })
+        .collect();
+    (!channels.is_empty()).then_some(UvAnimation { channels })
+}
+
 /// RSM2 scale keys multiply the static matrix's scale when no rotation key replaces it; RSM1's replace it.
 fn static_scale_for(rsm2: bool, s: Vec3) -> Vec3 {
     if rsm2 { s } else { Vec3::ONE }
@@ -667,7 +712,9 @@ fn node_keys(i: usize, node: &RawNode, w: &mut Warnings) -> NodeKeys {
         w.at(
             "rsm.keys.quaternion",
             node.offset,
-            format!("node {i} \"{name}\": rotation keys that are not unit quaternions normalised (zero → identity)"),
+            format!(
+                "node {i} \"{name}\": rotation keys that are not unit quaternions normalised (zero becomes identity)"
+            ),
         );
     }
     for (_, v) in &mut k.position {

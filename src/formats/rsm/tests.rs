@@ -118,6 +118,42 @@ fn face_padding_and_texture_vertex_colour_are_ignored() {
 }
 
 #[test]
+fn materials_two_sided_meshes_and_uv_animation_for_the_renderer() {
+    use crate::scene::{AlphaMode, TextureSearch, UvChannelKind};
+    // One-sided and two-sided faces of one slot become two meshes, the two-sided one marked.
+    let mut d = triangle(2, 3);
+    let n = &mut d.nodes[0];
+    n.faces.push(Face::new([0, 2, 1], [0, 2, 1]));
+    n.faces[1].two_sided = 1;
+    n.uv_animations = vec![(0, vec![(0, vec![(0, 0.0), (30, 1.0)]), (4, vec![(15, 0.5)])])];
+    d.fps = 30.0;
+    d.anim_len = 60;
+    let s = load(&d);
+    assert_eq!(s.meshes.len(), 2);
+    assert_eq!((s.meshes[0].two_sided, s.meshes[1].two_sided), (false, true));
+    assert_eq!(s.meshes[1].name, "n (two-sided)");
+    let m = &s.materials[s.meshes[0].material];
+    assert_eq!((m.search, m.color_key, m.alpha, m.lit), (TextureSearch::DataTexture, true, AlphaMode::Blend, true));
+    // Slot 0's channels on both of its meshes, key frames in seconds at 30 fps.
+    for mesh in &s.meshes {
+        let uv = mesh.uv_animation.as_ref().expect("animated UVs");
+        assert_eq!(uv.channels.len(), 2);
+        assert_eq!(uv.channels[0].kind, UvChannelKind::TranslateU);
+        assert_eq!(uv.channels[0].keys, vec![(0.0, 0.0), (1.0, 1.0)]);
+        assert_eq!(uv.channels[1].kind, UvChannelKind::Rotate);
+    }
+    // UV animation alone gives the clip its time.
+    assert_eq!(s.clips.len(), 1);
+    assert!((s.clips[0].duration(24.0) - 2.0).abs() < 1e-4);
+
+    // shadeType 0 draws unlit.
+    let mut d = triangle(1, 4);
+    d.shade_type = 0;
+    let s = load(&d);
+    assert!(!s.materials[0].lit);
+}
+
+#[test]
 fn trailing_bytes_warn() {
     let mut d = triangle(1, 4);
     d.trailing = vec![0x0A];
