@@ -890,7 +890,7 @@ mod tests {
         let j = u32_at(&b, field::OFS_JOINTS) as usize + 48;
         assert_eq!(i32_at(&b, j + 4), 0);
         let floats: Vec<f32> = (0..10).map(|i| f32_at(&b, j + 8 + 4 * i)).collect();
-        assert_eq!(floats, [1.0, 2.0, 3.0, 0.0, 0.0, 0.0, 1.0, 10.1, 1.0, 0.01]);
+        assert_eq!(floats, [1.0, 2.0, 3.0, 0.0, 0.0, 0.0, -1.0, 10.1, 1.0, 0.01]);
         let p = u32_at(&b, field::OFS_POSES) as usize;
         assert_eq!(i32_at(&b, p), -1);
         assert_eq!((i32_at(&b, p + 88), u32_at(&b, p + 92)), (0, 1));
