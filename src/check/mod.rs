@@ -141,6 +141,6 @@ pub fn check_bytes(name: &str, data: &[u8]) -> Vec<Finding> {
         out.extend(crate::formats::iqm::lint(data).iter().map(|w| Finding::warning(name, w)));
     }
     out.extend(scene::check(name, &scene));
-    out.sort_by(|a, b| a.severity.cmp(&b.severity));
+    out.sort_by_key(|f| f.severity);
     out
 }
