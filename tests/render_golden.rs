@@ -468,3 +468,22 @@ fn rsm_tga_alpha_blends_over_what_is_behind() {
     assert!(tinted > 300, "{tinted} tinted pixels: the glass does not blend over the background");
     assert!(red > 500, "{red} red pixels: the opaque quad is hidden");
 }
+
+#[test]
+fn every_corpus_rsm_renders() {
+    for file in common::corpus_files("rsm", &["rsm", "rsm2"]) {
+        let name = file.file_stem().unwrap().to_string_lossy().to_string();
+        let img = render(&format!("corpus_{name}"), &[&path(&file), "--size", "96x96", "--no-cull"]);
+        let background = img.get_pixel(0, 0).0;
+        let drawn = img.pixels().filter(|p| p.0 != background).count();
+        // The synthetic RagLite fixtures may have nothing drawable (every face has a bad index or no area).
+        let scene = rigscope::load_path(&file).unwrap();
+        let area = |t: &[u32; 3]| {
+            let p = t.map(|i| scene.vertices.positions[i as usize]);
+            (p[1] - p[0]).cross(p[2] - p[0]).length()
+        };
+        if scene.triangles.iter().any(|t| area(t) > 1e-6) {
+            assert!(drawn > 20, "{name}: only {drawn} pixels differ from the background");
+        }
+    }
+}
