@@ -392,3 +392,32 @@ impl Out {
         self.i32(f.two_sided);
     }
 }
+
+/// A small two-node model of version `major.minor` with every kind of data that version holds (texture list,
+/// faces, rotation keys; RSM2 position, scale and UV keys; a volume box), for tests and fuzzing seeds.
+pub fn sample_document(major: u8, minor: u8) -> RsmDocument {
+    let mut doc = RsmDocument::new(major, minor);
+    doc.anim_len = 1000;
+    doc.textures = vec![b"model\\seed.bmp".to_vec()];
+    doc.main_node = b"root".to_vec();
+    doc.roots = vec![b"root".to_vec()];
+    let mut root = Node::new("root", "");
+    root.vertices = vec![[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, -1.0, 0.0], [1.0, -1.0, 1.0]];
+    root.tex_vertices = vec![(0, [0.0, 0.0]), (0, [1.0, 0.0]), (0, [0.0, 1.0])];
+    root.faces = vec![Face::new([0, 1, 2], [0, 1, 2]), Face::new([1, 3, 2], [1, 2, 0])];
+    root.rot_keys = vec![(0, [0.0, 0.0, 0.0, 1.0]), (500, [0.0, 0.7071, 0.0, 0.7071])];
+    let mut child = Node::new("child", "root");
+    child.vertices = root.vertices.clone();
+    child.tex_vertices = root.tex_vertices.clone();
+    child.faces = vec![Face::new([0, 2, 3], [0, 1, 2])];
+    child.pos = [2.0, 0.0, 0.0];
+    if major >= 2 {
+        child.pos_keys = vec![(0, [2.0, 0.0, 0.0]), (10, [2.0, 1.0, 0.0])];
+        child.scale_keys = vec![(0, [1.0; 3], 0.0), (10, [2.0; 3], 0.0)];
+        child.texture_names = vec![b"seed.tga".to_vec()];
+        child.uv_animations = vec![(0, vec![(0, vec![(0, 0.0), (10, 0.5)])])];
+    }
+    doc.nodes = vec![root, child];
+    doc.volume_boxes = vec![([1.0; 3], [0.0; 3], [0.0; 3], 0)];
+    doc
+}

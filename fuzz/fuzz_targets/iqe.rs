@@ -1,0 +1,10 @@
+//! Fuzzes the IQE reader and what follows a successful parse.
+#![no_main]
+
+mod common;
+
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    common::exercise("fuzz.iqe", data, rigscope::formats::iqe::read("fuzz.iqe", data));
+});
