@@ -4,6 +4,8 @@
 
 use std::path::PathBuf;
 
+pub mod mutate;
+
 pub fn corpus_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus")
 }

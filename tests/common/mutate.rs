@@ -1,0 +1,127 @@
+//! Inputs for robustness tests: every corpus file and files made by rigscope's own writers, and seeded
+//! structure-aware mutations of them.
+
+use super::{corpus_files, read};
+use rigscope::scene::MvdEncoding;
+use rigscope::synth::{SynthSpec, iqm_bytes};
+
+/// Deterministic xorshift, so every run tries the same inputs.
+pub struct Rng(pub u64);
+
+impl Rng {
+    pub fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+}
+
+/// Every input file: the corpus and files made by rigscope's own writers.
+pub fn inputs() -> Vec<(String, Vec<u8>)> {
+    let mut out: Vec<(String, Vec<u8>)> = corpus_files("iqm", &["iqm", "iqe"])
+        .into_iter()
+        .chain(corpus_files("rsm", &["rsm", "rsm2"]))
+        .map(|p| (p.display().to_string(), read(&p)))
+        .collect();
+    let synth = iqm_bytes(SynthSpec { vertices: 512, joints: 6, frames: 4 });
+    let scene = rigscope::load_bytes("synth.iqm", &synth).unwrap();
+    out.push(("synth.iqe".into(), rigscope::convert::to_iqe(&scene).0.into_bytes()));
+    out.push(("synth.iqm".into(), synth));
+    for (major, minor) in [(1, 1), (1, 2), (1, 5), (1, 6), (2, 2), (2, 3)] {
+        let doc = rigscope::formats::rsm::write::sample_document(major, minor);
+        out.push((format!("v{major}{minor}.rsm"), doc.to_bytes()));
+    }
+    for enc in [MvdEncoding::Utf16Le, MvdEncoding::Utf8] {
+        out.push((format!("{enc:?}.mvd"), rigscope::formats::mvd::write::sample_document(enc).to_bytes()));
+    }
+    out
+}
+
+/// Values that break parsers: zero and one, sign and range limits, counts just past the file, NaN and infinity.
+fn interesting(len: usize, rng: &mut Rng) -> [u8; 4] {
+    let v: u32 = match rng.below(12) {
+        0 => 0,
+        1 => 1,
+        2 => u32::MAX,
+        3 => i32::MAX as u32,
+        4 => 0x8000_0000,
+        5 => len as u32,
+        6 => (len as u32).wrapping_add(1),
+        7 => f32::NAN.to_bits(),
+        8 => f32::INFINITY.to_bits(),
+        9 => (-1.0e30f32).to_bits(),
+        10 => 0xFFFF,
+        _ => rng.next() as u32,
+    };
+    v.to_le_bytes()
+}
+
+/// A binary format's fields are 4-byte little-endian values at mostly aligned offsets: overwrite one to three
+/// of them (at aligned or unaligned places) with interesting values, or cut or duplicate a span.
+pub fn mutate_binary(data: &[u8], rng: &mut Rng) -> Vec<u8> {
+    let mut d = data.to_vec();
+    for _ in 0..1 + rng.below(3) {
+        match rng.below(10) {
+            0 if d.len() > 8 => {
+                let at = rng.below(d.len());
+                let n = rng.below((d.len() - at).min(64));
+                d.drain(at..at + n);
+            }
+            1 if d.len() > 8 => {
+                let at = rng.below(d.len());
+                let n = rng.below((d.len() - at).min(64));
+                let span: Vec<u8> = d[at..at + n].to_vec();
+                d.splice(at..at, span);
+            }
+            _ if d.len() >= 4 => {
+                let mut at = rng.below(d.len() - 3);
+                if rng.below(4) != 0 {
+                    at &= !3;
+                }
+                let v = interesting(d.len(), rng);
+                d[at..at + 4].copy_from_slice(&v);
+            }
+            _ => {}
+        }
+    }
+    d
+}
+
+/// IQE is lines of commands: duplicate, drop or swap lines, or replace one number with an extreme.
+pub fn mutate_text(data: &[u8], rng: &mut Rng) -> Vec<u8> {
+    let text = String::from_utf8_lossy(data);
+    let mut lines: Vec<String> = text.lines().map(String::from).collect();
+    if lines.is_empty() {
+        return data.to_vec();
+    }
+    for _ in 0..1 + rng.below(3) {
+        let i = rng.below(lines.len());
+        match rng.below(5) {
+            0 => {
+                let l = lines[i].clone();
+                lines.insert(i, l);
+            }
+            1 if lines.len() > 1 && i > 0 => {
+                lines.remove(i);
+            }
+            2 => {
+                let j = rng.below(lines.len());
+                lines.swap(i, j);
+            }
+            _ => {
+                let words: Vec<&str> = lines[i].split(' ').collect();
+                let k = rng.below(words.len());
+                let extreme = ["-1", "4294967296", "-2147483649", "nan", "1e39", "0", "99999999", "\"", "-0"];
+                let mut w: Vec<String> = words.iter().map(|s| s.to_string()).collect();
+                w[k] = extreme[rng.below(extreme.len())].to_string();
+                lines[i] = w.join(" ");
+            }
+        }
+    }
+    lines.join("\n").into_bytes()
+}
