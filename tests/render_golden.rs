@@ -487,3 +487,100 @@ fn every_corpus_rsm_renders() {
         }
     }
 }
+
+/// An MVD for raylib_guy written at test time: object "guy pose" (30 keys/s) turns arm_L 80° about X, leg_L
+/// 45° about X and head 30° about Z over one second, and has a track "センター" that matches no joint;
+/// object "camera" (30 keys/s) orbits a target 4 units up from the front-left to the front-right, 16 units
+/// away, looking slightly down, its field of view widening from 35° to 45°.
+fn guy_mvd() -> PathBuf {
+    use rigscope::formats::mvd::write::{BoneFrame, CameraFrame, MvdDocument, Object, Section};
+    let q = |axis: glam::Vec3, deg: f32| glam::Quat::from_axis_angle(axis, deg.to_radians()).to_array();
+    let id = [0.0, 0.0, 0.0, 1.0];
+    let mut d = MvdDocument::new(rigscope::scene::MvdEncoding::Utf8);
+    let mut m = Object::new("guy pose", 30.0);
+    m.sections.push(Section::NameList(vec![
+        (0, "arm_L".into()),
+        (1, "leg_L".into()),
+        (2, "head".into()),
+        (3, "センター".into()),
+    ]));
+    let bone = |key: i32, end: [f32; 4]| Section::Bone {
+        minor: 2,
+        key,
+        stage_count: 1,
+        parent_clip: -1,
+        item_size: None,
+        frames: vec![BoneFrame::new(0, [0.0; 3], id), BoneFrame::new(30, [0.0; 3], end)],
+    };
+    m.sections.push(bone(0, q(glam::Vec3::X, 80.0)));
+    m.sections.push(bone(1, q(glam::Vec3::X, 45.0)));
+    m.sections.push(bone(2, q(glam::Vec3::Z, 30.0)));
+    m.sections.push(bone(3, id));
+    d.objects.push(m);
+    let mut c = Object::new("camera", 30.0);
+    c.sections.push(Section::NameList(vec![(0, "カメラ".into())]));
+    let pi = std::f32::consts::PI;
+    let frames = vec![
+        CameraFrame::new(0, [0.0, 4.0, 0.0], 16.0, [0.25, pi - 0.6, 0.0], 35f32.to_radians()),
+        CameraFrame::new(30, [0.0, 4.0, 0.0], 16.0, [0.25, pi + 0.6, 0.0], 45f32.to_radians()),
+    ];
+    c.sections.push(Section::Camera { minor: 3, key: 0, stage_count: 1, item_size: None, frames });
+    d.objects.push(c);
+    let dir = manifest().join("target/render-tests");
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("guy_motion.mvd");
+    std::fs::write(&file, d.to_bytes()).unwrap();
+    file
+}
+
+#[test]
+fn guy_posed_by_an_attached_mvd() {
+    let guy = path(&corpus("iqm/raylib_guy.iqm"));
+    let mvd = path(&guy_mvd());
+    let img = render(
+        "guy_mvd_pose",
+        &[&guy, "--attach", &mvd, "--anim", "guy pose", "--time", "1", "--size", "320x320", "--grid", "--skeleton"],
+    );
+    check_golden("guy_mvd_pose", &img);
+    // The bind pose differs: the motion moved the limbs.
+    let bind = render("guy_mvd_pose_t0", &[&guy, "--attach", &mvd, "--anim", "guy pose", "--size", "320x320"]);
+    let posed =
+        render("guy_mvd_pose_t1", &[&guy, "--attach", &mvd, "--anim", "guy pose", "--time", "1", "--size", "320x320"]);
+    assert!(bind != posed, "the attached motion changes the picture");
+}
+
+#[test]
+fn guy_seen_from_an_mvd_camera() {
+    let guy = path(&corpus("iqm/raylib_guy.iqm"));
+    let mvd = path(&guy_mvd());
+    let img = render(
+        "guy_mvd_camera",
+        &[
+            &guy, "--attach", &mvd, "--anim", "camera", "--time", "0.5", "--size", "320x240", "--grid", "--camera",
+            "mvd",
+        ],
+    );
+    check_golden("guy_mvd_camera", &img);
+    // The camera moves with time.
+    let later = render(
+        "guy_mvd_camera_1s",
+        &[&guy, "--attach", &mvd, "--anim", "camera", "--time", "1", "--size", "320x240", "--grid", "--camera", "mvd"],
+    );
+    assert!(img != later, "the animated camera moved");
+    // The motion alone renders from its camera too (no geometry: the grid only).
+    let alone =
+        render("mvd_camera_alone", &[&mvd, "--anim", "camera", "--size", "160x120", "--grid", "--camera", "mvd"]);
+    assert!(alone.pixels().any(|p| p.0[..3] != [0x30, 0x34, 0x3c]), "the grid is drawn");
+}
+
+#[test]
+fn camera_mvd_without_a_camera_exits_2() {
+    let guy = path(&corpus("iqm/raylib_guy.iqm"));
+    let out = std::env::temp_dir().join("rigscope-never-written.png");
+    let result = Command::new(env!("CARGO_BIN_EXE_rigscope"))
+        .args(["render", &guy, "-o", &path(&out), "--camera", "mvd"])
+        .output()
+        .unwrap();
+    assert_eq!(result.status.code(), Some(2), "{}", String::from_utf8_lossy(&result.stderr));
+    assert!(String::from_utf8_lossy(&result.stderr).contains("no animated camera"));
+}

@@ -29,7 +29,14 @@ struct State {
 }
 
 fn harness(app: App) -> Harness<'static, State> {
-    Harness::builder().with_size([1400.0, 2400.0]).build_ui_state(
+    harness_with(app, false)
+}
+
+/// `tofu`: draw boxes for characters the default fonts lack (MMD names are Japanese), as the window does.
+fn harness_with(app: App, tofu: bool) -> Harness<'static, State> {
+    let builder = Harness::builder().with_size([1400.0, 2400.0]);
+    let builder = if tofu { builder.allow_missing_glyphs() } else { builder };
+    builder.build_ui_state(
         |ui, s: &mut State| {
             let intents = s.app.show(ui);
             s.intents.extend(intents);
@@ -449,4 +456,108 @@ fn rsm_volume_boxes_and_key_frames_show() {
     assert!(!keys.is_empty());
     h.get_by_label(&format!("{} key frames", keys.len()));
     h.get_by_label_contains("TransformationRoot (root, 3 vertices, 2 faces, animated)");
+}
+
+/// An MVD for raylib_guy: object "guy pose" keys arm_L, leg_L and head (and "センター", which no joint
+/// has) at ticks 0 and 30; object "camera" keys a camera at ticks 0 and 30.
+fn guy_mvd() -> Vec<u8> {
+    use rigscope::formats::mvd::write::{BoneFrame, CameraFrame, MvdDocument, Object, Section};
+    let id = [0.0, 0.0, 0.0, 1.0];
+    let turned = glam::Quat::from_rotation_x(1.2).to_array();
+    let mut d = MvdDocument::new(rigscope::scene::MvdEncoding::Utf16Le);
+    let mut m = Object::new("guy pose", 30.0);
+    let names = ["arm_L", "leg_L", "head", "センター"];
+    m.sections.push(Section::NameList(names.iter().enumerate().map(|(i, n)| (i as i32, n.to_string())).collect()));
+    for key in 0..4 {
+        let frames = vec![BoneFrame::new(0, [0.0; 3], id), BoneFrame::new(30, [0.0, 0.5, 0.0], turned)];
+        m.sections.push(Section::Bone { minor: 2, key, stage_count: 1, parent_clip: -1, item_size: None, frames });
+    }
+    d.objects.push(m);
+    let mut c = Object::new("camera", 30.0);
+    c.sections.push(Section::NameList(vec![(0, "カメラ".into())]));
+    let pi = std::f32::consts::PI;
+    let frames = vec![
+        CameraFrame::new(0, [0.0, 4.0, 0.0], 16.0, [0.2, pi, 0.0], 0.6),
+        CameraFrame::new(30, [0.0, 4.0, 0.0], 20.0, [0.2, pi + 0.5, 0.0], 0.8),
+    ];
+    c.sections.push(Section::Camera { minor: 3, key: 0, stage_count: 1, item_size: None, frames });
+    d.objects.push(c);
+    d.to_bytes()
+}
+
+#[test]
+fn an_mvd_alone_lists_objects_and_tracks_and_plots_a_selected_track() {
+    let mut app = App::new();
+    app.open_bytes("guy.mvd", &guy_mvd());
+    assert!(app.problems().is_empty(), "{:?}", app.problems());
+    let mut h = harness_with(app, true);
+    h.run();
+    h.get_by_label("MVD (1 file(s))");
+    h.get_by_label_contains("guy.mvd: version 1, UTF-16LE, 2 object(s)");
+    h.get_by_label_contains("Object \"guy pose\", 30 keys/s");
+    h.get_by_label_contains("Object \"camera\", 30 keys/s");
+    h.get_by_label("Sections (5)");
+    h.get_by_label("  センター: 2 key(s)");
+    h.get_by_label("  arm_L: 2 key(s)").click();
+    h.run();
+    let arm = h.state().app.scene().unwrap().skeleton.find("arm_L").unwrap();
+    assert_eq!(h.state().app.curve(), Some(rigscope::app::CurveTarget::Joint(arm)));
+    h.get_by_label("Curves: joint \"arm_L\"");
+    // The timeline scrubs it: a clip without geometry still poses its skeleton.
+    timeline(&h).set_value_accesskit(15.0);
+    h.run();
+    assert!((frame(&h) - 15.0).abs() < 1e-3);
+    let y = h.state().app.pose().world[arm].w_axis.y;
+    assert!((y - 0.25).abs() < 1e-3, "half-way up: {y}");
+    h.get_by_label("  カメラ: 2 key(s)").click();
+    h.run();
+    h.get_by_label("Curves: camera \"カメラ\"");
+    // The camera exists: follow it from the sidebar.
+    assert!(!h.state().app.overlays().camera_path.is_empty(), "the path overlay is on by default");
+    h.get_by_label("Follow MVD camera").click();
+    h.run();
+    assert!(h.state().app.follow_camera());
+    assert!(h.state().app.overlays().camera_path.is_empty(), "a followed camera's path isn't drawn");
+}
+
+#[test]
+fn attaching_an_mvd_shows_matches_and_converts_axes() {
+    let mut app = opened(&corpus("raylib_guy.iqm"));
+    app.open_bytes("guy.mvd", &guy_mvd());
+    assert!(app.problems().is_empty(), "{:?}", app.problems());
+    assert!(!app.follow_camera());
+    let mut h = harness_with(app, true);
+    h.run();
+    h.get_by_label("Attached (1)").click();
+    h.run();
+    h.get_by_label_contains("guy.mvd: 3 matched by name, 11 unmatched, 1 unused").click();
+    h.run();
+    h.get_by_label("  arm_L");
+    h.get_by_label("  センター");
+    h.get_by_label("Cameras: カメラ");
+    // The MVD section lists the attached file too.
+    h.get_by_label("MVD (1 file(s))");
+    // Axis conversion: the posed arm moves.
+    let clip = h.state().app.scene().unwrap().clips.iter().position(|c| c.name == "guy pose").unwrap();
+    h.state_mut().app.apply(rigscope::app::Action::SelectClip(clip));
+    h.state_mut().app.apply(rigscope::app::Action::SetFrame(30.0));
+    h.run();
+    let arm = h.state().app.scene().unwrap().skeleton.find("arm_L").unwrap();
+    let before = h.state().app.pose().world[arm];
+    h.get_by_label("MMD axis conversion").click();
+    h.run();
+    assert!(h.state().app.mmd_axes());
+    let after = h.state().app.pose().world[arm];
+    assert!(!before.abs_diff_eq(after, 1e-3), "the conversion changes the pose");
+    h.get_by_label("MMD axis conversion").click();
+    h.run();
+    assert!(h.state().app.pose().world[arm].abs_diff_eq(before, 1e-4), "and turning it off restores it");
+    // View > Follow MVD camera.
+    h.get_by_label("View").click();
+    h.run();
+    // The menu's checkbox and the sidebar's.
+    assert_eq!(h.get_all_by_label("Follow MVD camera").count(), 2);
+    h.get_all_by_label("Follow MVD camera").next().unwrap().click();
+    h.run();
+    assert!(h.state().app.follow_camera());
 }

@@ -23,6 +23,8 @@ pub struct AttachReport {
     pub reparented: Vec<String>,
     /// Names of the clips added to the model.
     pub clips: Vec<String>,
+    /// Names of the animated cameras added to the model (`Scene::cameras`).
+    pub cameras: Vec<String>,
 }
 
 /// Why a file can't be attached.
@@ -43,7 +45,9 @@ pub enum AttachError {
 /// Adds `anim`'s clips to `model`, matched by joint name (or by index for unnamed files).
 pub fn attach(model: &mut Scene, anim: &Scene, source: &str) -> Result<AttachReport, AttachError> {
     let (ms, fs) = (&model.skeleton, &anim.skeleton);
-    if ms.is_empty() {
+    // A file with cameras attaches them even where no joint matches (a camera-only motion).
+    let has_cameras = !anim.cameras.is_empty();
+    if ms.is_empty() && !has_cameras {
         return Err(AttachError::NoSkeleton(source.to_string()));
     }
     if anim.clips.is_empty() {
@@ -61,7 +65,7 @@ pub fn attach(model: &mut Scene, anim: &Scene, source: &str) -> Result<AttachRep
         report.by_index = true;
         (0..ms.len()).map(Some).collect()
     };
-    if map.iter().all(Option::is_none) {
+    if map.iter().all(Option::is_none) && !has_cameras {
         return Err(AttachError::NoMatch(source.to_string()));
     }
     let file_has_hierarchy = fs.joints.iter().any(|j| j.parent.is_some());
@@ -124,5 +128,7 @@ pub fn attach(model: &mut Scene, anim: &Scene, source: &str) -> Result<AttachRep
         });
     }
     model.clips.extend(added);
+    report.cameras = anim.cameras.iter().map(|c| c.name.clone()).collect();
+    model.cameras.extend(anim.cameras.iter().cloned());
     Ok(report)
 }

@@ -3,13 +3,15 @@
 //! animation-only files to a model.
 
 mod attach;
+mod axes;
 mod bounds;
 mod pose;
 mod sample;
 mod skin;
 
 pub use attach::{AttachError, AttachReport, attach};
+pub use axes::{convert_deltas, mmd_to_model};
 pub use bounds::{BOUNDS_TOLERANCE, BoundsMiss, bounds_miss_warnings, stored_bounds_misses, stored_bounds_warnings};
 pub use pose::Pose;
-pub use sample::{sample_clip, sample_keys, sample_keys_eased};
+pub use sample::{sample_clip, sample_keys, sample_keys_eased, sample_track};
 pub use skin::{skin_normals, skin_positions, skinned_bounds};

@@ -46,7 +46,8 @@ pub fn sample_clip(skeleton: &Skeleton, clip: &Clip, frame: f32, default_fps: f3
     }
 }
 
-fn sample_track(track: &Track, time: f32, bind: Transform) -> Transform {
+/// One track at `time` seconds on `bind` (deltas on the identity show the track's own values).
+pub fn sample_track(track: &Track, time: f32, bind: Transform) -> Transform {
     let lerp = |a: Vec3, b: Vec3, t: f32| a.lerp(b, t);
     let slerp = |a: Quat, b: Quat, t: f32| {
         let b = if a.dot(b) < 0.0 { -b } else { b };

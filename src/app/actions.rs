@@ -22,6 +22,12 @@ pub enum Action {
     SetMeshHidden(usize, bool),
     DismissNotice(usize),
     ClearProblems,
+    /// Drive the view from the animated camera (`Scene::cameras`) at the clip's time.
+    SetFollowCamera(bool),
+    /// Convert attached delta motions from MMD's left-handed Y-up axes to the model's ([`crate::anim::mmd_to_model`]).
+    SetMmdAxes(bool),
+    /// The track whose channels the curve view plots.
+    SelectCurve(Option<super::CurveTarget>),
 }
 
 impl App {
@@ -106,6 +112,9 @@ impl App {
                 }
             }
             Action::ClearProblems => self.problems.clear(),
+            Action::SetFollowCamera(on) => self.toggles.follow_camera = on && self.camera_track().is_some(),
+            Action::SetMmdAxes(on) => self.set_mmd_axes(on),
+            Action::SelectCurve(c) => self.curve = c,
         }
         self.refresh();
     }

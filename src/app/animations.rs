@@ -1,9 +1,10 @@
 //! The animation list (click one to play it) and the playback controls.
 
 use super::{Action, Model, Player};
-use crate::scene::DEFAULT_FPS;
+use crate::scene::{ClipData, DEFAULT_FPS, TrackMode};
 
-pub fn section(ui: &mut egui::Ui, model: &Model, player: &Player, out: &mut Vec<Action>) {
+/// `mmd_axes`: the attached motions' deltas are converted from MMD axes (the toggle's state).
+pub fn section(ui: &mut egui::Ui, model: &Model, player: &Player, mmd_axes: bool, out: &mut Vec<Action>) {
     let clips = &model.scene.clips;
     egui::CollapsingHeader::new(format!("Animations ({})", clips.len())).id_salt("animations").default_open(true).show(
         ui,
@@ -28,6 +29,7 @@ pub fn section(ui: &mut egui::Ui, model: &Model, player: &Player, out: &mut Vec<
             }
         },
     );
+    attachments(ui, model, mmd_axes, out);
     let Some(clip) = player.clip.and_then(|i| clips.get(i)) else { return };
     egui::CollapsingHeader::new("Playback").default_open(true).show(ui, |ui| {
         ui.horizontal(|ui| {
@@ -60,6 +62,56 @@ pub fn section(ui: &mut egui::Ui, model: &Model, player: &Player, out: &mut Vec<
         };
         if ui.checkbox(&mut looping, "Loop").on_hover_text(file).changed() {
             out.push(Action::SetLoop(looping));
+        }
+    });
+}
+
+/// Each attached file: which model joints its tracks matched, which joints keep their bind pose, which tracks
+/// found no joint; and the MMD axis conversion of attached delta motions.
+fn attachments(ui: &mut egui::Ui, model: &Model, mmd_axes: bool, out: &mut Vec<Action>) {
+    if model.attachments.is_empty() {
+        return;
+    }
+    let deltas = model.scene.clips.iter().filter(|c| c.source.is_some()).any(|c| match &c.data {
+        ClipData::Keyed { tracks } => tracks.iter().any(|t| t.mode == TrackMode::DeltaOnBind),
+        ClipData::Sampled { .. } => false,
+    });
+    egui::CollapsingHeader::new(format!("Attached ({})", model.attachments.len())).id_salt("attached").show(ui, |ui| {
+        if deltas {
+            let mut on = mmd_axes;
+            let hint = "Mirror Z of translation deltas and turn rotations (x, y, z, w) into (−x, −y, z, w), then \
+                        into the model's up axis (README: MMD axis conversion)";
+            if ui.checkbox(&mut on, "MMD axis conversion").on_hover_text(hint).changed() {
+                out.push(Action::SetMmdAxes(on));
+            }
+        }
+        for (i, a) in model.attachments.iter().enumerate() {
+            let r = &a.report;
+            let how = if r.by_index { "by index" } else { "by name" };
+            let title = format!(
+                "{}: {} matched {how}, {} unmatched, {} unused",
+                r.source,
+                r.matched.len(),
+                r.unmatched_joints.len(),
+                r.unused_tracks.len()
+            );
+            egui::CollapsingHeader::new(title).id_salt(("attachment", i)).show(ui, |ui| {
+                ui.label(format!("Matched ({})", r.matched.len()));
+                for (m, f) in &r.matched {
+                    ui.monospace(if m == f { format!("  {m}") } else { format!("  {m} ← {f}") });
+                }
+                ui.label(format!("Unmatched joints, bind pose ({})", r.unmatched_joints.len()));
+                for j in &r.unmatched_joints {
+                    ui.weak(format!("  {j}"));
+                }
+                ui.label(format!("Unused tracks, no such joint ({})", r.unused_tracks.len()));
+                for t in &r.unused_tracks {
+                    ui.colored_label(ui.visuals().warn_fg_color, format!("  {t}"));
+                }
+                if !r.cameras.is_empty() {
+                    ui.label(format!("Cameras: {}", r.cameras.join(", ")));
+                }
+            });
         }
     });
 }

@@ -40,8 +40,8 @@ pub fn shortcuts(ctx: &egui::Context, has_clip: bool) -> Vec<Action> {
     out
 }
 
-/// File and View menus.
-pub fn bar(ui: &mut egui::Ui) -> Vec<Action> {
+/// File and View menus. `follow`: `Some(on)` when an animated camera exists.
+pub fn bar(ui: &mut egui::Ui, follow: Option<bool>) -> Vec<Action> {
     let mut out = Vec::new();
     let open_text = ui.ctx().format_shortcut(&OPEN);
     egui::Panel::top("rigscope menu").show(ui, |ui| {
@@ -63,6 +63,11 @@ pub fn bar(ui: &mut egui::Ui) -> Vec<Action> {
                 }
                 if ui.button("Screenshot").clicked() {
                     out.push(Action::Window(Intent::Screenshot));
+                }
+                if let Some(mut on) = follow
+                    && ui.checkbox(&mut on, "Follow MVD camera").changed()
+                {
+                    out.push(Action::SetFollowCamera(on));
                 }
             });
         });

@@ -15,6 +15,7 @@ mod joints;
 mod menu;
 mod meshes;
 mod model;
+mod mvd;
 mod nodes;
 mod notices;
 mod player;
@@ -37,6 +38,9 @@ pub use toggles::ViewToggles;
 
 pub use crate::anim::BOUNDS_TOLERANCE;
 
+/// Eye positions sampled for the camera-path overlay.
+const CAMERA_PATH_SAMPLES: usize = 256;
+
 /// Something only the window can do.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Intent {
@@ -49,6 +53,15 @@ pub enum Intent {
     /// Save the view as a PNG.
     Screenshot,
     Quit,
+}
+
+/// The track the curve view plots: a joint's keyed track in the current clip, or an animated camera.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CurveTarget {
+    /// By joint index in the model's skeleton.
+    Joint(usize),
+    /// By index into `Scene::cameras`.
+    Camera(usize),
 }
 
 /// Something that went wrong: a file that couldn't be opened or attached.
@@ -95,6 +108,10 @@ pub struct App {
     view_rect: Option<egui::Rect>,
     /// The intents of the current frame's passes so far (see [`App::ui`]).
     frame_intents: Vec<Intent>,
+    /// Attached clips' delta tracks are converted from MMD axes ([`crate::anim::mmd_to_model`]).
+    mmd_axes: bool,
+    /// What the curve view plots.
+    curve: Option<CurveTarget>,
 }
 
 impl Default for App {
@@ -124,6 +141,8 @@ impl App {
             bounds_open: false,
             view_rect: None,
             frame_intents: Vec::new(),
+            mmd_axes: false,
+            curve: None,
         }
     }
 
@@ -151,6 +170,10 @@ impl App {
             Some(model) if scene.is_animation_only() => match attach(&mut model.scene, &scene, name) {
                 Ok(report) => {
                     let first_new = model.file_looping.len();
+                    if self.mmd_axes {
+                        let m = crate::anim::mmd_to_model(model.scene.up);
+                        model.scene.clips[first_new..].iter_mut().for_each(|c| crate::anim::convert_deltas(c, m));
+                    }
                     model.file_looping.extend(scene.clips.iter().map(|c| c.looping));
                     model.misses = None;
                     model.bounds_warnings = None;
@@ -161,7 +184,7 @@ impl App {
                         if report.by_index { " by index" } else { "" },
                         report.unmatched_joints.len()
                     )));
-                    model.attachments.push(Attachment { report, warnings: scene.meta.warnings });
+                    model.attachments.push(Attachment { report, warnings: scene.meta.warnings, mvd: scene.mvd });
                     self.generation += 1;
                     self.player.select(Some(first_new));
                 }
@@ -176,6 +199,8 @@ impl App {
                 self.player.select(clip);
                 self.selected_joint = None;
                 self.missing_textures = None;
+                self.curve = None;
+                self.toggles.follow_camera = false;
             }
         }
         self.refresh();
@@ -222,7 +247,8 @@ impl App {
     pub fn show(&mut self, ui: &mut egui::Ui) -> Vec<Intent> {
         let mut actions = menu::shortcuts(ui.ctx(), self.current_clip().is_some());
         self.apply_all(&mut actions);
-        actions.extend(menu::bar(ui));
+        let follow = self.camera_track().map(|_| self.toggles.follow_camera);
+        actions.extend(menu::bar(ui, follow));
         self.apply_all(&mut actions);
         actions.extend(notices::banner(ui, &self.notices));
         self.apply_all(&mut actions);
@@ -246,10 +272,13 @@ impl App {
 
     /// The sidebar sections, top to bottom. Actions are applied after each section so later ones see them.
     fn sidebar(&mut self, ui: &mut egui::Ui, actions: &mut Vec<Action>) {
+        let time = self.current_clip().map(|c| self.player.frame(c) / c.fps(DEFAULT_FPS));
         if let Some(model) = &mut self.model {
             file_info::section(ui, model);
             meshes::section(ui, &model.scene, &self.hidden_meshes, self.missing_textures.as_deref(), actions);
-            animations::section(ui, model, &self.player, actions);
+            animations::section(ui, model, &self.player, self.mmd_axes, actions);
+            let clip = self.player.clip.and_then(|c| model.scene.clips.get(c));
+            mvd::section(ui, model, clip, time, self.curve, actions);
         } else {
             ui.label("No model: File > Open (Ctrl+O), or drop a file on the window.");
         }
@@ -269,7 +298,9 @@ impl App {
             }
         }
         self.apply_all(actions);
-        self.toggles.ui(ui);
+        let has_camera = self.camera_track().is_some();
+        self.toggles.ui(ui, has_camera, actions);
+        self.apply_all(actions);
         notices::problems_section(ui, &self.problems, actions);
     }
 
@@ -357,7 +388,58 @@ impl App {
                 (Some(m), true) => m.scene.marked_boxes(),
                 _ => Vec::new(),
             },
+            camera_path: match self.camera_track() {
+                Some(c) if t.camera_path && !t.follow_camera => crate::render::camera_path(c, CAMERA_PATH_SAMPLES),
+                _ => Vec::new(),
+            },
+            camera_frustum: match self.camera_track() {
+                Some(c) if t.camera_path && !t.follow_camera => {
+                    let aspect = self.view_rect.map_or(16.0 / 9.0, |r| r.aspect_ratio());
+                    crate::render::camera_frustum(c, self.clip_time(), aspect)
+                }
+                _ => Vec::new(),
+            },
         }
+    }
+
+    /// The animated camera that plays with the current clip (by clip name), else the first with keys.
+    pub fn camera_track(&self) -> Option<&crate::scene::CameraTrack> {
+        let scene = &self.model.as_ref()?.scene;
+        let name = self.current_clip().map(|c| c.name.as_str());
+        let keyed = scene.cameras.iter().filter(|c| !c.keys.is_empty());
+        keyed.clone().find(|c| name.is_some() && c.clip.as_deref() == name).or(keyed.clone().next())
+    }
+
+    /// True while the view follows the animated camera ([`App::camera_track`] at [`App::clip_time`]).
+    pub fn follow_camera(&self) -> bool {
+        self.toggles.follow_camera && self.camera_track().is_some()
+    }
+
+    /// Whether attached delta motions are converted from MMD axes.
+    pub fn mmd_axes(&self) -> bool {
+        self.mmd_axes
+    }
+
+    /// What the curve view plots.
+    pub fn curve(&self) -> Option<CurveTarget> {
+        self.curve
+    }
+
+    /// Converts the attached clips' delta tracks to the model's axes (on) or back (off).
+    fn set_mmd_axes(&mut self, on: bool) {
+        if on == self.mmd_axes {
+            return;
+        }
+        let Some(model) = &mut self.model else { return };
+        self.mmd_axes = on;
+        let m = crate::anim::mmd_to_model(model.scene.up);
+        let m = if on { m } else { m.inverse() };
+        for c in model.scene.clips.iter_mut().filter(|c| c.source.is_some()) {
+            crate::anim::convert_deltas(c, m);
+        }
+        // The pose (not the framing or the GPU data) depends on the clips' values.
+        self.pose_key = None;
+        self.computed_key = None;
     }
 
     /// Seconds into the clip shown (0 without one), where animated UVs are evaluated.

@@ -14,6 +14,8 @@ pub struct Attachment {
     pub report: AttachReport,
     /// The attached file's own warnings.
     pub warnings: Vec<Warning>,
+    /// The attached file's MVD facts, when it is an MVD (the MVD section lists them).
+    pub mvd: Option<Box<crate::scene::MvdInfo>>,
 }
 
 /// The open model and what is derived from it once.

@@ -14,6 +14,10 @@ pub struct ViewToggles {
     pub highlight_selected: bool,
     /// Boxes the file declares besides its geometry (RSM volume boxes).
     pub boxes: bool,
+    /// The animated camera's path and its frustum at the current time (when a camera exists and isn't followed).
+    pub camera_path: bool,
+    /// The view follows the animated camera (set through `Action::SetFollowCamera`, which checks one exists).
+    pub follow_camera: bool,
 }
 
 impl Default for ViewToggles {
@@ -28,13 +32,23 @@ impl Default for ViewToggles {
             computed_bounds: false,
             highlight_selected: true,
             boxes: false,
+            camera_path: true,
+            follow_camera: false,
         }
     }
 }
 
 impl ViewToggles {
-    pub fn ui(&mut self, ui: &mut egui::Ui) {
+    /// `has_camera`: the scene has an animated camera (its toggles show only then).
+    pub fn ui(&mut self, ui: &mut egui::Ui, has_camera: bool, out: &mut Vec<super::Action>) {
         egui::CollapsingHeader::new("Overlays").default_open(true).show(ui, |ui| {
+            if has_camera {
+                let mut follow = self.follow_camera;
+                if ui.checkbox(&mut follow, "Follow MVD camera").on_hover_text("View > Follow MVD camera").changed() {
+                    out.push(super::Action::SetFollowCamera(follow));
+                }
+                ui.checkbox(&mut self.camera_path, "Camera path and frustum (cyan, white)");
+            }
             ui.checkbox(&mut self.mesh, "Mesh");
             ui.checkbox(&mut self.wireframe, "Wireframe");
             ui.checkbox(&mut self.cull_back_faces, "Backface culling");

@@ -76,9 +76,20 @@ pub struct RenderArgs {
     /// Leave the mesh out (overlays only).
     #[arg(long)]
     pub no_mesh: bool,
+    /// Where the picture is taken from: `orbit` (framed by --yaw and --pitch) or `mvd`, the file's (or an
+    /// attached motion's) animated camera at the chosen time, converted from MMD's left-handed Y-up space.
+    #[arg(long, value_enum, default_value_t = CameraChoice::Orbit)]
+    pub camera: CameraChoice,
     /// Frame rate for animations whose file stores none (IQM framerate 0).
     #[arg(long, default_value_t = DEFAULT_FPS, value_name = "FPS")]
     pub default_fps: f32,
+}
+
+/// The `--camera` choices.
+#[derive(clap::ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CameraChoice {
+    Orbit,
+    Mvd,
 }
 
 /// Frames of the clip sampled to frame the camera over a whole animation.
@@ -123,13 +134,29 @@ pub fn run(args: &RenderArgs) -> Result<(), CliError> {
     }
     let bounds = animation_bounds(&scene, selection.map(|(c, _)| c), args.default_fps, FRAMING_SAMPLES)
         .unwrap_or(FrameBounds { min: Vec3::splat(-1.0), max: Vec3::ONE, xy_radius: 1.0, radius: 1.0 });
-    let camera = Camera::framing(
+    let orbit = Camera::framing(
         scene.up,
         &bounds,
         args.yaw.to_radians(),
         args.pitch.to_radians(),
         size.0 as f32 / size.1 as f32,
     );
+    // The animated camera that plays with the chosen clip (else the first), checked before any rendering.
+    let track =
+        match args.camera {
+            CameraChoice::Orbit => None,
+            CameraChoice::Mvd => {
+                let name = selection.map(|(c, _)| scene.clips[c].name.as_str());
+                let track = scene.cameras.iter().find(|c| name.is_some() && c.clip.as_deref() == name);
+                Some(track.or(scene.cameras.first()).filter(|t| !t.keys.is_empty()).ok_or_else(|| {
+                    CliError::usage("--camera mvd: no animated camera in the file or its attachments")
+                })?)
+            }
+        };
+    let radius = bounds.diagonal() * 0.5 + bounds.min.abs().max(bounds.max.abs()).length();
+    if track.is_some() && sheet.is_some() {
+        return Err(CliError::usage("--camera mvd takes one picture; leave out --sheet"));
+    }
     let base = Overlays {
         mesh: !args.no_mesh,
         cull_back_faces: !args.no_cull,
@@ -142,6 +169,8 @@ pub fn run(args: &RenderArgs) -> Result<(), CliError> {
         computed_bounds: None,
         hidden_meshes: Vec::new(),
         boxes: if args.boxes { scene.marked_boxes() } else { Vec::new() },
+        camera_path: Vec::new(),
+        camera_frustum: Vec::new(),
     };
     let mut view = ViewState::new(renderer);
     let mut draw = |clip_frame: Option<(usize, f32)>| {
@@ -154,6 +183,7 @@ pub fn run(args: &RenderArgs) -> Result<(), CliError> {
             (overlays.stored_bounds, overlays.computed_bounds) = frame_bounds(&scene, clip_frame, &pose);
         }
         let time = clip_frame.map_or(0.0, |(c, f)| f / scene.clips[c].fps(args.default_fps));
+        let camera = track.and_then(|t| Camera::following(t, time, scene.up, radius)).unwrap_or(orbit);
         let input = FrameInput { camera: &camera, pose: &pose, overlays: &overlays, time };
         headless.render(&model, &mut view, &input, size, background).map_err(CliError::load)
     };

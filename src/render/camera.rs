@@ -10,7 +10,7 @@ use std::f32::consts::FRAC_PI_2;
 use glam::{Mat4, Vec3};
 
 use crate::anim::{Pose, skinned_bounds};
-use crate::scene::{FrameBounds, Scene, UpAxis};
+use crate::scene::{CameraTrack, CameraView, FrameBounds, Scene, UpAxis};
 
 /// Model space → world space (Y up). Z-up models turn -90° about X: +Z becomes +Y and -Y (their front)
 /// becomes +Z. Y-down models (RSM1) turn 180° about X, diag(1, −1, −1). Left-handed Y-up models (RSM2) mirror
@@ -47,6 +47,65 @@ pub struct Camera {
     pub fov_y: f32,
     pub near: f32,
     pub far: f32,
+    /// A view that replaces the orbit (an animated camera followed): eye, target and up in world space, and
+    /// the projection. `None`: the orbit above.
+    pub fixed: Option<FixedView>,
+}
+
+/// A camera placed by eye, target and up (world space), perspective or orthographic.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct FixedView {
+    pub eye: Vec3,
+    pub target: Vec3,
+    pub up: Vec3,
+    /// `Some(half height)` of an orthographic view at any depth; `None`: perspective with `Camera::fov_y`.
+    pub ortho_half_height: Option<f32>,
+}
+
+/// An MMD camera view (left-handed, Y up: [`CameraTrack`]'s space) in the renderer's right-handed Y-up world:
+/// eye, target and up mirrored in Z, S = diag(1, 1, −1). The field of view and projection are kept. The MMD
+/// camera looks at a Y-up world, and so does the renderer's world space, where every model stands after its
+/// [`up_basis`]: a Z-up model attached to an MVD is seen the way it is drawn, not in its own file axes.
+pub fn mmd_view_to_world(v: &CameraView) -> CameraView {
+    let s = Vec3::new(1.0, 1.0, -1.0);
+    CameraView { target: v.target * s, eye: v.eye * s, up: v.up * s, ..*v }
+}
+
+/// Eye positions of `track` over its key range (world space, see [`mmd_view_to_world`]), `samples` evenly
+/// spaced times, the ends included: the camera's path as a polyline. Empty without keys.
+pub fn camera_path(track: &CameraTrack, samples: usize) -> Vec<Vec3> {
+    let (Some(first), Some(last)) = (track.keys.first(), track.keys.last()) else { return Vec::new() };
+    let n = samples.max(2);
+    (0..n)
+        .filter_map(|i| {
+            let t = first.time + (last.time - first.time) * i as f32 / (n - 1) as f32;
+            Some(mmd_view_to_world(&track.view_at(t)?).eye)
+        })
+        .collect()
+}
+
+/// The frustum of `track` at `seconds` as line segments (world space): the four edges from the eye to the
+/// corners of the picture at the target's depth, that picture's outline, and a tick above it for "up". An
+/// orthographic camera draws a box instead of a pyramid. Empty without keys.
+pub fn camera_frustum(track: &CameraTrack, seconds: f32, aspect: f32) -> Vec<[Vec3; 2]> {
+    let Some(v) = track.view_at(seconds).map(|v| mmd_view_to_world(&v)) else { return Vec::new() };
+    let forward = (v.target - v.eye).normalize_or(Vec3::NEG_Z);
+    let depth = (v.target - v.eye).length().max(1e-3);
+    let right = forward.cross(v.up).normalize_or(Vec3::X);
+    let up = right.cross(forward);
+    let h = depth * (v.fov_y.clamp(1e-3, 3.1) * 0.5).tan();
+    let w = h * if aspect.is_finite() && aspect > 0.0 { aspect } else { 1.0 };
+    let corner = |sx: f32, sy: f32| v.target + right * (w * sx) + up * (h * sy);
+    let c = [corner(-1.0, -1.0), corner(1.0, -1.0), corner(1.0, 1.0), corner(-1.0, 1.0)];
+    let mut out = Vec::with_capacity(12);
+    for i in 0..4 {
+        let near = if v.perspective { v.eye } else { v.eye + (c[i] - v.target) };
+        out.push([near, c[i]]);
+        out.push([c[i], c[(i + 1) % 4]]);
+    }
+    out.push([corner(-0.3, 1.0), corner(0.0, 1.4)]);
+    out.push([corner(0.0, 1.4), corner(0.3, 1.0)]);
+    out
 }
 
 /// Largest |pitch|, short of looking straight down the up axis.
@@ -75,7 +134,32 @@ impl Camera {
             fov_y,
             near: (distance - radius * 1.5).max(distance * 0.01),
             far: distance + radius * 8.0,
+            fixed: None,
         }
+    }
+
+    /// The camera of `track` at `seconds`, converted to world space by [`mmd_view_to_world`], for a model of
+    /// axis `up`. Orthographic views (`perspective` false) show the height the perspective view would show at
+    /// the target's distance. The clip planes enclose `scene_radius` around the world origin and the target.
+    /// `None` when the track has no keys.
+    pub fn following(track: &CameraTrack, seconds: f32, up: UpAxis, scene_radius: f32) -> Option<Camera> {
+        let v = mmd_view_to_world(&track.view_at(seconds)?);
+        let distance = (v.eye - v.target).length();
+        let fov_y = if v.fov_y.is_finite() && v.fov_y > 1e-4 { v.fov_y.min(3.1) } else { 30f32.to_radians() };
+        let reach = distance + v.target.length() + scene_radius.max(1e-3) + v.eye.length();
+        let ortho = (!v.perspective).then(|| (distance * (fov_y * 0.5).tan()).max(1e-4));
+        Some(Camera {
+            up,
+            target: v.target,
+            distance,
+            yaw: 0.0,
+            pitch: 0.0,
+            fov_y,
+            // A generous depth range: the path may pass close to the model; near/far ratio stays ≤ 1e5.
+            near: if ortho.is_some() { -reach } else { (reach * 1e-5).max(1e-3) },
+            far: reach * 2.0,
+            fixed: Some(FixedView { eye: v.eye, target: v.target, up: v.up, ortho_half_height: ortho }),
+        })
     }
 
     /// Model space → world space.
@@ -91,16 +175,29 @@ impl Camera {
 
     /// Camera position, world space.
     pub fn eye(&self) -> Vec3 {
-        self.target + self.direction() * self.distance
+        match &self.fixed {
+            Some(f) => f.eye,
+            None => self.target + self.direction() * self.distance,
+        }
     }
 
     pub fn view(&self) -> Mat4 {
-        glam::camera::rh::view::look_at_mat4(self.eye(), self.target, Vec3::Y)
+        match &self.fixed {
+            Some(f) => {
+                let up = if f.up.cross(f.target - f.eye).length_squared() > 1e-12 { f.up } else { Vec3::Y };
+                glam::camera::rh::view::look_at_mat4(f.eye, f.target, up)
+            }
+            None => glam::camera::rh::view::look_at_mat4(self.eye(), self.target, Vec3::Y),
+        }
     }
 
     /// Right-handed perspective with depth 0..1 and Y up, as wgpu expects (glam's "directx" convention).
     pub fn projection(&self, aspect: f32) -> Mat4 {
         let aspect = if aspect.is_finite() && aspect > 0.0 { aspect } else { 1.0 };
+        if let Some(h) = self.fixed.and_then(|f| f.ortho_half_height) {
+            let w = h * aspect;
+            return glam::camera::rh::proj::directx::orthographic(-w, w, -h, h, self.near, self.far);
+        }
         glam::camera::rh::proj::directx::perspective(
             self.fov_y,
             aspect,
@@ -155,6 +252,47 @@ mod tests {
         let m = up_basis(UpAxis::YLeftHanded);
         assert!(m.transform_vector3(Vec3::Y).abs_diff_eq(Vec3::Y, 1e-6));
         assert!(mirrors(UpAxis::YLeftHanded));
+    }
+
+    /// Hand-worked: MVD key target (1, 10, 2), distance 50, angles (π/6, π, 0). In MMD space (MVD note §6)
+    /// C = Ry(−π)·Rx(−π/6); Rx(−π/6)·(0,0,50) = (0, 25, 50·cos 30°) = (0, 25, 43.30), Ry(−π) negates x and z:
+    /// (0, 25, −43.30), so the eye is (1, 35, −41.30); up = C·Y: Rx(−π/6)·Y = (0, 0.866, −0.5), then (0, 0.866,
+    /// 0.5). Mirroring Z gives the world eye (1, 35, 41.30), target (1, 10, −2) and up (0, 0.866, −0.5): above
+    /// and in front, looking down toward −Z.
+    #[test]
+    fn mmd_camera_is_mirrored_into_the_right_handed_world() {
+        use crate::scene::{CameraKey, Easing};
+        use std::f32::consts::PI;
+        let key = CameraKey {
+            time: 0.0,
+            target: Vec3::new(1.0, 10.0, 2.0),
+            distance: 50.0,
+            angles: Vec3::new(PI / 6.0, PI, 0.0),
+            fov_y: 30f32.to_radians(),
+            ease: [Easing::LINEAR; 4],
+        };
+        let mmd = key.view(true);
+        let c30 = 50.0 * (PI / 6.0).cos();
+        assert!(mmd.eye.abs_diff_eq(Vec3::new(1.0, 35.0, 2.0 - c30), 1e-3), "{}", mmd.eye);
+        let w = mmd_view_to_world(&mmd);
+        assert!(w.eye.abs_diff_eq(Vec3::new(1.0, 35.0, c30 - 2.0), 1e-3), "{}", w.eye);
+        assert!(w.target.abs_diff_eq(Vec3::new(1.0, 10.0, -2.0), 1e-5));
+        // Up is perpendicular to the view and tilted toward the far side (−Z), as pitching down does.
+        assert!(w.up.dot(w.target - w.eye).abs() < 1e-3 && w.up.y > 0.8 && w.up.z < -0.4, "{}", w.up);
+
+        let track = CameraTrack { name: "c".into(), clip: None, keys: vec![key], properties: vec![], cut_span: 0.1 };
+        let cam = Camera::following(&track, 0.0, UpAxis::Y, 10.0).unwrap();
+        let vp = cam.view_proj(1.0);
+        // The target is at the centre; world +X is to the right and +Y up on screen (a right-handed view).
+        assert!(vp.project_point3(w.target).truncate().abs_diff_eq(glam::Vec2::ZERO, 1e-4));
+        assert!(vp.project_point3(w.target + Vec3::X).x > 0.01);
+        assert!(vp.project_point3(w.target + Vec3::Y).y > 0.01);
+        let z = vp.project_point3(w.target).z;
+        assert!((0.0..=1.0).contains(&z), "{z}");
+        // The default MMD camera (eye (0, 10, −50)) sits at (0, 10, 50) in the world, looking toward −Z.
+        let default = CameraKey { target: Vec3::new(0.0, 10.0, 0.0), angles: Vec3::new(0.0, PI, 0.0), ..key };
+        let d = mmd_view_to_world(&default.view(true));
+        assert!(d.eye.abs_diff_eq(Vec3::new(0.0, 10.0, 50.0), 1e-3) && d.up.abs_diff_eq(Vec3::Y, 1e-5));
     }
 
     #[test]

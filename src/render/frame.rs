@@ -33,6 +33,10 @@ pub struct Overlays {
     pub hidden_meshes: Vec<bool>,
     /// Boxes the file declares, as transforms of the cube [−1, 1]³ in model space, drawn in orange.
     pub boxes: Vec<Mat4>,
+    /// An animated camera's path, world space (a polyline through its eye positions), drawn in cyan.
+    pub camera_path: Vec<Vec3>,
+    /// An animated camera's frustum at the current time, world space segments, drawn in white.
+    pub camera_frustum: Vec<[Vec3; 2]>,
 }
 
 impl Default for Overlays {
@@ -49,6 +53,8 @@ impl Default for Overlays {
             computed_bounds: None,
             hidden_meshes: Vec::new(),
             boxes: Vec::new(),
+            camera_path: Vec::new(),
+            camera_frustum: Vec::new(),
         }
     }
 }
@@ -163,6 +169,15 @@ impl ViewState {
         }
         for b in &o.boxes {
             lines::oriented_box(&mut v, b, colors::MARKED_BOX);
+        }
+        // Camera overlays are in world space; lines are drawn in model space.
+        let to_model = camera.model_matrix().inverse();
+        for pair in o.camera_path.windows(2) {
+            let (a, b) = (to_model.transform_point3(pair[0]), to_model.transform_point3(pair[1]));
+            lines::line(&mut v, a, b, colors::CAMERA_PATH);
+        }
+        for [a, b] in &o.camera_frustum {
+            lines::line(&mut v, to_model.transform_point3(*a), to_model.transform_point3(*b), colors::CAMERA_FRUSTUM);
         }
         // Where the two boxes coincide the stored one still shows, at the corners.
         if let Some(b) = &o.stored_bounds {

@@ -33,6 +33,9 @@ pub(crate) mod colors {
     pub const WIRE: [f32; 4] = [0.9, 0.95, 1.0, 1.0];
     /// Boxes the file declares (collision or volume boxes).
     pub const MARKED_BOX: [f32; 4] = [1.0, 0.55, 0.1, 1.0];
+    /// An animated camera's path and its frustum.
+    pub const CAMERA_PATH: [f32; 4] = [0.1, 0.85, 0.95, 1.0];
+    pub const CAMERA_FRUSTUM: [f32; 4] = [0.95, 0.95, 0.95, 1.0];
 }
 
 pub(crate) fn line(out: &mut Vec<LineVertex>, a: Vec3, b: Vec3, color: [f32; 4]) {

@@ -28,7 +28,7 @@ use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop, EventLoopProxy}
 use winit::window::{Window, WindowId};
 
 use crate::app::{Action, App, Intent};
-use crate::render::{Background, FrameInput, GpuModel, ViewState};
+use crate::render::{Background, Camera, FrameInput, GpuModel, ViewState};
 use gpu::{Gpu, PixelRect, UiFrame};
 use navigate::{Framing, Navigation, ViewCamera};
 
@@ -340,7 +340,15 @@ impl Viewer {
         let after_acquire = Instant::now();
         let overlays = self.app.overlays();
         if let Some(model) = &w.model {
-            let (camera, pose, time) = (&w.camera.camera, self.app.pose(), self.app.clip_time());
+            // Following an animated camera replaces the orbit camera for this frame (navigation resumes from
+            // where the orbit camera was when following stops).
+            let followed = self.app.follow_camera().then(|| {
+                let (up, bounds) = w.framing.get(self.app.model_generation(), self.app.scene(), clip);
+                let radius = bounds.diagonal() * 0.5 + bounds.min.abs().max(bounds.max.abs()).length();
+                Camera::following(self.app.camera_track()?, self.app.clip_time(), up, radius)
+            });
+            let camera = followed.flatten().unwrap_or(w.camera.camera);
+            let (camera, pose, time) = (&camera, self.app.pose(), self.app.clip_time());
             let input = FrameInput { camera, pose, overlays: &overlays, time };
             w.view.prepare(&w.gpu.renderer, model, &input, (rect.width, rect.height));
         }

@@ -79,11 +79,27 @@ impl Framing {
     pub fn get(&mut self, generation: u64, scene: Option<&Scene>, clip: Option<usize>) -> (UpAxis, FrameBounds) {
         if self.key != Some((generation, clip)) {
             self.key = Some((generation, clip));
-            self.target = scene.and_then(|s| Some((s.up, animation_bounds(s, clip, DEFAULT_FPS, FRAMING_SAMPLES)?)));
+            self.target = scene.and_then(|s| {
+                let bounds = animation_bounds(s, clip, DEFAULT_FPS, FRAMING_SAMPLES).or_else(|| camera_bounds(s))?;
+                Some((s.up, bounds))
+            });
         }
         self.target
             .unwrap_or((UpAxis::Z, FrameBounds { min: Vec3::splat(-1.0), max: Vec3::ONE, xy_radius: 1.0, radius: 1.0 }))
     }
+}
+
+/// Without geometry (a motion opened alone), frame the animated cameras' paths and targets instead, in model
+/// space as framing expects.
+fn camera_bounds(scene: &Scene) -> Option<FrameBounds> {
+    let to_model = crate::render::up_basis(scene.up).inverse();
+    let mut points = Vec::new();
+    for c in &scene.cameras {
+        points.extend(crate::render::camera_path(c, 64));
+        points.extend(c.keys.iter().map(|k| k.target * Vec3::new(1.0, 1.0, -1.0)));
+    }
+    let points: Vec<Vec3> = points.iter().map(|&p| to_model.transform_point3(p)).collect();
+    FrameBounds::of_points(&points)
 }
 
 impl ViewCamera {
