@@ -405,7 +405,7 @@ pub fn sample_document(major: u8, minor: u8) -> RsmDocument {
     root.vertices = vec![[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, -1.0, 0.0], [1.0, -1.0, 1.0]];
     root.tex_vertices = vec![(0, [0.0, 0.0]), (0, [1.0, 0.0]), (0, [0.0, 1.0])];
     root.faces = vec![Face::new([0, 1, 2], [0, 1, 2]), Face::new([1, 3, 2], [1, 2, 0])];
-    root.rot_keys = vec![(0, [0.0, 0.0, 0.0, 1.0]), (500, [0.0, 0.7071, 0.0, 0.7071])];
+    root.rot_keys = vec![(0, [0.0, 0.0, 0.0, 1.0]), (500, [0.0, 0.6, 0.0, 0.8])];
     let mut child = Node::new("child", "root");
     child.vertices = root.vertices.clone();
     child.tex_vertices = root.tex_vertices.clone();
