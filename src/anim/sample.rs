@@ -109,21 +109,7 @@ pub fn sample_keys_eased<T: Copy>(keys: &[Key<T>], time: f32, mix: impl Fn(T, T,
 /// The value of a key list at `time`: holds the first and last keys outside their range, and interpolates
 /// (or steps) between the two keys around `time`. `None` for an empty list.
 pub fn sample_keys<T: Copy>(keys: &[Key<T>], time: f32, step: bool, mix: impl Fn(T, T, f32) -> T) -> Option<T> {
-    let first = keys.first()?;
-    if keys.len() == 1 || time.is_nan() || time <= first.time {
-        return Some(first.value);
-    }
-    // Keys are sorted by time; the first key after `time`.
-    let next = keys.partition_point(|k| k.time <= time);
-    if next >= keys.len() {
-        return keys.last().map(|k| k.value);
-    }
-    let (a, b) = (keys[next - 1], keys[next]);
-    let span = b.time - a.time;
-    if step || span <= 0.0 {
-        return Some(a.value);
-    }
-    Some(mix(a.value, b.value, (time - a.time) / span))
+    sample_keys_eased(keys, time, |a, b, _, u| if step { a } else { mix(a, b, u) })
 }
 
 #[cfg(test)]
