@@ -561,3 +561,31 @@ fn attaching_an_mvd_shows_matches_and_converts_axes() {
     h.run();
     assert!(h.state().app.follow_camera());
 }
+
+#[test]
+fn problems_list_check_findings_by_severity_and_jump_to_them() {
+    use rigscope::formats::iqm::write::Bounds;
+    let mut doc = rigscope::synth::document(rigscope::synth::SynthSpec { vertices: 600, joints: 4, frames: 3 });
+    doc.bounds = Some(vec![Bounds { min: [0.0; 3], max: [0.1; 3], xy_radius: 0.1, radius: 0.1 }; 3]);
+    doc.joints[2].rotate = [0.0, 0.0, 0.6, 0.8];
+    let mut app = App::new();
+    app.open_bytes("findings.iqm", &doc.to_bytes());
+    let mut h = harness(app);
+    h.run();
+    let rules: Vec<&str> = h.state().app.findings().iter().map(|f| f.rule.as_str()).collect();
+    assert_eq!(rules, ["iqm.joint.quat.sign", "iqm.bounds.miss", "iqm.bounds.miss", "iqm.bounds.miss"]);
+    h.get_by_label("Problems (4)");
+    h.get_by_label("Warning findings (4)");
+    // A bounds miss jumps to its frame, paused; a joint finding selects the joint.
+    h.get_by_label_contains("[iqm.bounds.miss] animation 0 frame 2:").click();
+    h.run();
+    assert_eq!(h.state().app.current_clip_frame(), Some((0, 2.0)));
+    h.get_by_label_contains("[iqm.joint.quat.sign]").click();
+    h.run();
+    assert_eq!(h.state().app.selected_joint(), Some(2));
+    // A clean file has none.
+    h.state_mut().app.open_path(&corpus("raylib_guy.iqm"));
+    h.run();
+    assert!(h.state().app.findings().is_empty());
+    h.get_by_label("Problems (0)");
+}

@@ -28,6 +28,8 @@ pub enum Action {
     SetMmdAxes(bool),
     /// The track whose channels the curve view plots.
     SelectCurve(Option<super::CurveTarget>),
+    /// Shows what a finding of the Problems panel points at: its animation and frame, its joint.
+    GoToFinding(usize),
 }
 
 impl App {
@@ -115,6 +117,7 @@ impl App {
             Action::SetFollowCamera(on) => self.toggles.follow_camera = on && self.camera_track().is_some(),
             Action::SetMmdAxes(on) => self.set_mmd_axes(on),
             Action::SelectCurve(c) => self.curve = c,
+            Action::GoToFinding(i) => self.go_to_finding(i),
         }
         self.refresh();
     }

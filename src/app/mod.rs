@@ -64,6 +64,10 @@ pub enum CurveTarget {
     Camera(usize),
 }
 
+/// The window runs `check` on every file it opens; the stored-bounds part skins every frame, so it runs only
+/// while vertices × frames stay under this (every corpus file does; the Bounds section covers the rest).
+const WINDOW_CHECK_BUDGET: u64 = 20_000_000;
+
 /// Something that went wrong: a file that couldn't be opened or attached.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Problem {
@@ -97,6 +101,8 @@ pub struct App {
     /// `None` until the window has uploaded the model and looked for its textures.
     missing_textures: Option<Vec<String>>,
     problems: Vec<Problem>,
+    /// What `rigscope check` says about the open model and its attachments, shown in the Problems panel.
+    findings: Vec<crate::check::Finding>,
     notices: Vec<Notice>,
     /// Bounds of the skinned mesh for `computed_key`'s pose; filled only while the bounds section is open or
     /// the computed-bounds overlay is on.
@@ -135,6 +141,7 @@ impl App {
             hidden_meshes: Vec::new(),
             missing_textures: None,
             problems: Vec::new(),
+            findings: Vec::new(),
             notices: Vec::new(),
             computed: None,
             computed_key: None,
@@ -184,6 +191,7 @@ impl App {
                         if report.by_index { " by index" } else { "" },
                         report.unmatched_joints.len()
                     )));
+                    self.findings.extend(crate::check::check_loaded(name, bytes, &scene, WINDOW_CHECK_BUDGET));
                     model.attachments.push(Attachment { report, warnings: scene.meta.warnings, mvd: scene.mvd });
                     self.generation += 1;
                     self.player.select(Some(first_new));
@@ -193,6 +201,7 @@ impl App {
             _ => {
                 let clip = (!scene.clips.is_empty()).then_some(0);
                 self.hidden_meshes = vec![false; scene.meshes.len()];
+                self.findings = crate::check::check_loaded(name, bytes, &scene, WINDOW_CHECK_BUDGET);
                 self.model = Some(Model::new(scene, name.to_string(), dir));
                 self.generation += 1;
                 self.geometry += 1;
@@ -204,6 +213,28 @@ impl App {
             }
         }
         self.refresh();
+    }
+
+    /// Jumps to what finding `i` points at: its animation and frame (paused there), and its joint.
+    fn go_to_finding(&mut self, i: usize) {
+        let Some(place) = self.findings.get(i).map(|f| f.place.clone()) else { return };
+        let clips = self.model.as_ref().map_or(0, |m| m.scene.clips.len());
+        if let Some(c) = place.clip.filter(|&c| c < clips) {
+            self.player.select(Some(c));
+            self.player.playing = false;
+            if let Some(clip) = self.current_clip().map(model::ClipMeta::clone_meta) {
+                self.player.set_frame(&clip, place.frame.unwrap_or(0) as f32);
+            }
+        }
+        let joints = self.model.as_ref().map_or(0, |m| m.scene.skeleton.len());
+        if let Some(j) = place.joint.filter(|&j| j < joints) {
+            self.selected_joint = Some(j);
+        }
+    }
+
+    /// What `rigscope check` found in the open model and its attachments.
+    pub fn findings(&self) -> &[crate::check::Finding] {
+        &self.findings
     }
 
     /// Records a failure as a problem and shows it as a notice.
@@ -301,7 +332,7 @@ impl App {
         let has_camera = self.camera_track().is_some();
         self.toggles.ui(ui, has_camera, actions);
         self.apply_all(actions);
-        notices::problems_section(ui, &self.problems, actions);
+        notices::problems_section(ui, &self.problems, &self.findings, actions);
     }
 
     /// Recomputes the pose (and the computed bounds, when wanted) if time, clip or model changed.

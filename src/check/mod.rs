@@ -132,15 +132,26 @@ fn refusal_rule(name: &str, data: &[u8]) -> String {
 
 /// Checks a file's bytes. `name` names it in the findings.
 pub fn check_bytes(name: &str, data: &[u8]) -> Vec<Finding> {
-    let scene = match crate::load_bytes(name, data) {
-        Ok(s) => s,
-        Err(e) => return vec![Finding::load_error(name, refusal_rule(name, data), &e)],
-    };
+    match crate::load_bytes(name, data) {
+        Ok(scene) => check_loaded(name, data, &scene, u64::MAX),
+        Err(e) => vec![Finding::load_error(name, refusal_rule(name, data), &e)],
+    }
+}
+
+/// The findings for a file already loaded into `scene` (the window has just loaded it). The stored-bounds check
+/// skins every frame; it runs only when vertices × frames stays within `bounds_budget`.
+pub fn check_loaded(name: &str, data: &[u8], scene: &crate::scene::Scene, bounds_budget: u64) -> Vec<Finding> {
     let mut out: Vec<Finding> = scene.meta.warnings.iter().map(|w| Finding::warning(name, w)).collect();
     if crate::formats::iqm::sniff(data) {
-        out.extend(crate::formats::iqm::lint(data).iter().map(|w| Finding::warning(name, w)));
+        out.extend(crate::formats::iqm::lint(data).iter().map(|l| {
+            let mut f = Finding::warning(name, &l.warning);
+            f.place.joint = l.joint;
+            f
+        }));
     }
-    out.extend(scene::check(name, &scene));
+    let frames: u64 = scene.clips.iter().map(|c| u64::from(c.frame_count)).sum();
+    let work = (scene.vertices.len() as u64).saturating_mul(frames);
+    out.extend(scene::check(name, scene, work <= bounds_budget));
     out.sort_by_key(|f| f.severity);
     out
 }

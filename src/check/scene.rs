@@ -22,7 +22,8 @@ fn mesh_of(scene: &Scene, triangle: usize) -> Option<usize> {
     })
 }
 
-pub fn check(file: &str, scene: &Scene) -> Vec<Finding> {
+/// The scene's findings; `with_bounds` runs the stored-bounds check, which skins every frame.
+pub fn check(file: &str, scene: &Scene, with_bounds: bool) -> Vec<Finding> {
     let mut out = Vec::new();
     let v = &scene.vertices;
     let size = FrameBounds::of_points(&v.positions).map_or(1.0, |b| b.diagonal().max(f32::MIN_POSITIVE));
@@ -94,7 +95,8 @@ pub fn check(file: &str, scene: &Scene) -> Vec<Finding> {
     }
 
     // Stored per-frame bounds against the skinned mesh.
-    for miss in stored_bounds_misses(scene, BOUNDS_TOLERANCE) {
+    let misses = if with_bounds { stored_bounds_misses(scene, BOUNDS_TOLERANCE) } else { Vec::new() };
+    for miss in misses {
         let clip = &scene.clips[miss.clip];
         out.push(finding(
             file,

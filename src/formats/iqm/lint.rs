@@ -41,12 +41,21 @@ fn portable(kind: u32) -> Option<(u32, u32)> {
     }
 }
 
+/// A rule the file breaks, and the joint it concerns where there is one.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Lint {
+    pub warning: Warning,
+    pub joint: Option<usize>,
+}
+
 /// Lints a file the reader accepted. A file it refused gives no findings here (the load error says why).
-pub fn lint(data: &[u8]) -> Vec<Warning> {
+pub fn lint(data: &[u8]) -> Vec<Lint> {
     let mut out = Vec::new();
     let bytes = Bytes::new(data);
     let Ok(h) = Header::parse(&bytes) else { return out };
-    let mut warn = |rule, at: u64, message: String| out.push(Warning { rule, location: Location::Offset(at), message });
+    let mut warn = |rule, at: u64, message: String| {
+        out.push(Lint { warning: Warning { rule, location: Location::Offset(at), message }, joint: None })
+    };
 
     for (what, count, ofs_field) in sections(&h) {
         let ofs = h.get(ofs_field);
@@ -114,21 +123,27 @@ pub fn lint(data: &[u8]) -> Vec<Warning> {
             let (_name, _parent, _t) = (r.u32(), r.i32(), r.f32s::<3>());
             let q = r.f32s::<4>();
             let len = q.iter().map(|c| c * c).sum::<f32>().sqrt();
-            if (len - 1.0).abs() > 1e-3 {
-                warn(
+            let found = if (len - 1.0).abs() > 1e-3 {
+                Some((
                     "iqm.joint.quat.length",
                     at + 20,
                     format!("joint {i}: rotation has length {len:.4}, not 1; readers normalise it"),
-                );
+                ))
             } else if q[3] > 0.0 {
-                warn(
+                Some((
                     "iqm.joint.quat.sign",
                     at + 32,
                     format!(
                         "joint {i}: rotation w is {} > 0; writers store w ≤ 0, and readers that rebuild w assume it",
                         q[3]
                     ),
-                );
+                ))
+            } else {
+                None
+            };
+            if let Some((rule, at, message)) = found {
+                let warning = Warning { rule, location: Location::Offset(at), message };
+                out.push(Lint { warning, joint: Some(i) });
             }
         }
     }

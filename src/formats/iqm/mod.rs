@@ -20,7 +20,7 @@ use header::{HEADER_SIZE, Header};
 use vertex::{FORMAT_BYTES, FORMAT_NAMES, RawArray};
 
 pub use header::MAGIC;
-pub use lint::lint;
+pub use lint::{Lint, lint};
 
 /// True when the bytes start like an IQM file.
 pub fn sniff(bytes: &[u8]) -> bool {
