@@ -241,7 +241,10 @@ fn a_bad_file_leaves_a_notice_and_a_problem_and_keeps_the_model() {
     assert!(app.notices().iter().all(|n| n.kind == NoticeKind::Error));
     assert_eq!(app.model_generation(), generation, "the model stays");
     assert!(app.model().unwrap().name.ends_with("raylib_guy.iqm"));
-    h.get_by_label("Problems (3)");
+    // The three failures, and what check finds in guy (its texture is not in the corpus).
+    let findings = h.state().app.findings().len();
+    assert!(h.state().app.findings().iter().all(|f| f.rule == "texture.missing"));
+    h.get_by_label(&format!("Problems ({})", 3 + findings));
     assert_eq!(h.get_all_by_label_contains("past end of file (124)").count(), 2, "in the notice and the Problems list");
     assert_eq!(h.get_all_by_label("Dismiss").count(), 3);
     h.get_by_label("Clear problems").click();
@@ -583,9 +586,9 @@ fn problems_list_check_findings_by_severity_and_jump_to_them() {
     h.get_by_label_contains("[iqm.joint.quat.sign]").click();
     h.run();
     assert_eq!(h.state().app.selected_joint(), Some(2));
-    // A clean file has none.
-    h.state_mut().app.open_path(&corpus("raylib_guy.iqm"));
+    // A clean file with its texture beside it has none.
+    h.state_mut().app.open_path(&rsm("box_error_01.rsm"));
     h.run();
-    assert!(h.state().app.findings().is_empty());
+    assert!(h.state().app.findings().is_empty(), "{:?}", h.state().app.findings());
     h.get_by_label("Problems (0)");
 }

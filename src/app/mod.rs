@@ -191,7 +191,13 @@ impl App {
                         if report.by_index { " by index" } else { "" },
                         report.unmatched_joints.len()
                     )));
-                    self.findings.extend(crate::check::check_loaded(name, bytes, &scene, WINDOW_CHECK_BUDGET));
+                    self.findings.extend(crate::check::check_loaded(
+                        name,
+                        bytes,
+                        &scene,
+                        WINDOW_CHECK_BUDGET,
+                        dir.as_deref(),
+                    ));
                     model.attachments.push(Attachment { report, warnings: scene.meta.warnings, mvd: scene.mvd });
                     self.generation += 1;
                     self.player.select(Some(first_new));
@@ -201,7 +207,7 @@ impl App {
             _ => {
                 let clip = (!scene.clips.is_empty()).then_some(0);
                 self.hidden_meshes = vec![false; scene.meshes.len()];
-                self.findings = crate::check::check_loaded(name, bytes, &scene, WINDOW_CHECK_BUDGET);
+                self.findings = crate::check::check_loaded(name, bytes, &scene, WINDOW_CHECK_BUDGET, dir.as_deref());
                 self.model = Some(Model::new(scene, name.to_string(), dir));
                 self.generation += 1;
                 self.geometry += 1;

@@ -113,6 +113,33 @@ impl Finding {
     }
 }
 
+/// Bone tracks of a motion (`motion`, e.g. an MVD) that name no joint of `model`: they would animate nothing
+/// when attached.
+pub fn unmatched_bones(motion_file: &str, motion: &crate::scene::Scene, model: &crate::scene::Scene) -> Vec<Finding> {
+    let missing: Vec<&str> = motion
+        .skeleton
+        .joints
+        .iter()
+        .map(|j| j.name.as_str())
+        .filter(|n| !n.is_empty() && model.skeleton.find(n).is_none())
+        .collect();
+    if missing.is_empty() {
+        return Vec::new();
+    }
+    vec![Finding {
+        file: motion_file.to_string(),
+        rule: "mvd.bone.unmatched".into(),
+        severity: Severity::Warning,
+        place: Place::default(),
+        message: format!(
+            "{} of {} bone tracks name no joint of the model, so they animate nothing: {}",
+            missing.len(),
+            motion.skeleton.len(),
+            missing.join(", ")
+        ),
+    }]
+}
+
 /// The rule id of a file the reader refused: its format's, by content and then by extension.
 fn refusal_rule(name: &str, data: &[u8]) -> String {
     let ext = std::path::Path::new(name).extension().and_then(|e| e.to_str()).unwrap_or("").to_ascii_lowercase();
@@ -130,17 +157,37 @@ fn refusal_rule(name: &str, data: &[u8]) -> String {
     format!("{format}.unreadable")
 }
 
-/// Checks a file's bytes. `name` names it in the findings.
+/// Checks a file's bytes. `name` names it in the findings. Textures are not looked for: there is no folder.
 pub fn check_bytes(name: &str, data: &[u8]) -> Vec<Finding> {
+    check_with_dir(name, data, None)
+}
+
+/// Checks a file read from `path`, looking for its textures from its folder as the viewer does.
+pub fn check_file(path: &std::path::Path, data: &[u8]) -> Vec<Finding> {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => std::path::Path::new("."),
+    };
+    check_with_dir(&path.display().to_string(), data, Some(dir))
+}
+
+fn check_with_dir(name: &str, data: &[u8], dir: Option<&std::path::Path>) -> Vec<Finding> {
     match crate::load_bytes(name, data) {
-        Ok(scene) => check_loaded(name, data, &scene, u64::MAX),
+        Ok(scene) => check_loaded(name, data, &scene, u64::MAX, dir),
         Err(e) => vec![Finding::load_error(name, refusal_rule(name, data), &e)],
     }
 }
 
 /// The findings for a file already loaded into `scene` (the window has just loaded it). The stored-bounds check
 /// skins every frame; it runs only when vertices × frames stays within `bounds_budget`.
-pub fn check_loaded(name: &str, data: &[u8], scene: &crate::scene::Scene, bounds_budget: u64) -> Vec<Finding> {
+/// Textures are looked up from `dir` (the model's folder) when given.
+pub fn check_loaded(
+    name: &str,
+    data: &[u8],
+    scene: &crate::scene::Scene,
+    bounds_budget: u64,
+    dir: Option<&std::path::Path>,
+) -> Vec<Finding> {
     let mut out: Vec<Finding> = scene.meta.warnings.iter().map(|w| Finding::warning(name, w)).collect();
     if crate::formats::iqm::sniff(data) {
         out.extend(crate::formats::iqm::lint(data).iter().map(|l| {
@@ -151,7 +198,7 @@ pub fn check_loaded(name: &str, data: &[u8], scene: &crate::scene::Scene, bounds
     }
     let frames: u64 = scene.clips.iter().map(|c| u64::from(c.frame_count)).sum();
     let work = (scene.vertices.len() as u64).saturating_mul(frames);
-    out.extend(scene::check(name, scene, work <= bounds_budget));
+    out.extend(scene::check(name, scene, work <= bounds_budget, dir));
     out.sort_by_key(|f| f.severity);
     out
 }

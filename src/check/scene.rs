@@ -1,6 +1,8 @@
 //! Checks on a loaded scene, whatever its format: geometry that draws nothing, stored adjacency and stored
 //! bounds that disagree with the mesh.
 
+use std::path::Path;
+
 use super::{Finding, Place, Severity};
 use crate::anim::stored_bounds_misses;
 use crate::convert::adjacency::triangle_adjacency;
@@ -22,9 +24,48 @@ fn mesh_of(scene: &Scene, triangle: usize) -> Option<usize> {
     })
 }
 
-/// The scene's findings; `with_bounds` runs the stored-bounds check, which skins every frame.
-pub fn check(file: &str, scene: &Scene, with_bounds: bool) -> Vec<Finding> {
+/// The scene's findings; `with_bounds` runs the stored-bounds check, which skins every frame. `dir` is the
+/// folder textures are looked up from (none: textures are not checked).
+pub fn check(file: &str, scene: &Scene, with_bounds: bool, dir: Option<&Path>) -> Vec<Finding> {
     let mut out = Vec::new();
+
+    // Textures the materials name that can't be found where the viewer looks for them.
+    if let Some(dir) = dir {
+        for (mi, m) in scene.materials.iter().enumerate() {
+            let Some(name) = m.texture.as_deref().filter(|n| !n.is_empty()) else { continue };
+            if crate::render::find_texture(dir, name, m.search).is_none() {
+                let mesh = scene.meshes.iter().position(|x| x.material == mi);
+                out.push(finding(
+                    file,
+                    "texture.missing",
+                    Place { mesh, ..Default::default() },
+                    format!("material \"{}\": texture \"{name}\" not found (looked from {})", m.name, dir.display()),
+                ));
+            }
+        }
+    }
+
+    // Camera cuts: keys one tick apart, where the view jumps instead of moving.
+    for (ci, cam) in scene.cameras.iter().enumerate() {
+        let cuts: Vec<f32> = cam
+            .keys
+            .windows(2)
+            .filter(|k| k[1].time - k[0].time <= cam.cut_span * (1.0 + 1e-4))
+            .map(|k| k[1].time)
+            .collect();
+        if let Some(first) = cuts.first() {
+            out.push(finding(
+                file,
+                "mvd.camera.cut",
+                Place { clip: None, ..Default::default() },
+                format!(
+                    "camera {ci} \"{}\": {} cut(s), keys one tick apart where the view jumps (first at {first:.3} s)",
+                    cam.name,
+                    cuts.len()
+                ),
+            ));
+        }
+    }
     let v = &scene.vertices;
     let size = FrameBounds::of_points(&v.positions).map_or(1.0, |b| b.diagonal().max(f32::MIN_POSITIVE));
 

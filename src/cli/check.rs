@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use clap::Args;
 
 use super::CliError;
-use crate::check::{Finding, Severity, check_bytes};
+use crate::check::{Finding, Severity, check_file, unmatched_bones};
 
 #[derive(Args, Debug)]
 pub struct CheckArgs {
@@ -20,15 +20,30 @@ pub struct CheckArgs {
     /// Fail (exit 1) on warnings too.
     #[arg(long)]
     pub strict: bool,
+    /// A model to check motions (MVD) against: bone tracks naming none of its joints are reported.
+    #[arg(long, value_name = "FILE")]
+    pub model: Option<PathBuf>,
 }
 
 pub fn run(args: &CheckArgs) -> Result<(), CliError> {
+    let model = match &args.model {
+        Some(path) => Some(crate::load_path(path).map_err(|e| CliError { code: 2, message: e.to_string() })?),
+        None => None,
+    };
     let mut findings: Vec<Finding> = Vec::new();
     let mut unreadable = Vec::new();
     for path in &args.files {
         let name = path.display().to_string();
         match std::fs::read(path) {
-            Ok(data) => findings.extend(check_bytes(&name, &data)),
+            Ok(data) => {
+                findings.extend(check_file(path, &data));
+                if let Some(model) = &model
+                    && let Ok(motion) = crate::load_bytes(&name, &data)
+                    && motion.is_animation_only()
+                {
+                    findings.extend(unmatched_bones(&name, &motion, model));
+                }
+            }
             Err(e) => unreadable.push(format!("{name}: cannot read: {e}")),
         }
     }

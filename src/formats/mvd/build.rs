@@ -53,6 +53,19 @@ fn sort_dedup<F>(
     what: &str,
     w: &mut Warnings,
 ) {
+    // Stages may interleave in a file; within a stage, times must not go back.
+    let mut last: std::collections::HashMap<i32, i64> = std::collections::HashMap::new();
+    if let Some(f) = frames.iter().find(|f| {
+        let (stage, time) = key(f);
+        last.insert(stage, time).is_some_and(|before| time < before)
+    }) {
+        let (stage, time) = key(f);
+        w.at(
+            "mvd.key.order",
+            offset(f),
+            format!("{what}: keys out of time order (stage {stage} time {time} after a later one); sorted"),
+        );
+    }
     frames.sort_by_key(&key);
     let mut out: Vec<F> = Vec::with_capacity(frames.len());
     for f in frames.drain(..) {
