@@ -185,3 +185,12 @@ fn motions_name_cuts_key_order_and_bones_a_model_lacks() {
     let unmatched = v.as_array().unwrap().iter().find(|i| i["rule"] == "mvd.bone.unmatched").expect("unmatched bones");
     assert!(unmatched["message"].as_str().unwrap().contains("3 of 3 bone tracks"), "{unmatched}");
 }
+
+#[test]
+fn rsm_tolerances_are_named() {
+    assert!(rules(&check("rsm/coin_j_01.rsm")).contains(&"rsm.name.garbage"), "garbage after the NUL");
+    let mut doc = rigscope::formats::rsm::write::sample_document(1, 4);
+    doc.nodes[0].rot_keys.insert(0, (-160, [0.0, 0.0, 0.0, 1.0]));
+    let f = check_bytes("pre-roll.rsm", &doc.to_bytes());
+    assert!(rules(&f).contains(&"rsm.keys.negative"), "{:?}", rules(&f));
+}

@@ -75,3 +75,27 @@ fn a_thousand_structure_aware_mutations_per_format() {
         assert!(ok > 0 && refused > 0, "{ext}: {ok} loaded, {refused} refused");
     }
 }
+
+#[test]
+fn deep_and_cyclic_hierarchies_load_without_recursion() {
+    use rigscope::formats::rsm::write::{Node, RsmDocument};
+    // 20 000 nodes in one chain, listed leaf first, and a cycle: loading, posing and checking stay iterative.
+    let n = 20_000;
+    let mut doc = RsmDocument::new(1, 4);
+    doc.main_node = b"n0".to_vec();
+    for i in (0..n).rev() {
+        let parent = if i == 0 { String::new() } else { format!("n{}", i - 1) };
+        let mut node = Node::new(&format!("n{i}"), &parent);
+        node.pos = [0.0, -1.0, 0.0];
+        doc.nodes.push(node);
+    }
+    doc.nodes.push(Node::new("a", "b"));
+    doc.nodes.push(Node::new("b", "a"));
+    let bytes = doc.to_bytes();
+    let scene = rigscope::load_bytes("chain.rsm", &bytes).expect("a deep chain loads");
+    assert_eq!(scene.skeleton.len(), n + 2);
+    let pose = rigscope::anim::Pose::bind(&scene.skeleton);
+    let deepest = scene.skeleton.joints.iter().position(|j| j.name == format!("n{}", n - 1)).unwrap();
+    assert!((pose.world[deepest].w_axis.y.abs() - n as f32).abs() < 1.0, "the chain is evaluated in full");
+    assert!(rigscope::check::check_bytes("chain.rsm", &bytes).iter().any(|f| f.rule == "rsm.node.parent_cycle"));
+}

@@ -89,6 +89,21 @@ pub fn build(raw: RawModel, data: &[u8]) -> Result<Scene, LoadError> {
     for (i, node) in raw.nodes.iter().enumerate() {
         by_name.entry(&node.name.raw[..]).or_default().push(i);
     }
+    // Fixed-size names with garbage after their NUL: cut at the NUL, as the game does, and said.
+    let garbage: Vec<&str> = raw
+        .textures
+        .iter()
+        .chain(&raw.roots)
+        .chain(raw.nodes.iter().flat_map(|n| [&n.name, &n.parent]))
+        .filter(|name| name.garbage)
+        .map(|name| name.text.as_str())
+        .collect();
+    if let Some(first) = garbage.first() {
+        w.file(
+            "rsm.name.garbage",
+            format!("{} name field(s) hold bytes after their NUL (first: \"{first}\"); cut at the NUL", garbage.len()),
+        );
+    }
     for (i, node) in raw.nodes.iter().enumerate() {
         if by_name.get(&node.name.raw[..]).is_some_and(|v| v.len() > 1 && v[0] != i) {
             w.at(
@@ -691,6 +706,21 @@ fn node_keys(i: usize, node: &RawNode, w: &mut Warnings) -> NodeKeys {
     let unsorted = !sorted(&k.rotation) || !sorted(&k.position) || !sorted(&k.scale);
     if unsorted {
         w.at("rsm.keys.unsorted", node.offset, format!("node {i} \"{name}\": keys out of frame order; sorted"));
+    }
+    let negative = k
+        .rotation
+        .iter()
+        .map(|k| k.0)
+        .chain(k.position.iter().map(|k| k.0))
+        .chain(k.scale.iter().map(|k| k.0))
+        .filter(|&f| f < 0)
+        .count();
+    if negative > 0 {
+        w.at(
+            "rsm.keys.negative",
+            node.offset,
+            format!("node {i} \"{name}\": {negative} key(s) before frame 0 (a pre-roll); held before the clip starts"),
+        );
     }
     k.rotation.sort_by_key(|k| k.0);
     k.position.sort_by_key(|k| k.0);

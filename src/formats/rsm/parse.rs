@@ -12,6 +12,8 @@ use crate::scene::{RsmLayout, RsmVolumeBox};
 pub struct Name {
     pub raw: Vec<u8>,
     pub text: String,
+    /// Bytes other than NUL after the terminator (real files leave garbage in fixed-size name fields).
+    pub garbage: bool,
 }
 
 impl Name {
@@ -19,7 +21,8 @@ impl Name {
         let end = bytes.iter().position(|&b| b == 0).unwrap_or(bytes.len());
         let raw = bytes[..end].to_vec();
         let (text, _, _) = encoding_rs::EUC_KR.decode(&raw);
-        Name { text: text.into_owned(), raw }
+        let garbage = bytes[end..].iter().any(|&b| b != 0);
+        Name { text: text.into_owned(), raw, garbage }
     }
 }
 
