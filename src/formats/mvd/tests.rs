@@ -78,8 +78,9 @@ fn sample_document_reads_in_both_encodings() {
         assert_eq!(o.motion_clips[1].time_warp_points, vec![[0.0, 0.0], [1.0, 1.0]]);
         assert_eq!(o.motion_blends[0].blend_points, vec![[0.5, 0.5]]);
         assert_eq!(o.other_keys, 2 + 1 + 1 + 1 + 2);
-        // Only the invented tag warns; the MMM ModelProperty size is expected, not a defect of this file.
-        assert_eq!(rules(&s), ["mvd.section.unknown"], "{:?}", s.meta.warnings);
+        // The invented tag and the deliberately unsorted IK keys warn; the MMM ModelProperty size is expected,
+        // not a defect of this file.
+        assert_eq!(rules(&s), ["mvd.section.unknown", "mvd.key.order"], "{:?}", s.meta.warnings);
 
         // One clip per object, named after it, at its keyFps; the skeleton lists the bone names.
         let names: Vec<&str> = s.clips.iter().map(|c| c.name.as_str()).collect();
@@ -185,7 +186,7 @@ fn duplicate_negative_and_unsorted_times() {
         2,
         vec![BoneFrame::new(10, [1.0; 3], id), BoneFrame::new(-5, [2.0; 3], id), BoneFrame::new(10, [3.0; 3], id)],
     )]));
-    assert_eq!(rules(&s), ["mvd.key.duplicate"]);
+    assert_eq!(rules(&s), ["mvd.key.order", "mvd.key.duplicate"]);
     let ClipData::Keyed { tracks } = &s.clips[0].data else { panic!() };
     let keys: Vec<(f32, f32)> = tracks[0].translation.iter().map(|k| (k.time * 30.0, k.value.x)).collect();
     assert_eq!(keys, [(-5.0, 2.0), (10.0, 3.0)], "negative kept, sorted, later duplicate wins");
