@@ -263,7 +263,45 @@ impl Geometry {
                 }
             }
         }
+        self.drop_unused(base, &mut triangles);
         self.triangles.extend(triangles);
+    }
+
+    /// Removes the part's vertices that no triangle uses (the first vertex of each pole ring, whose quad
+    /// collapsed), renumbering `triangles`, so the model has nothing for `check` to call unused.
+    fn drop_unused(&mut self, base: u32, triangles: &mut [[u32; 3]]) {
+        let count = (self.vertex_count() - base) as usize;
+        let mut used = vec![false; count];
+        for i in triangles.iter().flatten() {
+            used[(i - base) as usize] = true;
+        }
+        let mut remap = vec![0u32; count];
+        let mut next = 0u32;
+        for (i, &u) in used.iter().enumerate() {
+            remap[i] = next;
+            next += u32::from(u);
+        }
+        fn keep<T: Copy>(v: &mut Vec<T>, base: usize, width: usize, used: &[bool]) {
+            let tail: Vec<T> = v[base * width..]
+                .chunks_exact(width)
+                .zip(used)
+                .filter(|(_, u)| **u)
+                .flat_map(|(c, _)| c.iter().copied())
+                .collect();
+            v.truncate(base * width);
+            v.extend(tail);
+        }
+        let b = base as usize;
+        keep(&mut self.positions, b, 3, &used);
+        keep(&mut self.texcoords, b, 2, &used);
+        keep(&mut self.normals, b, 3, &used);
+        keep(&mut self.tangents, b, 4, &used);
+        keep(&mut self.joints, b, 4, &used);
+        keep(&mut self.weights, b, 4, &used);
+        keep(&mut self.colors, b, 4, &used);
+        for i in triangles.iter_mut().flatten() {
+            *i = base + remap[(*i - base) as usize];
+        }
     }
 }
 
