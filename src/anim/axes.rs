@@ -11,10 +11,10 @@ use glam::{Mat3, Quat, Vec3};
 use crate::scene::{Clip, ClipData, TrackMode, UpAxis};
 
 /// MMD axes → a model's axes: mirror Z (left-handed → right-handed, S = diag(1, 1, −1)), which lands in the
-/// renderer's Y-up world, then world → model, the inverse of the model's [`crate::render::up_basis`]. For a
+/// renderer's Y-up world, then world → model, the inverse of the model's [`crate::scene::UpAxis::basis`]. For a
 /// Y-up model this is S; for a Z-up model (IQM, IQE) (x, y, z) ↦ (x, z, y).
 pub fn mmd_to_model(up: UpAxis) -> Mat3 {
-    let world_from_model = Mat3::from_mat4(crate::render::up_basis(up));
+    let world_from_model = Mat3::from_mat4(up.basis());
     world_from_model.inverse() * Mat3::from_diagonal(Vec3::new(1.0, 1.0, -1.0))
 }
 

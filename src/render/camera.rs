@@ -1,34 +1,14 @@
 //! The orbit camera and deterministic framing.
 //!
 //! Drawing happens in a "world" space that is Y up with the model's front toward +Z. A model is brought there
-//! by [`up_basis`]: Z-up models (the Inter-Quake formats, which face -Y) stand upright and face the camera.
+//! by [`UpAxis::basis`]: Z-up models (the Inter-Quake formats, which face -Y) stand upright and face the camera.
 //! Every basis but the left-handed one is a rotation, so the file's winding still says which faces are front;
 //! for the mirroring one the mesh pipeline swaps the winding.
-
-use std::f32::consts::FRAC_PI_2;
 
 use glam::{Mat4, Vec3};
 
 use crate::anim::{Pose, skinned_bounds};
 use crate::scene::{CameraTrack, CameraView, FrameBounds, Scene, UpAxis};
-
-/// Model space → world space (Y up). Z-up models turn -90° about X: +Z becomes +Y and -Y (their front)
-/// becomes +Z. Y-down models (RSM1) turn 180° about X, diag(1, −1, −1). Left-handed Y-up models (RSM2) mirror
-/// Z, diag(1, 1, −1): the only basis with a negative determinant, so the renderer swaps the front-face winding
-/// for it (see [`mirrors`]).
-pub fn up_basis(up: UpAxis) -> Mat4 {
-    match up {
-        UpAxis::Y => Mat4::IDENTITY,
-        UpAxis::Z => Mat4::from_rotation_x(-FRAC_PI_2),
-        UpAxis::NegY => Mat4::from_diagonal(glam::Vec4::new(1.0, -1.0, -1.0, 1.0)),
-        UpAxis::YLeftHanded => Mat4::from_diagonal(glam::Vec4::new(1.0, 1.0, -1.0, 1.0)),
-    }
-}
-
-/// True when [`up_basis`] mirrors: a winding that is front in model space is back on screen.
-pub fn mirrors(up: UpAxis) -> bool {
-    up_basis(up).determinant() < 0.0
-}
 
 /// An orbit camera around `target`. Angles are radians; yaw 0 and pitch 0 look at the model's front.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -65,7 +45,7 @@ pub struct FixedView {
 /// An MMD camera view (left-handed, Y up: [`CameraTrack`]'s space) in the renderer's right-handed Y-up world:
 /// eye, target and up mirrored in Z, S = diag(1, 1, −1). The field of view and projection are kept. The MMD
 /// camera looks at a Y-up world, and so does the renderer's world space, where every model stands after its
-/// [`up_basis`]: a Z-up model attached to an MVD is seen the way it is drawn, not in its own file axes.
+/// [`UpAxis::basis`]: a Z-up model attached to an MVD is seen the way it is drawn, not in its own file axes.
 pub fn mmd_view_to_world(v: &CameraView) -> CameraView {
     let s = Vec3::new(1.0, 1.0, -1.0);
     CameraView { target: v.target * s, eye: v.eye * s, up: v.up * s, ..*v }
@@ -115,7 +95,7 @@ impl Camera {
     /// The camera that shows all of `bounds` (model space) in a viewport of `aspect` (width / height), from
     /// the given angles. The same inputs always give the same camera.
     pub fn framing(up: UpAxis, bounds: &FrameBounds, yaw: f32, pitch: f32, aspect: f32) -> Camera {
-        let basis = up_basis(up);
+        let basis = up.basis();
         let (min, max) = (basis.transform_point3(bounds.min), basis.transform_point3(bounds.max));
         let (lo, hi) = (min.min(max), min.max(max));
         let target = (lo + hi) * 0.5;
@@ -164,7 +144,7 @@ impl Camera {
 
     /// Model space → world space.
     pub fn model_matrix(&self) -> Mat4 {
-        up_basis(self.up)
+        self.up.basis()
     }
 
     /// Direction from the target to the camera, world space.
@@ -238,7 +218,7 @@ mod tests {
 
     #[test]
     fn z_up_models_stand_and_face_the_camera() {
-        let b = up_basis(UpAxis::Z);
+        let b = UpAxis::Z.basis();
         assert!(b.transform_vector3(Vec3::Z).abs_diff_eq(Vec3::Y, 1e-6));
         assert!(b.transform_vector3(-Vec3::Y).abs_diff_eq(Vec3::Z, 1e-6));
         assert!((b.determinant() - 1.0).abs() < 1e-6, "a rotation keeps the winding");
@@ -246,12 +226,12 @@ mod tests {
 
     #[test]
     fn rsm_bases_stand_upright() {
-        let b = up_basis(UpAxis::NegY);
+        let b = UpAxis::NegY.basis();
         assert!(b.transform_vector3(-Vec3::Y).abs_diff_eq(Vec3::Y, 1e-6));
-        assert!(!mirrors(UpAxis::NegY) && !mirrors(UpAxis::Z) && !mirrors(UpAxis::Y));
-        let m = up_basis(UpAxis::YLeftHanded);
+        assert!(!UpAxis::NegY.mirrors() && !UpAxis::Z.mirrors() && !UpAxis::Y.mirrors());
+        let m = UpAxis::YLeftHanded.basis();
         assert!(m.transform_vector3(Vec3::Y).abs_diff_eq(Vec3::Y, 1e-6));
-        assert!(mirrors(UpAxis::YLeftHanded));
+        assert!(UpAxis::YLeftHanded.mirrors());
     }
 
     /// Hand-worked: MVD key target (1, 10, 2), distance 50, angles (π/6, π, 0). In MMD space (MVD note §6)

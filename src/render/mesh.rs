@@ -122,7 +122,7 @@ impl MeshPipelines {
             return;
         }
         // A mirroring up basis (RSM2) turns the model's front winding around on screen.
-        let cw = (model.front_face == FrontFace::Cw) != super::camera::mirrors(model.up);
+        let cw = (model.front_face == FrontFace::Cw) != model.up.mirrors();
         bind_streams(pass, model);
         pass.set_index_buffer(model.indices.slice(..), wgpu::IndexFormat::Uint32);
         let shown = |d: &super::model::Draw| !d.mesh.is_some_and(|m| hidden.get(m).copied().unwrap_or(false));

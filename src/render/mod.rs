@@ -29,7 +29,7 @@ mod sheet;
 mod texture;
 mod wireframe;
 
-pub use camera::{Camera, FixedView, animation_bounds, camera_frustum, camera_path, mmd_view_to_world, up_basis};
+pub use camera::{Camera, FixedView, animation_bounds, camera_frustum, camera_path, mmd_view_to_world};
 pub use capture::{SkinCapture, capture_skinning};
 pub use frame::{FrameInput, Overlays, Targets, ViewState, frame_bounds};
 pub(crate) use headless::read_texels;

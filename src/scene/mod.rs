@@ -48,7 +48,7 @@ impl Format {
     }
 }
 
-/// The model's up axis in its own space, and so how presentation brings it upright (`render::up_basis`).
+/// The model's up axis in its own space, and so how presentation brings it upright ([`UpAxis::basis`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 pub enum UpAxis {
     Y,
@@ -60,6 +60,26 @@ pub enum UpAxis {
 }
 
 impl UpAxis {
+    /// Model space → the renderer's world space (Y up, the model's front toward +Z). Z-up models turn -90°
+    /// about X: +Z becomes +Y and -Y (their front) becomes +Z. Y-down models (RSM1) turn 180° about X,
+    /// diag(1, −1, −1). Left-handed Y-up models (RSM2) mirror Z, diag(1, 1, −1): the only basis with a negative
+    /// determinant, so the renderer swaps the front-face winding for it (see [`UpAxis::mirrors`]). It lives
+    /// with the scene because animation (MMD axis conversion) needs it as much as drawing does.
+    pub fn basis(self) -> glam::Mat4 {
+        use glam::{Mat4, Vec4};
+        match self {
+            UpAxis::Y => Mat4::IDENTITY,
+            UpAxis::Z => Mat4::from_rotation_x(-std::f32::consts::FRAC_PI_2),
+            UpAxis::NegY => Mat4::from_diagonal(Vec4::new(1.0, -1.0, -1.0, 1.0)),
+            UpAxis::YLeftHanded => Mat4::from_diagonal(Vec4::new(1.0, 1.0, -1.0, 1.0)),
+        }
+    }
+
+    /// True when [`UpAxis::basis`] mirrors: a winding that is front in model space is back on screen.
+    pub fn mirrors(self) -> bool {
+        self.basis().determinant() < 0.0
+    }
+
     /// How `info` and the sidebar name it.
     pub fn label(self) -> &'static str {
         match self {

@@ -92,7 +92,7 @@ impl Framing {
 /// Without geometry (a motion opened alone), frame the animated cameras' paths and targets instead, in model
 /// space as framing expects.
 fn camera_bounds(scene: &Scene) -> Option<FrameBounds> {
-    let to_model = crate::render::up_basis(scene.up).inverse();
+    let to_model = scene.up.basis().inverse();
     let mut points = Vec::new();
     for c in &scene.cameras {
         points.extend(crate::render::camera_path(c, 64));
