@@ -8,9 +8,6 @@ use std::fmt::Write;
 
 use super::{ArraySpec, array_specs, written_frames};
 use crate::anim::sample_clip;
-use crate::formats::iqm::write::{
-    IQM_BLENDINDEXES, IQM_BLENDWEIGHTS, IQM_COLOR, IQM_NORMAL, IQM_POSITION, IQM_TANGENT, IQM_TEXCOORD,
-};
 use crate::scene::{DEFAULT_FPS, FrontFace, Scene, Transform};
 
 /// A number as IQE writes it: the shortest text that reads back to the same f32, in exponent form when
@@ -38,15 +35,9 @@ fn quoted(name: &str) -> String {
 
 /// The IQE `vertexarray` type of an array (`custom{slot}` for custom arrays).
 pub(super) fn array_type_name(spec: &ArraySpec, custom_slot: usize) -> String {
-    match spec.kind {
-        IQM_POSITION => "position".into(),
-        IQM_TEXCOORD => "texcoord".into(),
-        IQM_NORMAL => "normal".into(),
-        IQM_TANGENT => "tangent".into(),
-        IQM_BLENDINDEXES => "blendindexes".into(),
-        IQM_BLENDWEIGHTS => "blendweights".into(),
-        IQM_COLOR => "color".into(),
-        _ => format!("custom{custom_slot}"),
+    match spec.custom {
+        Some(_) => format!("custom{custom_slot}"),
+        None => crate::formats::iqm::array_type_name(spec.kind).to_string(),
     }
 }
 
@@ -165,7 +156,7 @@ pub fn to_iqe(scene: &Scene) -> (String, Vec<String>) {
                 }
                 customs.push((slot, c));
             }
-            let fmt = super::FORMAT_NAMES.get(s.format as usize).copied().unwrap_or("float");
+            let fmt = crate::formats::iqm::FORMAT_NAMES.get(s.format as usize).copied().unwrap_or("float");
             let _ = write!(out, "vertexarray {} {fmt} {}", array_type_name(s, slot), s.size);
             if let Some(c) = s.custom {
                 let _ = write!(out, " {}", quoted(&scene.vertices.custom[c].name));

@@ -12,16 +12,13 @@ use std::collections::HashMap;
 use super::ConvertError;
 use super::adjacency::triangle_adjacency;
 use crate::anim::{Pose, sample_clip, skinned_bounds};
+use crate::formats::iqm::FORMAT_NAMES;
 use crate::formats::iqm::write::{
     Anim, Bounds, IQM_BLENDINDEXES, IQM_BLENDWEIGHTS, IQM_COLOR, IQM_CUSTOM, IQM_FLOAT, IQM_HALF, IQM_LOOP, IQM_NORMAL,
     IQM_POSITION, IQM_TANGENT, IQM_TEXCOORD, IQM_UBYTE, IQM_USHORT, IqmDocument, Joint, Mesh, VertexArray,
     encode_components_into, format_size, quantize_channels, quantize_weights,
 };
 use crate::scene::{ClipData, DEFAULT_FPS, FrontFace, Scene, Transform};
-
-/// Names of IQM component formats, indexed by format number.
-pub(super) const FORMAT_NAMES: [&str; 9] =
-    ["byte", "ubyte", "short", "ushort", "int", "uint", "half", "float", "double"];
 
 /// An encoded file and what the encoder did that a user should know.
 #[derive(Debug, Clone)]

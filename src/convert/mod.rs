@@ -11,7 +11,7 @@ mod transform;
 
 use std::path::Path;
 
-use iqm_out::{ArraySpec, FORMAT_NAMES, array_specs, written_frames};
+use iqm_out::{ArraySpec, array_specs, written_frames};
 
 pub use iqe_out::to_iqe;
 pub use iqm_out::{IqmFile, to_iqm};

@@ -17,10 +17,13 @@ use crate::error::{LoadError, Location, Warning};
 use crate::formats::binread::{Bytes, Record};
 use crate::scene::{Extension, Format, FrontFace, Material, Mesh, Metadata, Scene, SourceArray, UpAxis, VertexStreams};
 use header::{HEADER_SIZE, Header};
-use vertex::{FORMAT_BYTES, FORMAT_NAMES, RawArray};
+use vertex::{FORMAT_BYTES, RawArray};
 
 pub use header::MAGIC;
 pub use lint::{Lint, lint};
+/// Component format names by number, and array type names, as `info`, IQE `vertexarray` and the converter
+/// spell them.
+pub use vertex::{FORMAT_NAMES, type_name as array_type_name};
 
 /// True when the bytes start like an IQM file.
 pub fn sniff(bytes: &[u8]) -> bool {
