@@ -191,13 +191,8 @@ impl App {
                         if report.by_index { " by index" } else { "" },
                         report.unmatched_joints.len()
                     )));
-                    self.findings.extend(crate::check::check_loaded(
-                        name,
-                        bytes,
-                        &scene,
-                        WINDOW_CHECK_BUDGET,
-                        dir.as_deref(),
-                    ));
+                    // An attached file is animation only: nothing of its own to skin.
+                    self.findings.extend(crate::check::check_loaded(name, bytes, &scene, None, dir.as_deref()));
                     model.attachments.push(Attachment { report, warnings: scene.meta.warnings, mvd: scene.mvd });
                     self.generation += 1;
                     self.player.select(Some(first_new));
@@ -207,8 +202,15 @@ impl App {
             _ => {
                 let clip = (!scene.clips.is_empty()).then_some(0);
                 self.hidden_meshes = vec![false; scene.meshes.len()];
-                self.findings = crate::check::check_loaded(name, bytes, &scene, WINDOW_CHECK_BUDGET, dir.as_deref());
-                self.model = Some(Model::new(scene, name.to_string(), dir));
+                // The stored-bounds misses skin every frame: computed once here (when affordable) for both the
+                // Problems panel and the Bounds section, otherwise later by the Bounds section alone.
+                let frames: u64 = scene.clips.iter().map(|c| u64::from(c.frame_count)).sum();
+                let affordable = (scene.vertices.len() as u64).saturating_mul(frames) <= WINDOW_CHECK_BUDGET;
+                let misses = affordable.then(|| crate::anim::stored_bounds_misses(&scene, BOUNDS_TOLERANCE));
+                self.findings = crate::check::check_loaded(name, bytes, &scene, misses.as_deref(), dir.as_deref());
+                let mut model = Model::new(scene, name.to_string(), dir);
+                model.misses = misses;
+                self.model = Some(model);
                 self.generation += 1;
                 self.geometry += 1;
                 self.player.select(clip);

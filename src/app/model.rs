@@ -31,7 +31,8 @@ pub struct Model {
     pub attachments: Vec<Attachment>,
     /// `stored_bounds_warnings`, computed the first time the file section shows.
     pub(super) bounds_warnings: Option<Vec<Warning>>,
-    /// `stored_bounds_misses` over every clip, computed the first time the bounds section shows.
+    /// `stored_bounds_misses` over every clip: computed at open when affordable (for the Problems panel too),
+    /// otherwise the first time the bounds section shows.
     pub(super) misses: Option<Vec<BoundsMiss>>,
 }
 

@@ -173,19 +173,23 @@ pub fn check_file(path: &std::path::Path, data: &[u8]) -> Vec<Finding> {
 
 fn check_with_dir(name: &str, data: &[u8], dir: Option<&std::path::Path>) -> Vec<Finding> {
     match crate::load_bytes(name, data) {
-        Ok(scene) => check_loaded(name, data, &scene, u64::MAX, dir),
+        Ok(scene) => {
+            let misses = crate::anim::stored_bounds_misses(&scene, crate::anim::BOUNDS_TOLERANCE);
+            check_loaded(name, data, &scene, Some(&misses), dir)
+        }
         Err(e) => vec![Finding::load_error(name, refusal_rule(name, data), &e)],
     }
 }
 
-/// The findings for a file already loaded into `scene` (the window has just loaded it). The stored-bounds check
-/// skins every frame; it runs only when vertices × frames stays within `bounds_budget`.
-/// Textures are looked up from `dir` (the model's folder) when given.
+/// The findings for a file already loaded into `scene` (the window has just loaded it). `misses` are its stored
+/// bounds checked against the skinned mesh (`anim::stored_bounds_misses`, which skins every frame): the caller
+/// computes them once and may keep them (the window's Bounds section shows the same list); `None` leaves the
+/// bounds unchecked. Textures are looked up from `dir` (the model's folder) when given.
 pub fn check_loaded(
     name: &str,
     data: &[u8],
     scene: &crate::scene::Scene,
-    bounds_budget: u64,
+    misses: Option<&[crate::anim::BoundsMiss]>,
     dir: Option<&std::path::Path>,
 ) -> Vec<Finding> {
     let mut out: Vec<Finding> = scene.meta.warnings.iter().map(|w| Finding::warning(name, w)).collect();
@@ -196,9 +200,7 @@ pub fn check_loaded(
             f
         }));
     }
-    let frames: u64 = scene.clips.iter().map(|c| u64::from(c.frame_count)).sum();
-    let work = (scene.vertices.len() as u64).saturating_mul(frames);
-    out.extend(scene::check(name, scene, work <= bounds_budget, dir));
+    out.extend(scene::check(name, scene, misses.unwrap_or_default(), dir));
     out.sort_by_key(|f| f.severity);
     out
 }

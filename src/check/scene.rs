@@ -4,13 +4,9 @@
 use std::path::Path;
 
 use super::{Finding, Place, Severity};
-use crate::anim::stored_bounds_misses;
+use crate::anim::BoundsMiss;
 use crate::convert::adjacency::triangle_adjacency;
 use crate::scene::{FrameBounds, Scene};
-
-/// How far stored bounds may miss the skinned mesh, relative to the model size, before it is reported (the
-/// same tolerance `info` and the window use).
-const BOUNDS_TOLERANCE: f32 = crate::anim::BOUNDS_TOLERANCE;
 
 fn finding(file: &str, rule: &str, place: Place, message: String) -> Finding {
     Finding { file: file.to_string(), rule: rule.to_string(), severity: Severity::Warning, place, message }
@@ -24,9 +20,9 @@ fn mesh_of(scene: &Scene, triangle: usize) -> Option<usize> {
     })
 }
 
-/// The scene's findings; `with_bounds` runs the stored-bounds check, which skins every frame. `dir` is the
-/// folder textures are looked up from (none: textures are not checked).
-pub fn check(file: &str, scene: &Scene, with_bounds: bool, dir: Option<&Path>) -> Vec<Finding> {
+/// The scene's findings, with `misses` (stored bounds against the skinned mesh, computed by the caller) as
+/// findings. `dir` is the folder textures are looked up from (none: textures are not checked).
+pub fn check(file: &str, scene: &Scene, misses: &[BoundsMiss], dir: Option<&Path>) -> Vec<Finding> {
     let mut out = Vec::new();
 
     // Textures the materials name that can't be found where the viewer looks for them.
@@ -136,7 +132,6 @@ pub fn check(file: &str, scene: &Scene, with_bounds: bool, dir: Option<&Path>) -
     }
 
     // Stored per-frame bounds against the skinned mesh.
-    let misses = if with_bounds { stored_bounds_misses(scene, BOUNDS_TOLERANCE) } else { Vec::new() };
     for miss in misses {
         let clip = &scene.clips[miss.clip];
         out.push(finding(
