@@ -274,20 +274,17 @@ pub fn build(mut p: Parser, file_len: usize) -> Result<Scene, LoadError> {
     meta.comment = p.comment.take();
     meta.source_arrays = std::mem::take(&mut p.source_arrays);
     meta.warnings = std::mem::take(&mut p.w).finish();
+    // Every field this format sets; the rest (cameras, format facts of other formats) stay empty.
     Ok(Scene {
-        meta,
         vertices,
         triangles,
-        adjacency: None,
         meshes,
         materials,
         skeleton,
         clips,
         up: UpAxis::Z,
         front_face: FrontFace::Cw,
-        rsm: None,
-        cameras: Vec::new(),
-        mvd: None,
+        ..Scene::empty(meta)
     })
 }
 

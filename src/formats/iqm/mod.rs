@@ -338,8 +338,8 @@ fn read_inner(data: &[u8]) -> Result<Scene, LoadError> {
     meta.extensions = read_extensions(&h, &bytes, &text, &mut meta.warnings);
     merge_alignment_warnings(&mut meta.warnings);
 
+    // Every field this format sets; the rest (cameras, format facts of other formats) stay empty.
     Ok(Scene {
-        meta,
         vertices: streams,
         triangles,
         adjacency,
@@ -349,9 +349,7 @@ fn read_inner(data: &[u8]) -> Result<Scene, LoadError> {
         clips: anim.clips,
         up: UpAxis::Z,
         front_face: FrontFace::Cw,
-        rsm: None,
-        cameras: Vec::new(),
-        mvd: None,
+        ..Scene::empty(meta)
     })
 }
 

@@ -619,11 +619,10 @@ pub fn build(raw: RawModel, data: &[u8]) -> Result<Scene, LoadError> {
         uv_animations,
         node_of_joint: order,
     };
+    // Every field this format sets; the rest (cameras, format facts of other formats) stay empty.
     Ok(Scene {
-        meta,
         vertices: streams,
         triangles,
-        adjacency: None,
         meshes,
         materials,
         skeleton,
@@ -631,8 +630,7 @@ pub fn build(raw: RawModel, data: &[u8]) -> Result<Scene, LoadError> {
         up: if rsm2 { UpAxis::YLeftHanded } else { UpAxis::NegY },
         front_face: FrontFace::Ccw,
         rsm: Some(Box::new(info)),
-        cameras: Vec::new(),
-        mvd: None,
+        ..Scene::empty(meta)
     })
 }
 
