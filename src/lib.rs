@@ -18,6 +18,7 @@ pub mod formats;
 pub mod render;
 pub mod scene;
 pub mod synth;
+pub mod watch;
 pub mod window;
 
 pub use error::{LoadError, Location, Warning};

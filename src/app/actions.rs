@@ -30,6 +30,30 @@ pub enum Action {
     SelectCurve(Option<super::CurveTarget>),
     /// Shows what a finding of the Problems panel points at: its animation and frame, its joint.
     GoToFinding(usize),
+    /// Flips a view switch.
+    Toggle(super::Toggle),
+    /// Frames each side that the onion skin shows (1 to [`super::MAX_ONION_FRAMES`]).
+    SetOnionFrames(u32),
+    /// Makes open model (tab) `i` the one shown.
+    SelectModel(usize),
+    /// The next open model (Page Down), wrapping.
+    NextModel,
+    /// The previous open model (Page Up), wrapping.
+    PrevModel,
+    /// Closes open model (tab) `i`.
+    CloseModel(usize),
+    /// Removes attached file `i` from the model shown (its clips go, the model is rebuilt from the rest).
+    Detach(usize),
+    /// Opens (or, with `None`, closes) the name-matching report of attached file `i`.
+    ShowAttachReport(Option<usize>),
+    /// Hot reload on or off.
+    SetWatch(bool),
+    /// Copies the current pose as JSON (what `rigscope pose` prints) to the clipboard.
+    CopyPose,
+    /// Opens a file (from the recent-files list).
+    OpenRecent(std::path::PathBuf),
+    /// Shows or hides the keyboard help overlay.
+    ToggleHelp,
 }
 
 impl App {
@@ -118,6 +142,18 @@ impl App {
             Action::SetMmdAxes(on) => self.set_mmd_axes(on),
             Action::SelectCurve(c) => self.curve = c,
             Action::GoToFinding(i) => self.go_to_finding(i),
+            Action::Toggle(t) => self.toggles.flip(t),
+            Action::SetOnionFrames(n) => self.toggles.onion_frames = n.clamp(1, super::MAX_ONION_FRAMES),
+            Action::SelectModel(_)
+            | Action::NextModel
+            | Action::PrevModel
+            | Action::CloseModel(_)
+            | Action::Detach(_)
+            | Action::ShowAttachReport(_)
+            | Action::SetWatch(_)
+            | Action::CopyPose => {}
+            Action::OpenRecent(path) => self.open_path(&path),
+            Action::ToggleHelp => self.help = !self.help,
         }
         self.refresh();
     }

@@ -34,7 +34,10 @@ pub use actions::Action;
 pub use model::{Attachment, Model};
 pub use notices::{Notice, NoticeKind};
 pub use player::Player;
-pub use toggles::ViewToggles;
+pub use toggles::{Toggle, ViewToggles};
+
+/// The most frames each side the onion skin shows.
+pub const MAX_ONION_FRAMES: u32 = 10;
 
 pub use crate::anim::BOUNDS_TOLERANCE;
 
@@ -52,6 +55,8 @@ pub enum Intent {
     ResetView,
     /// Save the view as a PNG.
     Screenshot,
+    /// Save a contact sheet of the current animation (what `render --sheet` makes) as a PNG.
+    ContactSheet,
     Quit,
 }
 
@@ -118,6 +123,8 @@ pub struct App {
     mmd_axes: bool,
     /// What the curve view plots.
     curve: Option<CurveTarget>,
+    /// The keyboard help overlay is shown.
+    help: bool,
 }
 
 impl Default for App {
@@ -150,6 +157,7 @@ impl App {
             frame_intents: Vec::new(),
             mmd_axes: false,
             curve: None,
+            help: false,
         }
     }
 

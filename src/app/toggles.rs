@@ -1,4 +1,4 @@
-//! The overlay toggles: what the view draws besides the mesh.
+//! The overlay toggles: what the view draws besides the mesh, and the views that replace its shading.
 
 /// The sidebar's view switches; [`super::App::overlays`] turns them into the renderer's `Overlays`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -18,6 +18,24 @@ pub struct ViewToggles {
     pub camera_path: bool,
     /// The view follows the animated camera (set through `Action::SetFollowCamera`, which checks one exists).
     pub follow_camera: bool,
+    /// Weight view: the mesh painted as a heat map of the selected joint's influence.
+    pub weights: bool,
+    /// Each vertex's skinned normal as a short line.
+    pub normals: bool,
+    /// Each vertex's skinned tangent as a short line.
+    pub tangents: bool,
+    /// A UV checker texture in place of the materials' textures.
+    pub uv_checker: bool,
+    /// The bind pose instead of the animated pose.
+    pub bind_pose: bool,
+    /// Ghosts of the previous and next [`ViewToggles::onion_frames`] frames.
+    pub onion: bool,
+    /// Frames each side of the current one that the onion skin shows.
+    pub onion_frames: u32,
+    /// The selected joint's axes (X red, Y green, Z blue).
+    pub joint_axes: bool,
+    /// Joint names as labels in the view.
+    pub joint_names: bool,
 }
 
 impl Default for ViewToggles {
@@ -34,11 +52,73 @@ impl Default for ViewToggles {
             boxes: false,
             camera_path: true,
             follow_camera: false,
+            weights: false,
+            normals: false,
+            tangents: false,
+            uv_checker: false,
+            bind_pose: false,
+            onion: false,
+            onion_frames: 2,
+            joint_axes: true,
+            joint_names: false,
         }
     }
 }
 
+/// One on/off view switch, for shortcuts and menus ([`ViewToggles::flip`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Toggle {
+    Mesh,
+    Wireframe,
+    CullBackFaces,
+    Grid,
+    Skeleton,
+    StoredBounds,
+    ComputedBounds,
+    Highlight,
+    Boxes,
+    CameraPath,
+    Weights,
+    Normals,
+    Tangents,
+    UvChecker,
+    BindPose,
+    Onion,
+    JointAxes,
+    JointNames,
+}
+
 impl ViewToggles {
+    /// The switch behind `toggle`.
+    pub fn get_mut(&mut self, toggle: Toggle) -> &mut bool {
+        match toggle {
+            Toggle::Mesh => &mut self.mesh,
+            Toggle::Wireframe => &mut self.wireframe,
+            Toggle::CullBackFaces => &mut self.cull_back_faces,
+            Toggle::Grid => &mut self.grid,
+            Toggle::Skeleton => &mut self.skeleton,
+            Toggle::StoredBounds => &mut self.stored_bounds,
+            Toggle::ComputedBounds => &mut self.computed_bounds,
+            Toggle::Highlight => &mut self.highlight_selected,
+            Toggle::Boxes => &mut self.boxes,
+            Toggle::CameraPath => &mut self.camera_path,
+            Toggle::Weights => &mut self.weights,
+            Toggle::Normals => &mut self.normals,
+            Toggle::Tangents => &mut self.tangents,
+            Toggle::UvChecker => &mut self.uv_checker,
+            Toggle::BindPose => &mut self.bind_pose,
+            Toggle::Onion => &mut self.onion,
+            Toggle::JointAxes => &mut self.joint_axes,
+            Toggle::JointNames => &mut self.joint_names,
+        }
+    }
+
+    /// Turns `toggle` on when off and off when on.
+    pub fn flip(&mut self, toggle: Toggle) {
+        let v = self.get_mut(toggle);
+        *v = !*v;
+    }
+
     /// `has_camera`: the scene has an animated camera (its toggles show only then).
     pub fn ui(&mut self, ui: &mut egui::Ui, has_camera: bool, out: &mut Vec<super::Action>) {
         egui::CollapsingHeader::new("Overlays").default_open(true).show(ui, |ui| {
@@ -59,5 +139,42 @@ impl ViewToggles {
             ui.checkbox(&mut self.highlight_selected, "Tint the selected joint's vertices");
             ui.checkbox(&mut self.boxes, "Volume boxes (orange)");
         });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn flip_turns_each_switch_over_and_back() {
+        let all = [
+            Toggle::Mesh,
+            Toggle::Wireframe,
+            Toggle::CullBackFaces,
+            Toggle::Grid,
+            Toggle::Skeleton,
+            Toggle::StoredBounds,
+            Toggle::ComputedBounds,
+            Toggle::Highlight,
+            Toggle::Boxes,
+            Toggle::CameraPath,
+            Toggle::Weights,
+            Toggle::Normals,
+            Toggle::Tangents,
+            Toggle::UvChecker,
+            Toggle::BindPose,
+            Toggle::Onion,
+            Toggle::JointAxes,
+            Toggle::JointNames,
+        ];
+        let mut t = ViewToggles::default();
+        for toggle in all {
+            let before = t.clone();
+            t.flip(toggle);
+            assert_ne!(t, before, "{toggle:?}");
+            t.flip(toggle);
+            assert_eq!(t, before, "{toggle:?}");
+        }
     }
 }

@@ -289,6 +289,7 @@ impl Viewer {
                 Intent::FrameModel => nav.frame = true,
                 Intent::ResetView => reset = true,
                 Intent::Screenshot => self.screenshot_requested = true,
+                Intent::ContactSheet => {}
                 Intent::Quit => event_loop.exit(),
             }
         }
