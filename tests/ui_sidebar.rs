@@ -210,7 +210,7 @@ fn an_animation_file_attaches_and_a_model_replaces() {
     assert_eq!(app.geometry_generation(), geometry, "attaching clips leaves the GPU model as it is");
     assert_eq!(app.current_clip_frame(), Some((2, 0.0)), "the first attached clip is shown");
     assert!(app.notices().iter().any(|n| n.kind == NoticeKind::Info && n.message.contains("attached 2")));
-    h.get_by_label_contains("14 matched by index, 0 unmatched");
+    h.get_by_label("14 matched by index, 0 unmatched, 0 unused");
     h.get_by_label("2: jump");
     h.get_by_label("Dismiss").click();
     h.run();
@@ -531,13 +531,18 @@ fn attaching_an_mvd_shows_matches_and_converts_axes() {
     assert!(!app.follow_camera());
     let mut h = harness_with(app, true);
     h.run();
-    h.get_by_label("Attached (1)").click();
+    // The Files section lists it with its counts; Report opens the name-matching report.
+    h.get_by_label("MVD motion and camera");
+    h.get_by_label("3 matched by name, 11 unmatched, 1 unused");
+    h.get_by_label("Report").click();
     h.run();
-    h.get_by_label_contains("guy.mvd: 3 matched by name, 11 unmatched, 1 unused").click();
-    h.run();
-    h.get_by_label("  arm_L");
-    h.get_by_label("  センター");
+    h.get_by_label("Name matching: guy.mvd");
+    h.get_by_label("arm_L");
+    h.get_by_label("センター");
     h.get_by_label("Cameras: カメラ");
+    h.state_mut().app.apply(rigscope::app::Action::ShowAttachReport(None));
+    h.run();
+    assert!(h.query_by_label("Name matching: guy.mvd").is_none());
     // The MVD section lists the attached file too.
     h.get_by_label("MVD (1 file(s))");
     // Axis conversion: the posed arm moves.

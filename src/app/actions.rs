@@ -40,7 +40,7 @@ pub enum Action {
     NextModel,
     /// The previous open model (Page Up), wrapping.
     PrevModel,
-    /// Closes open model (tab) `i`.
+    /// Closes open model (tab) `i`; `usize::MAX` closes the one shown.
     CloseModel(usize),
     /// Removes attached file `i` from the model shown (its clips go, the model is rebuilt from the rest).
     Detach(usize),
@@ -144,14 +144,16 @@ impl App {
             Action::GoToFinding(i) => self.go_to_finding(i),
             Action::Toggle(t) => self.toggles.flip(t),
             Action::SetOnionFrames(n) => self.toggles.onion_frames = n.clamp(1, super::MAX_ONION_FRAMES),
-            Action::SelectModel(_)
-            | Action::NextModel
-            | Action::PrevModel
-            | Action::CloseModel(_)
-            | Action::Detach(_)
-            | Action::ShowAttachReport(_)
-            | Action::SetWatch(_)
-            | Action::CopyPose => {}
+            Action::SelectModel(i) => self.select_model(i),
+            Action::NextModel => self.cycle_model(1),
+            Action::PrevModel => self.cycle_model(-1),
+            Action::CloseModel(i) => self.close_model(i),
+            Action::Detach(i) => self.detach(i),
+            Action::ShowAttachReport(i) => {
+                self.report_open = i.filter(|&i| i + 1 < self.sources.len());
+            }
+            Action::SetWatch(on) => self.watch = on,
+            Action::CopyPose => {}
             Action::OpenRecent(path) => self.open_path(&path),
             Action::ToggleHelp => self.help = !self.help,
         }

@@ -66,52 +66,19 @@ pub fn section(ui: &mut egui::Ui, model: &Model, player: &Player, mmd_axes: bool
     });
 }
 
-/// Each attached file: which model joints its tracks matched, which joints keep their bind pose, which tracks
-/// found no joint; and the MMD axis conversion of attached delta motions.
+/// The MMD axis conversion of attached delta motions (the attached files themselves are listed in the Files
+/// section).
 fn attachments(ui: &mut egui::Ui, model: &Model, mmd_axes: bool, out: &mut Vec<Action>) {
-    if model.attachments.is_empty() {
-        return;
-    }
     let deltas = model.scene.clips.iter().filter(|c| c.source.is_some()).any(|c| match &c.data {
         ClipData::Keyed { tracks } => tracks.iter().any(|t| t.mode == TrackMode::DeltaOnBind),
         ClipData::Sampled { .. } => false,
     });
-    egui::CollapsingHeader::new(format!("Attached ({})", model.attachments.len())).id_salt("attached").show(ui, |ui| {
-        if deltas {
-            let mut on = mmd_axes;
-            let hint = "Mirror Z of translation deltas and turn rotations (x, y, z, w) into (−x, −y, z, w), then \
-                        into the model's up axis (README: MMD axis conversion)";
-            if ui.checkbox(&mut on, "MMD axis conversion").on_hover_text(hint).changed() {
-                out.push(Action::SetMmdAxes(on));
-            }
+    if deltas {
+        let mut on = mmd_axes;
+        let hint = "Mirror Z of translation deltas and turn rotations (x, y, z, w) into (−x, −y, z, w), then into \
+                    the model's up axis (README: MMD axis conversion)";
+        if ui.checkbox(&mut on, "MMD axis conversion").on_hover_text(hint).changed() {
+            out.push(Action::SetMmdAxes(on));
         }
-        for (i, a) in model.attachments.iter().enumerate() {
-            let r = &a.report;
-            let how = if r.by_index { "by index" } else { "by name" };
-            let title = format!(
-                "{}: {} matched {how}, {} unmatched, {} unused",
-                r.source,
-                r.matched.len(),
-                r.unmatched_joints.len(),
-                r.unused_tracks.len()
-            );
-            egui::CollapsingHeader::new(title).id_salt(("attachment", i)).show(ui, |ui| {
-                ui.label(format!("Matched ({})", r.matched.len()));
-                for (m, f) in &r.matched {
-                    ui.monospace(if m == f { format!("  {m}") } else { format!("  {m} ← {f}") });
-                }
-                ui.label(format!("Unmatched joints, bind pose ({})", r.unmatched_joints.len()));
-                for j in &r.unmatched_joints {
-                    ui.weak(format!("  {j}"));
-                }
-                ui.label(format!("Unused tracks, no such joint ({})", r.unused_tracks.len()));
-                for t in &r.unused_tracks {
-                    ui.colored_label(ui.visuals().warn_fg_color, format!("  {t}"));
-                }
-                if !r.cameras.is_empty() {
-                    ui.label(format!("Cameras: {}", r.cameras.join(", ")));
-                }
-            });
-        }
-    });
+    }
 }

@@ -10,7 +10,9 @@
 mod actions;
 mod animations;
 mod bounds;
+mod document;
 mod file_info;
+mod files;
 mod joints;
 mod menu;
 mod meshes;
@@ -19,18 +21,22 @@ mod mvd;
 mod nodes;
 mod notices;
 mod player;
+mod tabs;
 mod timeline;
 mod toggles;
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
-use crate::anim::{Pose, attach};
+use crate::anim::Pose;
 use crate::render::Overlays;
 use crate::scene::{DEFAULT_FPS, FrameBounds, Scene};
 
+use document::{Parked, Source, ViewMemory};
 use model::ClipMeta;
 
 pub use actions::Action;
+pub use document::Source as ModelSource;
 pub use model::{Attachment, Model};
 pub use notices::{Notice, NoticeKind};
 pub use player::Player;
@@ -125,6 +131,27 @@ pub struct App {
     curve: Option<CurveTarget>,
     /// The keyboard help overlay is shown.
     help: bool,
+    /// The files the shown model was built from: the model, then its attachments.
+    sources: Vec<Source>,
+    /// Identifies the shown model (tab) for the window, which keeps a camera per model; 0 with none.
+    document: u64,
+    next_document: u64,
+    /// Open models in tab order; the shown one's slot is `None` (its state lives in the fields above).
+    tabs: Vec<Option<Box<Parked>>>,
+    /// The shown model's tab.
+    active: usize,
+    /// Bumps when a model is opened or a file attached: the window frames its camera then (not on reloads,
+    /// detaching or switching tabs, which keep the view where it was).
+    framing: u64,
+    /// Reload files when they change on disk.
+    watch: bool,
+    /// Reloads of the shown model so far, and the file that changed last.
+    reloads: u64,
+    last_reload: Option<String>,
+    /// Failed reloads' notices, by file, taken down when that file reloads.
+    reload_errors: Vec<(String, String)>,
+    /// The attachment whose name-matching report is open.
+    report_open: Option<usize>,
 }
 
 impl Default for App {
@@ -158,77 +185,150 @@ impl App {
             mmd_axes: false,
             curve: None,
             help: false,
+            sources: Vec::new(),
+            document: 0,
+            next_document: 1,
+            tabs: Vec::new(),
+            active: 0,
+            framing: 0,
+            watch: true,
+            reloads: 0,
+            last_reload: None,
+            reload_errors: Vec::new(),
+            report_open: None,
         }
     }
 
-    /// Reads and opens a file: a model replaces the current one, an animation-only file attaches to it. Any
-    /// failure becomes a notice and a problem; the current model stays.
+    /// Reads and opens a file: a model opens in a tab of its own (replacing a model opened from memory, such as
+    /// the demo; a file already open is shown and re-read), an animation-only file attaches to the shown model.
+    /// Any failure becomes a notice and a problem; the current model stays.
     pub fn open_path(&mut self, path: &Path) {
         let name = path.display().to_string();
         match std::fs::read(path) {
-            Ok(bytes) => self.open(&name, &bytes, path.parent().map(Path::to_path_buf)),
+            Ok(bytes) => self.open(&name, &bytes, Some(path.to_path_buf())),
             Err(e) => self.report(format!("{name}: cannot read: {e}"), Some(name)),
         }
     }
 
-    /// Opens a file from memory (tests, the demo); as [`App::open_path`], with no folder for textures.
+    /// Opens a file from memory (tests, the demo); as [`App::open_path`], with no folder for textures and
+    /// nothing to reload.
     pub fn open_bytes(&mut self, name: &str, bytes: &[u8]) {
         self.open(name, bytes, None);
     }
 
-    fn open(&mut self, name: &str, bytes: &[u8], dir: Option<PathBuf>) {
+    fn open(&mut self, name: &str, bytes: &[u8], path: Option<PathBuf>) {
         let scene = match crate::load_bytes(name, bytes) {
             Ok(s) => s,
             Err(e) => return self.report(e.to_string(), Some(name.to_string())),
         };
-        match &mut self.model {
-            Some(model) if scene.is_animation_only() => match attach(&mut model.scene, &scene, name) {
-                Ok(report) => {
-                    let first_new = model.file_looping.len();
-                    if self.mmd_axes {
-                        let m = crate::anim::mmd_to_model(model.scene.up);
-                        model.scene.clips[first_new..].iter_mut().for_each(|c| crate::anim::convert_deltas(c, m));
+        let source = Source { name: name.to_string(), path, bytes: Arc::from(bytes) };
+        if self.model.is_some() && scene.is_animation_only() {
+            let first_new = self.model.as_ref().map_or(0, |m| m.scene.clips.len());
+            let mut sources = self.sources.clone();
+            sources.push(source);
+            let preloaded = Some((sources.len() - 1, scene));
+            match document::build(&sources, self.mmd_axes, preloaded) {
+                Ok(built) => {
+                    if let Some(report) = built.model.attachments.last().map(|a| &a.report) {
+                        self.notices.push(Notice::info(format!(
+                            "{name}: attached {} animation(s); {} joint(s) matched{}, {} unmatched",
+                            report.clips.len(),
+                            report.matched.len(),
+                            if report.by_index { " by index" } else { "" },
+                            report.unmatched_joints.len()
+                        )));
                     }
-                    model.file_looping.extend(scene.clips.iter().map(|c| c.looping));
-                    model.misses = None;
-                    model.bounds_warnings = None;
-                    self.notices.push(Notice::info(format!(
-                        "{name}: attached {} animation(s); {} joint(s) matched{}, {} unmatched",
-                        report.clips.len(),
-                        report.matched.len(),
-                        if report.by_index { " by index" } else { "" },
-                        report.unmatched_joints.len()
-                    )));
-                    // An attached file is animation only: nothing of its own to skin.
-                    self.findings.extend(crate::check::check_loaded(name, bytes, &scene, None, dir.as_deref()));
-                    model.attachments.push(Attachment { report, warnings: scene.meta.warnings, mvd: scene.mvd });
-                    self.generation += 1;
-                    self.player.select(Some(first_new));
+                    let memory = self.view_memory();
+                    self.install(built, sources, memory, false);
+                    self.player.select(
+                        Some(first_new).filter(|&c| self.model.as_ref().is_some_and(|m| c < m.scene.clips.len())),
+                    );
+                    self.framing += 1;
                 }
-                Err(e) => self.report(e.to_string(), Some(name.to_string())),
-            },
-            _ => {
-                let clip = (!scene.clips.is_empty()).then_some(0);
-                self.hidden_meshes = vec![false; scene.meshes.len()];
-                // The stored-bounds misses skin every frame: computed once here (when affordable) for both the
-                // Problems panel and the Bounds section, otherwise later by the Bounds section alone.
-                let frames: u64 = scene.clips.iter().map(|c| u64::from(c.frame_count)).sum();
-                let affordable = (scene.vertices.len() as u64).saturating_mul(frames) <= WINDOW_CHECK_BUDGET;
-                let misses = affordable.then(|| crate::anim::stored_bounds_misses(&scene, BOUNDS_TOLERANCE));
-                self.findings = crate::check::check_loaded(name, bytes, &scene, misses.as_deref(), dir.as_deref());
-                let mut model = Model::new(scene, name.to_string(), dir);
-                model.misses = misses;
-                self.model = Some(model);
-                self.generation += 1;
-                self.geometry += 1;
+                Err(e) => self.report(e.message, Some(name.to_string())),
+            }
+            return self.refresh();
+        }
+        // A file already open as a model: show its tab and take the bytes just read.
+        let key = source.path.as_deref().map(crate::watch::watch_key);
+        if let Some(key) = &key
+            && let Some(tab) = self.tab_of(key)
+        {
+            self.select_model(tab);
+            let mut sources = self.sources.clone();
+            sources[0] = source;
+            let memory = self.view_memory();
+            match document::build(&sources, self.mmd_axes, Some((0, scene))) {
+                Ok(built) => self.install(built, sources, memory, true),
+                Err(e) => self.report(e.message, Some(name.to_string())),
+            }
+            return self.refresh();
+        }
+        match document::build(std::slice::from_ref(&source), false, Some((0, scene))) {
+            Ok(built) => {
+                // A model from a file gets a tab of its own; one from memory (the demo) gives its tab up.
+                if self.sources.first().is_some_and(|s| s.path.is_some()) {
+                    self.park();
+                    self.active = self.tabs.len();
+                    self.tabs.push(None);
+                } else if self.tabs.is_empty() {
+                    self.tabs.push(None);
+                    self.active = 0;
+                }
+                self.document = self.next_document;
+                self.next_document += 1;
+                self.mmd_axes = false;
+                let clip = (!built.model.scene.clips.is_empty()).then_some(0);
+                self.install(built, vec![source], ViewMemory::default(), true);
                 self.player.select(clip);
                 self.selected_joint = None;
-                self.missing_textures = None;
                 self.curve = None;
                 self.toggles.follow_camera = false;
+                self.reloads = 0;
+                self.last_reload = None;
+                self.framing += 1;
             }
+            Err(e) => self.report(e.message, Some(name.to_string())),
         }
         self.refresh();
+    }
+
+    /// What a rebuild of the shown model keeps.
+    fn view_memory(&self) -> ViewMemory {
+        match &self.model {
+            Some(m) => ViewMemory::take(m, &self.player, self.selected_joint, &self.hidden_meshes, self.curve),
+            None => ViewMemory::default(),
+        }
+    }
+
+    /// Shows a freshly built model in place of the shown one, restoring `memory` (clip by name, frame, playing,
+    /// joint, hidden meshes, curve). `new_geometry`: the model's own file changed, so the GPU data is stale.
+    fn install(&mut self, built: document::Built, sources: Vec<Source>, memory: ViewMemory, new_geometry: bool) {
+        let scene = &built.model.scene;
+        let clip = memory.clip_in(scene);
+        self.selected_joint = memory.joint_in(scene);
+        self.hidden_meshes = memory.hidden_in(scene);
+        self.curve = memory.curve_in(scene);
+        self.player.select(clip);
+        if let Some(c) = clip.and_then(|c| scene.clips.get(c)) {
+            let c = c.clone_meta();
+            self.player.set_frame(&c, memory.frame);
+        }
+        self.player.playing = memory.playing && clip.is_some();
+        self.findings = built.findings;
+        self.model = Some(built.model);
+        self.sources = sources;
+        if self.report_open.is_some_and(|i| i + 1 >= self.sources.len()) {
+            self.report_open = None;
+        }
+        self.generation += 1;
+        if new_geometry {
+            self.geometry += 1;
+            self.missing_textures = None;
+        }
+        if self.camera_track().is_none() {
+            self.toggles.follow_camera = false;
+        }
     }
 
     /// Jumps to what finding `i` points at: its animation and frame (paused there), and its joint.
@@ -297,6 +397,9 @@ impl App {
         let follow = self.camera_track().map(|_| self.toggles.follow_camera);
         actions.extend(menu::bar(ui, follow));
         self.apply_all(&mut actions);
+        let (names, active) = self.tabs();
+        actions.extend(tabs::strip(ui, &names, active));
+        self.apply_all(&mut actions);
         actions.extend(notices::banner(ui, &self.notices));
         self.apply_all(&mut actions);
         let frame = self.current_clip_frame();
@@ -305,6 +408,10 @@ impl App {
         egui::Panel::left("rigscope sidebar").default_size(320.0).show(ui, |ui| {
             egui::ScrollArea::vertical().auto_shrink([false, false]).show(ui, |ui| self.sidebar(ui, &mut actions));
         });
+        self.apply_all(&mut actions);
+        if let (Some(model), Some(i)) = (&self.model, self.report_open) {
+            files::report_window(ui.ctx(), model, i, &mut actions);
+        }
         self.apply_all(&mut actions);
         self.view_rect = Some(ui.available_rect_before_wrap());
         self.refresh();
@@ -321,6 +428,7 @@ impl App {
     fn sidebar(&mut self, ui: &mut egui::Ui, actions: &mut Vec<Action>) {
         let time = self.current_clip().map(|c| self.player.frame(c) / c.fps(DEFAULT_FPS));
         if let Some(model) = &mut self.model {
+            files::section(ui, model, &self.sources, self.watch, (self.reloads, self.last_reload.as_deref()), actions);
             file_info::section(ui, model);
             meshes::section(ui, &model.scene, &self.hidden_meshes, self.missing_textures.as_deref(), actions);
             animations::section(ui, model, &self.player, self.mmd_axes, actions);

@@ -12,6 +12,8 @@ use crate::scene::{Clip, ClipData, Scene};
 #[derive(Debug, Clone)]
 pub struct Attachment {
     pub report: AttachReport,
+    /// The attached file's format ("IQM", "IQE", "MVD").
+    pub format: String,
     /// The attached file's own warnings.
     pub warnings: Vec<Warning>,
     /// The attached file's MVD facts, when it is an MVD (the MVD section lists them).

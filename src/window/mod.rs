@@ -62,6 +62,8 @@ const NOTICE_TIME: Duration = Duration::from_secs(4);
 pub enum UserEvent {
     /// The Open… dialog closed with these files (none when cancelled).
     DialogClosed(Vec<PathBuf>),
+    /// Watched files changed on disk (debounced by [`crate::watch::FileWatcher`]).
+    FilesChanged(Vec<PathBuf>),
 }
 
 /// Opens the window and runs until it is closed. Fails when no window or GPU adapter can be had, or when a
@@ -98,6 +100,9 @@ struct Viewer {
     notice: Option<Notice>,
     failure: Option<String>,
     timing: Option<timing::Timing>,
+    /// Hot reload: watches `App::watched_files`, which are re-read when the set changes.
+    watcher: Option<crate::watch::FileWatcher>,
+    watched: Vec<PathBuf>,
 }
 
 struct WindowState {
@@ -111,8 +116,12 @@ struct WindowState {
     camera: ViewCamera,
     /// The `App::geometry_generation` the uploaded GPU model belongs to.
     geometry: Option<u64>,
-    /// The `App::model_generation` the camera was last framed for (an attachment changes it, not the geometry).
-    generation: Option<u64>,
+    /// The `App::document_id` the camera belongs to; switching tabs parks it in `cameras`.
+    document: Option<u64>,
+    /// The `App::framing_generation` the camera was last framed for (a new model or an attachment, not a reload).
+    framed: Option<u64>,
+    /// The cameras of models in other tabs, by document id.
+    cameras: std::collections::HashMap<u64, ViewCamera>,
     framing: Framing,
 }
 
@@ -139,7 +148,16 @@ impl Viewer {
             screenshot_requested: false,
             notice: None,
             failure: None,
+            watcher: None,
+            watched: Vec::new(),
         };
+        let proxy = viewer.proxy.clone();
+        match crate::watch::FileWatcher::new(move |paths| {
+            let _ = proxy.send_event(UserEvent::FilesChanged(paths));
+        }) {
+            Ok(w) => viewer.watcher = Some(w),
+            Err(e) => viewer.notify(format!("hot reload is unavailable: {e}")),
+        }
         let files = viewer.options.files.clone();
         if files.is_empty() {
             match demo::DemoTextures::create() {
@@ -235,7 +253,9 @@ impl Viewer {
             view,
             camera,
             geometry: None,
-            generation: None,
+            document: None,
+            framed: None,
+            cameras: std::collections::HashMap::new(),
             framing,
         })
     }
@@ -252,6 +272,7 @@ impl Viewer {
         let dt = now.saturating_duration_since(self.last_frame).as_secs_f32().min(0.25);
         self.last_frame = now;
         let animating = self.app.update(dt);
+        self.sync_watcher();
         if self.notice.as_ref().is_some_and(|n| n.until <= now) {
             self.notice = None;
         }
@@ -301,10 +322,29 @@ impl Viewer {
         let aspect = rect.width.max(1) as f32 / rect.height.max(1) as f32;
         let clip = self.app.current_clip_frame().map(|(c, _)| c);
         if w.geometry != Some(self.app.geometry_generation()) {
-            self.upload_model(w, clip, aspect);
-        } else if w.generation != Some(self.app.model_generation()) {
-            // New clips from an attachment: nothing on the GPU depends on them, but the framing covers the clip.
-            w.generation = Some(self.app.model_generation());
+            self.upload_model(w);
+        }
+        let document = self.app.document_id();
+        let framing = self.app.framing_generation();
+        if w.document != Some(document) {
+            // Another tab: its own camera as it was left, or framed when first shown.
+            if let Some(old) = w.document.replace(document) {
+                w.cameras.insert(old, w.camera);
+            }
+            w.framed = Some(framing);
+            w.camera = match w.cameras.remove(&document) {
+                Some(camera) => camera,
+                None => {
+                    let target = w.framing.get(self.app.model_generation(), self.app.scene(), clip);
+                    let c = &w.camera.camera;
+                    ViewCamera::framed(target, c.yaw, c.pitch, aspect)
+                }
+            };
+            w.window.set_title(&self.title());
+        } else if w.framed != Some(framing) {
+            // A model opened in place of the demo, or new clips attached: framed from the current angles. A
+            // reload keeps the camera where it is.
+            w.framed = Some(framing);
             let target = w.framing.get(self.app.model_generation(), self.app.scene(), clip);
             let c = &w.camera.camera;
             w.camera = ViewCamera::framed(target, c.yaw, c.pitch, aspect);
@@ -413,11 +453,10 @@ impl Viewer {
         }
     }
 
-    /// Uploads the app's current model (or drops the old one), tells the app which textures are missing and
-    /// frames the camera on it from the current angles.
-    fn upload_model(&mut self, w: &mut WindowState, clip: Option<usize>, aspect: f32) {
+    /// Uploads the app's current model (or drops the old one) and tells the app which textures are missing.
+    /// The camera is the caller's business: a reloaded model keeps it.
+    fn upload_model(&mut self, w: &mut WindowState) {
         w.geometry = Some(self.app.geometry_generation());
-        w.generation = Some(self.app.model_generation());
         let dir = self.texture_dir();
         w.model = self.app.scene().map(|scene| GpuModel::upload(&w.gpu.renderer, scene, dir.as_deref()));
         let missing = w
@@ -426,10 +465,21 @@ impl Viewer {
             .map(|m| m.missing_texture_paths().iter().map(|p| p.display().to_string()).collect())
             .unwrap_or_default();
         self.app.set_missing_textures(missing);
-        let target = w.framing.get(self.app.model_generation(), self.app.scene(), clip);
-        let c = &w.camera.camera;
-        w.camera = ViewCamera::framed(target, c.yaw, c.pitch, aspect);
         w.window.set_title(&self.title());
+    }
+
+    /// Keeps the watcher on the app's files (they change when files open, attach, detach or close).
+    fn sync_watcher(&mut self) {
+        let files = self.app.watched_files();
+        if files == self.watched {
+            return;
+        }
+        self.watched = files;
+        if let Some(watcher) = &mut self.watcher
+            && let Err(e) = watcher.set_files(&self.watched)
+        {
+            self.notify(e);
+        }
     }
 
     fn open_dialog(&mut self) {
@@ -468,6 +518,19 @@ impl ApplicationHandler<UserEvent> for Viewer {
                 self.dialog_open = false;
                 for file in &files {
                     self.open_path(file);
+                }
+                if let Some(w) = &self.window {
+                    w.window.request_redraw();
+                }
+            }
+            UserEvent::FilesChanged(paths) => {
+                let reloaded = self.app.files_changed(&paths);
+                if !reloaded.is_empty() {
+                    let names: Vec<String> = reloaded
+                        .iter()
+                        .map(|n| Path::new(n).file_name().map_or(n.clone(), |f| f.to_string_lossy().into_owned()))
+                        .collect();
+                    self.notify(format!("Reloaded {}", names.join(", ")));
                 }
                 if let Some(w) = &self.window {
                     w.window.request_redraw();

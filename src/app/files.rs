@@ -1,0 +1,150 @@
+//! The Files section: the shown model's file and everything attached to it (animation-only IQMs and IQEs, MVD
+//! motions and cameras), each with its name-matching report and a Detach button; and hot reload's switch and
+//! count.
+
+use super::document::Source;
+use super::{Action, Model};
+use crate::anim::AttachReport;
+
+/// What an attached file brought, for its row: "IQE animation", "MVD motion", "MVD camera", ….
+fn kind(format: &str, report: &AttachReport) -> String {
+    let what = match (report.clips.is_empty(), report.cameras.is_empty(), format) {
+        (false, false, _) => "motion and camera",
+        (true, false, _) => "camera",
+        (false, true, "MVD") => "motion",
+        _ => "animation",
+    };
+    format!("{format} {what}")
+}
+
+/// The section: model file, attachments, hot reload. `reloads`: how often the model was reloaded and the file
+/// that changed last.
+pub fn section(
+    ui: &mut egui::Ui,
+    model: &Model,
+    sources: &[Source],
+    watch: bool,
+    reloads: (u64, Option<&str>),
+    out: &mut Vec<Action>,
+) {
+    let title = format!("Files ({})", sources.len().max(1));
+    egui::CollapsingHeader::new(title).id_salt("files").default_open(true).show(ui, |ui| {
+        let path = sources.first().and_then(|s| s.path.as_ref());
+        ui.horizontal(|ui| {
+            ui.strong("Model");
+            ui.label(&model.name).on_hover_text(path.map_or("opened from memory".into(), |p| p.display().to_string()));
+        });
+        for (i, a) in model.attachments.iter().enumerate() {
+            let r = &a.report;
+            ui.horizontal(|ui| {
+                ui.label(kind(&a.format, r));
+                ui.label(&r.source);
+            });
+            ui.horizontal(|ui| {
+                ui.add_space(12.0);
+                let how = if r.by_index { "by index" } else { "by name" };
+                ui.weak(format!(
+                    "{} matched {how}, {} unmatched, {} unused",
+                    r.matched.len(),
+                    r.unmatched_joints.len(),
+                    r.unused_tracks.len()
+                ));
+                if ui
+                    .small_button("Report")
+                    .on_hover_text("Which joints matched, which tracks were left over")
+                    .clicked()
+                {
+                    out.push(Action::ShowAttachReport(Some(i)));
+                }
+                if ui.small_button("Detach").on_hover_text(format!("Remove {} from the model", r.source)).clicked() {
+                    out.push(Action::Detach(i));
+                }
+            });
+        }
+        let mut on = watch;
+        let hint = "Reload the model and its attached files when they change on disk, keeping the animation, \
+                    frame, camera and selection";
+        if ui.checkbox(&mut on, "Reload on change").on_hover_text(hint).changed() {
+            out.push(Action::SetWatch(on));
+        }
+        if !sources.iter().any(|s| s.path.is_some()) {
+            ui.weak("Opened from memory: nothing to watch.");
+        } else if let (n @ 1.., Some(last)) = reloads {
+            ui.weak(format!("Reloaded {n}× (last: {last})"));
+        }
+    });
+}
+
+/// The name-matching report of attachment `i` as a window: matched joints (model ← file where the names
+/// differ), model joints left at their bind pose, the file's tracks no joint took, reparented joints.
+pub fn report_window(ctx: &egui::Context, model: &Model, i: usize, out: &mut Vec<Action>) {
+    let Some(a) = model.attachments.get(i) else { return };
+    let r = &a.report;
+    let mut open = true;
+    egui::Window::new(format!("Name matching: {}", r.source))
+        .id(egui::Id::unique("rigscope attach report"))
+        .open(&mut open)
+        .default_width(360.0)
+        .default_height(420.0)
+        .show(ctx, |ui| {
+            let how = if r.by_index { "by index (the file has no joint names)" } else { "by name" };
+            ui.label(format!("{} joint(s) of {} matched {how}", r.matched.len(), model.scene.skeleton.len()));
+            egui::ScrollArea::vertical().auto_shrink([false, false]).show(ui, |ui| {
+                egui::CollapsingHeader::new(format!("Matched ({})", r.matched.len())).default_open(true).show(
+                    ui,
+                    |ui| {
+                        for (m, f) in &r.matched {
+                            ui.monospace(if m == f { m.clone() } else { format!("{m} ← {f}") });
+                        }
+                    },
+                );
+                let title = format!("Unmatched joints, bind pose ({})", r.unmatched_joints.len());
+                egui::CollapsingHeader::new(title).default_open(true).show(ui, |ui| {
+                    for j in &r.unmatched_joints {
+                        ui.weak(j);
+                    }
+                });
+                let title = format!("Unused tracks, no such joint ({})", r.unused_tracks.len());
+                egui::CollapsingHeader::new(title).default_open(true).show(ui, |ui| {
+                    for t in &r.unused_tracks {
+                        ui.colored_label(ui.visuals().warn_fg_color, t);
+                    }
+                });
+                if !r.reparented.is_empty() {
+                    let title = format!("Parent differs from the model's ({})", r.reparented.len());
+                    egui::CollapsingHeader::new(title).default_open(true).show(ui, |ui| {
+                        for j in &r.reparented {
+                            ui.colored_label(ui.visuals().warn_fg_color, j);
+                        }
+                    });
+                }
+                if !r.clips.is_empty() {
+                    ui.label(format!("Animations: {}", r.clips.join(", ")));
+                }
+                if !r.cameras.is_empty() {
+                    ui.label(format!("Cameras: {}", r.cameras.join(", ")));
+                }
+            });
+        });
+    if !open {
+        out.push(Action::ShowAttachReport(None));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn attachment_kinds_name_what_the_file_brought() {
+        let report = |clips: &[&str], cameras: &[&str]| AttachReport {
+            clips: clips.iter().map(|s| s.to_string()).collect(),
+            cameras: cameras.iter().map(|s| s.to_string()).collect(),
+            ..AttachReport::default()
+        };
+        assert_eq!(kind("IQE", &report(&["walk"], &[])), "IQE animation");
+        assert_eq!(kind("MVD", &report(&["dance"], &[])), "MVD motion");
+        assert_eq!(kind("MVD", &report(&[], &["cam"])), "MVD camera");
+        assert_eq!(kind("MVD", &report(&["dance"], &["cam"])), "MVD motion and camera");
+    }
+}

@@ -1,0 +1,299 @@
+//! Hot reload, attached files and tabs through the app (egui_kittest, no GPU): files are written to a temporary
+//! folder, rewritten on disk, and the app is told (directly, or by the real watcher) as the window tells it.
+
+use std::path::{Path, PathBuf};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use rigscope::app::{Action, App, NoticeKind};
+use rigscope::formats::iqm::write::IqmDocument;
+use rigscope::synth::{SynthSpec, document};
+
+/// A fresh folder for one test.
+fn temp_dir(test: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("rigscope-reload-{}-{test}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// A synthetic model: `vertices` decides the geometry, the skeleton and the clip ("sway") stay the same.
+fn model(vertices: usize, frames: usize) -> Vec<u8> {
+    document(SynthSpec { vertices, joints: 6, frames }).to_bytes()
+}
+
+/// An animation-only IQM for the same skeleton: a clip called `name` of `frames` frames.
+fn animation(name: &str, frames: usize) -> Vec<u8> {
+    let mut doc: IqmDocument = document(SynthSpec { vertices: 0, joints: 6, frames });
+    doc.num_vertexes = 0;
+    doc.vertex_arrays.clear();
+    doc.meshes.clear();
+    doc.triangles.clear();
+    doc.anims[0].name = name.into();
+    doc.to_bytes()
+}
+
+fn harness(app: App) -> Harness<'static, App> {
+    Harness::builder().with_size([1400.0, 1600.0]).build_ui_state(
+        |ui, app: &mut App| {
+            app.show(ui);
+        },
+        app,
+    )
+}
+
+fn vertices(app: &App) -> usize {
+    app.scene().unwrap().vertices.len()
+}
+
+#[test]
+fn a_reload_keeps_the_animation_frame_joint_and_hidden_meshes() {
+    let dir = temp_dir("keeps");
+    let file = dir.join("grid.iqm");
+    std::fs::write(&file, model(600, 20)).unwrap();
+    let mut app = App::new();
+    app.open_path(&file);
+    app.open_path(&{
+        let anim = dir.join("wave.iqm");
+        std::fs::write(&anim, animation("wave", 12)).unwrap();
+        anim
+    });
+    assert!(app.problems().is_empty(), "{:?}", app.problems());
+    let mut h = harness(app);
+    h.run();
+    // Show the model's own clip at frame 7, paused, joint 3 selected, the mesh hidden.
+    h.state_mut().apply(Action::SelectClip(0));
+    h.state_mut().apply(Action::TogglePlay);
+    h.state_mut().apply(Action::SetFrame(7.0));
+    h.state_mut().apply(Action::SelectJoint(Some(3)));
+    h.state_mut().apply(Action::SetMeshHidden(0, true));
+    h.run();
+    let app = h.state();
+    let (document, framing, geometry) = (app.document_id(), app.framing_generation(), app.geometry_generation());
+    let before = vertices(app);
+    let pose = app.pose().world.clone();
+
+    // The exporter writes a new version: more vertices, the same skeleton and clip.
+    std::fs::write(&file, model(1200, 20)).unwrap();
+    let reloaded = h.state_mut().files_changed(std::slice::from_ref(&file));
+    assert_eq!(reloaded, vec![file.display().to_string()]);
+    h.run();
+    let app = h.state();
+    assert!(vertices(app) > before, "the new geometry is shown");
+    assert_eq!(app.current_clip_frame(), Some((0, 7.0)), "same animation, same frame");
+    assert!(!app.player().playing);
+    assert_eq!(app.selected_joint(), Some(3));
+    assert_eq!(app.overlays().hidden_meshes, vec![true]);
+    assert_eq!(app.pose().world, pose, "same skeleton, same frame: the same pose");
+    assert_eq!(app.scene().unwrap().clips.len(), 2, "the attached animation is attached again");
+    assert_eq!(app.document_id(), document, "the same tab");
+    assert_eq!(app.framing_generation(), framing, "the window keeps its camera");
+    assert!(app.geometry_generation() > geometry, "the new geometry is uploaded");
+    assert_eq!(app.reloads(), (1, Some(file.display().to_string().as_str())));
+    h.get_by_label_contains("Reloaded 1×");
+
+    // The same bytes again (a touch, a save without changes): nothing to do.
+    std::fs::write(&file, model(1200, 20)).unwrap();
+    assert!(h.state_mut().files_changed(std::slice::from_ref(&file)).is_empty());
+}
+
+#[test]
+fn a_failed_reload_keeps_the_last_good_model_until_the_file_loads_again() {
+    let dir = temp_dir("failed");
+    let file = dir.join("grid.iqm");
+    let good = model(600, 10);
+    std::fs::write(&file, &good).unwrap();
+    let mut app = App::new();
+    app.open_path(&file);
+    let mut h = harness(app);
+    h.state_mut().apply(Action::SetFrame(4.0));
+    h.run();
+    let before = vertices(h.state());
+
+    // Half-written: the exporter has written the first part only.
+    std::fs::write(&file, &good[..good.len() / 2]).unwrap();
+    assert!(h.state_mut().files_changed(std::slice::from_ref(&file)).is_empty());
+    h.run();
+    let app = h.state();
+    assert_eq!(vertices(app), before, "the last good version stays");
+    assert_eq!(app.current_clip_frame().map(|(c, _)| c), Some(0));
+    let errors: Vec<_> = app.notices().iter().filter(|n| n.kind == NoticeKind::Error).collect();
+    assert_eq!(errors.len(), 1, "{:?}", app.notices());
+    assert!(errors[0].message.contains("reload failed, showing the last good version"), "{}", errors[0].message);
+    assert!(errors[0].message.contains("grid.iqm"), "{}", errors[0].message);
+    assert!(h.get_all_by_label_contains("reload failed").count() >= 2, "in the banner and the Problems list");
+    // Written again, still broken: one notice, not two.
+    std::fs::write(&file, b"INTERQUAKEMODEL\0garbage").unwrap();
+    h.state_mut().files_changed(std::slice::from_ref(&file));
+    assert_eq!(h.state().notices().iter().filter(|n| n.kind == NoticeKind::Error).count(), 1);
+
+    // The export finishes: the new model shows and the error goes.
+    std::fs::write(&file, model(900, 10)).unwrap();
+    assert_eq!(h.state_mut().files_changed(std::slice::from_ref(&file)).len(), 1);
+    h.run();
+    let app = h.state();
+    assert!(vertices(app) > before);
+    assert!(app.notices().iter().all(|n| n.kind != NoticeKind::Error), "{:?}", app.notices());
+}
+
+#[test]
+fn a_changed_attachment_is_attached_again_and_detach_removes_it() {
+    let dir = temp_dir("attach");
+    let (file, anim) = (dir.join("grid.iqm"), dir.join("wave.iqm"));
+    std::fs::write(&file, model(600, 10)).unwrap();
+    std::fs::write(&anim, animation("wave", 12)).unwrap();
+    let mut app = App::new();
+    app.open_path(&file);
+    app.open_path(&anim);
+    let mut h = harness(app);
+    h.run();
+    let geometry = h.state().geometry_generation();
+    assert_eq!(h.state().scene().unwrap().clips[1].frame_count, 12);
+    assert_eq!(h.state().watched_files().len(), 2);
+    h.get_by_label("IQM animation");
+    h.get_by_label("6 matched by name, 0 unmatched, 0 unused");
+
+    std::fs::write(&anim, animation("wave", 30)).unwrap();
+    h.state_mut().files_changed(std::slice::from_ref(&anim));
+    h.run();
+    let app = h.state();
+    assert_eq!(app.scene().unwrap().clips[1].frame_count, 30, "the new version of the animation");
+    assert_eq!(app.current_clip_frame().map(|(c, _)| c), Some(1), "still showing the attached clip");
+    assert_eq!(app.geometry_generation(), geometry, "the model's file didn't change: nothing to upload");
+
+    // Detach from the Files section.
+    h.get_by_label("Detach").click();
+    h.run();
+    let app = h.state();
+    assert_eq!(app.scene().unwrap().clips.len(), 1, "the attached clip went with its file");
+    assert_eq!(app.current_clip_frame().map(|(c, _)| c), Some(0));
+    assert_eq!(app.sources().len(), 1);
+    assert_eq!(app.watched_files(), vec![file.clone()], "a detached file is no longer watched");
+    assert!(h.query_by_label("Detach").is_none());
+}
+
+#[test]
+fn tabs_keep_each_models_state_and_page_keys_cycle_them() {
+    let dir = temp_dir("tabs");
+    let (a, b) = (dir.join("a.iqm"), dir.join("b.iqm"));
+    std::fs::write(&a, model(600, 10)).unwrap();
+    std::fs::write(&b, model(1200, 16)).unwrap();
+    let mut app = App::new();
+    app.open_bytes("demo.iqm", &model(300, 4));
+    app.open_path(&a);
+    assert_eq!(app.tabs().0.len(), 1, "a model opened from memory (the demo) gives its tab up");
+    app.apply(Action::SetFrame(3.0));
+    app.open_path(&b);
+    app.apply(Action::SetFrame(9.0));
+    let mut h = harness(app);
+    h.run();
+    let (names, active) = h.state().tabs();
+    assert_eq!(names, vec![a.display().to_string(), b.display().to_string()]);
+    assert_eq!(active, 1);
+    let doc_b = h.state().document_id();
+
+    h.state_mut().apply(Action::NextModel);
+    h.run();
+    assert!(h.state().model().unwrap().name.ends_with("a.iqm"));
+    assert_eq!(h.state().current_clip_frame(), Some((0, 3.0)), "a's frame as it was left");
+    assert_ne!(h.state().document_id(), doc_b);
+    h.state_mut().apply(Action::PrevModel);
+    h.run();
+    assert_eq!(h.state().current_clip_frame(), Some((0, 9.0)), "b's frame as it was left");
+    assert_eq!(h.state().document_id(), doc_b);
+
+    // Both are watched; a change to the hidden tab's file is picked up when it is shown.
+    assert_eq!(h.state().watched_files().len(), 2);
+    std::fs::write(&a, model(2400, 10)).unwrap();
+    assert!(h.state_mut().files_changed(std::slice::from_ref(&a)).is_empty(), "a isn't shown");
+    h.get_by_label("a.iqm").click();
+    h.run();
+    assert!(h.state().model().unwrap().name.ends_with("a.iqm"));
+    assert!(vertices(h.state()) >= 2400, "rebuilt when shown");
+    assert_eq!(h.state().current_clip_frame(), Some((0, 3.0)));
+
+    // Opening a file that is open already shows its tab.
+    h.state_mut().open_path(&b);
+    h.run();
+    assert_eq!(h.state().tabs().0.len(), 2);
+    assert_eq!(h.state().document_id(), doc_b);
+
+    // Close the shown tab from the strip: the other one shows.
+    h.get_all_by_label("×").nth(1).unwrap().click();
+    h.run();
+    assert_eq!(h.state().tabs().0.len(), 1);
+    assert!(h.state().model().unwrap().name.ends_with("a.iqm"));
+    assert!(h.query_by_label("×").is_none(), "no strip for a single model");
+    h.state_mut().apply(Action::CloseModel(usize::MAX));
+    h.run();
+    assert!(h.state().model().is_none());
+    assert_eq!(h.state().document_id(), 0);
+}
+
+#[test]
+fn hot_reload_can_be_turned_off() {
+    let dir = temp_dir("off");
+    let file = dir.join("grid.iqm");
+    std::fs::write(&file, model(600, 10)).unwrap();
+    let mut app = App::new();
+    app.open_path(&file);
+    let mut h = harness(app);
+    h.run();
+    assert!(h.state().watching());
+    h.get_by_label("Reload on change").click();
+    h.run();
+    assert!(!h.state().watching());
+    assert!(h.state().watched_files().is_empty());
+    let before = vertices(h.state());
+    std::fs::write(&file, model(1200, 10)).unwrap();
+    assert!(h.state_mut().files_changed(std::slice::from_ref(&file)).is_empty());
+    assert_eq!(vertices(h.state()), before);
+}
+
+/// Waits for the watcher to report `file`.
+fn wait_for(rx: &mpsc::Receiver<Vec<PathBuf>>, file: &Path) -> Vec<PathBuf> {
+    let end = Instant::now() + Duration::from_secs(10);
+    while let Some(left) = end.checked_duration_since(Instant::now()) {
+        if let Ok(paths) = rx.recv_timeout(left)
+            && paths.iter().any(|p| p == file)
+        {
+            return paths;
+        }
+    }
+    panic!("the watcher never reported {}", file.display());
+}
+
+#[test]
+fn rewriting_a_file_on_disk_updates_the_app_through_the_watcher() {
+    let dir = temp_dir("watcher");
+    let file = dir.join("grid.iqm");
+    std::fs::write(&file, model(600, 10)).unwrap();
+    let mut app = App::new();
+    app.open_path(&file);
+    app.apply(Action::SetFrame(5.0));
+    let (tx, rx) = mpsc::channel();
+    let mut watcher = rigscope::watch::FileWatcher::new(move |p| {
+        let _ = tx.send(p);
+    })
+    .unwrap();
+    watcher.set_files(&app.watched_files()).unwrap();
+    let before = vertices(&app);
+
+    // An exporter's way: write a temporary file beside it, then rename it over the model.
+    let tmp = dir.join("grid.iqm.part");
+    std::fs::write(&tmp, model(1800, 10)).unwrap();
+    std::fs::rename(&tmp, &file).unwrap();
+    let changed = wait_for(&rx, &file);
+    assert_eq!(app.files_changed(&changed).len(), 1);
+    assert!(vertices(&app) > before);
+    assert_eq!(app.current_clip_frame(), Some((0, 5.0)));
+
+    // And a plain rewrite in place.
+    let before = vertices(&app);
+    std::fs::write(&file, model(3000, 10)).unwrap();
+    let changed = wait_for(&rx, &file);
+    app.files_changed(&changed);
+    assert!(vertices(&app) > before);
+}
