@@ -114,3 +114,83 @@ fn window_opens_the_textured_demo_and_plays_it() {
     let changed = a.iter().zip(&b).filter(|(p, q)| p.iter().zip(q.iter()).any(|(x, y)| x.abs_diff(*y) > 24)).count();
     assert!(changed > 200, "the demo doesn't move between frame 5 and frame 90 ({changed} pixels changed)");
 }
+
+/// An upright square in the model's XZ plane (IQE is Z-up), both windings so culling can't hide it; `right`
+/// says whether its right half is there.
+fn square_iqe(right: bool) -> String {
+    let x1 = if right { 1.0 } else { 0.0 };
+    format!(
+        "# Inter-Quake Export\nmesh square\nmaterial flat\nvp -1 0 0\nvp {x1} 0 0\nvp {x1} 0 2\nvp -1 0 2\n\
+         fm 0 1 2\nfm 0 2 3\nfm 2 1 0\nfm 3 2 0\n"
+    )
+}
+
+/// Share of a vertical band of the view (fractions of the picture's width) covered by something other than the
+/// background.
+fn covered(img: &RgbaImage, x: (f32, f32)) -> f32 {
+    let band = region(img, x, (0.40, 0.60));
+    band.iter().filter(|p| differs_from_background(p)).count() as f32 / band.len() as f32
+}
+
+#[test]
+fn a_file_rewritten_on_disk_reloads_in_the_window_with_the_same_camera() {
+    use std::io::{BufRead, BufReader};
+    require_display();
+    let dir = out_dir().join("reload");
+    std::fs::create_dir_all(&dir).unwrap();
+    let model = dir.join("square.iqe");
+    std::fs::write(&model, square_iqe(true)).unwrap();
+    let (left, right) = ((0.50, 0.58), (0.70, 0.78));
+    let before = window_shot("reload-before", &[&model], 5);
+    assert!(covered(&before, left) > 0.9 && covered(&before, right) > 0.9, "the whole square is drawn at first");
+
+    // The window waits for a reload, then draws 5 more frames, saves them and exits.
+    let shot = out_dir().join("reload-after.png");
+    let _ = std::fs::remove_file(&shot);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_rigscope"))
+        .arg(&model)
+        .args(["--exit-after-reload", "--exit-after-frames", "5", "--screenshot"])
+        .arg(&shot)
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("run rigscope");
+    let stderr = BufReader::new(child.stderr.take().unwrap());
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in stderr.lines().map_while(Result::ok) {
+            let _ = tx.send(line);
+        }
+    });
+    let mut seen = Vec::new();
+    let mut wait_for = |what: &str| {
+        let end = std::time::Instant::now() + std::time::Duration::from_secs(60);
+        while let Some(left) = end.checked_duration_since(std::time::Instant::now()) {
+            match rx.recv_timeout(left) {
+                Ok(line) if line.contains(what) => return true,
+                Ok(line) => seen.push(line),
+                Err(_) => break,
+            }
+        }
+        false
+    };
+    let started = wait_for("window drawn by");
+    // The exporter writes the model again, without its right half.
+    std::fs::write(&model, square_iqe(false)).unwrap();
+    let reloaded = started && wait_for("reloaded");
+    if !reloaded {
+        let _ = child.kill();
+    }
+    let status = child.wait().unwrap();
+    assert!(reloaded, "the window never reloaded; it said {seen:?}");
+    assert!(status.success(), "exit {status:?}: {seen:?}");
+
+    // Same camera: the left half stays where it was, the right half is gone. (Framed afresh, the half square
+    // would move to the middle of the view.)
+    let after = image::open(&shot).unwrap().to_rgba8();
+    assert!(covered(&after, left) > 0.9, "the left half stays where it was: {}", covered(&after, left));
+    assert!(covered(&after, right) < 0.1, "the right half is gone: {}", covered(&after, right));
+    let fresh = window_shot("reload-fresh", &[&model], 5);
+    let (a, b) = (region(&after, (0.3, 1.0), (0.1, 0.9)), region(&fresh, (0.3, 1.0), (0.1, 0.9)));
+    let moved = a.iter().zip(&b).filter(|(p, q)| differs_from_background(p) != differs_from_background(q)).count();
+    assert!(moved > a.len() / 20, "a fresh window frames the half square differently ({moved} pixels)");
+}

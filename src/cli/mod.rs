@@ -35,6 +35,9 @@ pub struct Cli {
     /// Test hook: exit cleanly after this many presented frames.
     #[arg(long, value_name = "N", hide = true)]
     pub exit_after_frames: Option<u64>,
+    /// Test hook: count --exit-after-frames from the first hot reload (wait for one before exiting).
+    #[arg(long, hide = true)]
+    pub exit_after_reload: bool,
     /// Test hook: save the window's last frame (see --exit-after-frames) as PNG, then exit.
     #[arg(long, value_name = "PATH", hide = true)]
     pub screenshot: Option<PathBuf>,
@@ -105,6 +108,7 @@ pub fn main() -> ExitCode {
         None => crate::window::run(crate::window::Options {
             files: cli.files,
             exit_after_frames: cli.exit_after_frames,
+            exit_after_reload: cli.exit_after_reload,
             screenshot: cli.screenshot,
             report_timing: cli.report_timing.then_some(started),
             window_size: cli.window_size,

@@ -39,6 +39,8 @@ pub struct Options {
     pub files: Vec<PathBuf>,
     /// Exit cleanly after this many presented frames (tests).
     pub exit_after_frames: Option<u64>,
+    /// Count `exit_after_frames` from the first hot reload, and don't exit before one (tests).
+    pub exit_after_reload: bool,
     /// Save the last frame (window size, sidebar included) as PNG here, then exit (tests). The frame is the
     /// `exit_after_frames`-th, or the [`DEFAULT_SCREENSHOT_FRAME`]th.
     pub screenshot: Option<PathBuf>,
@@ -103,6 +105,8 @@ struct Viewer {
     /// Hot reload: watches `App::watched_files`, which are re-read when the set changes.
     watcher: Option<crate::watch::FileWatcher>,
     watched: Vec<PathBuf>,
+    /// A hot reload has happened (`Options::exit_after_reload`).
+    reloaded: bool,
 }
 
 struct WindowState {
@@ -150,6 +154,7 @@ impl Viewer {
             failure: None,
             watcher: None,
             watched: Vec::new(),
+            reloaded: false,
         };
         let proxy = viewer.proxy.clone();
         match crate::watch::FileWatcher::new(move |paths| {
@@ -169,6 +174,7 @@ impl Viewer {
         for file in &files {
             viewer.open_path(file);
         }
+        viewer.sync_watcher();
         // A viewer opens moving: start the first clip playing (the app opens models paused).
         if viewer.app.current_clip_frame().is_some() && !viewer.app.player().playing {
             viewer.app.apply(Action::TogglePlay);
@@ -427,7 +433,8 @@ impl Viewer {
         // The test flags: save the last frame as the window shows it, then leave.
         let last_frame =
             self.options.exit_after_frames.or(self.options.screenshot.as_ref().map(|_| DEFAULT_SCREENSHOT_FRAME));
-        let done = last_frame.is_some_and(|n| self.presented >= n);
+        let waiting = self.options.exit_after_reload && !self.reloaded;
+        let done = !waiting && last_frame.is_some_and(|n| self.presented >= n);
         if done {
             if let Some(path) = self.options.screenshot.clone() {
                 let saved = capture::capture(&w.gpu, clear, scene, Some(&ui), None)
@@ -531,6 +538,14 @@ impl ApplicationHandler<UserEvent> for Viewer {
                         .map(|n| Path::new(n).file_name().map_or(n.clone(), |f| f.to_string_lossy().into_owned()))
                         .collect();
                     self.notify(format!("Reloaded {}", names.join(", ")));
+                    if self.options.exit_after_frames.is_some() || self.options.screenshot.is_some() {
+                        // The test hooks say what happened, for logs and the window tests.
+                        eprintln!("rigscope: reloaded {}", reloaded.join(", "));
+                    }
+                    if self.options.exit_after_reload && !self.reloaded {
+                        self.reloaded = true;
+                        self.presented = 0;
+                    }
                 }
                 if let Some(w) = &self.window {
                     w.window.request_redraw();
