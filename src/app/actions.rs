@@ -150,8 +150,8 @@ impl App {
             | Action::CloseModel(_)
             | Action::Detach(_)
             | Action::ShowAttachReport(_)
-            | Action::SetWatch(_)
-            | Action::CopyPose => {}
+            | Action::SetWatch(_) => {}
+            Action::CopyPose => self.copy_pose(),
             Action::OpenRecent(path) => self.open_path(&path),
             Action::ToggleHelp => self.help = !self.help,
         }

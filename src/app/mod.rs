@@ -125,6 +125,8 @@ pub struct App {
     curve: Option<CurveTarget>,
     /// The keyboard help overlay is shown.
     help: bool,
+    /// Text for the clipboard ([`Action::CopyPose`]), handed to egui by the next [`App::show`].
+    pending_copy: Option<String>,
 }
 
 impl Default for App {
@@ -158,6 +160,7 @@ impl App {
             mmd_axes: false,
             curve: None,
             help: false,
+            pending_copy: None,
         }
     }
 
@@ -229,6 +232,26 @@ impl App {
             }
         }
         self.refresh();
+    }
+
+    /// Puts the current pose as JSON, what `rigscope pose` prints for the model, clip and frame shown (the
+    /// model's name as the file), on the clipboard at the next [`App::show`]. Nothing without a model.
+    fn copy_pose(&mut self) {
+        let Some(model) = &self.model else { return };
+        let options = crate::cli::PoseOptions::default();
+        match crate::cli::pose_json(&model.scene, &model.name, self.current_clip_frame(), &options) {
+            Ok(json) => {
+                let joints = model.scene.rsm.as_ref().map_or(model.scene.skeleton.len(), |r| r.nodes.len());
+                self.notices.push(Notice::info(format!("Pose copied ({joints} joints)")));
+                self.pending_copy = Some(json);
+            }
+            Err(e) => self.notices.push(Notice::error(format!("cannot copy the pose: {e}"))),
+        }
+    }
+
+    /// Text waiting to go to the clipboard at the next [`App::show`] (after [`Action::CopyPose`]).
+    pub fn pending_copy(&self) -> Option<&str> {
+        self.pending_copy.as_deref()
     }
 
     /// Jumps to what finding `i` points at: its animation and frame (paused there), and its joint.
@@ -308,6 +331,9 @@ impl App {
         self.apply_all(&mut actions);
         self.view_rect = Some(ui.available_rect_before_wrap());
         self.refresh();
+        if let Some(text) = self.pending_copy.take() {
+            ui.ctx().copy_text(text);
+        }
         actions
             .into_iter()
             .filter_map(|a| match a {
