@@ -157,3 +157,29 @@ fn info_text_explains_the_file() {
     assert!(text.contains("file stores 0; default used"), "{text}");
     assert!(text.contains("poses at 130"), "{text}");
 }
+
+/// `rigscope pose` prints exactly `cli::pose_json` (what the window's "Copy pose as JSON" copies) and a newline.
+#[test]
+fn pose_prints_the_library_json_byte_for_byte() {
+    use rigscope::cli::{PoseOptions, pose_json};
+    /// File, extra arguments, the clip and frame they select, --vertices.
+    type Case<'a> = (&'a str, &'a [&'a str], Option<(usize, f32)>, bool);
+    let cases: [Case; 4] = [
+        ("iqm/lsalzman_mrfixit.iqm", &["--frame", "12.5", "--vertices"], Some((0, 12.5)), true),
+        ("iqm/raylib_guy.iqm", &["--anim", "dance", "--frame", "7.75"], Some((1, 7.75)), false),
+        ("iqm/redeclipse_rifle.iqm", &[], None, false),
+        ("rsm/multi_node_a.rsm", &[], Some((0, 0.0)), false),
+    ];
+    for (rel, args, clip_frame, vertices) in cases {
+        let file = path(rel);
+        let mut all = vec!["pose", file.as_str()];
+        all.extend_from_slice(args);
+        let out = rigscope(&all);
+        assert!(out.status.success(), "{rel}: {}", stderr(&out));
+        let scene = rigscope::load_path(std::path::Path::new(&file)).unwrap();
+        let clip_frame = clip_frame.filter(|_| !scene.clips.is_empty());
+        let options = PoseOptions { vertices, ..PoseOptions::default() };
+        let expected = pose_json(&scene, &file, clip_frame, &options).unwrap() + "\n";
+        assert_eq!(String::from_utf8(out.stdout).unwrap(), expected, "{rel}");
+    }
+}

@@ -153,7 +153,7 @@ impl App {
                 self.report_open = i.filter(|&i| i + 1 < self.sources.len());
             }
             Action::SetWatch(on) => self.watch = on,
-            Action::CopyPose => {}
+            Action::CopyPose => self.copy_pose(),
             Action::OpenRecent(path) => self.open_path(&path),
             Action::ToggleHelp => self.help = !self.help,
         }

@@ -152,6 +152,8 @@ pub struct App {
     reload_errors: Vec<(String, String)>,
     /// The attachment whose name-matching report is open.
     report_open: Option<usize>,
+    /// Text for the clipboard ([`Action::CopyPose`]), handed to egui by the next [`App::show`].
+    pending_copy: Option<String>,
 }
 
 impl Default for App {
@@ -196,6 +198,7 @@ impl App {
             last_reload: None,
             reload_errors: Vec::new(),
             report_open: None,
+            pending_copy: None,
         }
     }
 
@@ -331,6 +334,26 @@ impl App {
         }
     }
 
+    /// Puts the current pose as JSON, what `rigscope pose` prints for the model, clip and frame shown (the
+    /// model's name as the file), on the clipboard at the next [`App::show`]. Nothing without a model.
+    fn copy_pose(&mut self) {
+        let Some(model) = &self.model else { return };
+        let options = crate::cli::PoseOptions::default();
+        match crate::cli::pose_json(&model.scene, &model.name, self.current_clip_frame(), &options) {
+            Ok(json) => {
+                let joints = model.scene.rsm.as_ref().map_or(model.scene.skeleton.len(), |r| r.nodes.len());
+                self.notices.push(Notice::info(format!("Pose copied ({joints} joints)")));
+                self.pending_copy = Some(json);
+            }
+            Err(e) => self.notices.push(Notice::error(format!("cannot copy the pose: {e}"))),
+        }
+    }
+
+    /// Text waiting to go to the clipboard at the next [`App::show`] (after [`Action::CopyPose`]).
+    pub fn pending_copy(&self) -> Option<&str> {
+        self.pending_copy.as_deref()
+    }
+
     /// Jumps to what finding `i` points at: its animation and frame (paused there), and its joint.
     fn go_to_finding(&mut self, i: usize) {
         let Some(place) = self.findings.get(i).map(|f| f.place.clone()) else { return };
@@ -415,6 +438,9 @@ impl App {
         self.apply_all(&mut actions);
         self.view_rect = Some(ui.available_rect_before_wrap());
         self.refresh();
+        if let Some(text) = self.pending_copy.take() {
+            ui.ctx().copy_text(text);
+        }
         actions
             .into_iter()
             .filter_map(|a| match a {

@@ -16,6 +16,8 @@ use clap::{Parser, Subcommand};
 use crate::anim::{AttachReport, attach};
 use crate::scene::Scene;
 
+pub use pose::{PoseOptions, pose_json};
+
 #[derive(Parser, Debug)]
 #[command(
     name = "rigscope",
@@ -48,6 +50,10 @@ pub struct Cli {
     /// Benchmark hook: the window's inner size in physical pixels, WxH.
     #[arg(long, value_name = "WxH", hide = true, value_parser = parse_window_size)]
     pub window_size: Option<(u32, u32)>,
+    /// Test hook: save a contact sheet of the clip shown (the window's Contact sheet command) into the current
+    /// folder after the first presented frame.
+    #[arg(long, hide = true)]
+    pub contact_sheet: bool,
 }
 
 /// `WxH`, both at least 1.
@@ -112,6 +118,7 @@ pub fn main() -> ExitCode {
             screenshot: cli.screenshot,
             report_timing: cli.report_timing.then_some(started),
             window_size: cli.window_size,
+            contact_sheet: cli.contact_sheet,
         })
         .map_err(CliError::load),
     };

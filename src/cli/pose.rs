@@ -162,28 +162,57 @@ fn joints_out(scene: &Scene, pose: &Pose) -> Vec<JointOut> {
 pub fn run(args: &PoseArgs) -> Result<(), CliError> {
     let (scene, _reports) = load_with_attachments(&args.file, &args.attach)?;
     let sel = select(&scene, args.anim.as_deref(), args.frame, args.time, args.default_fps)?;
-    let (pose, anim, frame, time) = match sel {
-        Some((i, f)) => {
-            let clip = &scene.clips[i];
-            let pose = Pose::sample(&scene.skeleton, clip, f, args.default_fps);
-            (pose, Some(clip.name.as_str()), f, f / clip.fps(args.default_fps))
+    let options = PoseOptions { vertices: args.vertices, default_fps: args.default_fps };
+    let s = pose_json(&scene, &args.file.display().to_string(), sel, &options).map_err(CliError::load)?;
+    println!("{s}");
+    Ok(())
+}
+
+/// The options of `rigscope pose` that shape its JSON besides the file, clip and frame.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PoseOptions {
+    /// Include the skinned vertex positions (`--vertices`).
+    pub vertices: bool,
+    /// Frame rate for clips whose file stores none (`--default-fps`).
+    pub default_fps: f32,
+}
+
+impl Default for PoseOptions {
+    /// `rigscope pose`'s defaults: no vertices, [`DEFAULT_FPS`].
+    fn default() -> Self {
+        PoseOptions { vertices: false, default_fps: DEFAULT_FPS }
+    }
+}
+
+/// The JSON `rigscope pose` prints (without the newline) for `scene`, named `file`, at clip `clip_frame`'s
+/// (fractional) frame, or in the bind pose with `None`. The frame isn't range-checked here: [`select`] does
+/// that for the command line; the window passes the frame it shows.
+pub fn pose_json(
+    scene: &Scene,
+    file: &str,
+    clip_frame: Option<(usize, f32)>,
+    options: &PoseOptions,
+) -> Result<String, serde_json::Error> {
+    let fps = options.default_fps;
+    let (pose, anim, frame, time) = match clip_frame.and_then(|(i, f)| Some((scene.clips.get(i)?, f))) {
+        Some((clip, f)) => {
+            let pose = Pose::sample(&scene.skeleton, clip, f, fps);
+            (pose, Some(clip.name.as_str()), f, f / clip.fps(fps))
         }
         None => (Pose::bind(&scene.skeleton), None, 0.0, 0.0),
     };
     let skinned: Vec<Vec3> = skin_positions(&scene.vertices, &pose.palette);
     let out = Output {
-        file: args.file.display().to_string(),
+        file: file.to_string(),
         anim,
         frame,
         time,
-        joints: joints_out(&scene, &pose),
+        joints: joints_out(scene, &pose),
         bounds: FrameBounds::of_points(&skinned).map(|b| BoundsOut { min: b.min.to_array(), max: b.max.to_array() }),
-        vertices: args
+        vertices: options
             .vertices
             .then(|| scene.vertices.per_file_vertex(&skinned).iter().map(|v| v.to_array()).collect()),
-        camera: camera_out(&scene, anim, time),
+        camera: camera_out(scene, anim, time),
     };
-    let s = serde_json::to_string(&out).map_err(CliError::load)?;
-    println!("{s}");
-    Ok(())
+    serde_json::to_string(&out)
 }

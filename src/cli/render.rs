@@ -1,6 +1,7 @@
 //! `rigscope render`: a PNG of the model at one instant, or a contact sheet of a clip, without a window.
 
 use std::path::PathBuf;
+use std::time::Instant;
 
 use clap::Args;
 use glam::Vec3;
@@ -9,8 +10,8 @@ use super::pose::select;
 use super::{CliError, load_with_attachments};
 use crate::anim::Pose;
 use crate::render::{
-    Background, Camera, FrameInput, GpuModel, Headless, Overlays, ViewState, animation_bounds, compose_sheet,
-    frame_bounds, sheet_frames,
+    Background, Camera, FrameInput, GpuModel, Headless, Overlays, SheetSpec, ViewState, animation_bounds, frame_bounds,
+    render_sheet,
 };
 use crate::scene::{DEFAULT_FPS, FrameBounds};
 
@@ -83,6 +84,10 @@ pub struct RenderArgs {
     /// Frame rate for animations whose file stores none (IQM framerate 0).
     #[arg(long, default_value_t = DEFAULT_FPS, value_name = "FPS")]
     pub default_fps: f32,
+    /// Keep running: render again whenever the model or an --attach file changes on disk (one line per render
+    /// on stderr; a file that fails to load is reported and the last picture kept). Stop with Ctrl+C.
+    #[arg(long)]
+    pub watch: bool,
 }
 
 /// The `--camera` choices.
@@ -95,6 +100,13 @@ pub enum CameraChoice {
 /// Frames of the clip sampled to frame the camera over a whole animation.
 const FRAMING_SAMPLES: usize = 64;
 
+/// The arguments that don't depend on the file, checked once.
+struct Parsed {
+    size: (u32, u32),
+    sheet: Option<(u32, u32)>,
+    background: Background,
+}
+
 pub fn run(args: &RenderArgs) -> Result<(), CliError> {
     let size = parse_pair(&args.size, "--size", 1, 8192)?;
     let sheet = args.sheet.as_deref().map(|s| parse_pair(s, "--sheet", 1, 32)).transpose()?;
@@ -102,7 +114,58 @@ pub fn run(args: &RenderArgs) -> Result<(), CliError> {
     if !(args.yaw.is_finite() && args.pitch.is_finite()) {
         return Err(CliError::usage("--yaw and --pitch must be numbers"));
     }
+    let parsed = Parsed { size, sheet, background };
+    if args.watch {
+        return watch(args, &parsed);
+    }
+    let mut headless = None;
+    render_file(args, &parsed, &mut headless)
+}
 
+/// `--watch`: renders, then renders again after each change to the model or an attached file (a burst of
+/// writes, debounced by [`crate::watch::FileWatcher`], gives one render). Failures are reported and waited out;
+/// only a missing GPU adapter or an unwatchable folder ends it.
+fn watch(args: &RenderArgs, parsed: &Parsed) -> Result<(), CliError> {
+    let mut headless = Some(Headless::new().map_err(CliError::load)?);
+    let (tx, rx) = std::sync::mpsc::channel::<Vec<PathBuf>>();
+    let mut watcher = crate::watch::FileWatcher::new(move |paths| {
+        let _ = tx.send(paths);
+    })
+    .map_err(CliError::load)?;
+    let mut files = vec![args.file.clone()];
+    files.extend(args.attach.iter().cloned());
+    watcher.set_files(&files).map_err(CliError::load)?;
+    let mut changed = vec![args.file.clone()];
+    loop {
+        let started = Instant::now();
+        let names: Vec<String> = changed.iter().map(|p| p.display().to_string()).collect();
+        match render_file(args, parsed, &mut headless) {
+            Ok(()) => eprintln!(
+                "rendered {} ({}, {} ms)",
+                args.output.display(),
+                names.join(", "),
+                started.elapsed().as_millis()
+            ),
+            Err(e) => eprintln!("rigscope: {} (watching for changes; {} kept)", e.message, args.output.display()),
+        }
+        // Wait for the next change, then until the watcher has been quiet for its debounce time: the debouncer
+        // may report one burst in two parts (the writes, then the closing of the file), and one render is wanted.
+        let Ok(first) = rx.recv() else { return Ok(()) };
+        changed = first;
+        while let Ok(more) = rx.recv_timeout(crate::watch::DEBOUNCE) {
+            for p in more {
+                if !changed.contains(&p) {
+                    changed.push(p);
+                }
+            }
+        }
+    }
+}
+
+/// Loads the file (and attachments) and writes the picture. The adapter is opened on first use, after the
+/// file has loaded, and kept in `headless` for later renders.
+fn render_file(args: &RenderArgs, parsed: &Parsed, headless: &mut Option<Headless>) -> Result<(), CliError> {
+    let Parsed { size, sheet, background } = *parsed;
     let (scene, _reports) = load_with_attachments(&args.file, &args.attach)?;
     let selection = select(&scene, args.anim.as_deref(), args.frame, args.time, args.default_fps)?;
     if sheet.is_some() && selection.is_none() {
@@ -121,7 +184,10 @@ pub fn run(args: &RenderArgs) -> Result<(), CliError> {
         ),
     };
 
-    let headless = Headless::new().map_err(CliError::load)?;
+    if headless.is_none() {
+        *headless = Some(Headless::new().map_err(CliError::load)?);
+    }
+    let Some(headless) = headless.as_ref() else { return Err(CliError::load("no renderer")) };
     let renderer = headless.renderer();
     let model = GpuModel::upload(renderer, &scene, args.file.parent());
     for p in model.texture_problems() {
@@ -172,29 +238,39 @@ pub fn run(args: &RenderArgs) -> Result<(), CliError> {
         camera_path: Vec::new(),
         camera_frustum: Vec::new(),
     };
-    let mut view = ViewState::new(renderer);
-    let mut draw = |clip_frame: Option<(usize, f32)>| {
-        let pose = match clip_frame {
-            Some((c, f)) => Pose::sample(&scene.skeleton, &scene.clips[c], f, args.default_fps),
-            None => Pose::bind(&scene.skeleton),
-        };
-        let mut overlays = base.clone();
-        if args.bounds {
-            (overlays.stored_bounds, overlays.computed_bounds) = frame_bounds(&scene, clip_frame, &pose);
-        }
-        let time = clip_frame.map_or(0.0, |(c, f)| f / scene.clips[c].fps(args.default_fps));
-        let camera = track.and_then(|t| Camera::following(t, time, scene.up, radius)).unwrap_or(orbit);
-        let input = FrameInput { camera: &camera, pose: &pose, overlays: &overlays, time };
-        headless.render(&model, &mut view, &input, size, background).map_err(CliError::load)
-    };
 
     let image = match (sheet, selection) {
         (Some((cols, rows)), Some((clip, _))) => {
-            let frames = sheet_frames(&scene.clips[clip], (cols * rows) as usize);
-            let cells = frames.iter().map(|&f| draw(Some((clip, f as f32)))).collect::<Result<Vec<_>, _>>()?;
-            compose_sheet(&cells, &frames, cols)
+            let spec = SheetSpec {
+                clip,
+                cols,
+                rows,
+                cell: size,
+                camera: &orbit,
+                overlays: &base,
+                stored_bounds: args.bounds,
+                computed_bounds: args.bounds,
+                default_fps: args.default_fps,
+                background,
+            };
+            render_sheet(renderer, &model, &scene, &spec).map_err(CliError::load)?
         }
-        _ => draw(selection)?,
+        _ => {
+            let clip_frame = selection;
+            let pose = match clip_frame {
+                Some((c, f)) => Pose::sample(&scene.skeleton, &scene.clips[c], f, args.default_fps),
+                None => Pose::bind(&scene.skeleton),
+            };
+            let mut overlays = base;
+            if args.bounds {
+                (overlays.stored_bounds, overlays.computed_bounds) = frame_bounds(&scene, clip_frame, &pose);
+            }
+            let time = clip_frame.map_or(0.0, |(c, f)| f / scene.clips[c].fps(args.default_fps));
+            let camera = track.and_then(|t| Camera::following(t, time, scene.up, radius)).unwrap_or(orbit);
+            let input = FrameInput { camera: &camera, pose: &pose, overlays: &overlays, time };
+            let mut view = ViewState::new(renderer);
+            headless.render(&model, &mut view, &input, size, background).map_err(CliError::load)?
+        }
     };
     image
         .save_with_format(&args.output, image::ImageFormat::Png)

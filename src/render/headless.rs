@@ -120,18 +120,37 @@ impl Headless {
         size: (u32, u32),
         background: Background,
     ) -> Result<RgbaImage, RenderError> {
-        let r = &self.renderer;
-        let target = Offscreen::new(r, size);
-        let mut encoder = r.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("headless") });
-        let targets = Targets {
-            color: target.msaa.as_ref().unwrap_or(&target.resolve),
-            resolve: target.msaa.as_ref().map(|_| &target.resolve),
-            depth: &target.depth,
-            size,
-        };
-        r.render(&mut encoder, &targets, background.clear_color(), model, view, input);
-        read_texture(r, encoder, &target.resolve_texture, size)
+        render_offscreen(&self.renderer, model, view, input, size, background)
     }
+}
+
+/// Draws one frame at `size` into an offscreen texture of `r`'s format and sample count and reads it back as
+/// RGBA, rows top first: any renderer, the headless one or the window's (whose BGRA surface format is swizzled
+/// back to RGBA here). One submission; `view` is prepared for this frame.
+pub fn render_offscreen(
+    r: &Renderer,
+    model: &GpuModel,
+    view: &mut ViewState,
+    input: &FrameInput<'_>,
+    size: (u32, u32),
+    background: Background,
+) -> Result<RgbaImage, RenderError> {
+    let target = Offscreen::new(r, size);
+    let mut encoder = r.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("offscreen") });
+    let targets = Targets {
+        color: target.msaa.as_ref().unwrap_or(&target.resolve),
+        resolve: target.msaa.as_ref().map(|_| &target.resolve),
+        depth: &target.depth,
+        size,
+    };
+    r.render(&mut encoder, &targets, background.clear_color(), model, view, input);
+    let mut image = read_texture(r, encoder, &target.resolve_texture, size)?;
+    if matches!(r.color_format(), wgpu::TextureFormat::Bgra8Unorm | wgpu::TextureFormat::Bgra8UnormSrgb) {
+        for px in image.pixels_mut() {
+            px.0.swap(0, 2);
+        }
+    }
+    Ok(image)
 }
 
 /// The textures of one offscreen frame.

@@ -33,9 +33,9 @@ pub use camera::{Camera, FixedView, animation_bounds, camera_frustum, camera_pat
 pub use capture::{SkinCapture, capture_skinning};
 pub use frame::{FrameInput, Overlays, Targets, ViewState, frame_bounds};
 pub(crate) use headless::read_texels;
-pub use headless::{Background, Headless, RenderError, choose_sample_count};
+pub use headless::{Background, Headless, RenderError, choose_sample_count, render_offscreen};
 pub use model::GpuModel;
-pub use sheet::{compose_sheet, draw_label, sheet_frames};
+pub use sheet::{SheetSpec, compose_sheet, draw_label, render_sheet, sheet_frames};
 pub use texture::{
     TextureProblem, apply_color_key, find_texture, is_color_key, load_texture, placeholder_image, resolve_data_texture,
     resolve_texture,

@@ -3,7 +3,65 @@
 
 use image::{Rgba, RgbaImage};
 
-use crate::scene::Clip;
+use super::Renderer;
+use super::camera::Camera;
+use super::frame::{FrameInput, Overlays, ViewState, frame_bounds};
+use super::headless::{Background, RenderError, render_offscreen};
+use super::model::GpuModel;
+use crate::anim::Pose;
+use crate::scene::{Clip, Scene};
+
+/// What a contact sheet of one clip shows: `render --sheet` and the window's contact sheet both draw one.
+#[derive(Debug, Clone)]
+pub struct SheetSpec<'a> {
+    /// The clip, by index into `Scene::clips`.
+    pub clip: usize,
+    /// Cells across and down; the sheet shows `cols × rows` evenly spaced frames ([`sheet_frames`]).
+    pub cols: u32,
+    pub rows: u32,
+    /// Each cell's size in pixels.
+    pub cell: (u32, u32),
+    /// One camera for every cell (framed on the whole clip, so the model moves inside a still frame).
+    pub camera: &'a Camera,
+    /// The overlays of every cell; the bounds boxes below are recomputed for each cell's frame.
+    pub overlays: &'a Overlays,
+    /// Draw each cell's stored bounds (green) and computed bounds (pink).
+    pub stored_bounds: bool,
+    pub computed_bounds: bool,
+    /// Frame rate for clips whose file stores none.
+    pub default_fps: f32,
+    pub background: Background,
+}
+
+/// Renders the frames of `spec` with any renderer (headless or the window's) and lays them out, labelled, as
+/// [`compose_sheet`] does. An unknown clip index is an empty sheet of one blank cell.
+pub fn render_sheet(
+    renderer: &Renderer,
+    model: &GpuModel,
+    scene: &Scene,
+    spec: &SheetSpec<'_>,
+) -> Result<RgbaImage, RenderError> {
+    let Some(clip) = scene.clips.get(spec.clip) else {
+        return Ok(RgbaImage::new(spec.cell.0.max(1), spec.cell.1.max(1)));
+    };
+    let frames = sheet_frames(clip, (spec.cols.max(1) * spec.rows.max(1)) as usize);
+    let mut view = ViewState::new(renderer);
+    let mut cells = Vec::with_capacity(frames.len());
+    for &f in &frames {
+        let frame = f as f32;
+        let pose = Pose::sample(&scene.skeleton, clip, frame, spec.default_fps);
+        let mut overlays = spec.overlays.clone();
+        if spec.stored_bounds || spec.computed_bounds {
+            let (stored, computed) = frame_bounds(scene, Some((spec.clip, frame)), &pose);
+            overlays.stored_bounds = stored.filter(|_| spec.stored_bounds);
+            overlays.computed_bounds = computed.filter(|_| spec.computed_bounds);
+        }
+        let time = frame / clip.fps(spec.default_fps);
+        let input = FrameInput { camera: spec.camera, pose: &pose, overlays: &overlays, time };
+        cells.push(render_offscreen(renderer, model, &mut view, &input, spec.cell, spec.background)?);
+    }
+    Ok(compose_sheet(&cells, &frames, spec.cols))
+}
 
 /// `count` evenly spaced whole frames of `clip`, first frame first. A clamped clip ends on its last frame; a
 /// looping one stops a step short of wrapping to the first. Frames repeat when the clip has fewer than `count`.

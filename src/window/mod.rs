@@ -16,6 +16,7 @@ mod demo;
 mod dialog;
 mod gpu;
 mod navigate;
+mod sheet;
 mod timing;
 
 use std::path::{Path, PathBuf};
@@ -48,6 +49,8 @@ pub struct Options {
     pub report_timing: Option<Instant>,
     /// Benchmarks: the window's inner size in physical pixels (default: 1200x760 logical).
     pub window_size: Option<(u32, u32)>,
+    /// Save a contact sheet (as the Contact sheet command does) once the first frame is presented (tests).
+    pub contact_sheet: bool,
 }
 
 /// The frame `--screenshot` saves when `--exit-after-frames` doesn't say: late enough for egui's layout to
@@ -304,6 +307,10 @@ impl Viewer {
         w.input.handle_platform_output(&w.window, full.platform_output);
         let mut delta = std::mem::take(&mut full.textures_delta);
 
+        if self.options.contact_sheet && self.presented > 0 {
+            self.options.contact_sheet = false;
+            intents.push(Intent::ContactSheet);
+        }
         let mut reset = false;
         // Intents change what the next frame shows (a notice, a new model): draw it.
         let again = !intents.is_empty() || open_shortcut;
@@ -316,7 +323,7 @@ impl Viewer {
                 Intent::FrameModel => nav.frame = true,
                 Intent::ResetView => reset = true,
                 Intent::Screenshot => self.screenshot_requested = true,
-                Intent::ContactSheet => {}
+                Intent::ContactSheet => self.contact_sheet(w),
                 Intent::Quit => event_loop.exit(),
             }
         }
