@@ -30,8 +30,21 @@ fn out_dir() -> PathBuf {
     dir
 }
 
+/// An empty config folder for one run (`RIGSCOPE_CONFIG_DIR`): the tests never read or write the user's settings.
+fn fresh_config(name: &str) -> PathBuf {
+    let dir = out_dir().join("config").join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
 /// Runs the window on `files` for `frames` frames and returns its screenshot.
 fn window_shot(name: &str, files: &[&Path], frames: u32) -> RgbaImage {
+    window_shot_with(name, files, frames, &fresh_config(name))
+}
+
+/// As [`window_shot`], with the settings in `config`.
+fn window_shot_with(name: &str, files: &[&Path], frames: u32, config: &Path) -> RgbaImage {
     require_display();
     let shot = out_dir().join(format!("{name}.png"));
     let _ = std::fs::remove_file(&shot);
@@ -41,6 +54,7 @@ fn window_shot(name: &str, files: &[&Path], frames: u32) -> RgbaImage {
         .arg(&shot)
         .arg("--exit-after-frames")
         .arg(frames.to_string())
+        .env("RIGSCOPE_CONFIG_DIR", config)
         .output()
         .expect("run rigscope");
     assert!(
@@ -113,4 +127,24 @@ fn window_opens_the_textured_demo_and_plays_it() {
     let (a, b) = (region(&early, (0.35, 0.95), (0.05, 0.90)), region(&late, (0.35, 0.95), (0.05, 0.90)));
     let changed = a.iter().zip(&b).filter(|(p, q)| p.iter().zip(q.iter()).any(|(x, y)| x.abs_diff(*y) > 24)).count();
     assert!(changed > 200, "the demo doesn't move between frame 5 and frame 90 ({changed} pixels changed)");
+}
+
+#[test]
+fn window_opens_at_the_remembered_size_and_remembers_the_file_it_opened() {
+    let config = fresh_config("remembered-size");
+    let settings = config.join("settings.json");
+    let text = r#"{"window": {"width": 640, "height": 480, "maximized": false}, "speed": 2.0, "future": 1}"#;
+    std::fs::write(&settings, text).unwrap();
+    let model = corpus("iqm/lsalzman_mrfixit.iqm");
+    let img = window_shot_with("remembered-size", &[&model], 10, &config);
+    // Xvfb runs at scale 1: logical pixels are pixels.
+    assert_eq!((img.width(), img.height()), (640, 480));
+    // Written on exit: the opened file is the most recent, the rest kept.
+    let saved: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&settings).unwrap()).unwrap();
+    let recent = saved["recent"].as_array().expect("recent files");
+    assert_eq!(recent.first().and_then(|p| p.as_str()), Some(std::fs::canonicalize(&model).unwrap().to_str().unwrap()));
+    assert_eq!(saved["speed"], 2.0);
+    assert_eq!(saved["window"]["width"], 640.0);
+    assert_eq!(saved["window"]["height"], 480.0);
+    assert!(saved["egui_memory"]["data"].is_array(), "egui's memory is kept: {}", saved["egui_memory"]);
 }
