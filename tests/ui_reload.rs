@@ -241,10 +241,10 @@ fn hot_reload_can_be_turned_off() {
     app.open_path(&file);
     let mut h = harness(app);
     h.run();
-    assert!(h.state().watching());
+    assert!(h.state().watch());
     h.get_by_label("Reload on change").click();
     h.run();
-    assert!(!h.state().watching());
+    assert!(!h.state().watch());
     assert!(h.state().watched_files().is_empty());
     let before = vertices(h.state());
     std::fs::write(&file, model(1200, 10)).unwrap();

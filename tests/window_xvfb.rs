@@ -30,8 +30,21 @@ fn out_dir() -> PathBuf {
     dir
 }
 
+/// An empty config folder for one run (`RIGSCOPE_CONFIG_DIR`): the tests never read or write the user's settings.
+fn fresh_config(name: &str) -> PathBuf {
+    let dir = out_dir().join("config").join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
 /// Runs the window on `files` for `frames` frames and returns its screenshot.
 fn window_shot(name: &str, files: &[&Path], frames: u32) -> RgbaImage {
+    window_shot_with(name, files, frames, &fresh_config(name))
+}
+
+/// As [`window_shot`], with the settings in `config`.
+fn window_shot_with(name: &str, files: &[&Path], frames: u32, config: &Path) -> RgbaImage {
     require_display();
     let shot = out_dir().join(format!("{name}.png"));
     let _ = std::fs::remove_file(&shot);
@@ -41,6 +54,7 @@ fn window_shot(name: &str, files: &[&Path], frames: u32) -> RgbaImage {
         .arg(&shot)
         .arg("--exit-after-frames")
         .arg(frames.to_string())
+        .env("RIGSCOPE_CONFIG_DIR", config)
         .output()
         .expect("run rigscope");
     assert!(
@@ -151,6 +165,7 @@ fn a_file_rewritten_on_disk_reloads_in_the_window_with_the_same_camera() {
         .arg(&model)
         .args(["--exit-after-reload", "--exit-after-frames", "5", "--screenshot"])
         .arg(&shot)
+        .env("RIGSCOPE_CONFIG_DIR", fresh_config("reload"))
         .stderr(std::process::Stdio::piped())
         .spawn()
         .expect("run rigscope");
@@ -193,4 +208,24 @@ fn a_file_rewritten_on_disk_reloads_in_the_window_with_the_same_camera() {
     let (a, b) = (region(&after, (0.3, 1.0), (0.1, 0.9)), region(&fresh, (0.3, 1.0), (0.1, 0.9)));
     let moved = a.iter().zip(&b).filter(|(p, q)| differs_from_background(p) != differs_from_background(q)).count();
     assert!(moved > a.len() / 20, "a fresh window frames the half square differently ({moved} pixels)");
+}
+
+#[test]
+fn window_opens_at_the_remembered_size_and_remembers_the_file_it_opened() {
+    let config = fresh_config("remembered-size");
+    let settings = config.join("settings.json");
+    let text = r#"{"window": {"width": 640, "height": 480, "maximized": false}, "speed": 2.0, "future": 1}"#;
+    std::fs::write(&settings, text).unwrap();
+    let model = corpus("iqm/lsalzman_mrfixit.iqm");
+    let img = window_shot_with("remembered-size", &[&model], 10, &config);
+    // Xvfb runs at scale 1: logical pixels are pixels.
+    assert_eq!((img.width(), img.height()), (640, 480));
+    // Written on exit: the opened file is the most recent, the rest kept.
+    let saved: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&settings).unwrap()).unwrap();
+    let recent = saved["recent"].as_array().expect("recent files");
+    assert_eq!(recent.first().and_then(|p| p.as_str()), Some(std::fs::canonicalize(&model).unwrap().to_str().unwrap()));
+    assert_eq!(saved["speed"], 2.0);
+    assert_eq!(saved["window"]["width"], 640.0);
+    assert_eq!(saved["window"]["height"], 480.0);
+    assert!(saved["egui_memory"]["data"].is_array(), "egui's memory is kept: {}", saved["egui_memory"]);
 }

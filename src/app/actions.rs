@@ -40,7 +40,7 @@ pub enum Action {
     NextModel,
     /// The previous open model (Page Up), wrapping.
     PrevModel,
-    /// Closes open model (tab) `i`; `usize::MAX` closes the one shown.
+    /// Closes open model (tab) `i`; `usize::MAX` means the model shown (Ctrl+W and File > Close model send that).
     CloseModel(usize),
     /// Removes attached file `i` from the model shown (its clips go, the model is rebuilt from the rest).
     Detach(usize),

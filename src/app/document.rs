@@ -201,11 +201,6 @@ impl App {
         out
     }
 
-    /// Whether files are reloaded when they change on disk.
-    pub fn watching(&self) -> bool {
-        self.watch
-    }
-
     /// Files changed on disk (from the watcher): the shown model is rebuilt from its files, keeping its
     /// animation, frame, joint and hidden meshes (the window keeps the camera); models in other tabs are
     /// rebuilt when shown. A file that fails to load leaves the last good version shown, with the error as a

@@ -13,6 +13,7 @@ mod bounds;
 mod document;
 mod file_info;
 mod files;
+mod help;
 mod joints;
 mod menu;
 mod meshes;
@@ -21,6 +22,9 @@ mod mvd;
 mod nodes;
 mod notices;
 mod player;
+pub mod settings;
+pub mod shortcuts;
+mod start;
 mod tabs;
 mod timeline;
 mod toggles;
@@ -40,6 +44,7 @@ pub use document::Source as ModelSource;
 pub use model::{Attachment, Model};
 pub use notices::{Notice, NoticeKind};
 pub use player::Player;
+pub use settings::Settings;
 pub use toggles::{Toggle, ViewToggles};
 
 /// The most frames each side the onion skin shows.
@@ -154,6 +159,10 @@ pub struct App {
     report_open: Option<usize>,
     /// Text for the clipboard ([`Action::CopyPose`]), handed to egui by the next [`App::show`].
     pending_copy: Option<String>,
+    /// Recent files (issue 8 §5), most recent first, absolute; see [`settings::push_recent`].
+    recent: Vec<PathBuf>,
+    /// The start screen may show (the window turns it on; opening a file or dismissing it turns it off).
+    start: bool,
 }
 
 impl Default for App {
@@ -199,6 +208,8 @@ impl App {
             reload_errors: Vec::new(),
             report_open: None,
             pending_copy: None,
+            recent: Vec::new(),
+            start: false,
         }
     }
 
@@ -208,7 +219,11 @@ impl App {
     pub fn open_path(&mut self, path: &Path) {
         let name = path.display().to_string();
         match std::fs::read(path) {
-            Ok(bytes) => self.open(&name, &bytes, Some(path.to_path_buf())),
+            Ok(bytes) => {
+                let generation = self.generation;
+                self.open(&name, &bytes, Some(path.to_path_buf()));
+                self.remember_opened(path, generation); // recent files, when the file loaded
+            }
             Err(e) => self.report(format!("{name}: cannot read: {e}"), Some(name)),
         }
     }
@@ -354,6 +369,73 @@ impl App {
         self.pending_copy.as_deref()
     }
 
+    /// After opening `path`: when the open model changed since `generation` (it loaded), the file goes first in
+    /// the recent files and the start screen goes away.
+    fn remember_opened(&mut self, path: &Path, generation: u64) {
+        if self.generation != generation {
+            settings::push_recent(&mut self.recent, path);
+            self.start = false;
+        }
+    }
+
+    /// Takes the remembered toggles, playback speed, hot-reload switch and recent files.
+    pub fn apply_settings(&mut self, settings: &Settings) {
+        let follow = self.toggles.follow_camera;
+        self.toggles = settings.toggles.clone();
+        self.toggles.follow_camera = follow;
+        self.toggles.onion_frames = self.toggles.onion_frames.clamp(1, MAX_ONION_FRAMES);
+        self.player.speed = settings::clamp_speed(settings.speed);
+        self.watch = settings.watch;
+        self.recent.clear();
+        for p in settings.recent.iter().rev() {
+            settings::push_recent(&mut self.recent, p);
+        }
+    }
+
+    /// What the app remembers, as settings (no window size or egui memory: the window adds those).
+    pub fn settings(&self) -> Settings {
+        let mut toggles = self.toggles.clone();
+        toggles.follow_camera = false;
+        Settings {
+            toggles,
+            speed: self.player.speed,
+            watch: self.watch,
+            recent: self.recent.clone(),
+            ..Settings::default()
+        }
+    }
+
+    /// Shows a notice of the window's own (a settings file that couldn't be read).
+    pub fn add_notice(&mut self, notice: Notice) {
+        self.notices.push(notice);
+    }
+
+    /// Recent files, most recent first.
+    pub fn recent_files(&self) -> &[PathBuf] {
+        &self.recent
+    }
+
+    /// Hot reload is on.
+    pub fn watch(&self) -> bool {
+        self.watch
+    }
+
+    /// Lets the start screen show (the window does at start): it shows while no model is open or the model was
+    /// opened from memory (the built-in demo), until a file is opened or it is dismissed.
+    pub fn set_start_screen(&mut self, on: bool) {
+        self.start = on;
+    }
+
+    /// The start screen is drawn.
+    pub fn start_screen_shown(&self) -> bool {
+        self.start && self.model.as_ref().is_none_or(|m| m.dir.is_none())
+    }
+
+    /// The keyboard help overlay is drawn.
+    pub fn help_shown(&self) -> bool {
+        self.help
+    }
+
     /// Jumps to what finding `i` points at: its animation and frame (paused there), and its joint.
     fn go_to_finding(&mut self, i: usize) {
         let Some(place) = self.findings.get(i).map(|f| f.place.clone()) else { return };
@@ -415,10 +497,19 @@ impl App {
     /// As [`App::ui`], into a given `Ui` (the panels take its edges; the rest is the 3D view, see
     /// [`App::view_rect`]), returning only this pass's intents.
     pub fn show(&mut self, ui: &mut egui::Ui) -> Vec<Intent> {
-        let mut actions = menu::shortcuts(ui.ctx(), self.current_clip().is_some());
+        let has_clip = self.current_clip().is_some();
+        let mut actions = menu::shortcuts(ui.ctx(), has_clip, self.player.speed, self.help);
         self.apply_all(&mut actions);
         let follow = self.camera_track().map(|_| self.toggles.follow_camera);
-        actions.extend(menu::bar(ui, follow));
+        let menu_state = menu::MenuState { follow, toggles: &self.toggles, recent: &mut self.recent };
+        actions.extend(menu::bar(ui, menu_state));
+        self.apply_all(&mut actions);
+        // Issue 8 §5: the start screen and the keyboard help, over the view.
+        if self.start_screen_shown() {
+            let demo = self.model.is_some();
+            start::screen(ui.ctx(), &self.recent, demo, &mut self.start, &mut actions);
+        }
+        help::overlay(ui.ctx(), self.help, &mut actions);
         self.apply_all(&mut actions);
         let (names, active) = self.tabs();
         actions.extend(tabs::strip(ui, &names, active));

@@ -1,7 +1,9 @@
 //! The overlay toggles: what the view draws besides the mesh, and the views that replace its shading.
 
-/// The sidebar's view switches; [`super::App::overlays`] turns them into the renderer's `Overlays`.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// The sidebar's view switches; [`super::App::overlays`] turns them into the renderer's `Overlays`. Remembered
+/// in the settings file (a field missing there takes its default; following a camera is never remembered).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(default)]
 pub struct ViewToggles {
     pub mesh: bool,
     pub cull_back_faces: bool,
@@ -17,6 +19,7 @@ pub struct ViewToggles {
     /// The animated camera's path and its frustum at the current time (when a camera exists and isn't followed).
     pub camera_path: bool,
     /// The view follows the animated camera (set through `Action::SetFollowCamera`, which checks one exists).
+    #[serde(skip)]
     pub follow_camera: bool,
     /// Weight view: the mesh painted as a heat map of the selected joint's influence.
     pub weights: bool,

@@ -16,6 +16,7 @@ mod demo;
 mod dialog;
 mod gpu;
 mod navigate;
+mod persist;
 mod sheet;
 mod timing;
 
@@ -110,6 +111,8 @@ struct Viewer {
     watched: Vec<PathBuf>,
     /// A hot reload has happened (`Options::exit_after_reload`).
     reloaded: bool,
+    /// The settings file (`persist.rs`).
+    persist: persist::Persist,
 }
 
 struct WindowState {
@@ -140,12 +143,19 @@ struct Notice {
 
 impl Viewer {
     fn new(options: Options, proxy: EventLoopProxy<UserEvent>) -> Viewer {
+        // Settings first (toggles, speed, recent files, egui's memory), then the files.
+        let (mut app, egui) = (App::new(), egui::Context::default());
+        let (persist, problem) = persist::Persist::load(&mut app, &egui, options.window_size.is_none());
+        if let Some(problem) = problem {
+            app.add_notice(crate::app::Notice::error(problem));
+        }
+        app.set_start_screen(true);
         let mut viewer = Viewer {
-            app: App::new(),
+            app,
             timing: options.report_timing.map(|t| timing::Timing::new(t, options.exit_after_frames)),
             options,
             proxy,
-            egui: egui::Context::default(),
+            egui,
             window: None,
             demo: None,
             last_frame: Instant::now(),
@@ -158,6 +168,7 @@ impl Viewer {
             watcher: None,
             watched: Vec::new(),
             reloaded: false,
+            persist,
         };
         let proxy = viewer.proxy.clone();
         match crate::watch::FileWatcher::new(move |paths| {
@@ -220,9 +231,13 @@ impl Viewer {
 
     fn open_window(&self, event_loop: &ActiveEventLoop) -> Result<WindowState, String> {
         let attributes = Window::default_attributes().with_title(self.title());
-        let attributes = match self.options.window_size {
-            Some((width, height)) => attributes.with_inner_size(winit::dpi::PhysicalSize::new(width, height)),
-            None => attributes.with_inner_size(winit::dpi::LogicalSize::new(1200.0, 760.0)),
+        let remembered = self.persist.window_geometry();
+        let attributes = match (self.options.window_size, remembered.and_then(|g| g.usable())) {
+            (Some((width, height)), _) => attributes.with_inner_size(winit::dpi::PhysicalSize::new(width, height)),
+            (None, Some((width, height))) => attributes
+                .with_inner_size(winit::dpi::LogicalSize::new(width, height))
+                .with_maximized(remembered.is_some_and(|g| g.maximized)),
+            (None, None) => attributes.with_inner_size(winit::dpi::LogicalSize::new(1200.0, 760.0)),
         };
         let window = Arc::new(event_loop.create_window(attributes).map_err(|e| format!("cannot open a window: {e}"))?);
         let instance = wgpu::Instance::new(wgpu::InstanceDescriptor::new_with_display_handle_from_env(Box::new(
@@ -453,6 +468,9 @@ impl Viewer {
             event_loop.exit();
         }
         w.gpu.finish_ui(&mut delta);
+        if let Some(e) = self.persist.tick(&self.app, &self.egui, &w.window) {
+            self.notify(e);
+        }
 
         // When to draw next.
         let delay = full.viewport_output.get(&egui::ViewportId::ROOT).map_or(Duration::MAX, |v| v.repaint_delay);
@@ -578,6 +596,13 @@ impl ApplicationHandler<UserEvent> for Viewer {
             WindowEvent::DroppedFile(path) => self.open_path(&path),
             WindowEvent::RedrawRequested => self.redraw(event_loop),
             _ => {}
+        }
+    }
+
+    fn exiting(&mut self, _event_loop: &ActiveEventLoop) {
+        let window = self.window.as_ref().map(|w| w.window.as_ref());
+        if let Some(e) = self.persist.exit(&self.app, &self.egui, window) {
+            eprintln!("rigscope: {e}");
         }
     }
 

@@ -1,0 +1,237 @@
+//! The keyboard shortcuts, as one table: the keys (`menu::shortcuts`), the menus' shortcut texts and the help
+//! overlay (`help.rs`) all read it, so they can't disagree.
+
+use std::sync::LazyLock;
+
+use egui::{Key, KeyboardShortcut, Modifiers};
+
+use super::settings::clamp_speed;
+use super::{Action, Intent, Toggle};
+
+/// Where a shortcut is listed in the help overlay.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Group {
+    Playback,
+    View,
+    Views,
+    Models,
+    Files,
+}
+
+impl Group {
+    /// In the order the help overlay lists them.
+    pub const ALL: [Group; 5] = [Group::Playback, Group::View, Group::Views, Group::Models, Group::Files];
+
+    pub fn title(self) -> &'static str {
+        match self {
+            Group::Playback => "Playback",
+            Group::View => "View",
+            Group::Views => "Views",
+            Group::Models => "Models",
+            Group::Files => "Files",
+        }
+    }
+}
+
+/// What a shortcut does: a fixed action, or a speed change worked out from the current speed.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Does {
+    Act(Action),
+    /// Half the playback speed (at least [`super::settings::MIN_SPEED`]).
+    Slower,
+    /// Twice the playback speed (at most [`super::settings::MAX_SPEED`]).
+    Faster,
+}
+
+impl Does {
+    /// The action for playback at `speed`.
+    pub fn action(&self, speed: f32) -> Action {
+        match self {
+            Does::Act(a) => a.clone(),
+            Does::Slower => Action::SetSpeed(clamp_speed(speed / 2.0)),
+            Does::Faster => Action::SetSpeed(clamp_speed(speed * 2.0)),
+        }
+    }
+}
+
+/// One row of the table.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Shortcut {
+    pub keys: KeyboardShortcut,
+    pub group: Group,
+    pub description: &'static str,
+    pub does: Does,
+    /// Key repeats count (holding an arrow scrubs); otherwise a held key acts once.
+    pub repeats: bool,
+}
+
+impl Shortcut {
+    /// The keys as the menus and the help show them ("Ctrl+Shift+S").
+    pub fn text(&self, ctx: &egui::Context) -> String {
+        ctx.format_shortcut(&self.keys)
+    }
+}
+
+fn row(modifiers: Modifiers, key: Key, group: Group, description: &'static str, does: Does) -> Shortcut {
+    Shortcut { keys: KeyboardShortcut::new(modifiers, key), group, description, does, repeats: false }
+}
+
+const NONE: Modifiers = Modifiers::NONE;
+const CMD: Modifiers = Modifiers::COMMAND;
+const CMD_SHIFT: Modifiers = Modifiers::COMMAND.plus(Modifiers::SHIFT);
+
+static TABLE: LazyLock<Vec<Shortcut>> = LazyLock::new(|| {
+    use Action as A;
+    use Group::*;
+    let act = Does::Act;
+    let window = |i| Does::Act(A::Window(i));
+    let toggle = |t| Does::Act(A::Toggle(t));
+    let mut rows = vec![
+        row(NONE, Key::Space, Playback, "Play or pause", act(A::TogglePlay)),
+        Shortcut { repeats: true, ..row(NONE, Key::ArrowLeft, Playback, "Previous frame", act(A::Step(-1))) },
+        Shortcut { repeats: true, ..row(NONE, Key::ArrowRight, Playback, "Next frame", act(A::Step(1))) },
+        row(NONE, Key::Home, Playback, "First frame", act(A::JumpStart)),
+        row(NONE, Key::End, Playback, "Last frame", act(A::JumpEnd)),
+        row(NONE, Key::OpenBracket, Playback, "Slower (half speed)", Does::Slower),
+        row(NONE, Key::CloseBracket, Playback, "Faster (double speed)", Does::Faster),
+        row(NONE, Key::F, View, "Frame the model", window(Intent::FrameModel)),
+        row(NONE, Key::R, View, "Reset the view", window(Intent::ResetView)),
+        row(NONE, Key::G, View, "Grid", toggle(Toggle::Grid)),
+        row(NONE, Key::K, View, "Skeleton", toggle(Toggle::Skeleton)),
+        row(NONE, Key::X, View, "Wireframe", toggle(Toggle::Wireframe)),
+        row(NONE, Key::J, View, "Joint names", toggle(Toggle::JointNames)),
+        row(NONE, Key::A, View, "Joint axes of the selected joint", toggle(Toggle::JointAxes)),
+        row(NONE, Key::F1, View, "Keyboard shortcuts (this list)", act(A::ToggleHelp)),
+        row(NONE, Key::Questionmark, View, "Keyboard shortcuts (this list)", act(A::ToggleHelp)),
+        row(NONE, Key::W, Views, "Weight view (selected joint's influence)", toggle(Toggle::Weights)),
+        row(NONE, Key::N, Views, "Normals", toggle(Toggle::Normals)),
+        row(NONE, Key::T, Views, "Tangents", toggle(Toggle::Tangents)),
+        row(NONE, Key::U, Views, "UV checker", toggle(Toggle::UvChecker)),
+        row(NONE, Key::B, Views, "Bind pose", toggle(Toggle::BindPose)),
+        row(NONE, Key::O, Views, "Onion skin", toggle(Toggle::Onion)),
+        row(NONE, Key::PageUp, Models, "Previous model", act(A::PrevModel)),
+        row(NONE, Key::PageDown, Models, "Next model", act(A::NextModel)),
+        row(CMD, Key::W, Models, "Close the model", act(A::CloseModel(usize::MAX))),
+        row(CMD, Key::O, Files, "Open…", window(Intent::OpenDialog)),
+        row(NONE, Key::F12, Files, "Screenshot (PNG)", window(Intent::Screenshot)),
+        row(CMD_SHIFT, Key::S, Files, "Contact sheet (PNG)", window(Intent::ContactSheet)),
+        row(CMD_SHIFT, Key::C, Files, "Copy pose as JSON", act(A::CopyPose)),
+        row(CMD, Key::Q, Files, "Quit", window(Intent::Quit)),
+    ];
+    // Listed by group, in table order within a group.
+    rows.sort_by_key(|r| Group::ALL.iter().position(|g| *g == r.group));
+    rows
+});
+
+/// Every shortcut, grouped ([`Group::ALL`] order).
+pub fn table() -> &'static [Shortcut] {
+    &TABLE
+}
+
+/// The first shortcut that does `action`, for the menus' shortcut texts.
+pub fn for_action(action: &Action) -> Option<&'static Shortcut> {
+    table().iter().find(|s| matches!(&s.does, Does::Act(a) if a == action))
+}
+
+/// The shortcut text of `action` ("" when it has none).
+pub fn text_for(ctx: &egui::Context, action: &Action) -> String {
+    for_action(action).map(|s| s.text(ctx)).unwrap_or_default()
+}
+
+/// How many presses of `s` the input holds, consumed (repeats are consumed too, but counted only when `s`
+/// repeats).
+fn consume(input: &mut egui::InputState, s: &Shortcut) -> usize {
+    let mut n = 0;
+    input.events.retain(|e| match e {
+        egui::Event::Key { key, pressed: true, repeat, modifiers, .. }
+            if *key == s.keys.logical_key && modifiers.matches_logically(s.keys.modifiers) =>
+        {
+            n += usize::from(!*repeat || s.repeats);
+            false
+        }
+        _ => true,
+    });
+    n
+}
+
+/// The actions the keys pressed this pass ask for, consumed from the input. `has_clip`: playback keys act
+/// (otherwise they are left to the widgets); `speed`: the current playback speed; `help_open`: Escape closes
+/// the help overlay.
+pub fn actions(input: &mut egui::InputState, has_clip: bool, speed: f32, help_open: bool) -> Vec<Action> {
+    let mut out = Vec::new();
+    // Most modifiers first: Ctrl+Shift+C must not be taken by a shortcut for Ctrl+C or C (modifiers match
+    // logically, ignoring an extra Shift).
+    let mut rows: Vec<&Shortcut> = table().iter().collect();
+    rows.sort_by_key(|s| {
+        let m = s.keys.modifiers;
+        std::cmp::Reverse(u8::from(m.command || m.ctrl || m.mac_cmd) + u8::from(m.shift) + u8::from(m.alt))
+    });
+    for s in rows {
+        if s.group == Group::Playback && !has_clip {
+            continue;
+        }
+        let n = consume(input, s);
+        out.extend(std::iter::repeat_n(s.does.action(speed), n));
+    }
+    if help_open && input.consume_key(NONE, Key::Escape) {
+        out.push(Action::ToggleHelp);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn no_two_shortcuts_share_keys_and_every_group_is_used() {
+        let t = table();
+        for (i, a) in t.iter().enumerate() {
+            for b in &t[i + 1..] {
+                assert_ne!(a.keys, b.keys, "{} and {}", a.description, b.description);
+            }
+        }
+        for g in Group::ALL {
+            assert!(t.iter().any(|s| s.group == g), "{g:?}");
+        }
+        let groups: Vec<usize> = t.iter().map(|s| Group::ALL.iter().position(|g| *g == s.group).unwrap()).collect();
+        assert!(groups.is_sorted(), "grouped");
+    }
+
+    #[test]
+    fn speed_changes_halve_and_double_within_limits() {
+        assert_eq!(Does::Slower.action(1.0), Action::SetSpeed(0.5));
+        assert_eq!(Does::Faster.action(1.0), Action::SetSpeed(2.0));
+        assert_eq!(Does::Slower.action(1.0 / 16.0), Action::SetSpeed(1.0 / 16.0));
+        assert_eq!(Does::Faster.action(16.0), Action::SetSpeed(16.0));
+        assert_eq!(Does::Faster.action(12.0), Action::SetSpeed(16.0));
+    }
+
+    #[test]
+    fn modified_shortcuts_are_not_taken_by_plain_ones() {
+        let ctx = egui::Context::default();
+        let key =
+            |modifiers, key, pressed| egui::Event::Key { key, physical_key: None, pressed, repeat: false, modifiers };
+        // Pressed and released, as a keyboard does (a second press of a key held down counts as a repeat).
+        let press = |modifiers, k| [key(modifiers, k, true), key(modifiers, k, false)];
+        let raw = egui::RawInput {
+            events: [
+                press(CMD_SHIFT, Key::C),
+                press(CMD, Key::W),
+                press(NONE, Key::W),
+                press(Modifiers::SHIFT, Key::Questionmark),
+            ]
+            .concat(),
+            ..Default::default()
+        };
+        let mut got = Vec::new();
+        let mut full = ctx.run_pass(raw, |ctx| got = ctx.input_mut(|i| actions(i, false, 1.0, false)));
+        full.textures_delta.clear();
+        let expected =
+            [Action::CloseModel(usize::MAX), Action::CopyPose, Action::ToggleHelp, Action::Toggle(Toggle::Weights)];
+        for a in &expected {
+            assert_eq!(got.iter().filter(|g| *g == a).count(), 1, "{a:?} in {got:?}");
+        }
+        assert_eq!(got.len(), expected.len(), "{got:?}");
+    }
+}
