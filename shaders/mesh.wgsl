@@ -24,10 +24,27 @@ struct MeshOut {
     @location(3) world: vec3<f32>,
     // The weight of the highlighted joint (view.params.w) on this vertex.
     @location(4) highlight: f32,
+    // The weight of the weight view's joint (view.modes.z) on this vertex.
+    @location(5) weight: f32,
+    // The ghost colour of this palette (onion skin).
+    @location(6) @interpolate(flat) tint: vec4<f32>,
 };
+
+// The weight of joint `j_plus_one - 1` on a vertex (0 for j_plus_one < 0.5: no joint).
+fn joint_weight(v: VertexIn, j_plus_one: f32) -> f32 {
+    if j_plus_one < 0.5 {
+        return 0.0;
+    }
+    let j = u32(j_plus_one - 0.5);
+    return dot(vec4<f32>(v.joints == vec4<u32>(j)), v.weights);
+}
 
 @vertex
 fn vs_mesh(v: VertexIn) -> MeshOut {
+    return mesh_vertex(v);
+}
+
+fn mesh_vertex(v: VertexIn) -> MeshOut {
     let s = skin(v);
     let world = view.model * vec4<f32>(s.position, 1.0);
     var out: MeshOut;
@@ -37,13 +54,39 @@ fn vs_mesh(v: VertexIn) -> MeshOut {
     out.uv = vec2<f32>(dot(draw.uv_u.xyz, uv), dot(draw.uv_v.xyz, uv));
     out.color = v.color;
     out.world = world.xyz;
-    var highlight = 0.0;
-    if view.params.w > 0.5 {
-        let j = u32(view.params.w - 0.5);
-        highlight = dot(vec4<f32>(v.joints == vec4<u32>(j)), v.weights);
-    }
-    out.highlight = highlight;
+    out.highlight = joint_weight(v, view.params.w);
+    out.weight = joint_weight(v, view.modes.z);
+    out.tint = palette.tint;
     return out;
+}
+
+// The weight view's ramp: 0 dark blue, then cyan, green, yellow, red at 1. The weight is taken to the power
+// 0.5 first, so a 5% weight already lands near cyan, far from the colour of 0.
+fn heat(weight: f32) -> vec3<f32> {
+    let t = sqrt(clamp(weight, 0.0, 1.0)) * 4.0;
+    let stops = array<vec3<f32>, 5>(
+        vec3<f32>(0.02, 0.03, 0.28),
+        vec3<f32>(0.0, 0.75, 0.95),
+        vec3<f32>(0.1, 0.85, 0.15),
+        vec3<f32>(0.98, 0.9, 0.05),
+        vec3<f32>(0.95, 0.05, 0.02),
+    );
+    let i = min(u32(floor(t)), 3u);
+    return mix(stops[i], stops[i + 1u], t - f32(i));
+}
+
+// The UV checker: 8 × 8 cells per unit square, light and dark, over a gradient that grows red along u and
+// green along v, so a mirrored or rotated island shows its gradient running the wrong way. The cell at the
+// UV origin (and every unit square's first cell) is white, marking where each repeat starts.
+fn uv_checker(uv: vec2<f32>) -> vec3<f32> {
+    let f = fract(uv);
+    let cell = vec2<i32>(floor(f * 8.0));
+    let dark = ((cell.x + cell.y) & 1) == 1;
+    let base = vec3<f32>(0.25 + 0.75 * f.x, 0.25 + 0.75 * f.y, 0.35);
+    if cell.x == 0 && cell.y == 0 {
+        return vec3<f32>(1.0);
+    }
+    return select(base, base * 0.45, dark);
 }
 
 const HIGHLIGHT = vec3<f32>(0.0, 0.9, 1.0);
@@ -61,7 +104,10 @@ fn fs_mesh(in: MeshOut, @builtin(front_facing) front: bool) -> @location(0) vec4
     if !front {
         n = -n;
     }
-    let texel = textureSample(albedo, albedo_sampler, in.uv);
+    var texel = textureSample(albedo, albedo_sampler, in.uv);
+    if view.modes.y > 0.5 {
+        texel = vec4<f32>(uv_checker(in.uv), 1.0);
+    }
     if texel.a < draw.flags.y {
         discard;
     }
@@ -76,8 +122,35 @@ fn fs_mesh(in: MeshOut, @builtin(front_facing) front: bool) -> @location(0) vec4
         color = albedo;
     }
     color = mix(color, HIGHLIGHT, 0.55 * clamp(in.highlight, 0.0, 1.0));
-    let alpha = select(1.0, texel.a * in.color.a, draw.flags.z > 0.5);
+    var alpha = select(1.0, texel.a * in.color.a, draw.flags.z > 0.5);
+    if view.modes.x > 0.5 {
+        // A little headlight keeps the shape readable; the hue alone carries the weight.
+        color = heat(in.weight) * (0.55 + 0.45 * facing);
+        alpha = 1.0;
+    }
     return vec4<f32>(color, alpha);
+}
+
+// Onion-skin ghosts: the mesh under a ghost's palette, pushed 2% of the way further from the eye so that where
+// a ghost nearly coincides with the real mesh the mesh wins the depth test and stays clean; the ghosts show
+// where the pose moved away from it.
+@vertex
+fn vs_ghost(v: VertexIn) -> MeshOut {
+    var out = mesh_vertex(v);
+    out.clip = view.view_proj * vec4<f32>(mix(out.world, view.eye.xyz, -0.02), 1.0);
+    return out;
+}
+
+// The ghost's colour: its tint, translucent, lightly shaded.
+@fragment
+fn fs_ghost(in: MeshOut, @builtin(front_facing) front: bool) -> @location(0) vec4<f32> {
+    var n = in.normal;
+    if dot(n, n) < 1e-12 {
+        n = normalize(view.eye.xyz - in.world);
+    }
+    n = normalize(select(-n, n, front));
+    let facing = max(dot(n, normalize(view.eye.xyz - in.world)), 0.0);
+    return vec4<f32>(in.tint.rgb * (0.45 + 0.55 * facing), in.tint.a);
 }
 
 struct WireOut {

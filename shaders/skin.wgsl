@@ -4,6 +4,8 @@
 struct Palette {
     // x: number of matrices (the buffer is padded to at least one).
     count: vec4<u32>,
+    // The colour an onion-skin ghost is drawn in (fs_ghost), linear RGBA; unused by the pose's own palette.
+    tint: vec4<f32>,
     // Pose::palette: world · inverse bind, one per joint.
     matrices: array<mat4x4<f32>>,
 };

@@ -15,6 +15,10 @@ struct View {
     //    on; y, z: width and height in pixels of the skinning capture grid (capture.rs); w: the joint whose
     //    vertices are tinted, plus one (0: none).
     params: vec4<f32>,
+    // Debug views (src/render/frame.rs): x: 1 the weight view (a heat map of joint z − 1's weights replaces
+    // texture and lighting); y: 1 the UV checker replaces the materials' textures; z: the joint the weight
+    // view paints, plus one (0: none, every vertex weighs 0); w unused.
+    modes: vec4<f32>,
 };
 
 @group(0) @binding(0) var<uniform> view: View;

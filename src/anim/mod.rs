@@ -14,4 +14,4 @@ pub use axes::{convert_deltas, mmd_to_model};
 pub use bounds::{BOUNDS_TOLERANCE, BoundsMiss, bounds_miss_warnings, stored_bounds_misses, stored_bounds_warnings};
 pub use pose::Pose;
 pub use sample::{sample_clip, sample_keys, sample_keys_eased, sample_track};
-pub use skin::{skin_normals, skin_positions, skinned_bounds};
+pub use skin::{skin_normals, skin_positions, skin_tangents, skinned_bounds};

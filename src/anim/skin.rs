@@ -1,7 +1,7 @@
 //! Linear blend skinning on the CPU, for `pose --vertices`, computed bounds and checks. The renderer does the
 //! same on the GPU; this is the reference it is tested against.
 
-use glam::{Mat3, Mat4, Vec3};
+use glam::{Mat3, Mat4, Vec3, Vec4};
 
 use crate::scene::{FrameBounds, VertexStreams};
 
@@ -50,6 +50,23 @@ pub fn skin_normals(vertices: &VertexStreams, palette: &[Mat4]) -> Option<Vec<Ve
     )
 }
 
+/// Skinned tangents: each vertex's blended 3×3 applied to the tangent's direction, renormalised; the
+/// handedness (`w`) is kept. `None` when the vertices have no tangents.
+pub fn skin_tangents(vertices: &VertexStreams, palette: &[Mat4]) -> Option<Vec<Vec4>> {
+    let tangents = vertices.tangents.as_ref()?;
+    let (Some(js), Some(ws)) = (&vertices.joints, &vertices.weights) else { return Some(tangents.clone()) };
+    Some(
+        tangents
+            .iter()
+            .zip(js.iter().zip(ws))
+            .map(|(t, (j, w))| match blend(j, w, palette) {
+                Some(m) => (Mat3::from_mat4(m) * t.truncate()).normalize_or_zero().extend(t.w),
+                None => *t,
+            })
+            .collect(),
+    )
+}
+
 /// The bounds of the skinned mesh under `palette`; `None` when there are no vertices.
 pub fn skinned_bounds(vertices: &VertexStreams, palette: &[Mat4]) -> Option<FrameBounds> {
     FrameBounds::of_points(&skin_positions(vertices, palette))
@@ -69,5 +86,32 @@ mod tests {
         };
         let palette = [Mat4::IDENTITY, Mat4::from_translation(Vec3::X)];
         assert_eq!(skin_positions(&v, &palette), vec![Vec3::X, Vec3::ONE]);
+    }
+
+    #[test]
+    fn normals_and_tangents_follow_the_joint_and_a_flipped_normal_stays_flipped() {
+        let quarter = Mat4::from_rotation_z(std::f32::consts::FRAC_PI_2);
+        let v = VertexStreams {
+            positions: vec![Vec3::ZERO, Vec3::ZERO, Vec3::ZERO],
+            normals: Some(vec![Vec3::X, -Vec3::X, Vec3::Z]),
+            tangents: Some(vec![Vec4::new(0.0, 1.0, 0.0, -1.0), Vec4::new(0.0, 1.0, 0.0, 1.0), Vec4::X.with_w(1.0)]),
+            // The third vertex has no weight: it keeps its bind-pose directions.
+            joints: Some(vec![[1, 0, 0, 0], [1, 0, 0, 0], [0; 4]]),
+            weights: Some(vec![[1.0, 0.0, 0.0, 0.0], [1.0, 0.0, 0.0, 0.0], [0.0; 4]]),
+            ..Default::default()
+        };
+        // A scaled joint: normals must still come out unit length.
+        let palette = [Mat4::IDENTITY, quarter * Mat4::from_scale(Vec3::new(2.0, 1.0, 1.0))];
+        let n = skin_normals(&v, &palette).unwrap();
+        assert!(n[0].abs_diff_eq(Vec3::Y, 1e-5), "{:?}", n[0]);
+        // The flipped normal points the other way after skinning too.
+        assert!(n[1].abs_diff_eq(-Vec3::Y, 1e-5), "{:?}", n[1]);
+        assert_eq!(n[2], Vec3::Z);
+        let t = skin_tangents(&v, &palette).unwrap();
+        assert!(t[0].abs_diff_eq(Vec4::new(-1.0, 0.0, 0.0, -1.0), 1e-5), "{:?}", t[0]);
+        assert!(t[1].abs_diff_eq(Vec4::new(-1.0, 0.0, 0.0, 1.0), 1e-5), "{:?}", t[1]);
+        assert_eq!(t[2], Vec4::new(1.0, 0.0, 0.0, 1.0));
+        let none = VertexStreams { positions: vec![Vec3::ZERO], ..Default::default() };
+        assert!(skin_tangents(&none, &palette).is_none());
     }
 }

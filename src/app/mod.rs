@@ -15,12 +15,14 @@ mod file_info;
 mod files;
 mod help;
 mod joints;
+mod labels;
 mod menu;
 mod meshes;
 mod model;
 mod mvd;
 mod nodes;
 mod notices;
+mod onion;
 mod player;
 pub mod settings;
 pub mod shortcuts;
@@ -41,8 +43,10 @@ use model::ClipMeta;
 
 pub use actions::Action;
 pub use document::Source as ModelSource;
+pub use labels::project_to_view;
 pub use model::{Attachment, Model};
 pub use notices::{Notice, NoticeKind};
+pub use onion::onion_ghosts;
 pub use player::Player;
 pub use settings::Settings;
 pub use toggles::{Toggle, ViewToggles};
@@ -99,6 +103,8 @@ struct PoseKey {
     clip: Option<usize>,
     frame: u32,
     looping: bool,
+    /// The bind pose is shown instead of the clip's (`ViewToggles::bind_pose`).
+    bind_pose: bool,
 }
 
 /// The viewer's whole state. See the module docs.
@@ -163,6 +169,8 @@ pub struct App {
     recent: Vec<PathBuf>,
     /// The start screen may show (the window turns it on; opening a file or dismissing it turns it off).
     start: bool,
+    /// Model space to clip space for the 3D view's rect, set by the window each frame (joint-name labels).
+    view_projection: Option<glam::Mat4>,
 }
 
 impl Default for App {
@@ -210,6 +218,7 @@ impl App {
             pending_copy: None,
             recent: Vec::new(),
             start: false,
+            view_projection: None,
         }
     }
 
@@ -532,6 +541,12 @@ impl App {
         if let Some(text) = self.pending_copy.take() {
             ui.ctx().copy_text(text);
         }
+        if self.toggles.joint_names
+            && let (Some(m), Some(rect), Some(to_clip)) = (&self.model, self.view_rect, self.view_projection)
+        {
+            let names: Vec<&str> = m.scene.skeleton.joints.iter().map(|j| j.name.as_str()).collect();
+            labels::paint(ui, rect, to_clip, &names, &self.pose.world, self.selected_joint);
+        }
         actions
             .into_iter()
             .filter_map(|a| match a {
@@ -582,7 +597,7 @@ impl App {
         if self.pose_key != Some(key) {
             self.pose_key = Some(key);
             match (&self.model, self.player.clip) {
-                (Some(m), Some(c)) if c < m.scene.clips.len() => {
+                (Some(m), Some(c)) if c < m.scene.clips.len() && !self.toggles.bind_pose => {
                     let clip = &m.scene.clips[c];
                     let frame = self.player.frame(clip);
                     self.pose.update(&m.scene.skeleton, clip, frame, DEFAULT_FPS);
@@ -606,6 +621,7 @@ impl App {
             clip: clip.map(|_| self.player.clip.unwrap_or(0)),
             frame: clip.map_or(0, |c| self.player.frame(c).to_bits()),
             looping: clip.is_some_and(|c| c.looping),
+            bind_pose: self.toggles.bind_pose,
         }
     }
 
@@ -671,7 +687,24 @@ impl App {
                 }
                 _ => Vec::new(),
             },
+            weights: t.weights,
+            uv_checker: t.uv_checker,
+            normals: t.normals,
+            tangents: t.tangents,
+            joint_axes: t.joint_axes,
+            ghosts: match (&self.model, self.current_clip_frame()) {
+                (Some(m), Some((c, f))) if t.onion => {
+                    onion_ghosts(&m.scene.skeleton, &m.scene.clips[c], f, t.onion_frames, DEFAULT_FPS)
+                }
+                _ => Vec::new(),
+            },
         }
+    }
+
+    /// The window sets, each frame before the UI runs, the matrix taking model space to clip space in the 3D
+    /// view's rect ([`App::view_rect`]), or `None` without a view; joint-name labels are placed with it.
+    pub fn set_view_projection(&mut self, model_to_clip: Option<glam::Mat4>) {
+        self.view_projection = model_to_clip;
     }
 
     /// The animated camera that plays with the current clip (by clip name), else the first with keys.

@@ -142,6 +142,25 @@ impl ViewToggles {
             ui.checkbox(&mut self.highlight_selected, "Tint the selected joint's vertices");
             ui.checkbox(&mut self.boxes, "Volume boxes (orange)");
         });
+        egui::CollapsingHeader::new("Debug views").default_open(true).show(ui, |ui| {
+            ui.checkbox(&mut self.weights, "Weights of the selected joint")
+                .on_hover_text("Heat map: dark blue 0, cyan, green, yellow, red 1");
+            ui.checkbox(&mut self.normals, "Normals (magenta; flipped: yellow)");
+            ui.checkbox(&mut self.tangents, "Tangents (light blue)");
+            ui.checkbox(&mut self.uv_checker, "UV checker")
+                .on_hover_text("Red grows along u, green along v; white marks each repeat's first cell");
+            ui.checkbox(&mut self.bind_pose, "Bind pose");
+            ui.checkbox(&mut self.joint_axes, "Axes of the selected joint");
+            ui.checkbox(&mut self.joint_names, "Joint names");
+            ui.checkbox(&mut self.onion, "Onion skin");
+            ui.add_enabled_ui(self.onion, |ui| {
+                let mut n = self.onion_frames;
+                let slider = egui::Slider::new(&mut n, 1..=super::MAX_ONION_FRAMES).text("Onion frames");
+                if ui.add(slider).changed() {
+                    out.push(super::Action::SetOnionFrames(n));
+                }
+            });
+        });
     }
 }
 

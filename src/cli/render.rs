@@ -9,6 +9,7 @@ use glam::Vec3;
 use super::pose::select;
 use super::{CliError, load_with_attachments};
 use crate::anim::Pose;
+use crate::app::onion_ghosts;
 use crate::render::{
     Background, Camera, FrameInput, GpuModel, Headless, Overlays, SheetSpec, ViewState, animation_bounds, frame_bounds,
     render_sheet,
@@ -81,6 +82,29 @@ pub struct RenderArgs {
     /// attached motion's) animated camera at the chosen time, converted from MMD's left-handed Y-up space.
     #[arg(long, value_enum, default_value_t = CameraChoice::Orbit)]
     pub camera: CameraChoice,
+    /// Weight view: paint the mesh by --joint's influence, a heat map from dark blue (0) through cyan, green
+    /// and yellow to red (1), in place of texture and lighting.
+    #[arg(long, requires = "joint")]
+    pub weights: bool,
+    /// Draw each vertex's skinned normal as a short line (magenta); one pointing against its triangles' front
+    /// side (flipped) is longer, yellow and drawn over the mesh.
+    #[arg(long)]
+    pub normals: bool,
+    /// Draw each vertex's skinned tangent as a short line (light blue), when the model has tangents.
+    #[arg(long)]
+    pub tangents: bool,
+    /// A UV checker texture (red grows along u, green along v) in place of the materials' textures.
+    #[arg(long)]
+    pub uv_checker: bool,
+    /// Draw the bind pose instead of the animation's.
+    #[arg(long, conflicts_with = "sheet")]
+    pub bind_pose: bool,
+    /// Onion skin: ghosts of the N frames before (reddish) and after (greenish) the one drawn.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(0..=crate::app::MAX_ONION_FRAMES as i64))]
+    pub onion: Option<u32>,
+    /// Draw --joint's axes: X red, Y green, Z blue.
+    #[arg(long, requires = "joint")]
+    pub axes: bool,
     /// Frame rate for animations whose file stores none (IQM framerate 0).
     #[arg(long, default_value_t = DEFAULT_FPS, value_name = "FPS")]
     pub default_fps: f32,
@@ -237,10 +261,20 @@ fn render_file(args: &RenderArgs, parsed: &Parsed, headless: &mut Option<Headles
         boxes: if args.boxes { scene.marked_boxes() } else { Vec::new() },
         camera_path: Vec::new(),
         camera_frustum: Vec::new(),
+        weights: args.weights,
+        uv_checker: args.uv_checker,
+        normals: args.normals,
+        tangents: args.tangents,
+        joint_axes: args.axes,
+        ghosts: Vec::new(),
     };
 
     let image = match (sheet, selection) {
         (Some((cols, rows)), Some((clip, _))) => {
+            let ghosts = |f: f32| match args.onion {
+                Some(n) => onion_ghosts(&scene.skeleton, &scene.clips[clip], f, n, args.default_fps),
+                None => Vec::new(),
+            };
             let spec = SheetSpec {
                 clip,
                 cols,
@@ -252,16 +286,20 @@ fn render_file(args: &RenderArgs, parsed: &Parsed, headless: &mut Option<Headles
                 computed_bounds: args.bounds,
                 default_fps: args.default_fps,
                 background,
+                ghosts: Some(&ghosts),
             };
             render_sheet(renderer, &model, &scene, &spec).map_err(CliError::load)?
         }
         _ => {
             let clip_frame = selection;
             let pose = match clip_frame {
-                Some((c, f)) => Pose::sample(&scene.skeleton, &scene.clips[c], f, args.default_fps),
-                None => Pose::bind(&scene.skeleton),
+                Some((c, f)) if !args.bind_pose => Pose::sample(&scene.skeleton, &scene.clips[c], f, args.default_fps),
+                _ => Pose::bind(&scene.skeleton),
             };
             let mut overlays = base;
+            if let (Some(n), Some((c, f))) = (args.onion, clip_frame) {
+                overlays.ghosts = onion_ghosts(&scene.skeleton, &scene.clips[c], f, n, args.default_fps);
+            }
             if args.bounds {
                 (overlays.stored_bounds, overlays.computed_bounds) = frame_bounds(&scene, clip_frame, &pose);
             }

@@ -37,6 +37,27 @@ pub struct Overlays {
     pub camera_path: Vec<Vec3>,
     /// An animated camera's frustum at the current time, world space segments, drawn in white.
     pub camera_frustum: Vec<[Vec3; 2]>,
+    /// Weight view: the mesh painted as a heat map of `selected_joint`'s weights (dark blue 0, through cyan,
+    /// green and yellow, to red 1) instead of texture and lighting; with no joint selected everything is 0.
+    pub weights: bool,
+    /// A UV checker (with a u/v colour gradient) in place of the materials' textures.
+    pub uv_checker: bool,
+    /// Each vertex's skinned normal as a short line (skinned on the CPU, only while on); a normal pointing
+    /// against its triangles' front side is drawn longer, in yellow, over everything.
+    pub normals: bool,
+    /// Each vertex's skinned tangent as a short line, when the model has tangents.
+    pub tangents: bool,
+    /// The axes of `selected_joint` in the pose (X red, Y green, Z blue), drawn over everything.
+    pub joint_axes: bool,
+    /// Onion-skin ghosts: the mesh under other poses, translucent, drawn after the mesh without writing depth.
+    pub ghosts: Vec<Ghost>,
+}
+
+/// One onion-skin ghost: a pose's skinning palette and the colour it is drawn in (linear RGBA, alpha < 1).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Ghost {
+    pub palette: Vec<Mat4>,
+    pub color: [f32; 4],
 }
 
 impl Default for Overlays {
@@ -55,9 +76,20 @@ impl Default for Overlays {
             boxes: Vec::new(),
             camera_path: Vec::new(),
             camera_frustum: Vec::new(),
+            weights: false,
+            uv_checker: false,
+            normals: false,
+            tangents: false,
+            joint_axes: false,
+            ghosts: Vec::new(),
         }
     }
 }
+
+/// The length of the normal and tangent lines, as a fraction of the bind-pose bounds' diagonal.
+const DIRECTION_LINE: f32 = 0.025;
+/// The length of the selected joint's axes, as a fraction of the bind-pose bounds' diagonal.
+const JOINT_AXIS: f32 = 0.12;
 
 /// The stored and the computed bounds of a frame, for [`Overlays`]. `clip_frame` is the clip and (fractional)
 /// frame the pose was sampled at; the stored box is the one of the frame at or before it. Computing the box
@@ -107,6 +139,10 @@ pub struct ViewState {
     overlays: Overlays,
     /// The model's blended draws, back to front for this frame's camera and pose.
     blend_order: Vec<usize>,
+    /// One palette buffer and bind group per onion-skin ghost, kept between frames (the first
+    /// `ghosts_used` hold this frame's ghosts).
+    ghosts: Vec<(wgpu::Buffer, wgpu::BindGroup)>,
+    ghosts_used: usize,
 }
 
 impl ViewState {
@@ -133,6 +169,8 @@ impl ViewState {
             on_top: 0..0,
             overlays: Overlays::default(),
             blend_order: Vec::new(),
+            ghosts: Vec::new(),
+            ghosts_used: 0,
         }
     }
 
@@ -150,14 +188,30 @@ impl ViewState {
         let wire = if input.overlays.mesh { colors::WIRE_ON_MESH } else { colors::WIRE };
         // params.w: the highlighted joint + 1 (0 = none), exact as a float below 2^24.
         let highlight = input.overlays.highlight_joint.map_or(0.0, |j| (j as f32) + 1.0);
-        write_uniforms(renderer, &self.uniforms, input.camera, aspect, wire, [0.002, 0.0, 0.0, highlight]);
+        let o = input.overlays;
+        let weight_joint = o.selected_joint.map_or(0.0, |j| (j as f32) + 1.0);
+        let modes = [f32::from(u8::from(o.weights)), f32::from(u8::from(o.uv_checker)), weight_joint, 0.0];
+        let params = [0.002, 0.0, 0.0, highlight];
+        write_uniforms(renderer, &self.uniforms, input.camera, aspect, wire, params, modes);
         model.write_palette(renderer, &input.pose.palette);
+        self.prepare_ghosts(renderer, model, &o.ghosts);
         model.write_draw_params(renderer, input.time);
         let camera = input.camera;
         self.blend_order = mesh::blend_order(model, &input.pose.palette, camera.model_matrix(), camera.eye());
 
-        let o = input.overlays;
         let mut v: Vec<LineVertex> = Vec::new();
+        let scale = model.bind_bounds().map_or(1.0, |b| b.diagonal()).max(1e-6);
+        let mut flipped = Vec::new();
+        if o.normals || o.tangents {
+            let d = lines::Directions {
+                streams: &model.cpu,
+                flipped: &model.flipped,
+                normals: o.normals,
+                tangents: o.tangents,
+                length: scale * DIRECTION_LINE,
+            };
+            d.build(&input.pose.palette, &mut v, &mut flipped);
+        }
         if o.grid {
             grid::grid(&mut v, model.up, model.bind_bounds().as_ref());
         }
@@ -188,6 +242,10 @@ impl ViewState {
             let size = model.bind_bounds().map_or(0.01, |b| b.diagonal() * 0.006);
             lines::skeleton(&mut v, &input.pose.world, &model.parents, o.selected_joint, size);
         }
+        v.extend(flipped);
+        if let Some(world) = o.selected_joint.filter(|_| o.joint_axes).and_then(|j| input.pose.world.get(j)) {
+            lines::joint_axes(&mut v, world, scale * JOINT_AXIS);
+        }
         self.tested = 0..tested;
         self.on_top = tested..v.len() as u32;
         if !v.is_empty() {
@@ -201,6 +259,24 @@ impl ViewState {
         self.overlays = o.clone();
     }
 
+    /// Writes each ghost's palette and colour into a palette buffer of its own (made or remade as the
+    /// model's joint count needs).
+    fn prepare_ghosts(&mut self, renderer: &Renderer, model: &GpuModel, ghosts: &[Ghost]) {
+        let size = super::model::palette_bytes(model.palette_len());
+        for (i, g) in ghosts.iter().enumerate() {
+            if self.ghosts.get(i).is_none_or(|(b, _)| b.size() != size) {
+                let slot = super::model::palette_buffer(renderer, model.palette_len(), "onion ghost palette");
+                if i < self.ghosts.len() {
+                    self.ghosts[i] = slot;
+                } else {
+                    self.ghosts.push(slot);
+                }
+            }
+            model.write_palette_into(renderer, &self.ghosts[i].0, &g.palette, g.color);
+        }
+        self.ghosts_used = ghosts.len();
+    }
+
     /// Records the prepared frame into `pass`, whose targets match the renderer's format and sample count and
     /// have a depth attachment.
     pub fn paint(&self, renderer: &Renderer, model: &GpuModel, pass: &mut wgpu::RenderPass<'_>) {
@@ -209,6 +285,9 @@ impl ViewState {
         if self.overlays.mesh {
             let o = &self.overlays;
             renderer.mesh.draw(pass, model, o.cull_back_faces, &o.hidden_meshes, &self.blend_order);
+            let ghosts: Vec<&wgpu::BindGroup> = self.ghosts[..self.ghosts_used].iter().map(|(_, g)| g).collect();
+            renderer.mesh.draw_ghosts(pass, model, o.cull_back_faces, &o.hidden_meshes, &ghosts);
+            pass.set_bind_group(1, &model.palette_group, &[]);
         }
         if self.overlays.wireframe {
             renderer.wire.draw(pass, model);
@@ -253,7 +332,7 @@ impl Renderer {
 }
 
 /// The `View` uniform block of shaders/view.wgsl, in floats.
-const UNIFORM_FLOATS: usize = 16 * 2 + 4 * 4;
+const UNIFORM_FLOATS: usize = 16 * 2 + 4 * 5;
 
 pub(crate) fn write_uniforms(
     renderer: &Renderer,
@@ -262,6 +341,7 @@ pub(crate) fn write_uniforms(
     aspect: f32,
     wire: [f32; 4],
     params: [f32; 4],
+    modes: [f32; 4],
 ) {
     let mut u: Vec<f32> = Vec::with_capacity(UNIFORM_FLOATS);
     u.extend(camera.view_proj(aspect).to_cols_array());
@@ -270,6 +350,7 @@ pub(crate) fn write_uniforms(
     u.extend(Vec3::Y.extend(0.0).to_array());
     u.extend(wire);
     u.extend(params);
+    u.extend(modes);
     renderer.queue.write_buffer(buffer, 0, bytes(&u));
 }
 

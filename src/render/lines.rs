@@ -36,6 +36,66 @@ pub(crate) mod colors {
     /// An animated camera's path and its frustum.
     pub const CAMERA_PATH: [f32; 4] = [0.1, 0.85, 0.95, 1.0];
     pub const CAMERA_FRUSTUM: [f32; 4] = [0.95, 0.95, 0.95, 1.0];
+    /// Skinned normals and tangents.
+    pub const NORMAL: [f32; 4] = [0.95, 0.3, 0.95, 1.0];
+    pub const TANGENT: [f32; 4] = [0.15, 0.85, 1.0, 1.0];
+    /// A normal pointing against its faces' front side.
+    pub const FLIPPED_NORMAL: [f32; 4] = [1.0, 0.95, 0.0, 1.0];
+    /// The selected joint's axes: pure red, green and blue.
+    pub const JOINT_X: [f32; 4] = [1.0, 0.0, 0.0, 1.0];
+    pub const JOINT_Y: [f32; 4] = [0.0, 1.0, 0.0, 1.0];
+    pub const JOINT_Z: [f32; 4] = [0.0, 0.0, 1.0, 1.0];
+}
+
+/// Lines of the skinned normals and tangents.
+pub(crate) struct Directions<'a> {
+    pub streams: &'a crate::scene::VertexStreams,
+    /// Per vertex: its normal is flipped against its faces (`GpuModel::flipped`).
+    pub flipped: &'a [bool],
+    pub normals: bool,
+    pub tangents: bool,
+    pub length: f32,
+}
+
+impl Directions<'_> {
+    /// A line of `length` from each skinned vertex along its skinned normal (`normals`) and tangent
+    /// (`tangents`, when the streams have them), skinned on the CPU with `palette` as the shader does, into
+    /// `out`; flipped normals go into `flipped` instead, in their own colour, to be drawn over everything (a
+    /// flipped normal points into the mesh, where a depth-tested line would hide).
+    pub fn build(&self, palette: &[Mat4], out: &mut Vec<LineVertex>, flipped: &mut Vec<LineVertex>) {
+        let positions = crate::anim::skin_positions(self.streams, palette);
+        if self.normals
+            && let Some(n) = crate::anim::skin_normals(self.streams, palette)
+        {
+            for (i, (p, n)) in positions.iter().zip(&n).enumerate() {
+                if self.flipped.get(i).copied().unwrap_or(false) {
+                    line(flipped, *p, *p + *n * self.length * 1.5, colors::FLIPPED_NORMAL);
+                } else {
+                    line(out, *p, *p + *n * self.length, colors::NORMAL);
+                }
+            }
+        }
+        if self.tangents
+            && let Some(t) = crate::anim::skin_tangents(self.streams, palette)
+        {
+            for (p, t) in positions.iter().zip(&t) {
+                line(out, *p, *p + t.truncate() * self.length, colors::TANGENT);
+            }
+        }
+    }
+}
+
+/// A joint's axes from its model-space transform: X red, Y green, Z blue, each `length` long whatever the
+/// joint's scale.
+pub(crate) fn joint_axes(out: &mut Vec<LineVertex>, world: &Mat4, length: f32) {
+    let origin = world.w_axis.truncate();
+    let axes = [(world.x_axis, colors::JOINT_X), (world.y_axis, colors::JOINT_Y), (world.z_axis, colors::JOINT_Z)];
+    for (axis, color) in axes {
+        let d = axis.truncate().normalize_or_zero();
+        if d != Vec3::ZERO {
+            line(out, origin, origin + d * length, color);
+        }
+    }
 }
 
 pub(crate) fn line(out: &mut Vec<LineVertex>, a: Vec3, b: Vec3, color: [f32; 4]) {

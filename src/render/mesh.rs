@@ -39,8 +39,8 @@ pub(crate) struct MeshPipelines {
     layout: wgpu::PipelineLayout,
     format: wgpu::TextureFormat,
     samples: u32,
-    /// Indexed by `[front face is clockwise][cull back faces][blended]`.
-    pipelines: [[[std::sync::OnceLock<wgpu::RenderPipeline>; 2]; 2]; 2],
+    /// Indexed by `[front face is clockwise][cull back faces][Kind]`.
+    pipelines: [[[std::sync::OnceLock<wgpu::RenderPipeline>; 3]; 2]; 2],
 }
 
 impl MeshPipelines {
@@ -57,9 +57,11 @@ impl MeshPipelines {
         MeshPipelines { shader, device: device.clone(), layout, format, samples, pipelines: Default::default() }
     }
 
-    /// Blended pipelines test depth but do not write it, and blend over what is drawn (straight alpha).
-    fn pipeline(&self, cw: bool, cull: bool, blend: bool) -> &wgpu::RenderPipeline {
-        self.pipelines[cw as usize][cull as usize][blend as usize].get_or_init(|| {
+    /// Blended and ghost pipelines test depth but do not write it, and blend over what is drawn (straight
+    /// alpha).
+    fn pipeline(&self, cw: bool, cull: bool, kind: Kind) -> &wgpu::RenderPipeline {
+        self.pipelines[cw as usize][cull as usize][kind as usize].get_or_init(|| {
+            let blend = kind != Kind::Opaque;
             let front_face = if cw { wgpu::FrontFace::Cw } else { wgpu::FrontFace::Ccw };
             let buffers = vertex_layouts().map(Some);
             self.device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
@@ -67,7 +69,7 @@ impl MeshPipelines {
                 layout: Some(&self.layout),
                 vertex: wgpu::VertexState {
                     module: &self.shader,
-                    entry_point: Some("vs_mesh"),
+                    entry_point: Some(if kind == Kind::Ghost { "vs_ghost" } else { "vs_mesh" }),
                     compilation_options: Default::default(),
                     buffers: &buffers,
                 },
@@ -81,7 +83,7 @@ impl MeshPipelines {
                 multisample: wgpu::MultisampleState { count: self.samples, ..Default::default() },
                 fragment: Some(wgpu::FragmentState {
                     module: &self.shader,
-                    entry_point: Some("fs_mesh"),
+                    entry_point: Some(if kind == Kind::Ghost { "fs_ghost" } else { "fs_mesh" }),
                     compilation_options: Default::default(),
                     targets: &[Some(wgpu::ColorTargetState {
                         format: self.format,
@@ -130,11 +132,49 @@ impl MeshPipelines {
         let blended = blend_order.iter().filter_map(|&i| model.draws.get(i)).filter(|d| d.alpha == AlphaMode::Blend);
         for draw in opaque.chain(blended).filter(|d| shown(d)) {
             let cull = cull_back_faces && !draw.two_sided;
-            pass.set_pipeline(self.pipeline(cw, cull, draw.alpha == AlphaMode::Blend));
+            let kind = if draw.alpha == AlphaMode::Blend { Kind::Blend } else { Kind::Opaque };
+            pass.set_pipeline(self.pipeline(cw, cull, kind));
             pass.set_bind_group(2, &draw.group, &[]);
             pass.draw_indexed(draw.indices.clone(), 0, 0..1);
         }
     }
+
+    /// Draws every shown mesh of `model` once per palette group in `ghosts` (group 1), translucent in the tint
+    /// each palette carries, depth-tested against what is drawn but not writing depth: ghosts show only where
+    /// they leave the real mesh. Group 0 must already be set; group 1 is left at the last ghost's.
+    pub fn draw_ghosts(
+        &self,
+        pass: &mut wgpu::RenderPass<'_>,
+        model: &GpuModel,
+        cull_back_faces: bool,
+        hidden: &[bool],
+        ghosts: &[&wgpu::BindGroup],
+    ) {
+        if model.draws.is_empty() || ghosts.is_empty() {
+            return;
+        }
+        let cw = (model.front_face == FrontFace::Cw) != model.up.mirrors();
+        bind_streams(pass, model);
+        pass.set_index_buffer(model.indices.slice(..), wgpu::IndexFormat::Uint32);
+        for group in ghosts {
+            pass.set_bind_group(1, *group, &[]);
+            for draw in model.draws.iter().filter(|d| !d.mesh.is_some_and(|m| hidden.get(m).copied().unwrap_or(false)))
+            {
+                let cull = cull_back_faces && !draw.two_sided;
+                pass.set_pipeline(self.pipeline(cw, cull, Kind::Ghost));
+                pass.set_bind_group(2, &draw.group, &[]);
+                pass.draw_indexed(draw.indices.clone(), 0, 0..1);
+            }
+        }
+    }
+}
+
+/// What a mesh pipeline draws: opaque (and cut-out) draws, blended draws, or onion-skin ghosts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Opaque = 0,
+    Blend = 1,
+    Ghost = 2,
 }
 
 /// The blended draws of `model`, farthest first from `eye` (world space), each placed by its centre carried by

@@ -31,7 +31,7 @@ mod wireframe;
 
 pub use camera::{Camera, FixedView, animation_bounds, camera_frustum, camera_path, mmd_view_to_world};
 pub use capture::{SkinCapture, capture_skinning};
-pub use frame::{FrameInput, Overlays, Targets, ViewState, frame_bounds};
+pub use frame::{FrameInput, Ghost, Overlays, Targets, ViewState, frame_bounds};
 pub(crate) use headless::read_texels;
 pub use headless::{Background, Headless, RenderError, choose_sample_count, render_offscreen};
 pub use model::GpuModel;

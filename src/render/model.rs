@@ -11,7 +11,9 @@ use wgpu::util::DeviceExt;
 
 use super::texture::{self, AlphaContent, TextureProblem};
 use super::{Renderer, bytes, wireframe};
-use crate::scene::{AlphaMode, FrameBounds, FrontFace, Material, Scene, UV_IDENTITY, UpAxis, UvAnimation};
+use crate::scene::{
+    AlphaMode, FrameBounds, FrontFace, Material, Scene, UV_IDENTITY, UpAxis, UvAnimation, VertexStreams,
+};
 
 /// One draw: a range of the index buffer with one material and its own parameters.
 #[derive(Debug)]
@@ -68,6 +70,11 @@ pub struct GpuModel {
     pub(crate) front_face: FrontFace,
     bind_bounds: Option<FrameBounds>,
     problems: Vec<TextureProblem>,
+    /// The streams the normal and tangent lines are skinned from on the CPU (normals filled in when the scene
+    /// has none, as uploaded; tangents only when the scene has them).
+    pub(crate) cpu: VertexStreams,
+    /// Per vertex: the file's normal points against its triangles' front side (see [`flipped_normals`]).
+    pub(crate) flipped: Vec<bool>,
 }
 
 impl GpuModel {
@@ -79,7 +86,9 @@ impl GpuModel {
         let device = &renderer.device;
         let v = &scene.vertices;
         let n = v.len();
-        let normals = v.normals.clone().unwrap_or_else(|| computed_normals(scene));
+        let faces = face_normal_sums(scene);
+        let flipped = flipped_normals(v.normals.as_deref().unwrap_or(&[]), &faces);
+        let normals = v.normals.clone().unwrap_or_else(|| faces.iter().map(|n| n.normalize_or(Vec3::Z)).collect());
         let tangents = v.tangents.clone().unwrap_or_else(|| vec![glam::Vec4::new(1.0, 0.0, 0.0, 1.0); n]);
         let texcoords = v.texcoords.clone().unwrap_or_else(|| vec![glam::Vec2::ZERO; n]);
         let colors = v.colors.clone().unwrap_or_else(|| vec![glam::Vec4::ONE; n]);
@@ -178,17 +187,7 @@ impl GpuModel {
         }
 
         let palette_len = scene.skeleton.len().max(1);
-        let palette = device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("palette"),
-            size: 16 + 64 * palette_len as u64,
-            usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: false,
-        });
-        let palette_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some("palette"),
-            layout: &renderer.layouts.palette,
-            entries: &[wgpu::BindGroupEntry { binding: 0, resource: palette.as_entire_binding() }],
-        });
+        let (palette, palette_group) = palette_buffer(renderer, palette_len, "palette");
         let model = GpuModel {
             streams,
             vertex_count: n as u32,
@@ -204,6 +203,15 @@ impl GpuModel {
             front_face: scene.front_face,
             bind_bounds: FrameBounds::of_points(&v.positions),
             problems,
+            cpu: VertexStreams {
+                positions: v.positions.clone(),
+                normals: Some(normals),
+                tangents: v.tangents.clone(),
+                joints: v.joints.clone(),
+                weights: v.weights.clone(),
+                ..Default::default()
+            },
+            flipped,
         };
         model.write_palette(renderer, &[]);
         model
@@ -239,25 +247,66 @@ impl GpuModel {
     /// Uploads a pose's skinning palette (`Pose::palette`). Joints the palette lacks get the identity; extra
     /// matrices are ignored. Takes effect at the next queue submission.
     pub fn write_palette(&self, renderer: &Renderer, palette: &[Mat4]) {
+        self.write_palette_into(renderer, &self.palette, palette, [0.0; 4]);
+    }
+
+    /// Joints in this model's palette buffers (at least one).
+    pub(crate) fn palette_len(&self) -> usize {
+        self.palette_len
+    }
+
+    /// Writes `palette` with the ghost colour `tint` into `buffer`, one made by [`palette_buffer`] for
+    /// [`GpuModel::palette_len`] joints.
+    pub(crate) fn write_palette_into(
+        &self,
+        renderer: &Renderer,
+        buffer: &wgpu::Buffer,
+        palette: &[Mat4],
+        tint: [f32; 4],
+    ) {
         let count = palette.len().min(self.palette_len);
-        let mut data: Vec<f32> = Vec::with_capacity(4 + 16 * self.palette_len);
+        let mut data: Vec<f32> = Vec::with_capacity(8 + 16 * self.palette_len);
         data.extend([f32::from_bits(self.parents.len().min(self.palette_len) as u32), 0.0, 0.0, 0.0]);
+        data.extend(tint);
         for m in palette.iter().take(count) {
             data.extend(m.to_cols_array());
         }
         for _ in count..self.palette_len {
             data.extend(Mat4::IDENTITY.to_cols_array());
         }
-        renderer.queue.write_buffer(&self.palette, 0, bytes(&data));
+        renderer.queue.write_buffer(buffer, 0, bytes(&data));
     }
+}
+
+/// A palette storage buffer for `joints` joints (the `Palette` block of shaders/skin.wgsl: a count, a tint,
+/// then the matrices) and its group-1 bind group.
+pub(crate) fn palette_buffer(renderer: &Renderer, joints: usize, label: &str) -> (wgpu::Buffer, wgpu::BindGroup) {
+    let buffer = renderer.device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some(label),
+        size: palette_bytes(joints),
+        usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
+        mapped_at_creation: false,
+    });
+    let group = renderer.device.create_bind_group(&wgpu::BindGroupDescriptor {
+        label: Some(label),
+        layout: &renderer.layouts.palette,
+        entries: &[wgpu::BindGroupEntry { binding: 0, resource: buffer.as_entire_binding() }],
+    });
+    (buffer, group)
+}
+
+/// The size of a palette buffer for `joints` joints.
+pub(crate) fn palette_bytes(joints: usize) -> u64 {
+    32 + 64 * joints as u64
 }
 
 fn flat3(v: &[Vec3]) -> Vec<f32> {
     v.iter().flat_map(|p| p.to_array()).collect()
 }
 
-/// Area-weighted vertex normals, pointing out of the front faces.
-fn computed_normals(scene: &Scene) -> Vec<Vec3> {
+/// Area-weighted vertex normals, pointing out of the front faces, unnormalised (zero for a vertex in no
+/// triangle).
+fn face_normal_sums(scene: &Scene) -> Vec<Vec3> {
     let p = &scene.vertices.positions;
     let mut out = vec![Vec3::ZERO; p.len()];
     for t in &scene.triangles {
@@ -271,7 +320,14 @@ fn computed_normals(scene: &Scene) -> Vec<Vec3> {
             out[i] += n;
         }
     }
-    out.iter().map(|n| n.normalize_or(Vec3::Z)).collect()
+    out
+}
+
+/// Which of the file's `normals` point away from the front side of their triangles (`faces`, from
+/// [`face_normal_sums`]): a flipped normal, which lights the surface as if from behind. Vertices used by no
+/// triangle, or whose triangles cancel out, are never flagged.
+fn flipped_normals(normals: &[Vec3], faces: &[Vec3]) -> Vec<bool> {
+    normals.iter().zip(faces).map(|(n, f)| n.dot(*f) < -1e-3 * n.length() * f.length()).collect()
 }
 
 /// The centre of the vertices a draw uses and the joint that carries its first vertex most.
@@ -354,4 +410,27 @@ fn upload_materials(
     }
     out.push(GpuMaterial { view: placeholder.clone(), alpha: AlphaMode::Opaque, lit: true });
     (out, problems)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_normal_against_its_faces_winding_is_flagged() {
+        // One triangle in the XY plane, counter-clockwise seen from +Z.
+        let mut scene = Scene::empty(crate::scene::Metadata::new(crate::scene::Format::Iqe, ""));
+        scene.vertices.positions = vec![Vec3::ZERO, Vec3::X, Vec3::Y, Vec3::ONE];
+        scene.triangles = vec![[0, 1, 2]];
+        scene.front_face = FrontFace::Ccw;
+        let faces = face_normal_sums(&scene);
+        assert_eq!(&faces, &[Vec3::Z, Vec3::Z, Vec3::Z, Vec3::ZERO]);
+        let normals = [Vec3::Z, -Vec3::Z, Vec3::new(1.0, 0.0, 0.2), -Vec3::Z];
+        // Vertex 3 belongs to no triangle: never flagged.
+        assert_eq!(flipped_normals(&normals, &faces), vec![false, true, false, false]);
+        // Clockwise front faces turn the same triangle around.
+        scene.front_face = FrontFace::Cw;
+        let faces = face_normal_sums(&scene);
+        assert_eq!(flipped_normals(&normals, &faces), vec![true, false, true, false]);
+    }
 }

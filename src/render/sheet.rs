@@ -5,14 +5,14 @@ use image::{Rgba, RgbaImage};
 
 use super::Renderer;
 use super::camera::Camera;
-use super::frame::{FrameInput, Overlays, ViewState, frame_bounds};
+use super::frame::{FrameInput, Ghost, Overlays, ViewState, frame_bounds};
 use super::headless::{Background, RenderError, render_offscreen};
 use super::model::GpuModel;
 use crate::anim::Pose;
 use crate::scene::{Clip, Scene};
 
 /// What a contact sheet of one clip shows: `render --sheet` and the window's contact sheet both draw one.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct SheetSpec<'a> {
     /// The clip, by index into `Scene::clips`.
     pub clip: usize,
@@ -31,6 +31,8 @@ pub struct SheetSpec<'a> {
     /// Frame rate for clips whose file stores none.
     pub default_fps: f32,
     pub background: Background,
+    /// Onion-skin ghosts for a cell's frame (replacing `overlays.ghosts`, which belong to one frame).
+    pub ghosts: Option<&'a dyn Fn(f32) -> Vec<Ghost>>,
 }
 
 /// Renders the frames of `spec` with any renderer (headless or the window's) and lays them out, labelled, as
@@ -51,6 +53,7 @@ pub fn render_sheet(
         let frame = f as f32;
         let pose = Pose::sample(&scene.skeleton, clip, frame, spec.default_fps);
         let mut overlays = spec.overlays.clone();
+        overlays.ghosts = spec.ghosts.map(|g| g(frame)).unwrap_or_default();
         if spec.stored_bounds || spec.computed_bounds {
             let (stored, computed) = frame_bounds(scene, Some((spec.clip, frame)), &pose);
             overlays.stored_bounds = stored.filter(|_| spec.stored_bounds);

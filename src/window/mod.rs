@@ -307,6 +307,12 @@ impl Viewer {
         let mut central = egui::Rect::NOTHING;
         let mut nav = Navigation::default();
         let mut open_shortcut = false;
+        self.app.set_view_projection(
+            self.app
+                .view_rect()
+                .filter(|_| w.model.is_some())
+                .map(|r| w.camera.camera.view_proj(r.aspect_ratio()) * w.camera.camera.model_matrix()),
+        );
         let (app, notice) = (&mut self.app, self.notice.as_ref());
         let mut full = self.egui.run_pass(raw, |ctx| {
             intents = app.ui(ctx);

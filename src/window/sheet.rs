@@ -60,6 +60,12 @@ impl Viewer {
             .ok_or_else(|| "the model has no geometry to frame".to_string())?;
         let orbit = &w.camera.camera;
         let camera = Camera::framing(scene.up, &bounds, orbit.yaw, orbit.pitch, CELL.0 as f32 / CELL.1 as f32);
+        // The onion skin, when on, around each cell's own frame.
+        let toggles = self.app.settings().toggles;
+        let onion = toggles.onion.then(|| {
+            let n = toggles.onion_frames;
+            move |f: f32| crate::app::onion_ghosts(&scene.skeleton, c, f, n, DEFAULT_FPS)
+        });
         let spec = SheetSpec {
             clip,
             cols,
@@ -71,6 +77,7 @@ impl Viewer {
             overlays: &overlays,
             default_fps: DEFAULT_FPS,
             background: BACKGROUND,
+            ghosts: onion.as_ref().map(|g| g as &dyn Fn(f32) -> Vec<crate::render::Ghost>),
         };
         let image = render_sheet(&w.gpu.renderer, model, scene, &spec).map_err(|e| e.to_string())?;
         let path = capture::unused_path(dir, &sheet_name(&self.model_name(), &c.name));

@@ -1,0 +1,357 @@
+//! The debug views through the real `rigscope render` command on lavapipe: the weight view, normal and tangent
+//! lines, the UV checker, the bind pose, the onion skin and the selected joint's axes, with goldens for three
+//! of them (compared as tests/render_golden.rs does; `RIGSCOPE_BLESS=1` rewrites them).
+//!
+//! These need a GPU adapter; without one they fail rather than skip (set WGPU_BACKEND=vulkan with lavapipe).
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use glam::{Mat4, Vec3};
+use image::RgbaImage;
+use rigscope::anim::{Pose, skin_positions};
+use rigscope::render::{Camera, animation_bounds};
+use rigscope::scene::{DEFAULT_FPS, Scene};
+
+fn manifest() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn demo() -> PathBuf {
+    manifest().join("assets/demo.iqm")
+}
+
+/// Runs `rigscope render FILE ARGS` into target/render-views/NAME.png and returns the picture.
+fn render(name: &str, file: &Path, args: &[&str]) -> RgbaImage {
+    let dir = manifest().join("target/render-views");
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join(format!("{name}.png"));
+    let _ = std::fs::remove_file(&out);
+    let result = Command::new(env!("CARGO_BIN_EXE_rigscope"))
+        .arg("render")
+        .arg(file)
+        .args(args)
+        .arg("-o")
+        .arg(&out)
+        .output()
+        .expect("run rigscope");
+    assert!(
+        result.status.success(),
+        "rigscope render {args:?} failed with {:?}: {}",
+        result.status.code(),
+        String::from_utf8_lossy(&result.stderr)
+    );
+    image::open(&out).unwrap_or_else(|e| panic!("{}: {e}", out.display())).to_rgba8()
+}
+
+/// Writes `text` as target/render-views/NAME.iqe.
+fn write_iqe(name: &str, text: &str) -> PathBuf {
+    let dir = manifest().join("target/render-views");
+    std::fs::create_dir_all(&dir).unwrap();
+    let p = dir.join(format!("{name}.iqe"));
+    std::fs::write(&p, text).unwrap();
+    p
+}
+
+/// What `render` does to place the model (at the default 640x480, yaw 20, pitch 12, framed on the clip's
+/// 64 sampled frames): model space to clip space.
+fn model_to_clip(scene: &Scene, clip: Option<usize>, size: (u32, u32)) -> Mat4 {
+    let bounds = animation_bounds(scene, clip, DEFAULT_FPS, 64).unwrap();
+    let aspect = size.0 as f32 / size.1 as f32;
+    let camera = Camera::framing(scene.up, &bounds, 20f32.to_radians(), 12f32.to_radians(), aspect);
+    camera.view_proj(aspect) * camera.model_matrix()
+}
+
+/// The pixel a model-space point lands on.
+fn project(m: Mat4, size: (u32, u32), p: Vec3) -> (f32, f32) {
+    let c = m * p.extend(1.0);
+    let ndc = c.truncate() / c.w;
+    ((ndc.x + 1.0) * 0.5 * size.0 as f32, (1.0 - ndc.y) * 0.5 * size.1 as f32)
+}
+
+/// The pixel box (min x, min y, max x, max y) of every triangle with a vertex `joint` weighs on, skinned by
+/// `palette`: where the weight view may paint anything but 0.
+fn influence_box(scene: &Scene, joint: u32, palette: &[Mat4], m: Mat4, size: (u32, u32)) -> [f32; 4] {
+    let skinned = skin_positions(&scene.vertices, palette);
+    let (js, ws) = (scene.vertices.joints.as_ref().unwrap(), scene.vertices.weights.as_ref().unwrap());
+    let weighs = |v: u32| (0..4).any(|k| js[v as usize][k] == joint && ws[v as usize][k] > 0.0);
+    let mut b = [f32::MAX, f32::MAX, f32::MIN, f32::MIN];
+    for t in scene.triangles.iter().filter(|t| t.iter().any(|&v| weighs(v))) {
+        for &v in t {
+            let (x, y) = project(m, size, skinned[v as usize]);
+            b = [b[0].min(x), b[1].min(y), b[2].max(x), b[3].max(y)];
+        }
+    }
+    assert!(b[0] <= b[2], "joint {joint} weighs on no vertex");
+    b
+}
+
+/// A weight-view pixel showing more than weight 0: red or green well above the dark blue of 0 (and the
+/// default background, #30343c).
+fn hot(p: &image::Rgba<u8>) -> bool {
+    p.0[0].max(p.0[1]) > 90
+}
+
+fn hot_pixels(img: &RgbaImage) -> Vec<(u32, u32)> {
+    img.enumerate_pixels().filter(|(_, _, p)| hot(p)).map(|(x, y, _)| (x, y)).collect()
+}
+
+fn differing_pixels(a: &RgbaImage, b: &RgbaImage) -> usize {
+    a.pixels().zip(b.pixels()).filter(|(p, q)| (0..3).any(|k| p.0[k].abs_diff(q.0[k]) > 24)).count()
+}
+
+fn load(path: &Path) -> Scene {
+    rigscope::load_path(path).unwrap()
+}
+
+#[test]
+fn the_weight_view_is_hot_only_where_the_joint_has_influence() {
+    let scene = load(&demo());
+    let size = (640, 480);
+    let m = model_to_clip(&scene, Some(0), size);
+    let palette = Pose::sample(&scene.skeleton, &scene.clips[0], 0.0, DEFAULT_FPS).palette;
+    let mut boxes = Vec::new();
+    for name in ["elbow_l", "thigh_r"] {
+        let img = render(&format!("weights_{name}"), &demo(), &["--weights", "--joint", name]);
+        let joint = scene.skeleton.joints.iter().position(|j| j.name == name).unwrap() as u32;
+        let b = influence_box(&scene, joint, &palette, m, size);
+        let hot = hot_pixels(&img);
+        assert!(hot.len() > 300, "{name}: only {} hot pixels", hot.len());
+        let outside: Vec<_> = hot
+            .iter()
+            .filter(|&&(x, y)| {
+                let (x, y) = (x as f32 + 0.5, y as f32 + 0.5);
+                x < b[0] - 2.0 || x > b[2] + 2.0 || y < b[1] - 2.0 || y > b[3] + 2.0
+            })
+            .collect();
+        assert!(outside.is_empty(), "{name}: {} hot pixels outside {b:?}, e.g. {:?}", outside.len(), &outside[..1]);
+        boxes.push(b);
+    }
+    // The two joints' regions don't overlap: the picture follows the joint.
+    let [a, b] = [boxes[0], boxes[1]];
+    assert!(a[2] < b[0] || b[2] < a[0] || a[3] < b[1] || b[3] < a[1], "{a:?} {b:?}");
+    // The heat map replaces texture and lighting everywhere, cold where the joint has no say.
+    let plain = render("weights_plain", &demo(), &["--joint", "elbow_l"]);
+    let weights = render("weights_elbow_again", &demo(), &["--weights", "--joint", "elbow_l"]);
+    assert!(differing_pixels(&plain, &weights) > 10_000);
+    // The flag needs a joint.
+    let out = Command::new(env!("CARGO_BIN_EXE_rigscope"))
+        .args(["render", "--weights", "-o", "/dev/null"])
+        .arg(demo())
+        .output()
+        .unwrap();
+    assert!(!out.status.success() && String::from_utf8_lossy(&out.stderr).contains("--joint"));
+}
+
+/// A 2 × 2 metre panel of 4 × 4 quads standing on the ground (Z up, facing −Y, normals along −Y), every vertex on joint `root`;
+/// the top-right corner also weighs `leak` on `far`, a joint ten metres away. Two clips: `still` (two equal
+/// frames) and `moving` (root slides along X).
+fn panel(leak: f32) -> String {
+    panel_with(leak, false)
+}
+
+/// As [`panel`]; `flip` turns the middle vertex's normal around, into the panel's back.
+fn panel_with(leak: f32, flip: bool) -> String {
+    let mut s =
+        String::from("# Inter-Quake Export\njoint root\npq 0 0 0 0 0 0 1\njoint far\npq 10 0 0 0 0 0 1\nmesh panel\n");
+    for row in 0..5 {
+        for col in 0..5 {
+            let (x, z) = (col as f32 * 0.5 - 1.0, row as f32 * 0.5);
+            let ny = if flip && row == 2 && col == 2 { 1 } else { -1 };
+            s.push_str(&format!("vp {x} 0 {z}\nvn 0 {ny} 0\nvt {} {}\n", col as f32 / 4.0, row as f32 / 4.0));
+            if row == 4 && col == 4 && leak > 0.0 {
+                s.push_str(&format!("vb 0 {} 1 {leak}\n", 1.0 - leak));
+            } else {
+                s.push_str("vb 0 1\n");
+            }
+        }
+    }
+    for row in 0..4 {
+        for col in 0..4 {
+            let v = row * 5 + col;
+            // Clockwise seen from −Y, IQE's front faces: the normals (0, −1, 0) agree with the winding.
+            s.push_str(&format!("fm {} {} {}\nfm {} {} {}\n", v, v + 6, v + 1, v, v + 5, v + 6));
+        }
+    }
+    s.push_str("animation still\nframerate 10\nloop\nframe\npq 0 0 0 0 0 0 1\npq 10 0 0 0 0 0 1\n");
+    s.push_str("frame\npq 0 0 0 0 0 0 1\npq 10 0 0 0 0 0 1\n");
+    s.push_str("animation moving\nframerate 10\nloop\n");
+    for f in 0..6 {
+        s.push_str(&format!("frame\npq {} 0 0 0 0 0 1\npq 10 0 0 0 0 0 1\n", f as f32 * 0.3));
+    }
+    s
+}
+
+#[test]
+fn a_five_percent_leak_shows_where_the_vertex_is() {
+    let size = (640, 480);
+    let clean = write_iqe("panel_clean", &panel(0.0));
+    let leaky = write_iqe("panel_leak", &panel(0.05));
+    let args = ["--weights", "--joint", "far", "--no-cull", "--anim", "still"];
+    assert!(hot_pixels(&render("panel_clean", &clean, &args)).is_empty(), "no weight on far: all cold");
+    let img = render("panel_leak", &leaky, &args);
+    let hot = hot_pixels(&img);
+    assert!(hot.len() > 50, "the leak shows: {} hot pixels", hot.len());
+    let scene = load(&leaky);
+    let m = model_to_clip(&scene, Some(0), size);
+    let b = influence_box(&scene, 1, &Pose::bind(&scene.skeleton).palette, m, size);
+    assert!(hot.iter().all(|&(x, y)| {
+        let (x, y) = (x as f32 + 0.5, y as f32 + 0.5);
+        x >= b[0] - 2.0 && x <= b[2] + 2.0 && y >= b[1] - 2.0 && y <= b[3] + 2.0
+    }));
+    // Only the quad at the leaking corner (a sixteenth of the panel, about 100 pixels across) warms up.
+    let corner = project(m, size, Vec3::new(1.0, 0.0, 2.0));
+    let far = hot.iter().filter(|&&(x, y)| (x as f32 - corner.0).hypot(y as f32 - corner.1) > 140.0).count();
+    assert_eq!(far, 0, "hot pixels away from the corner {corner:?}");
+}
+
+/// Pixels of the normal lines' magenta (the mesh is left out).
+fn magenta(img: &RgbaImage) -> usize {
+    img.pixels().filter(|p| p.0[0] > 200 && p.0[2] > 200 && p.0[1] < 160).count()
+}
+
+#[test]
+fn normal_lines_appear_and_follow_the_pose() {
+    let off = render("no_normals", &demo(), &["--no-mesh", "--anim", "wave", "--frame", "0"]);
+    assert_eq!(magenta(&off), 0);
+    let a = render("normals_wave_0", &demo(), &["--normals", "--no-mesh", "--anim", "wave", "--frame", "0"]);
+    let b = render("normals_wave_12", &demo(), &["--normals", "--no-mesh", "--anim", "wave", "--frame", "12"]);
+    assert!(magenta(&a) > 2000, "{} magenta pixels", magenta(&a));
+    // Waving moves the arm's normals; the rest of Pip hardly moves.
+    let d = differing_pixels(&a, &b);
+    assert!(d > 300, "only {d} pixels moved between frames 0 and 12");
+    let t = render("tangents_wave_0", &demo(), &["--tangents", "--no-mesh", "--anim", "wave", "--frame", "0"]);
+    let blue = t.pixels().filter(|p| p.0[2] > 200 && p.0[1] > 150 && p.0[0] < 120).count();
+    assert!(blue > 2000 && magenta(&t) == 0, "{blue} tangent pixels");
+}
+
+/// Pixels of the flipped-normal yellow.
+fn yellow(img: &RgbaImage) -> usize {
+    img.pixels().filter(|p| p.0[0] > 220 && p.0[1] > 210 && p.0[2] < 80).count()
+}
+
+#[test]
+fn a_flipped_normal_is_drawn_over_the_mesh_in_yellow_pointing_back() {
+    let clean = write_iqe("panel_normals", &panel_with(0.0, false));
+    let flipped = write_iqe("panel_flipped", &panel_with(0.0, true));
+    let args = ["--normals", "--no-cull", "--anim", "still", "--yaw", "60"];
+    let a = render("panel_normals", &clean, &args);
+    assert_eq!(yellow(&a), 0);
+    assert!(magenta(&a) > 50, "the normals show: {}", magenta(&a));
+    let b = render("panel_flipped", &flipped, &args);
+    assert!(yellow(&b) > 10, "the flipped normal shows: {} pixels", yellow(&b));
+    // It leaves the middle vertex toward +Y, the panel's back.
+    let scene = load(&flipped);
+    let m = model_to_clip(&scene, Some(0), (640, 480));
+    let (mid, back) =
+        (project(m, (640, 480), Vec3::new(0.0, 0.0, 1.0)), project(m, (640, 480), Vec3::new(0.0, 0.1, 1.0)));
+    let (dx, dy) = (back.0 - mid.0, back.1 - mid.1);
+    let pixels: Vec<(f32, f32)> = b
+        .enumerate_pixels()
+        .filter(|(_, _, p)| p.0[0] > 220 && p.0[1] > 210 && p.0[2] < 80)
+        .map(|(x, y, _)| (x as f32 + 0.5 - mid.0, y as f32 + 0.5 - mid.1))
+        .collect();
+    assert!(pixels.iter().all(|(x, y)| x * dx + y * dy > -2.0), "yellow pixels behind the vertex: {pixels:?}");
+}
+
+#[test]
+fn the_uv_checker_replaces_the_texture_and_shows_the_u_direction() {
+    let plain = render("textured", &demo(), &[]);
+    let checker = render("checker", &demo(), &["--uv-checker"]);
+    assert!(differing_pixels(&plain, &checker) > 10_000);
+    // On the panel u grows with model X: red grows toward the panel's right edge, on screen too.
+    let panel = write_iqe("panel_uv", &panel(0.0));
+    let img = render("panel_uv", &panel, &["--uv-checker", "--no-cull", "--anim", "still"]);
+    let scene = load(&panel);
+    let m = model_to_clip(&scene, Some(0), (640, 480));
+    // Red over blue (the checker's blue is constant; dark cells and light scale both alike).
+    let ratio = |p: Vec3| {
+        let (x, y) = project(m, (640, 480), p);
+        let px = img.get_pixel(x as u32, y as u32).0;
+        px[0] as f32 / px[2].max(1) as f32
+    };
+    let (left, right) = (ratio(Vec3::new(-0.85, 0.0, 1.1)), ratio(Vec3::new(0.85, 0.0, 1.1)));
+    assert!(right > left * 1.3, "red/blue {left} on the left, {right} on the right");
+}
+
+#[test]
+fn the_bind_pose_ignores_the_frame_and_differs_from_the_animation() {
+    let a = render("bind_10", &demo(), &["--bind-pose", "--anim", "wave", "--frame", "10"]);
+    let b = render("bind_20", &demo(), &["--bind-pose", "--anim", "wave", "--frame", "20"]);
+    assert_eq!(a, b, "the bind pose doesn't depend on the frame");
+    let posed = render("posed_10", &demo(), &["--anim", "wave", "--frame", "10"]);
+    assert!(differing_pixels(&a, &posed) > 500);
+}
+
+#[test]
+fn onion_ghosts_add_pixels_only_when_the_clip_moves() {
+    let none = render("onion_0", &demo(), &["--anim", "walk", "--frame", "5"]);
+    let three = render("onion_3", &demo(), &["--onion", "3", "--anim", "walk", "--frame", "5"]);
+    assert!(differing_pixels(&none, &three) > 500, "{}", differing_pixels(&none, &three));
+    let panel = write_iqe("panel_onion", &panel(0.0));
+    let still0 = render("still_0", &panel, &["--no-cull", "--anim", "still", "--frame", "0"]);
+    let still2 = render("still_2", &panel, &["--no-cull", "--anim", "still", "--frame", "0", "--onion", "2"]);
+    assert_eq!(differing_pixels(&still0, &still2), 0, "a clip without motion has nothing to show");
+    let moving0 = render("moving_0", &panel, &["--no-cull", "--anim", "moving", "--frame", "2"]);
+    let moving2 = render("moving_2", &panel, &["--no-cull", "--anim", "moving", "--frame", "2", "--onion", "2"]);
+    assert!(differing_pixels(&moving0, &moving2) > 500);
+}
+
+#[test]
+fn joint_axes_draw_red_green_and_blue_at_the_joint() {
+    let size = (640, 480);
+    let scene = load(&demo());
+    let img = render("axes_elbow", &demo(), &["--axes", "--joint", "elbow_l", "--anim", "idle", "--frame", "0"]);
+    let without = render("no_axes_elbow", &demo(), &["--joint", "elbow_l", "--anim", "idle", "--frame", "0"]);
+    let pose = Pose::sample(&scene.skeleton, &scene.clips[0], 0.0, DEFAULT_FPS);
+    let j = scene.skeleton.joints.iter().position(|j| j.name == "elbow_l").unwrap();
+    let at = project(model_to_clip(&scene, Some(0), size), size, pose.world[j].w_axis.truncate());
+    let count = |img: &RgbaImage, k: usize| {
+        img.enumerate_pixels()
+            .filter(|(_, _, p)| p.0[k] > 200 && (0..3).filter(|&o| o != k).all(|o| p.0[o] < 60))
+            .filter(|(x, y, _)| (*x as f32 - at.0).hypot(*y as f32 - at.1) < 40.0)
+            .count()
+    };
+    for k in 0..3 {
+        assert!(count(&img, k) >= 8, "channel {k}: {} pixels near {at:?}", count(&img, k));
+        assert_eq!(count(&without, k), 0, "channel {k} without --axes");
+    }
+}
+
+#[test]
+fn goldens_of_the_weight_normal_and_checker_views() {
+    check_golden("demo_weights", &render("g_weights", &demo(), &["--weights", "--joint", "elbow_l", "--axes"]));
+    check_golden(
+        "demo_normals",
+        &render("g_normals", &demo(), &["--normals", "--tangents", "--anim", "wave", "--frame", "10"]),
+    );
+    check_golden("demo_uv_checker", &render("g_checker", &demo(), &["--uv-checker"]));
+}
+
+/// tests/render_golden.rs's comparison: at most 0.25% of pixels off by more than 32 in a channel, and a mean
+/// difference of at most 1 per channel. A failure keeps the actual picture under target/golden-failures/.
+fn check_golden(name: &str, actual: &RgbaImage) {
+    let golden = manifest().join("tests/golden").join(format!("{name}.png"));
+    if std::env::var_os("RIGSCOPE_BLESS").is_some_and(|v| v != "0") {
+        actual.save(&golden).unwrap();
+        return;
+    }
+    let expected = image::open(&golden)
+        .unwrap_or_else(|e| panic!("golden {} unreadable ({e}); RIGSCOPE_BLESS=1 creates it", golden.display()))
+        .to_rgba8();
+    assert_eq!(expected.dimensions(), actual.dimensions(), "{name}");
+    let (mut bad, mut sum) = (0u64, 0u64);
+    for (e, a) in expected.pixels().zip(actual.pixels()) {
+        bad += u64::from((0..4).any(|k| e.0[k].abs_diff(a.0[k]) > 32));
+        sum += (0..4).map(|k| u64::from(e.0[k].abs_diff(a.0[k]))).sum::<u64>();
+    }
+    let total = f64::from(actual.width() * actual.height());
+    let mean = sum as f64 / (total * 4.0);
+    if bad as f64 / total > 0.0025 || mean > 1.0 {
+        let dir = manifest().join("target/golden-failures");
+        std::fs::create_dir_all(&dir).unwrap();
+        let p = dir.join(format!("{name}.actual.png"));
+        actual.save(&p).unwrap();
+        panic!("{name}: {bad} pixels off, mean difference {mean:.3}; actual picture {}", p.display());
+    }
+}

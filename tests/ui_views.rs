@@ -1,0 +1,117 @@
+//! The debug views' switches in the sidebar, through egui_kittest (no GPU): what they turn on in the
+//! renderer's `Overlays`, the bind pose, the onion skin's ghosts and the joint-name labels.
+
+use std::path::PathBuf;
+
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use glam::Mat4;
+use rigscope::anim::Pose;
+use rigscope::app::{App, project_to_view};
+use rigscope::render::Camera;
+
+fn demo() -> PathBuf {
+    PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/assets/demo.iqm"))
+}
+
+fn harness() -> Harness<'static, App> {
+    let mut app = App::new();
+    app.open_path(&demo());
+    assert!(app.problems().is_empty(), "{:?}", app.problems());
+    Harness::builder().with_size([1400.0, 2400.0]).build_ui_state(
+        |ui, app: &mut App| {
+            app.show(ui);
+        },
+        app,
+    )
+}
+
+/// Model space to clip space for the app's view rect, as the window computes it.
+fn view_projection(app: &App) -> Mat4 {
+    let scene = app.scene().unwrap();
+    let bounds = rigscope::render::animation_bounds(scene, Some(0), 30.0, 16).unwrap();
+    let aspect = app.view_rect().unwrap().aspect_ratio();
+    let camera = Camera::framing(scene.up, &bounds, 0.3, 0.2, aspect);
+    camera.view_proj(aspect) * camera.model_matrix()
+}
+
+#[test]
+fn debug_view_switches_reach_the_overlays() {
+    let mut h = harness();
+    let o = h.state().overlays();
+    assert!(!o.weights && !o.normals && !o.tangents && !o.uv_checker && o.ghosts.is_empty());
+    for label in
+        ["Weights of the selected joint", "Normals (magenta; flipped: yellow)", "Tangents (light blue)", "UV checker"]
+    {
+        h.get_by_label(label).click();
+    }
+    h.run();
+    let o = h.state().overlays();
+    assert!(o.weights && o.normals && o.tangents && o.uv_checker);
+    // The axes are on by default; they follow the switch.
+    assert!(o.joint_axes);
+    h.get_by_label("Axes of the selected joint").click();
+    h.run();
+    assert!(!h.state().overlays().joint_axes);
+}
+
+#[test]
+fn the_bind_pose_switch_recomputes_the_pose() {
+    let mut h = harness();
+    let bind = Pose::bind(&h.state().scene().unwrap().skeleton);
+    let animated = h.state().pose().world.clone();
+    assert_ne!(animated, bind.world, "idle frame 0 is not the bind pose");
+    h.get_by_label("Bind pose").click();
+    h.run();
+    assert_eq!(h.state().pose().world, bind.world);
+    h.get_by_label("Bind pose").click();
+    h.run();
+    assert_eq!(h.state().pose().world, animated);
+}
+
+#[test]
+fn onion_skin_ghosts_follow_the_frame_count_slider() {
+    let mut h = harness();
+    h.get_by_label("Onion skin").click();
+    h.run();
+    // Two frames each side by default; "idle" loops, so frame 0 has ghosts on both sides.
+    let ghosts = h.state().overlays().ghosts;
+    assert_eq!(ghosts.len(), 4);
+    let (scene, frame) = (h.state().scene().unwrap(), 47.0);
+    let previous = Pose::sample(&scene.skeleton, &scene.clips[0], frame, rigscope::scene::DEFAULT_FPS);
+    assert_eq!(ghosts[0].palette, previous.palette, "the first ghost is the frame before, wrapped");
+    assert!(ghosts[0].color[0] > ghosts[0].color[1] && ghosts[1].color[1] > ghosts[1].color[0]);
+    h.get_by_role_and_label(egui::accesskit::Role::Slider, "Onion frames").set_value_accesskit(5.0);
+    h.run();
+    assert_eq!(h.state().overlays().ghosts.len(), 10);
+}
+
+#[test]
+fn joint_names_are_labelled_in_the_view_and_not_behind_the_camera() {
+    let mut h = harness();
+    h.run();
+    let count = |h: &Harness<'_, App>| h.query_all_by_label("elbow_l").count();
+    assert_eq!(count(&h), 0);
+    h.get_by_label("Joint names").click();
+    h.run();
+    // No projection yet (no view drawn): no labels.
+    assert_eq!(count(&h), 0);
+    let m = view_projection(h.state());
+    h.state_mut().set_view_projection(Some(m));
+    h.run();
+    assert_eq!(count(&h), 1);
+    // Every joint in front of the camera has one, where the projection puts it.
+    let rect = h.state().view_rect().unwrap();
+    let world = h.state().pose().world.clone();
+    let names: Vec<String> = h.state().scene().unwrap().skeleton.joints.iter().map(|j| j.name.clone()).collect();
+    for (name, w) in names.iter().zip(&world) {
+        let at = project_to_view(m, rect, w.w_axis.truncate()).expect("the framed model is in view");
+        let node = h.get_by_label(name);
+        let r = node.rect();
+        assert!((r.left() - at.x - 4.0).abs() < 3.0 && r.bottom() <= at.y + 1.0, "{name}: {r:?} at {at:?}");
+    }
+    // Everything behind the camera (w < 0): no labels.
+    h.state_mut().set_view_projection(Some(Mat4::from_diagonal(glam::Vec4::splat(-1.0)) * m));
+    h.run();
+    assert_eq!(count(&h), 0);
+}
