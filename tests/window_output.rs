@@ -30,7 +30,7 @@ fn run_window_for_a_sheet(dir: &Path, model: &Path) {
         .arg(model)
         .args(["--contact-sheet", "--exit-after-frames", "4"])
         // Never the user's settings: an empty config folder of the run's own.
-        .env("RIGSCOPE_CONFIG_DIR", dir.join("config"))
+        .env("RIGSCOPE_CONFIG_DIR", dir.with_extension("config"))
         .output()
         .expect("run rigscope");
     assert!(
