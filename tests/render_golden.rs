@@ -27,25 +27,7 @@ fn render(name: &str, args: &[&str]) -> RgbaImage {
 
 /// As [`render`], with what the command wrote on stderr.
 fn render_with_stderr(name: &str, args: &[&str]) -> (RgbaImage, String) {
-    let dir = manifest().join("target/render-tests");
-    std::fs::create_dir_all(&dir).unwrap();
-    let out = dir.join(format!("{name}.png"));
-    let _ = std::fs::remove_file(&out);
-    let result = Command::new(env!("CARGO_BIN_EXE_rigscope"))
-        .arg("render")
-        .args(args)
-        .arg("-o")
-        .arg(&out)
-        .output()
-        .expect("run rigscope");
-    assert!(
-        result.status.success(),
-        "rigscope render {args:?} failed with {:?}: {}",
-        result.status.code(),
-        String::from_utf8_lossy(&result.stderr)
-    );
-    let image = image::open(&out).unwrap_or_else(|e| panic!("{}: {e}", out.display())).to_rgba8();
-    (image, String::from_utf8_lossy(&result.stderr).into_owned())
+    common::render_png("render-tests", name, args)
 }
 
 /// Compares `actual` with tests/golden/NAME.png (or writes it, with RIGSCOPE_BLESS=1).

@@ -4,6 +4,8 @@
 //!
 //! These need a GPU adapter; without one they fail rather than skip (set WGPU_BACKEND=vulkan with lavapipe).
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -23,25 +25,9 @@ fn demo() -> PathBuf {
 
 /// Runs `rigscope render FILE ARGS` into target/render-views/NAME.png and returns the picture.
 fn render(name: &str, file: &Path, args: &[&str]) -> RgbaImage {
-    let dir = manifest().join("target/render-views");
-    std::fs::create_dir_all(&dir).unwrap();
-    let out = dir.join(format!("{name}.png"));
-    let _ = std::fs::remove_file(&out);
-    let result = Command::new(env!("CARGO_BIN_EXE_rigscope"))
-        .arg("render")
-        .arg(file)
-        .args(args)
-        .arg("-o")
-        .arg(&out)
-        .output()
-        .expect("run rigscope");
-    assert!(
-        result.status.success(),
-        "rigscope render {args:?} failed with {:?}: {}",
-        result.status.code(),
-        String::from_utf8_lossy(&result.stderr)
-    );
-    image::open(&out).unwrap_or_else(|e| panic!("{}: {e}", out.display())).to_rgba8()
+    let file = file.to_str().expect("test paths are UTF-8");
+    let args: Vec<&str> = std::iter::once(file).chain(args.iter().copied()).collect();
+    common::render_png("render-views", name, &args).0
 }
 
 /// Writes `text` as target/render-views/NAME.iqe.

@@ -47,3 +47,28 @@ pub fn corpus_files(sub: &str, exts: &[&str]) -> Vec<PathBuf> {
 pub fn read(p: &std::path::Path) -> Vec<u8> {
     std::fs::read(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
 }
+
+/// Runs `rigscope render ARGS -o target/FOLDER/NAME.png` (the real command, on whatever adapter the environment
+/// picks: lavapipe in CI) and returns the picture and what the command wrote on stderr; a failed render fails
+/// the test.
+pub fn render_png(folder: &str, name: &str, args: &[&str]) -> (image::RgbaImage, String) {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target").join(folder);
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join(format!("{name}.png"));
+    let _ = std::fs::remove_file(&out);
+    let result = std::process::Command::new(env!("CARGO_BIN_EXE_rigscope"))
+        .arg("render")
+        .args(args)
+        .arg("-o")
+        .arg(&out)
+        .output()
+        .expect("run rigscope");
+    assert!(
+        result.status.success(),
+        "rigscope render {args:?} failed with {:?}: {}",
+        result.status.code(),
+        String::from_utf8_lossy(&result.stderr)
+    );
+    let image = image::open(&out).unwrap_or_else(|e| panic!("{}: {e}", out.display())).to_rgba8();
+    (image, String::from_utf8_lossy(&result.stderr).into_owned())
+}
