@@ -129,6 +129,14 @@ fn a_failed_reload_keeps_the_last_good_model_until_the_file_loads_again() {
     h.state_mut().files_changed(std::slice::from_ref(&file));
     assert_eq!(h.state().notices().iter().filter(|n| n.kind == NoticeKind::Error).count(), 1);
 
+    // Saved back as it was: nothing to rebuild, and the error no longer applies.
+    std::fs::write(&file, &good).unwrap();
+    assert!(h.state_mut().files_changed(std::slice::from_ref(&file)).is_empty());
+    assert!(h.state().notices().iter().all(|n| n.kind != NoticeKind::Error), "{:?}", h.state().notices());
+    std::fs::write(&file, &good[..100]).unwrap();
+    h.state_mut().files_changed(std::slice::from_ref(&file));
+    assert_eq!(h.state().notices().iter().filter(|n| n.kind == NoticeKind::Error).count(), 1);
+
     // The export finishes: the new model shows and the error goes.
     std::fs::write(&file, model(900, 10)).unwrap();
     assert_eq!(h.state_mut().files_changed(std::slice::from_ref(&file)).len(), 1);

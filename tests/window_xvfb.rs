@@ -146,26 +146,19 @@ fn covered(img: &RgbaImage, x: (f32, f32)) -> f32 {
     band.iter().filter(|p| differs_from_background(p)).count() as f32 / band.len() as f32
 }
 
-#[test]
-fn a_file_rewritten_on_disk_reloads_in_the_window_with_the_same_camera() {
+/// Opens `model` in the window with the reload test hooks, calls `rewrite` once the window is up, and returns
+/// the frame the window saves five frames after it reloaded (what it printed on stderr on failure). Bounded:
+/// a window that never reloads is killed after a minute.
+fn shot_after_reload(name: &str, model: &Path, rewrite: impl FnOnce()) -> RgbaImage {
     use std::io::{BufRead, BufReader};
     require_display();
-    let dir = out_dir().join("reload");
-    std::fs::create_dir_all(&dir).unwrap();
-    let model = dir.join("square.iqe");
-    std::fs::write(&model, square_iqe(true)).unwrap();
-    let (left, right) = ((0.50, 0.58), (0.70, 0.78));
-    let before = window_shot("reload-before", &[&model], 5);
-    assert!(covered(&before, left) > 0.9 && covered(&before, right) > 0.9, "the whole square is drawn at first");
-
-    // The window waits for a reload, then draws 5 more frames, saves them and exits.
-    let shot = out_dir().join("reload-after.png");
+    let shot = out_dir().join(format!("{name}.png"));
     let _ = std::fs::remove_file(&shot);
     let mut child = Command::new(env!("CARGO_BIN_EXE_rigscope"))
-        .arg(&model)
+        .arg(model)
         .args(["--exit-after-reload", "--exit-after-frames", "5", "--screenshot"])
         .arg(&shot)
-        .env("RIGSCOPE_CONFIG_DIR", fresh_config("reload"))
+        .env("RIGSCOPE_CONFIG_DIR", fresh_config(name))
         .stderr(std::process::Stdio::piped())
         .spawn()
         .expect("run rigscope");
@@ -189,8 +182,7 @@ fn a_file_rewritten_on_disk_reloads_in_the_window_with_the_same_camera() {
         false
     };
     let started = wait_for("window drawn by");
-    // The exporter writes the model again, without its right half.
-    std::fs::write(&model, square_iqe(false)).unwrap();
+    rewrite();
     let reloaded = started && wait_for("reloaded");
     if !reloaded {
         let _ = child.kill();
@@ -198,10 +190,24 @@ fn a_file_rewritten_on_disk_reloads_in_the_window_with_the_same_camera() {
     let status = child.wait().unwrap();
     assert!(reloaded, "the window never reloaded; it said {seen:?}");
     assert!(status.success(), "exit {status:?}: {seen:?}");
+    image::open(&shot).unwrap_or_else(|e| panic!("{}: {e}", shot.display())).to_rgba8()
+}
+
+#[test]
+fn a_file_rewritten_on_disk_reloads_in_the_window_with_the_same_camera() {
+    let dir = out_dir().join("reload");
+    std::fs::create_dir_all(&dir).unwrap();
+    let model = dir.join("square.iqe");
+    std::fs::write(&model, square_iqe(true)).unwrap();
+    let (left, right) = ((0.50, 0.58), (0.70, 0.78));
+    let before = window_shot("reload-before", &[&model], 5);
+    assert!(covered(&before, left) > 0.9 && covered(&before, right) > 0.9, "the whole square is drawn at first");
+
+    // The exporter writes the model again, without its right half.
+    let after = shot_after_reload("reload-after", &model, || std::fs::write(&model, square_iqe(false)).unwrap());
 
     // Same camera: the left half stays where it was, the right half is gone. (Framed afresh, the half square
     // would move to the middle of the view.)
-    let after = image::open(&shot).unwrap().to_rgba8();
     assert!(covered(&after, left) > 0.9, "the left half stays where it was: {}", covered(&after, left));
     assert!(covered(&after, right) < 0.1, "the right half is gone: {}", covered(&after, right));
     let fresh = window_shot("reload-fresh", &[&model], 5);
@@ -228,4 +234,32 @@ fn window_opens_at_the_remembered_size_and_remembers_the_file_it_opened() {
     assert_eq!(saved["window"]["width"], 640.0);
     assert_eq!(saved["window"]["height"], 480.0);
     assert!(saved["egui_memory"]["data"].is_array(), "egui's memory is kept: {}", saved["egui_memory"]);
+}
+
+/// The window's reload test, for a texture: the model's texture rewritten on disk is drawn in its new colour.
+#[test]
+fn a_texture_rewritten_on_disk_is_drawn_again() {
+    let dir = out_dir().join("reload-texture");
+    std::fs::create_dir_all(&dir).unwrap();
+    let model = dir.join("panel.iqe");
+    let texture = dir.join("paint.png");
+    std::fs::write(
+        &model,
+        "# Inter-Quake Export\nmesh panel\nmaterial paint.png\n\
+         vp -1 0 0\nvt 0 1\nvp 1 0 0\nvt 1 1\nvp 1 0 2\nvt 1 0\nvp -1 0 2\nvt 0 0\n\
+         fm 0 1 2\nfm 0 2 3\nfm 2 1 0\nfm 3 2 0\n",
+    )
+    .unwrap();
+    let paint = |rgb: [u8; 3]| image::RgbaImage::from_pixel(8, 8, image::Rgba([rgb[0], rgb[1], rgb[2], 255]));
+    paint([200, 20, 20]).save(&texture).unwrap();
+    // The texture is painted again, green now (written beside it and renamed over it, as image editors do).
+    let img = shot_after_reload("reload-texture", &model, || {
+        let tmp = dir.join("paint.tmp.png");
+        paint([20, 200, 20]).save(&tmp).unwrap();
+        std::fs::rename(&tmp, &texture).unwrap();
+    });
+    let band = region(&img, (0.55, 0.75), (0.40, 0.60));
+    let green = band.iter().filter(|p| p[1] > 120 && p[0] < 90).count();
+    let red = band.iter().filter(|p| p[0] > 120 && p[1] < 90).count();
+    assert!(green > band.len() / 2 && red == 0, "{green} green and {red} red of {} pixels", band.len());
 }

@@ -224,6 +224,7 @@ impl App {
     pub(super) fn reload_shown(&mut self, keys: &[PathBuf]) -> Vec<String> {
         let mut sources = self.sources.clone();
         let mut changed = Vec::new();
+        let mut unchanged = Vec::new();
         for (i, s) in sources.iter_mut().enumerate() {
             let Some(path) = s.path.clone().filter(|p| keys.contains(&crate::watch::watch_key(p))) else { continue };
             match std::fs::read(&path) {
@@ -231,7 +232,8 @@ impl App {
                     s.bytes = Arc::from(bytes);
                     changed.push(i);
                 }
-                Ok(_) => {}
+                // Back to the version shown (a failed save undone): its failure no longer applies.
+                Ok(_) => unchanged.push(s.name.clone()),
                 // Gone for now (an exporter deleting before writing): the next write reloads it.
                 Err(e) => {
                     let message = format!("{}: cannot reload: {e}; showing the last good version", s.name);
@@ -239,6 +241,7 @@ impl App {
                 }
             }
         }
+        self.clear_reload_errors(&unchanged);
         if changed.is_empty() {
             return Vec::new();
         }
@@ -250,14 +253,7 @@ impl App {
                 self.reloads += 1;
                 self.last_reload = names.last().cloned();
                 // The files load again: their failure notices go.
-                let fixed: Vec<String> = self
-                    .reload_errors
-                    .iter()
-                    .filter(|(file, _)| names.contains(file))
-                    .map(|(_, message)| message.clone())
-                    .collect();
-                self.notices.retain(|n| !fixed.contains(&n.message));
-                self.reload_errors.retain(|(file, _)| !names.contains(file));
+                self.clear_reload_errors(&names);
                 names
             }
             Err(e) => {
@@ -266,6 +262,14 @@ impl App {
                 Vec::new()
             }
         }
+    }
+
+    /// Takes down the failed-reload notices of `files`.
+    fn clear_reload_errors(&mut self, files: &[String]) {
+        let fixed: Vec<String> =
+            self.reload_errors.iter().filter(|(f, _)| files.contains(f)).map(|(_, m)| m.clone()).collect();
+        self.notices.retain(|n| !fixed.contains(&n.message));
+        self.reload_errors.retain(|(f, _)| !files.contains(f));
     }
 
     /// A failed reload: a notice (replacing the file's previous one) and a problem.

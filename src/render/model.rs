@@ -70,6 +70,8 @@ pub struct GpuModel {
     pub(crate) front_face: FrontFace,
     bind_bounds: Option<FrameBounds>,
     problems: Vec<TextureProblem>,
+    /// Every texture file the materials use or looked for (found, unreadable or missing), for hot reload.
+    texture_files: Vec<PathBuf>,
     /// The streams the normal and tangent lines are skinned from on the CPU (normals filled in when the scene
     /// has none, as uploaded; tangents only when the scene has them).
     pub(crate) cpu: VertexStreams,
@@ -134,7 +136,7 @@ impl GpuModel {
             usage: wgpu::BufferUsages::INDEX,
         });
 
-        let (materials, problems) = upload_materials(renderer, scene, model_dir);
+        let (materials, problems, texture_files) = upload_materials(renderer, scene, model_dir);
         let placeholder = materials.len() - 1;
         let triangle_count = scene.triangles.len() as u32;
         let draw = |indices: Range<u32>, material: usize, mesh: Option<usize>| -> Draw {
@@ -203,6 +205,7 @@ impl GpuModel {
             front_face: scene.front_face,
             bind_bounds: FrameBounds::of_points(&v.positions),
             problems,
+            texture_files,
             cpu: VertexStreams {
                 positions: v.positions.clone(),
                 normals: Some(normals),
@@ -220,6 +223,12 @@ impl GpuModel {
     /// Materials whose texture is missing or unreadable; they are drawn with the placeholder.
     pub fn texture_problems(&self) -> &[TextureProblem] {
         &self.problems
+    }
+
+    /// The texture files the model's materials read, and those they looked for and didn't find: a change to
+    /// any of them (a re-exported texture, a missing one saved) calls for a new upload.
+    pub fn texture_files(&self) -> &[PathBuf] {
+        &self.texture_files
     }
 
     /// The paths of the missing or unreadable textures, for a problems list.
@@ -365,7 +374,7 @@ fn upload_materials(
     renderer: &Renderer,
     scene: &Scene,
     model_dir: Option<&Path>,
-) -> (Vec<GpuMaterial>, Vec<TextureProblem>) {
+) -> (Vec<GpuMaterial>, Vec<TextureProblem>, Vec<PathBuf>) {
     let (device, queue) = (&renderer.device, &renderer.queue);
     let placeholder = texture::upload(device, queue, &texture::placeholder_image(), "placeholder texture");
     let mut loaded: BTreeMap<(PathBuf, bool), Option<(wgpu::TextureView, AlphaContent)>> = BTreeMap::new();
@@ -409,7 +418,11 @@ fn upload_materials(
         });
     }
     out.push(GpuMaterial { view: placeholder.clone(), alpha: AlphaMode::Opaque, lit: true });
-    (out, problems)
+    let mut files: Vec<PathBuf> =
+        loaded.into_keys().map(|(p, _)| p).chain(problems.iter().map(|p| p.path.clone())).collect();
+    files.sort();
+    files.dedup();
+    (out, problems, files)
 }
 
 #[cfg(test)]

@@ -109,6 +109,8 @@ struct Viewer {
     /// Hot reload: watches `App::watched_files`, which are re-read when the set changes.
     watcher: Option<crate::watch::FileWatcher>,
     watched: Vec<PathBuf>,
+    /// The uploaded model's texture files (watched too; a change re-uploads the model).
+    textures: Vec<PathBuf>,
     /// A hot reload has happened (`Options::exit_after_reload`).
     reloaded: bool,
     /// The settings file (`persist.rs`).
@@ -167,6 +169,7 @@ impl Viewer {
             failure: None,
             watcher: None,
             watched: Vec::new(),
+            textures: Vec::new(),
             reloaded: false,
             persist,
         };
@@ -503,12 +506,19 @@ impl Viewer {
             .map(|m| m.missing_texture_paths().iter().map(|p| p.display().to_string()).collect())
             .unwrap_or_default();
         self.app.set_missing_textures(missing);
+        self.textures = w.model.as_ref().map(|m| m.texture_files().to_vec()).unwrap_or_default();
+        self.sync_watcher();
         w.window.set_title(&self.title());
     }
 
     /// Keeps the watcher on the app's files (they change when files open, attach, detach or close).
     fn sync_watcher(&mut self) {
-        let files = self.app.watched_files();
+        let mut files = self.app.watched_files();
+        if self.app.watch() {
+            files.extend(self.textures.iter().cloned());
+            files.sort();
+            files.dedup();
+        }
         if files == self.watched {
             return;
         }
@@ -562,7 +572,18 @@ impl ApplicationHandler<UserEvent> for Viewer {
                 }
             }
             UserEvent::FilesChanged(paths) => {
-                let reloaded = self.app.files_changed(&paths);
+                let mut reloaded = self.app.files_changed(&paths);
+                // A texture of the shown model changed: upload the model again (the scene is as it was).
+                let keys: Vec<PathBuf> = self.textures.iter().map(|t| crate::watch::watch_key(t)).collect();
+                let textures: Vec<&PathBuf> =
+                    paths.iter().filter(|p| keys.contains(&crate::watch::watch_key(p))).collect();
+                if self.app.watch()
+                    && !textures.is_empty()
+                    && let Some(w) = self.window.as_mut()
+                {
+                    w.geometry = None;
+                    reloaded.extend(textures.iter().map(|t| t.display().to_string()));
+                }
                 if !reloaded.is_empty() {
                     let names: Vec<String> = reloaded
                         .iter()
