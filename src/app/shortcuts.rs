@@ -68,7 +68,14 @@ pub struct Shortcut {
 impl Shortcut {
     /// The keys as the menus and the help show them ("Ctrl+Shift+S").
     pub fn text(&self, ctx: &egui::Context) -> String {
-        ctx.format_shortcut(&self.keys)
+        let text = ctx.format_shortcut(&self.keys);
+        // Punctuation reads better as itself ("[" rather than "OpenBracket"); arrows keep their names.
+        let key = self.keys.logical_key;
+        let (name, symbol) = (key.name(), key.symbol_or_name());
+        match text.strip_suffix(name) {
+            Some(modifiers) if symbol.len() == 1 && symbol.is_ascii() => format!("{modifiers}{symbol}"),
+            _ => text,
+        }
     }
 }
 
@@ -182,6 +189,17 @@ pub fn actions(input: &mut egui::InputState, has_clip: bool, speed: f32, help_op
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn punctuation_keys_read_as_themselves() {
+        let ctx = egui::Context::default();
+        let text = |m: Modifiers, k: Key| row(m, k, Group::View, "", Does::Slower).text(&ctx);
+        assert_eq!(text(NONE, Key::OpenBracket), "[");
+        assert_eq!(text(NONE, Key::CloseBracket), "]");
+        assert_eq!(text(NONE, Key::F1), "F1");
+        assert_eq!(text(CMD_SHIFT, Key::S), "Ctrl+Shift+S");
+        assert_eq!(text(NONE, Key::ArrowLeft), "Left");
+    }
 
     #[test]
     fn no_two_shortcuts_share_keys_and_every_group_is_used() {
