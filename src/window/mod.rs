@@ -309,7 +309,6 @@ impl Viewer {
         let mut intents = Vec::new();
         let mut central = egui::Rect::NOTHING;
         let mut nav = Navigation::default();
-        let mut open_shortcut = false;
         self.app.set_view_projection(
             self.app
                 .view_rect()
@@ -319,11 +318,8 @@ impl Viewer {
         let (app, notice) = (&mut self.app, self.notice.as_ref());
         let mut full = self.egui.run_pass(raw, |ctx| {
             intents = app.ui(ctx);
+            // Keys (F frames, Ctrl+O opens, …) are the app's shortcut table's: they arrive as intents.
             (central, nav) = navigate::central_view(ctx);
-            if !ctx.egui_wants_keyboard_input() {
-                nav.frame |= ctx.input(|i| i.modifiers.is_none() && i.key_pressed(egui::Key::F));
-            }
-            open_shortcut = ctx.input_mut(|i| i.consume_key(egui::Modifiers::COMMAND, egui::Key::O));
             if let Some(n) = notice {
                 show_notice(ctx, n);
             }
@@ -337,10 +333,7 @@ impl Viewer {
         }
         let mut reset = false;
         // Intents change what the next frame shows (a notice, a new model): draw it.
-        let again = !intents.is_empty() || open_shortcut;
-        if open_shortcut {
-            intents.push(Intent::OpenDialog);
-        }
+        let again = !intents.is_empty();
         for intent in intents {
             match intent {
                 Intent::OpenDialog => self.open_dialog(),
