@@ -172,15 +172,12 @@ fn watch(args: &RenderArgs, parsed: &Parsed) -> Result<(), CliError> {
             ),
             Err(e) => eprintln!("rigscope: {} (watching for changes; {} kept)", e.message, args.output.display()),
         }
-        // Wait for the next change, then until the watcher has been quiet for its debounce time: the debouncer
-        // may report one burst in two parts (the writes, then the closing of the file), and one render is wanted.
+        // The next change (the watcher reports a burst once), with any that queued up while rendering.
         let Ok(first) = rx.recv() else { return Ok(()) };
         changed = first;
-        while let Ok(more) = rx.recv_timeout(crate::watch::DEBOUNCE) {
-            for p in more {
-                if !changed.contains(&p) {
-                    changed.push(p);
-                }
+        for p in rx.try_iter().flatten() {
+            if !changed.contains(&p) {
+                changed.push(p);
             }
         }
     }
