@@ -341,3 +341,31 @@ fn check_golden(name: &str, actual: &RgbaImage) {
         panic!("{name}: {bad} pixels off, mean difference {mean:.3}; actual picture {}", p.display());
     }
 }
+
+/// The window keeps one `ViewState` across frames and skins the normal lines again only when the pose (or the
+/// model, or the switches) changed: a new pose must still move them, and the same pose again must give the
+/// same picture.
+#[test]
+fn normal_lines_follow_the_pose_in_a_view_kept_across_frames() {
+    use rigscope::render::{Background, GpuModel, Headless, Overlays, ViewState};
+    let scene = rigscope::load_path(&demo()).unwrap();
+    let headless = Headless::new().unwrap_or_else(|e| panic!("{e}"));
+    let model = GpuModel::upload(headless.renderer(), &scene, None);
+    let mut view = ViewState::new(headless.renderer());
+    let clip = &scene.clips[1];
+    let bounds = animation_bounds(&scene, Some(1), DEFAULT_FPS, 16).unwrap();
+    let camera = Camera::framing(scene.up, &bounds, 0.3, 0.2, 4.0 / 3.0);
+    let overlays = Overlays { mesh: false, normals: true, ..Overlays::default() };
+    let mut draw = |frame: f32| {
+        let pose = Pose::sample(&scene.skeleton, clip, frame, DEFAULT_FPS);
+        let input = rigscope::render::FrameInput { camera: &camera, pose: &pose, overlays: &overlays, time: 0.0 };
+        headless.render(&model, &mut view, &input, (320, 240), Background::Color([0, 0, 0])).unwrap()
+    };
+    // A quarter of the way in: the wave's arm is at one end of its swing (at half way it is back where it began).
+    let (a, b, a_again) = (draw(0.0), draw(clip.frame_count as f32 / 4.0), draw(0.0));
+    let lit = |img: &RgbaImage| img.pixels().filter(|p| p.0[..3] != [0, 0, 0]).count();
+    assert!(lit(&a) > 500, "normal lines are drawn ({} pixels)", lit(&a));
+    let moved = a.pixels().zip(b.pixels()).filter(|(p, q)| p != q).count();
+    assert!(moved > 200, "the lines follow the new pose ({moved} pixels changed)");
+    assert_eq!(a, a_again, "the same pose draws the same lines");
+}

@@ -143,6 +143,18 @@ pub struct ViewState {
     /// `ghosts_used` hold this frame's ghosts).
     ghosts: Vec<(wgpu::Buffer, wgpu::BindGroup)>,
     ghosts_used: usize,
+    /// The normal and tangent lines (depth-tested, and flipped normals drawn on top) for the key they were
+    /// skinned for.
+    directions: Option<(DirectionKey, Vec<LineVertex>, Vec<LineVertex>)>,
+}
+
+/// What the normal and tangent lines depend on.
+#[derive(Debug, Clone, PartialEq)]
+struct DirectionKey {
+    model: u64,
+    palette: Vec<Mat4>,
+    normals: bool,
+    tangents: bool,
 }
 
 impl ViewState {
@@ -171,6 +183,7 @@ impl ViewState {
             blend_order: Vec::new(),
             ghosts: Vec::new(),
             ghosts_used: 0,
+            directions: None,
         }
     }
 
@@ -201,16 +214,31 @@ impl ViewState {
 
         let mut v: Vec<LineVertex> = Vec::new();
         let scale = model.bind_bounds().map_or(1.0, |b| b.diagonal()).max(1e-6);
-        let mut flipped = Vec::new();
         if o.normals || o.tangents {
-            let d = lines::Directions {
-                streams: &model.cpu,
-                flipped: &model.flipped,
+            // Skinned on the CPU only when model, pose or switches change (a paused view costs nothing).
+            let key = DirectionKey {
+                model: model.id,
+                palette: input.pose.palette.clone(),
                 normals: o.normals,
                 tangents: o.tangents,
-                length: scale * DIRECTION_LINE,
             };
-            d.build(&input.pose.palette, &mut v, &mut flipped);
+            if self.directions.as_ref().is_none_or(|(k, _, _)| *k != key) {
+                let d = lines::Directions {
+                    streams: &model.cpu,
+                    flipped: &model.flipped,
+                    normals: o.normals,
+                    tangents: o.tangents,
+                    length: scale * DIRECTION_LINE,
+                };
+                let (mut lines, mut flipped) = (Vec::new(), Vec::new());
+                d.build(&input.pose.palette, &mut lines, &mut flipped);
+                self.directions = Some((key, lines, flipped));
+            }
+        } else {
+            self.directions = None;
+        }
+        if let Some((_, lines, _)) = &self.directions {
+            v.extend_from_slice(lines);
         }
         if o.grid {
             grid::grid(&mut v, model.up, model.bind_bounds().as_ref());
@@ -242,7 +270,9 @@ impl ViewState {
             let size = model.bind_bounds().map_or(0.01, |b| b.diagonal() * 0.006);
             lines::skeleton(&mut v, &input.pose.world, &model.parents, o.selected_joint, size);
         }
-        v.extend(flipped);
+        if let Some((_, _, flipped)) = &self.directions {
+            v.extend_from_slice(flipped);
+        }
         if let Some(world) = o.selected_joint.filter(|_| o.joint_axes).and_then(|j| input.pose.world.get(j)) {
             lines::joint_axes(&mut v, world, scale * JOINT_AXIS);
         }

@@ -77,6 +77,8 @@ pub struct GpuModel {
     pub(crate) cpu: VertexStreams,
     /// Per vertex: the file's normal points against its triangles' front side (see [`flipped_normals`]).
     pub(crate) flipped: Vec<bool>,
+    /// Unique per upload, so per-view caches can tell one model from another.
+    pub(crate) id: u64,
 }
 
 impl GpuModel {
@@ -190,7 +192,9 @@ impl GpuModel {
 
         let palette_len = scene.skeleton.len().max(1);
         let (palette, palette_group) = palette_buffer(renderer, palette_len, "palette");
+        static NEXT_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
         let model = GpuModel {
+            id: NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
             streams,
             vertex_count: n as u32,
             indices,
