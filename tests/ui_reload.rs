@@ -35,6 +35,16 @@ fn animation(name: &str, frames: usize) -> Vec<u8> {
     doc.to_bytes()
 }
 
+/// `bytes` written as `dir/grid.iqm` and opened in a fresh app.
+fn opened_grid(dir: &Path, bytes: &[u8]) -> (PathBuf, App) {
+    let file = dir.join("grid.iqm");
+    std::fs::write(&file, bytes).unwrap();
+    let mut app = App::new();
+    app.open_path(&file);
+    assert!(app.problems().is_empty(), "{:?}", app.problems());
+    (file, app)
+}
+
 fn harness(app: App) -> Harness<'static, App> {
     Harness::builder().with_size([1400.0, 1600.0]).build_ui_state(
         |ui, app: &mut App| {
@@ -51,10 +61,7 @@ fn vertices(app: &App) -> usize {
 #[test]
 fn a_reload_keeps_the_animation_frame_joint_and_hidden_meshes() {
     let dir = temp_dir("keeps");
-    let file = dir.join("grid.iqm");
-    std::fs::write(&file, model(600, 20)).unwrap();
-    let mut app = App::new();
-    app.open_path(&file);
+    let (file, mut app) = opened_grid(&dir, &model(600, 20));
     app.open_path(&{
         let anim = dir.join("wave.iqm");
         std::fs::write(&anim, animation("wave", 12)).unwrap();
@@ -102,11 +109,8 @@ fn a_reload_keeps_the_animation_frame_joint_and_hidden_meshes() {
 #[test]
 fn a_failed_reload_keeps_the_last_good_model_until_the_file_loads_again() {
     let dir = temp_dir("failed");
-    let file = dir.join("grid.iqm");
     let good = model(600, 10);
-    std::fs::write(&file, &good).unwrap();
-    let mut app = App::new();
-    app.open_path(&file);
+    let (file, app) = opened_grid(&dir, &good);
     let mut h = harness(app);
     h.state_mut().apply(Action::SetFrame(4.0));
     h.run();
@@ -149,11 +153,9 @@ fn a_failed_reload_keeps_the_last_good_model_until_the_file_loads_again() {
 #[test]
 fn a_changed_attachment_is_attached_again_and_detach_removes_it() {
     let dir = temp_dir("attach");
-    let (file, anim) = (dir.join("grid.iqm"), dir.join("wave.iqm"));
-    std::fs::write(&file, model(600, 10)).unwrap();
+    let (file, mut app) = opened_grid(&dir, &model(600, 10));
+    let anim = dir.join("wave.iqm");
     std::fs::write(&anim, animation("wave", 12)).unwrap();
-    let mut app = App::new();
-    app.open_path(&file);
     app.open_path(&anim);
     let mut h = harness(app);
     h.run();
@@ -243,10 +245,7 @@ fn tabs_keep_each_models_state_and_page_keys_cycle_them() {
 #[test]
 fn hot_reload_can_be_turned_off() {
     let dir = temp_dir("off");
-    let file = dir.join("grid.iqm");
-    std::fs::write(&file, model(600, 10)).unwrap();
-    let mut app = App::new();
-    app.open_path(&file);
+    let (file, app) = opened_grid(&dir, &model(600, 10));
     let mut h = harness(app);
     h.run();
     assert!(h.state().watch());
@@ -276,10 +275,7 @@ fn wait_for(rx: &mpsc::Receiver<Vec<PathBuf>>, file: &Path) -> Vec<PathBuf> {
 #[test]
 fn rewriting_a_file_on_disk_updates_the_app_through_the_watcher() {
     let dir = temp_dir("watcher");
-    let file = dir.join("grid.iqm");
-    std::fs::write(&file, model(600, 10)).unwrap();
-    let mut app = App::new();
-    app.open_path(&file);
+    let (file, mut app) = opened_grid(&dir, &model(600, 10));
     app.apply(Action::SetFrame(5.0));
     let (tx, rx) = mpsc::channel();
     let mut watcher = rigscope::watch::FileWatcher::new(move |p| {
