@@ -183,7 +183,7 @@ mod tests {
         let other = dir.join("other.iqe");
         std::fs::write(&file, "one").unwrap();
         let (tx, rx) = mpsc::channel();
-        let mut watcher = FileWatcher::with_debounce(Duration::from_millis(100), move |p| {
+        let mut watcher = FileWatcher::with_debounce(DEBOUNCE, move |p| {
             let _ = tx.send(p);
         })
         .unwrap();
