@@ -138,6 +138,14 @@ impl<'a> Cursor<'a> {
         Ok(u16::from_le_bytes([b[0], b[1]]))
     }
 
+    pub fn i8(&mut self, what: &str) -> Result<i8, LoadError> {
+        Ok(self.bytes(1, what)?[0] as i8)
+    }
+
+    pub fn i16(&mut self, what: &str) -> Result<i16, LoadError> {
+        Ok(self.u16(what)? as i16)
+    }
+
     pub fn i32(&mut self, what: &str) -> Result<i32, LoadError> {
         Ok(le_u32(self.bytes(4, what)?, 0) as i32)
     }

@@ -1,6 +1,7 @@
 //! File formats. Each parser works on a byte slice and produces a [`Scene`]; none knows about the GPU.
 
 pub mod binread;
+pub mod binwrite;
 pub mod iqe;
 pub mod iqm;
 pub mod mvd;
