@@ -1,7 +1,7 @@
 //! The actions the sidebar, the menu and the shortcuts ask for, and the one place that applies them.
 
 use super::model::ClipMeta;
-use super::{App, Intent};
+use super::{App, Document, Intent};
 
 /// What a sidebar section, the menu or a shortcut asks the app to do. Applied by [`App`] in one place.
 #[derive(Debug, Clone, PartialEq)]
@@ -72,76 +72,16 @@ impl App {
 
     /// Applies one action (also callable by the window, e.g. for its own key bindings).
     pub fn apply(&mut self, action: Action) {
-        let clip = self.current_clip().map(ClipMeta::clone_meta);
         match action {
             Action::Window(_) => {}
-            Action::SelectClip(i) => {
-                if self.model.as_ref().is_some_and(|m| i < m.scene.clips.len()) {
-                    self.player.select(Some(i));
-                    self.player.playing = true;
-                }
-            }
-            Action::TogglePlay => {
-                if let Some(c) = &clip {
-                    // Play from the start again when a clamped clip sits at its end.
-                    if !self.player.playing && !c.looping && self.player.frame(c) >= c.frame_span() {
-                        self.player.set_frame(c, 0.0);
-                    }
-                    self.player.playing = !self.player.playing;
-                }
-            }
-            Action::SetFrame(f) => {
-                if let Some(c) = &clip {
-                    self.player.set_frame(c, f);
-                }
-            }
-            Action::Step(d) => {
-                if let Some(c) = &clip {
-                    self.player.step(c, d);
-                }
-            }
-            Action::JumpStart => {
-                if let Some(c) = &clip {
-                    self.player.jump_start(c);
-                }
-            }
-            Action::JumpEnd => {
-                if let Some(c) = &clip {
-                    self.player.jump_end(c);
-                }
-            }
             Action::SetSpeed(s) => {
                 if s.is_finite() && s > 0.0 {
-                    self.player.speed = s;
+                    self.set_speed(s);
                 }
             }
-            Action::SetLoop(looping) => {
-                if let (Some(i), Some(model)) = (self.player.clip, &mut self.model)
-                    && let Some(c) = model.scene.clips.get_mut(i)
-                {
-                    c.looping = looping;
-                    let c = c.clone_meta();
-                    self.player.normalize(&c);
-                }
-            }
-            Action::SelectJoint(j) => {
-                self.selected_joint = j.filter(|&j| self.model.as_ref().is_some_and(|m| j < m.scene.skeleton.len()));
-            }
-            Action::SetMeshHidden(i, hidden) => {
-                if let Some(h) = self.hidden_meshes.get_mut(i) {
-                    *h = hidden;
-                }
-            }
-            Action::DismissNotice(i) => {
-                if i < self.notices.len() {
-                    self.notices.remove(i);
-                }
-            }
-            Action::ClearProblems => self.problems.clear(),
+            Action::DismissNotice(i) => self.notices.dismiss(i),
+            Action::ClearProblems => self.notices.problems.clear(),
             Action::SetFollowCamera(on) => self.toggles.follow_camera = on && self.camera_track().is_some(),
-            Action::SetMmdAxes(on) => self.set_mmd_axes(on),
-            Action::SelectCurve(c) => self.curve = c,
-            Action::GoToFinding(i) => self.go_to_finding(i),
             Action::Toggle(t) => self.toggles.flip(t),
             Action::SetOnionFrames(n) => self.toggles.onion_frames = n.clamp(1, super::MAX_ONION_FRAMES),
             Action::SelectModel(i) => self.select_model(i),
@@ -150,13 +90,83 @@ impl App {
             Action::CloseModel(i) => self.close_model(i),
             Action::Detach(i) => self.detach(i),
             Action::ShowAttachReport(i) => {
-                self.report_open = i.filter(|&i| i + 1 < self.sources.len());
+                self.chrome.report_open = i.filter(|&i| i + 1 < self.sources().len());
             }
-            Action::SetWatch(on) => self.watch = on,
+            Action::SetWatch(on) => self.prefs.watch = on,
             Action::CopyPose => self.copy_pose(),
             Action::OpenRecent(path) => self.open_path(&path),
-            Action::ToggleHelp => self.help = !self.help,
+            Action::ToggleHelp => self.chrome.help = !self.chrome.help,
+            a => {
+                if let Some(doc) = self.documents.get_mut(self.active) {
+                    apply_to_document(doc, a);
+                }
+            }
         }
         self.refresh();
+    }
+}
+
+/// Applies an action that concerns the shown document alone: playback, selection, hidden meshes, the curve
+/// view, the MMD axis switch, going to a finding.
+fn apply_to_document(doc: &mut Document, action: Action) {
+    let clip = doc.current_clip().map(ClipMeta::clone_meta);
+    let player = &mut doc.player;
+    match action {
+        Action::SelectClip(i) if i < doc.model.scene.clips.len() => {
+            player.select(Some(i));
+            player.playing = true;
+        }
+        Action::TogglePlay => {
+            if let Some(c) = &clip {
+                // Play from the start again when a clamped clip sits at its end.
+                if !player.playing && !c.looping && player.frame(c) >= c.frame_span() {
+                    player.set_frame(c, 0.0);
+                }
+                player.playing = !player.playing;
+            }
+        }
+        Action::SetFrame(f) => {
+            if let Some(c) = &clip {
+                player.set_frame(c, f);
+            }
+        }
+        Action::Step(d) => {
+            if let Some(c) = &clip {
+                player.step(c, d);
+            }
+        }
+        Action::JumpStart => {
+            if let Some(c) = &clip {
+                player.jump_start(c);
+            }
+        }
+        Action::JumpEnd => {
+            if let Some(c) = &clip {
+                player.jump_end(c);
+            }
+        }
+        Action::SetLoop(looping) => {
+            if let Some(c) = player.clip.and_then(|i| doc.model.scene.clips.get_mut(i)) {
+                c.looping = looping;
+                let c = c.clone_meta();
+                doc.player.normalize(&c);
+            }
+        }
+        Action::SelectJoint(j) => {
+            doc.selected_joint = j.filter(|&j| j < doc.model.scene.skeleton.len());
+        }
+        Action::SetMeshHidden(i, hidden) => {
+            if let Some(h) = doc.hidden_meshes.get_mut(i) {
+                *h = hidden;
+            }
+        }
+        Action::SetMmdAxes(on) => doc.set_mmd_axes(on),
+        Action::SelectCurve(c) => doc.curve = c,
+        Action::GoToFinding(i) => {
+            if let Some(place) = doc.findings.get(i).map(|f| f.place.clone()) {
+                doc.go_to(&place);
+            }
+        }
+        _ => {}
     }
 }

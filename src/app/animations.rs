@@ -1,10 +1,10 @@
 //! The animation list (click one to play it) and the playback controls.
 
-use super::{Action, Model, Player};
+use super::{Action, Document, Model};
 use crate::scene::{ClipData, DEFAULT_FPS, TrackMode};
 
-/// `mmd_axes`: the attached motions' deltas are converted from MMD axes (the toggle's state).
-pub fn section(ui: &mut egui::Ui, model: &Model, player: &Player, mmd_axes: bool, out: &mut Vec<Action>) {
+pub fn section(ui: &mut egui::Ui, doc: &Document, out: &mut Vec<Action>) {
+    let (model, player, mmd_axes) = (&doc.model, &doc.player, doc.mmd_axes);
     let clips = &model.scene.clips;
     egui::CollapsingHeader::new(format!("Animations ({})", clips.len())).id_salt("animations").default_open(true).show(
         ui,

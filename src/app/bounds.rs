@@ -1,7 +1,7 @@
 //! Per-frame bounds: the file's stored box for this frame beside the one computed by skinning, and the frames
 //! where they disagree (click one to go there).
 
-use super::{Action, Model};
+use super::{Action, Document};
 use crate::scene::{FrameBounds, Scene};
 
 /// How one row of the comparison shows a box.
@@ -13,13 +13,9 @@ pub fn stored_at(scene: &Scene, clip: usize, frame: f32) -> Option<FrameBounds> 
 }
 
 /// Returns whether the section is open, so the app computes the skinned box only then (or for its overlay).
-pub fn section(
-    ui: &mut egui::Ui,
-    model: &mut Model,
-    frame: Option<(usize, f32)>,
-    computed: Option<FrameBounds>,
-    out: &mut Vec<Action>,
-) -> bool {
+pub fn section(ui: &mut egui::Ui, doc: &mut Document, out: &mut Vec<Action>) -> bool {
+    let (frame, computed) = (doc.current_clip_frame(), doc.computed_bounds());
+    let model = &mut doc.model;
     let r = egui::CollapsingHeader::new("Bounds").id_salt("bounds").show(ui, |ui| {
         let stored = frame.and_then(|(c, f)| stored_at(&model.scene, c, f));
         egui::Grid::new("bounds grid").num_columns(3).show(ui, |ui| {

@@ -1,15 +1,16 @@
-//! Open models as documents: the files each was built from (so it can be rebuilt when one changes on disk or
-//! an attachment is detached), the state of a model that sits in a background tab, and what survives a
-//! rebuild (the animation, the frame, the selected joint, hidden meshes).
+//! An open model as a document: the files it was built from (so it can be rebuilt when one changes on disk or
+//! an attachment is detached), the model built from them, and everything the viewer keeps per model: playback,
+//! the pose and its cache, selection, hidden meshes, the curve view, the MMD axis switch, reload state and the
+//! findings. The app holds a list of documents (one per tab); sections borrow the shown one.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use super::model::{Attachment, Model};
-use super::{App, BOUNDS_TOLERANCE, CurveTarget, Notice, Player, WINDOW_CHECK_BUDGET};
-use crate::anim::attach;
-use crate::check::Finding;
-use crate::scene::Scene;
+use super::model::{Attachment, ClipMeta, Model};
+use super::{BOUNDS_TOLERANCE, CurveTarget, Player, WINDOW_CHECK_BUDGET};
+use crate::anim::{Pose, attach};
+use crate::check::{Finding, Place};
+use crate::scene::{CameraTrack, Clip, DEFAULT_FPS, FrameBounds, Scene};
 
 /// A file a model was built from: the model first, then each attached file in the order attached.
 #[derive(Debug, Clone)]
@@ -48,8 +49,8 @@ pub(super) struct BuildError {
 }
 
 /// Loads `sources[0]` as the model and attaches the rest in order; with `mmd_axes`, attached delta tracks are
-/// converted as [`super::App`] does when the switch is on. Runs `check` on every file, skinning every frame
-/// for the stored-bounds part only while vertices × frames stay within [`WINDOW_CHECK_BUDGET`].
+/// converted as the MMD axis switch does. Runs `check` on every file, skinning every frame for the
+/// stored-bounds part only while vertices × frames stay within [`WINDOW_CHECK_BUDGET`].
 /// `preloaded`: a source already parsed by the caller (by index), not parsed again.
 pub(super) fn build(
     sources: &[Source],
@@ -101,22 +102,253 @@ fn affordable(scene: &Scene) -> bool {
     (scene.vertices.len() as u64).saturating_mul(frames) <= WINDOW_CHECK_BUDGET
 }
 
-/// A model in a background tab: everything the app keeps per model, parked until its tab is shown again.
-pub(super) struct Parked {
-    pub id: u64,
-    pub model: Model,
-    pub sources: Vec<Source>,
-    pub player: Player,
-    pub selected_joint: Option<usize>,
-    pub hidden_meshes: Vec<bool>,
-    pub findings: Vec<Finding>,
-    pub curve: Option<CurveTarget>,
-    pub mmd_axes: bool,
-    pub follow_camera: bool,
-    pub reloads: u64,
-    pub last_reload: Option<String>,
-    /// One of its files changed on disk while it was parked: rebuilt when shown.
-    pub stale: bool,
+/// What the pose was computed for; the pose is recomputed only when this changes.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct PoseKey {
+    /// [`Document::revision`]: the model was rebuilt or its clips' values changed.
+    revision: u64,
+    clip: Option<usize>,
+    frame: u32,
+    looping: bool,
+    /// The bind pose is shown instead of the clip's (`ViewToggles::bind_pose`).
+    bind_pose: bool,
+}
+
+/// The pose shown and the skinned bounds of it, each with what it was computed for.
+#[derive(Debug, Default)]
+struct PoseCache {
+    pose: Pose,
+    key: Option<PoseKey>,
+    /// Bounds of the skinned mesh for `computed_key`'s pose; filled only when asked for (the Bounds section is
+    /// open or the computed-bounds overlay is on).
+    computed: Option<FrameBounds>,
+    computed_key: Option<PoseKey>,
+}
+
+/// One open model with everything the viewer keeps for it. See the module docs.
+pub struct Document {
+    /// Identifies the document for the window, which keys its GPU model and camera on it; never 0.
+    id: u64,
+    /// The files the model was built from: the model, then its attachments.
+    pub(super) sources: Vec<Source>,
+    pub(super) model: Model,
+    /// What `rigscope check` says about the model and its attachments (the Problems panel).
+    pub(super) findings: Vec<Finding>,
+    pub(super) player: Player,
+    pose: PoseCache,
+    /// Bumps whenever the model is rebuilt or its clips' values change: the pose is stale.
+    revision: u64,
+    pub(super) selected_joint: Option<usize>,
+    pub(super) hidden_meshes: Vec<bool>,
+    /// What the curve view plots.
+    pub(super) curve: Option<CurveTarget>,
+    /// Attached clips' delta tracks are converted from MMD axes ([`crate::anim::mmd_to_model`]).
+    pub(super) mmd_axes: bool,
+    /// Textures the materials name that weren't found; `None` until they were looked for.
+    pub(super) missing_textures: Option<Vec<String>>,
+    /// Reloads so far, and the file that changed last.
+    pub(super) reloads: u64,
+    pub(super) last_reload: Option<String>,
+    /// One of its files changed on disk while another document was shown: rebuilt when shown.
+    pub(super) stale: bool,
+}
+
+impl Document {
+    /// A new document showing `built` from its first clip (paused), at `speed`.
+    pub(super) fn new(id: u64, built: Built, sources: Vec<Source>, speed: f32) -> Document {
+        let clip = (!built.model.scene.clips.is_empty()).then_some(0);
+        let hidden_meshes = vec![false; built.model.scene.meshes.len()];
+        let mut player = Player { speed, ..Player::default() };
+        player.select(clip);
+        Document {
+            id,
+            sources,
+            model: built.model,
+            findings: built.findings,
+            player,
+            pose: PoseCache::default(),
+            revision: 0,
+            selected_joint: None,
+            hidden_meshes,
+            curve: None,
+            mmd_axes: false,
+            missing_textures: None,
+            reloads: 0,
+            last_reload: None,
+            stale: false,
+        }
+    }
+
+    /// Shows a freshly built model in place of this one, restoring `memory` (clip by name, frame, playing,
+    /// joint, hidden meshes, curve). `new_geometry`: the model's own file changed, so textures are looked for
+    /// again.
+    pub(super) fn install(&mut self, built: Built, sources: Vec<Source>, memory: ViewMemory, new_geometry: bool) {
+        let scene = &built.model.scene;
+        let clip = memory.clip_in(scene);
+        self.selected_joint = memory.joint_in(scene);
+        self.hidden_meshes = memory.hidden_in(scene);
+        self.curve = memory.curve_in(scene);
+        self.player.select(clip);
+        if let Some(c) = clip.and_then(|c| scene.clips.get(c)) {
+            let c = c.clone_meta();
+            self.player.set_frame(&c, memory.frame);
+        }
+        self.player.playing = memory.playing && clip.is_some();
+        self.findings = built.findings;
+        self.model = built.model;
+        self.sources = sources;
+        self.revision += 1;
+        if new_geometry {
+            self.missing_textures = None;
+        }
+    }
+
+    /// What a rebuild keeps of the view.
+    pub(super) fn view_memory(&self) -> ViewMemory {
+        ViewMemory::take(&self.model, &self.player, self.selected_joint, &self.hidden_meshes, self.curve)
+    }
+
+    pub fn id(&self) -> u64 {
+        self.id
+    }
+
+    /// The open model with its name, folder and attachments.
+    pub fn model(&self) -> &Model {
+        &self.model
+    }
+
+    pub fn scene(&self) -> &Scene {
+        &self.model.scene
+    }
+
+    /// The files the model was built from: the model, then its attachments.
+    pub fn sources(&self) -> &[Source] {
+        &self.sources
+    }
+
+    pub fn player(&self) -> &Player {
+        &self.player
+    }
+
+    /// The current pose (the bind pose without a clip), as of the last [`Document::refresh`].
+    pub fn pose(&self) -> &Pose {
+        &self.pose.pose
+    }
+
+    /// The skinned bounds of the current pose, when they were asked for.
+    pub fn computed_bounds(&self) -> Option<FrameBounds> {
+        self.pose.computed
+    }
+
+    /// The model's folder (textures are looked for there); `None` when opened from memory.
+    pub fn dir(&self) -> Option<&Path> {
+        self.model.dir.as_deref()
+    }
+
+    pub(super) fn current_clip(&self) -> Option<&Clip> {
+        self.model.scene.clips.get(self.player.clip?)
+    }
+
+    /// The clip shown and the (fractional) frame within it.
+    pub fn current_clip_frame(&self) -> Option<(usize, f32)> {
+        let clip = self.current_clip()?;
+        Some((self.player.clip?, self.player.frame(clip)))
+    }
+
+    /// Seconds into the clip shown (0 without one).
+    pub fn clip_time(&self) -> f32 {
+        self.current_clip().map_or(0.0, |c| self.player.frame(c) / c.fps(DEFAULT_FPS))
+    }
+
+    /// The animated camera that plays with the current clip (by clip name), else the first with keys.
+    pub fn camera_track(&self) -> Option<&CameraTrack> {
+        let scene = &self.model.scene;
+        let name = self.current_clip().map(|c| c.name.as_str());
+        let keyed = scene.cameras.iter().filter(|c| !c.keys.is_empty());
+        keyed.clone().find(|c| name.is_some() && c.clip.as_deref() == name).or(keyed.clone().next())
+    }
+
+    /// The joints the pose lists: RSM nodes count as joints in file order.
+    pub(super) fn joint_count_for_pose(&self) -> usize {
+        self.model.scene.rsm.as_ref().map_or(self.model.scene.skeleton.len(), |r| r.nodes.len())
+    }
+
+    /// Recomputes the pose if time, clip or model changed (`bind_pose`: show the bind pose instead), and the
+    /// skinned bounds when `want_bounds`.
+    pub(super) fn refresh(&mut self, bind_pose: bool, want_bounds: bool) {
+        let key = self.pose_key(bind_pose);
+        let scene = &self.model.scene;
+        if self.pose.key != Some(key) {
+            self.pose.key = Some(key);
+            match self.player.clip.and_then(|c| scene.clips.get(c)) {
+                Some(clip) if !bind_pose => {
+                    let frame = self.player.frame(clip);
+                    self.pose.pose.update(&scene.skeleton, clip, frame, DEFAULT_FPS);
+                }
+                _ => self.pose.pose = Pose::bind(&scene.skeleton),
+            }
+        }
+        if want_bounds && self.pose.computed_key != Some(key) {
+            self.pose.computed_key = Some(key);
+            self.pose.computed = crate::anim::skinned_bounds(&scene.vertices, &self.pose.pose.palette);
+        }
+    }
+
+    fn pose_key(&self, bind_pose: bool) -> PoseKey {
+        let clip = self.current_clip();
+        PoseKey {
+            revision: self.revision,
+            clip: clip.map(|_| self.player.clip.unwrap_or(0)),
+            frame: clip.map_or(0, |c| self.player.frame(c).to_bits()),
+            looping: clip.is_some_and(|c| c.looping),
+            bind_pose,
+        }
+    }
+
+    /// Converts the attached clips' delta tracks to the model's axes (on) or back (off).
+    pub(super) fn set_mmd_axes(&mut self, on: bool) {
+        if on == self.mmd_axes {
+            return;
+        }
+        self.mmd_axes = on;
+        let m = crate::anim::mmd_to_model(self.model.scene.up);
+        let m = if on { m } else { m.inverse() };
+        for c in self.model.scene.clips.iter_mut().filter(|c| c.source.is_some()) {
+            crate::anim::convert_deltas(c, m);
+        }
+        // The pose (not the framing or the GPU data) depends on the clips' values.
+        self.revision += 1;
+    }
+
+    /// Shows what `place` points at: its animation and frame (paused there), and its joint.
+    pub(super) fn go_to(&mut self, place: &Place) {
+        let clips = self.model.scene.clips.len();
+        if let Some(c) = place.clip.filter(|&c| c < clips) {
+            self.player.select(Some(c));
+            self.player.playing = false;
+            if let Some(clip) = self.current_clip().map(ClipMeta::clone_meta) {
+                self.player.set_frame(&clip, place.frame.unwrap_or(0) as f32);
+            }
+        }
+        if let Some(j) = place.joint.filter(|&j| j < self.model.scene.skeleton.len()) {
+            self.selected_joint = Some(j);
+        }
+    }
+
+    /// True when the model was read from `key` (a [`crate::watch::watch_key`]).
+    pub(super) fn is_model_at(&self, key: &Path) -> bool {
+        self.sources.first().is_some_and(|s| s.is_at(key))
+    }
+
+    /// True when any of its files was read from one of `keys`.
+    pub(super) fn reads_any(&self, keys: &[PathBuf]) -> bool {
+        self.sources.iter().any(|s| keys.iter().any(|k| s.is_at(k)))
+    }
+
+    /// Opened from a file (not from memory, as the demo is).
+    pub(super) fn is_from_file(&self) -> bool {
+        self.sources.first().is_some_and(|s| s.path.is_some())
+    }
 }
 
 /// What a rebuild keeps of the view, by name where indices may shift.
@@ -184,128 +416,5 @@ impl ViewMemory {
             }
             CurveTarget::Camera(i) => (i < scene.cameras.len()).then_some(CurveTarget::Camera(i)),
         }
-    }
-}
-
-impl App {
-    /// The files to watch for hot reload: every open model's files and attachments (none while hot reload is
-    /// off). Files opened from memory have no path and are not watched.
-    pub fn watched_files(&self) -> Vec<PathBuf> {
-        if !self.watch {
-            return Vec::new();
-        }
-        let parked = self.tabs.iter().flatten().flat_map(|p| p.sources.iter());
-        let mut out: Vec<PathBuf> = self.sources.iter().chain(parked).filter_map(|s| s.path.clone()).collect();
-        out.sort();
-        out.dedup();
-        out
-    }
-
-    /// Files changed on disk (from the watcher): the shown model is rebuilt from its files, keeping its
-    /// animation, frame, joint and hidden meshes (the window keeps the camera); models in other tabs are
-    /// rebuilt when shown. A file that fails to load leaves the last good version shown, with the error as a
-    /// notice that goes once the file loads again. Returns the names of the files reloaded now.
-    pub fn files_changed(&mut self, paths: &[PathBuf]) -> Vec<String> {
-        if !self.watch {
-            return Vec::new();
-        }
-        let keys: Vec<PathBuf> = paths.iter().map(|p| crate::watch::watch_key(p)).collect();
-        for p in self.tabs.iter_mut().flatten() {
-            if p.sources.iter().any(|s| keys.iter().any(|k| s.is_at(k))) {
-                p.stale = true;
-            }
-        }
-        let reloaded = self.reload_shown(&keys);
-        self.refresh();
-        reloaded
-    }
-
-    /// Re-reads the shown model's files that live at `keys` and rebuilds it when any changed.
-    pub(super) fn reload_shown(&mut self, keys: &[PathBuf]) -> Vec<String> {
-        let mut sources = self.sources.clone();
-        let mut changed = Vec::new();
-        let mut unchanged = Vec::new();
-        for (i, s) in sources.iter_mut().enumerate() {
-            let Some(path) = s.path.clone().filter(|p| keys.contains(&crate::watch::watch_key(p))) else { continue };
-            match std::fs::read(&path) {
-                Ok(bytes) if *bytes != *s.bytes => {
-                    s.bytes = Arc::from(bytes);
-                    changed.push(i);
-                }
-                // Back to the version shown (a failed save undone): its failure no longer applies.
-                Ok(_) => unchanged.push(s.name.clone()),
-                // Gone for now (an exporter deleting before writing): the next write reloads it.
-                Err(e) => {
-                    let message = format!("{}: cannot reload: {e}; showing the last good version", s.name);
-                    self.reload_failed(&s.name, message);
-                }
-            }
-        }
-        self.clear_reload_errors(&unchanged);
-        if changed.is_empty() {
-            return Vec::new();
-        }
-        let names: Vec<String> = changed.iter().map(|&i| sources[i].name.clone()).collect();
-        match build(&sources, self.mmd_axes, None) {
-            Ok(built) => {
-                let memory = self.view_memory();
-                self.install(built, sources, memory, changed.contains(&0));
-                self.reloads += 1;
-                self.last_reload = names.last().cloned();
-                // The files load again: their failure notices go.
-                self.clear_reload_errors(&names);
-                names
-            }
-            Err(e) => {
-                let name = sources.get(e.source).map_or_else(String::new, |s| s.name.clone());
-                self.reload_failed(&name, format!("reload failed, showing the last good version: {}", e.message));
-                Vec::new()
-            }
-        }
-    }
-
-    /// Takes down the failed-reload notices of `files`.
-    fn clear_reload_errors(&mut self, files: &[String]) {
-        let fixed: Vec<String> =
-            self.reload_errors.iter().filter(|(f, _)| files.contains(f)).map(|(_, m)| m.clone()).collect();
-        self.notices.retain(|n| !fixed.contains(&n.message));
-        self.reload_errors.retain(|(f, _)| !files.contains(f));
-    }
-
-    /// A failed reload: a notice (replacing the file's previous one) and a problem.
-    fn reload_failed(&mut self, file: &str, message: String) {
-        let old: Vec<String> = self.reload_errors.iter().filter(|(f, _)| f == file).map(|(_, m)| m.clone()).collect();
-        self.notices.retain(|n| !old.contains(&n.message));
-        self.reload_errors.retain(|(f, _)| f != file);
-        self.reload_errors.push((file.to_string(), message.clone()));
-        self.notices.push(Notice::error(message.clone()));
-        self.problems.push(super::Problem { message, file: Some(file.to_string()) });
-    }
-
-    /// Removes attached file `i`: the model is rebuilt from the rest (its clips go; the view stays).
-    pub(super) fn detach(&mut self, i: usize) {
-        if i + 1 >= self.sources.len() {
-            return;
-        }
-        let mut sources = self.sources.clone();
-        let gone = sources.remove(i + 1);
-        match build(&sources, self.mmd_axes, None) {
-            Ok(built) => {
-                let memory = self.view_memory();
-                self.install(built, sources, memory, false);
-                self.notices.push(Notice::info(format!("{}: detached", gone.name)));
-            }
-            Err(e) => self.report(e.message, Some(gone.name)),
-        }
-    }
-
-    /// The files the shown model was built from: the model, then its attachments.
-    pub fn sources(&self) -> &[Source] {
-        &self.sources
-    }
-
-    /// How often the shown model was reloaded, and the file that changed last.
-    pub fn reloads(&self) -> (u64, Option<&str>) {
-        (self.reloads, self.last_reload.as_deref())
     }
 }

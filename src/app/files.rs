@@ -2,8 +2,7 @@
 //! motions and cameras), each with its name-matching report and a Detach button; and hot reload's switch and
 //! count.
 
-use super::document::Source;
-use super::{Action, Model};
+use super::{Action, Document, Model};
 use crate::anim::AttachReport;
 
 /// What an attached file brought, for its row: "IQE animation", "MVD motion", "MVD camera", ….
@@ -17,16 +16,10 @@ fn kind(format: &str, report: &AttachReport) -> String {
     format!("{format} {what}")
 }
 
-/// The section: model file, attachments, hot reload. `reloads`: how often the model was reloaded and the file
-/// that changed last.
-pub fn section(
-    ui: &mut egui::Ui,
-    model: &Model,
-    sources: &[Source],
-    watch: bool,
-    reloads: (u64, Option<&str>),
-    out: &mut Vec<Action>,
-) {
+/// The section: model file, attachments, hot reload (`watch`: its switch is on).
+pub fn section(ui: &mut egui::Ui, doc: &Document, watch: bool, out: &mut Vec<Action>) {
+    let (model, sources) = (&doc.model, &doc.sources);
+    let reloads = (doc.reloads, doc.last_reload.as_deref());
     let title = format!("Files ({})", sources.len().max(1));
     egui::CollapsingHeader::new(title).id_salt("files").default_open(true).show(ui, |ui| {
         let path = sources.first().and_then(|s| s.path.as_ref());

@@ -2,11 +2,10 @@
 
 use glam::{EulerRot, Mat4};
 
-use super::Action;
-use crate::anim::Pose;
-use crate::scene::Scene;
+use super::{Action, Document};
 
-pub fn section(ui: &mut egui::Ui, scene: &Scene, pose: &Pose, selected: Option<usize>, out: &mut Vec<Action>) {
+pub fn section(ui: &mut egui::Ui, doc: &Document, out: &mut Vec<Action>) {
+    let (scene, pose, selected) = (doc.scene(), doc.pose(), doc.selected_joint);
     let sk = &scene.skeleton;
     egui::CollapsingHeader::new(format!("Joints ({})", sk.len())).id_salt("joints").show(ui, |ui| {
         if sk.is_empty() {

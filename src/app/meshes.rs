@@ -1,10 +1,11 @@
 //! Meshes (each can be hidden) and materials with their textures, found or missing.
 
-use super::Action;
-use crate::scene::Scene;
+use super::{Action, Document};
 
-/// `missing` is `None` until the window has looked for the textures.
-pub fn section(ui: &mut egui::Ui, scene: &Scene, hidden: &[bool], missing: Option<&[String]>, out: &mut Vec<Action>) {
+pub fn section(ui: &mut egui::Ui, doc: &Document, out: &mut Vec<Action>) {
+    let (scene, hidden) = (doc.scene(), &doc.hidden_meshes);
+    // `None` until the textures were looked for.
+    let missing = doc.missing_textures.as_deref();
     egui::CollapsingHeader::new(format!("Meshes ({})", scene.meshes.len())).id_salt("meshes").show(ui, |ui| {
         for (i, m) in scene.meshes.iter().enumerate() {
             let mut shown = !hidden.get(i).copied().unwrap_or(false);

@@ -5,21 +5,17 @@
 
 use egui_plot::{Legend, Line, MarkerShape, Plot, PlotPoints, Points, VLine};
 
-use super::{Action, CurveTarget, Model};
+use super::{Action, CurveTarget, Document};
 use crate::scene::{Clip, ClipData, MvdInfo, MvdTrackInfo, Scene, Transform};
 
 /// Points sampled along a curve.
 const CURVE_SAMPLES: usize = 240;
 
-/// `clip` and `time` (seconds): the clip shown and where in it.
-pub fn section(
-    ui: &mut egui::Ui,
-    model: &Model,
-    clip: Option<&Clip>,
-    time: Option<f32>,
-    curve: Option<CurveTarget>,
-    out: &mut Vec<Action>,
-) {
+pub fn section(ui: &mut egui::Ui, doc: &Document, out: &mut Vec<Action>) {
+    let (model, curve) = (&doc.model, doc.curve);
+    // The clip shown and where in it (seconds).
+    let clip = doc.current_clip();
+    let time = clip.map(|_| doc.clip_time());
     let own = model.scene.mvd.as_deref().map(|m| (model.name.as_str(), m));
     let attached = model.attachments.iter().filter_map(|a| Some((a.report.source.as_str(), a.mvd.as_deref()?)));
     let files: Vec<(&str, &MvdInfo)> = own.into_iter().chain(attached).collect();

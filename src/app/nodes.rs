@@ -2,18 +2,13 @@
 //! and face counts, textures and keys. Clicking a node selects its joint, which the skeleton overlay and the
 //! mesh tint highlight. Then the file's volume boxes and UV animations. Absent for other formats.
 
-use super::Action;
 use super::meshes::is_texture_path;
-use crate::scene::Scene;
+use super::{Action, Document};
 
-/// `missing` is `None` until the window has looked for the textures.
-pub fn section(
-    ui: &mut egui::Ui,
-    scene: &Scene,
-    selected_joint: Option<usize>,
-    missing: Option<&[String]>,
-    out: &mut Vec<Action>,
-) {
+pub fn section(ui: &mut egui::Ui, doc: &Document, out: &mut Vec<Action>) {
+    let (scene, selected_joint) = (doc.scene(), doc.selected_joint);
+    // `None` until the textures were looked for.
+    let missing = doc.missing_textures.as_deref();
     let Some(info) = scene.rsm.as_deref() else { return };
     egui::CollapsingHeader::new(format!("Nodes ({})", info.nodes.len())).id_salt("nodes").default_open(true).show(
         ui,

@@ -1,15 +1,15 @@
 //! The timeline: a scrub bar along the bottom of the window, with the frame number and time, and for a keyed
 //! clip a strip of its key frames (click or drag it to scrub too).
 
-use super::{Action, Player};
-use crate::scene::{DEFAULT_FPS, Scene};
+use super::{Action, Document};
+use crate::scene::DEFAULT_FPS;
 
 /// Dragging the bar sets the frame every frame of the drag, so the pose follows live.
-pub fn panel(ui: &mut egui::Ui, scene: Option<&Scene>, player: &Player, frame: Option<(usize, f32)>) -> Vec<Action> {
+pub fn panel(ui: &mut egui::Ui, doc: Option<&Document>) -> Vec<Action> {
     let mut out = Vec::new();
-    let Some((clip, frame)) = scene.zip(frame).and_then(|(s, (c, f))| Some((s.clips.get(c)?, f))) else {
-        return out;
-    };
+    let Some((doc, (c, frame))) = doc.and_then(|d| Some((d, d.current_clip_frame()?))) else { return out };
+    let Some(clip) = doc.scene().clips.get(c) else { return out };
+    let player = doc.player();
     egui::Panel::bottom("rigscope timeline").show(ui, |ui| {
         ui.horizontal(|ui| {
             ui.label(if player.playing { "playing" } else { "paused" });

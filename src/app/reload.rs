@@ -1,0 +1,117 @@
+//! Hot reload and detaching: the files to watch, rebuilding the shown document when one of its files changes
+//! on disk (documents in other tabs are rebuilt when shown), and removing an attached file.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use super::document::{Source, build};
+use super::{App, Notice};
+
+impl App {
+    /// The files to watch for hot reload: every open model's files and attachments (none while hot reload is
+    /// off). Files opened from memory have no path and are not watched.
+    pub fn watched_files(&self) -> Vec<PathBuf> {
+        if !self.prefs.watch {
+            return Vec::new();
+        }
+        let mut out: Vec<PathBuf> =
+            self.documents.iter().flat_map(|d| d.sources.iter()).filter_map(|s| s.path.clone()).collect();
+        out.sort();
+        out.dedup();
+        out
+    }
+
+    /// Files changed on disk (from the watcher): the shown model is rebuilt from its files, keeping its
+    /// animation, frame, joint and hidden meshes (the window keeps the camera); models in other tabs are
+    /// rebuilt when shown. A file that fails to load leaves the last good version shown, with the error as a
+    /// notice that goes once the file loads again. Returns the names of the files reloaded now.
+    pub fn files_changed(&mut self, paths: &[PathBuf]) -> Vec<String> {
+        if !self.prefs.watch {
+            return Vec::new();
+        }
+        let keys: Vec<PathBuf> = paths.iter().map(|p| crate::watch::watch_key(p)).collect();
+        let active = self.active;
+        for (_, d) in self.documents.iter_mut().enumerate().filter(|(i, _)| *i != active) {
+            if d.reads_any(&keys) {
+                d.stale = true;
+            }
+        }
+        let reloaded = self.reload_shown(&keys);
+        self.refresh();
+        reloaded
+    }
+
+    /// Re-reads the shown model's files that live at `keys` and rebuilds it when any changed.
+    pub(super) fn reload_shown(&mut self, keys: &[PathBuf]) -> Vec<String> {
+        let Some(doc) = self.documents.get(self.active) else { return Vec::new() };
+        let mut sources = doc.sources.clone();
+        let mmd_axes = doc.mmd_axes;
+        let mut changed = Vec::new();
+        let mut unchanged = Vec::new();
+        for (i, s) in sources.iter_mut().enumerate() {
+            let Some(path) = s.path.clone().filter(|p| keys.contains(&crate::watch::watch_key(p))) else { continue };
+            match std::fs::read(&path) {
+                Ok(bytes) if *bytes != *s.bytes => {
+                    s.bytes = Arc::from(bytes);
+                    changed.push(i);
+                }
+                // Back to the version shown (a failed save undone): its failure no longer applies.
+                Ok(_) => unchanged.push(s.name.clone()),
+                // Gone for now (an exporter deleting before writing): the next write reloads it.
+                Err(e) => {
+                    let message = format!("{}: cannot reload: {e}; showing the last good version", s.name);
+                    self.notices.reload_failed(&s.name, message);
+                }
+            }
+        }
+        self.notices.clear_reload_errors(&unchanged);
+        if changed.is_empty() {
+            return Vec::new();
+        }
+        let names: Vec<String> = changed.iter().map(|&i| sources[i].name.clone()).collect();
+        match build(&sources, mmd_axes, None) {
+            Ok(built) => {
+                self.install(built, sources, changed.contains(&0));
+                let doc = &mut self.documents[self.active];
+                doc.reloads += 1;
+                doc.last_reload = names.last().cloned();
+                // The files load again: their failure notices go.
+                self.notices.clear_reload_errors(&names);
+                names
+            }
+            Err(e) => {
+                let name = sources.get(e.source).map_or_else(String::new, |s| s.name.clone());
+                let message = format!("reload failed, showing the last good version: {}", e.message);
+                self.notices.reload_failed(&name, message);
+                Vec::new()
+            }
+        }
+    }
+
+    /// Removes attached file `i`: the model is rebuilt from the rest (its clips go; the view stays).
+    pub(super) fn detach(&mut self, i: usize) {
+        let Some(doc) = self.documents.get(self.active) else { return };
+        if i + 1 >= doc.sources.len() {
+            return;
+        }
+        let mut sources = doc.sources.clone();
+        let gone: Source = sources.remove(i + 1);
+        match build(&sources, doc.mmd_axes, None) {
+            Ok(built) => {
+                self.install(built, sources, false);
+                self.notices.push(Notice::info(format!("{}: detached", gone.name)));
+            }
+            Err(e) => self.notices.report(e.message, Some(gone.name)),
+        }
+    }
+
+    /// The files the shown model was built from: the model, then its attachments.
+    pub fn sources(&self) -> &[Source] {
+        self.document().map_or(&[], |d| d.sources())
+    }
+
+    /// How often the shown model was reloaded, and the file that changed last.
+    pub fn reloads(&self) -> (u64, Option<&str>) {
+        self.document().map_or((0, None), |d| (d.reloads, d.last_reload.as_deref()))
+    }
+}
