@@ -15,6 +15,7 @@ mod capture;
 mod demo;
 mod dialog;
 mod gpu;
+mod harness;
 mod navigate;
 mod persist;
 mod sheet;
@@ -29,7 +30,7 @@ use winit::event::WindowEvent;
 use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop, EventLoopProxy};
 use winit::window::{Window, WindowId};
 
-use crate::app::{Action, App, Intent};
+use crate::app::{Action, App, Intent, Notice, ViewChange};
 use crate::render::{Background, Camera, FrameInput, GpuModel, ViewState};
 use gpu::{Gpu, PixelRect, UiFrame};
 use navigate::{Framing, Navigation, ViewCamera};
@@ -60,7 +61,7 @@ pub const DEFAULT_SCREENSHOT_FRAME: u64 = 5;
 
 /// The background behind the model (the `render` command's default).
 const BACKGROUND: Background = Background::Color([0x30, 0x34, 0x3c]);
-/// How long a notice of the window's own (screenshot saved, dialog failed) stays up.
+/// How long a short-lived notice of the window's own (screenshot saved, dialog failed) stays up.
 const NOTICE_TIME: Duration = Duration::from_secs(4);
 
 /// Events sent to the event loop from other threads.
@@ -81,8 +82,8 @@ pub fn run(options: Options) -> Result<(), String> {
     event_loop.set_control_flow(ControlFlow::Wait);
     let mut viewer = Viewer::new(options, event_loop.create_proxy());
     event_loop.run_app(&mut viewer).map_err(|e| format!("the window's event loop failed: {e}"))?;
-    if let Some(t) = &viewer.timing {
-        eprintln!("{}", t.report());
+    if let Some(report) = viewer.harness.timing_report() {
+        eprintln!("{report}");
     }
     viewer.failure.map_or(Ok(()), Err)
 }
@@ -96,23 +97,19 @@ struct Viewer {
     window: Option<WindowState>,
     /// The demo's texture folder while the demo may be shown.
     demo: Option<demo::DemoTextures>,
-    /// The model's file stem, for the title and screenshot names.
     last_frame: Instant,
-    presented: u64,
-    /// When egui wants the next repaint (tooltips, animations of its own).
+    /// When egui wants the next repaint (tooltips, animations of its own, a notice that goes).
     repaint_at: Option<Instant>,
     dialog_open: bool,
     screenshot_requested: bool,
-    notice: Option<Notice>,
     failure: Option<String>,
-    timing: Option<timing::Timing>,
+    /// The hidden test and benchmark hooks.
+    harness: harness::Harness,
     /// Hot reload: watches `App::watched_files`, which are re-read when the set changes.
     watcher: Option<crate::watch::FileWatcher>,
     watched: Vec<PathBuf>,
     /// The uploaded model's texture files (watched too; a change re-uploads the model).
     textures: Vec<PathBuf>,
-    /// A hot reload has happened (`Options::exit_after_reload`).
-    reloaded: bool,
     /// The settings file (`persist.rs`).
     persist: persist::Persist,
 }
@@ -123,24 +120,30 @@ struct WindowState {
     _instance: wgpu::Instance,
     gpu: Gpu,
     input: egui_winit::State,
-    model: Option<GpuModel>,
+    /// The shown document's model on the GPU, with the document's id.
+    model: Option<(u64, GpuModel)>,
     view: ViewState,
+    /// The camera of document `document` (0: none open).
     camera: ViewCamera,
-    /// The `App::geometry_generation` the uploaded GPU model belongs to.
-    geometry: Option<u64>,
-    /// The `App::document_id` the camera belongs to; switching tabs parks it in `cameras`.
     document: Option<u64>,
-    /// The `App::framing_generation` the camera was last framed for (a new model or an attachment, not a reload).
-    framed: Option<u64>,
-    /// The cameras of models in other tabs, by document id.
+    /// The cameras of documents in other tabs, by id.
     cameras: std::collections::HashMap<u64, ViewCamera>,
+    /// Documents the app asked to frame ([`ViewChange::Frame`]), framed when next shown.
+    to_frame: std::collections::HashSet<u64>,
     framing: Framing,
 }
 
-/// A short message of the window's own, bottom right.
-struct Notice {
-    text: String,
-    until: Instant,
+/// What one frame's UI pass produced.
+struct UiPass {
+    ui: UiFrame,
+    delta: egui::TexturesDelta,
+    /// The 3D view's rect (points) and what the pointer did in it.
+    central: egui::Rect,
+    nav: Navigation,
+    intents: Vec<Intent>,
+    pixels_per_point: f32,
+    /// When egui wants the next frame.
+    repaint_delay: Duration,
 }
 
 impl Viewer {
@@ -149,28 +152,25 @@ impl Viewer {
         let (mut app, egui) = (App::new(), egui::Context::default());
         let (persist, problem) = persist::Persist::load(&mut app, &egui, options.window_size.is_none());
         if let Some(problem) = problem {
-            app.add_notice(crate::app::Notice::error(problem));
+            app.add_notice(Notice::error(problem));
         }
         app.set_start_screen(true);
         let mut viewer = Viewer {
             app,
-            timing: options.report_timing.map(|t| timing::Timing::new(t, options.exit_after_frames)),
+            harness: harness::Harness::new(&options),
             options,
             proxy,
             egui,
             window: None,
             demo: None,
             last_frame: Instant::now(),
-            presented: 0,
             repaint_at: None,
             dialog_open: false,
             screenshot_requested: false,
-            notice: None,
             failure: None,
             watcher: None,
             watched: Vec::new(),
             textures: Vec::new(),
-            reloaded: false,
             persist,
         };
         let proxy = viewer.proxy.clone();
@@ -223,8 +223,12 @@ impl Viewer {
         }
     }
 
+    /// A short-lived notice of the window's own (screenshot saved, dialog failed, files reloaded).
     fn notify(&mut self, text: String) {
-        self.notice = Some(Notice { text, until: Instant::now() + NOTICE_TIME });
+        self.app.add_notice(Notice::transient(text, NOTICE_TIME));
+        if let Some(w) = &self.window {
+            w.window.request_redraw();
+        }
     }
 
     /// The folder textures are looked for in: the model's, or the demo's for the demo.
@@ -247,17 +251,6 @@ impl Viewer {
             event_loop.owned_display_handle(),
         )));
         let gpu = Gpu::new(&instance, window.clone())?;
-        if self.options.exit_after_frames.is_some() || self.options.screenshot.is_some() {
-            // The test hooks say what drew, for logs.
-            let a = &gpu.adapter;
-            eprintln!(
-                "rigscope: window drawn by {} ({:?}, {:?}), {:?}",
-                a.name,
-                a.backend,
-                a.device_type,
-                gpu.format()
-            );
-        }
         let input = egui_winit::State::new(
             self.egui.clone(),
             egui::ViewportId::ROOT,
@@ -279,15 +272,15 @@ impl Viewer {
             model: None,
             view,
             camera,
-            geometry: None,
             document: None,
-            framed: None,
             cameras: std::collections::HashMap::new(),
+            to_frame: std::collections::HashSet::new(),
             framing,
         })
     }
 
-    /// Runs one frame: playback, the UI, the app's intents, camera, then draws and presents.
+    /// Runs one frame: playback, the UI, the app's intents, the shown document on the GPU and its camera, then
+    /// draws, presents and decides when to draw next.
     fn redraw(&mut self, event_loop: &ActiveEventLoop) {
         let Some(mut w) = self.window.take() else { return };
         self.frame(event_loop, &mut w);
@@ -300,11 +293,34 @@ impl Viewer {
         self.last_frame = now;
         let animating = self.app.update(dt);
         self.sync_watcher();
-        if self.notice.as_ref().is_some_and(|n| n.until <= now) {
-            self.notice = None;
+        let mut pass = self.run_ui(w);
+        if self.harness.take_contact_sheet() {
+            pass.intents.push(Intent::ContactSheet);
         }
+        // Intents change what the next frame shows (a notice, a new model): draw it.
+        let again = !pass.intents.is_empty();
+        let reset = self.perform(event_loop, w, &mut pass);
+        let rect = pixel_rect(pass.central, pass.pixels_per_point, w.gpu.size());
+        self.sync_document(w, rect);
+        self.aim(w, &pass, rect, reset);
+        let Some(done) = self.draw(event_loop, w, &mut pass, rect, now) else { return };
+        if let Some(e) = self.persist.tick(&self.app, &self.egui, &w.window) {
+            self.notify(e);
+        }
+        // When to draw next.
+        self.repaint_at = None;
+        if done {
+            return;
+        }
+        if animating || again || self.harness.keeps_drawing() || pass.repaint_delay.is_zero() {
+            w.window.request_redraw();
+        } else if let Some(at) = Instant::now().checked_add(pass.repaint_delay) {
+            self.repaint_at = Some(at);
+        }
+    }
 
-        // The UI: the app's panels first, then the 3D view takes what they leave.
+    /// The UI: the app's panels first, then the 3D view takes what they leave.
+    fn run_ui(&mut self, w: &mut WindowState) -> UiPass {
         let raw = w.input.take_egui_input(&w.window);
         let mut intents = Vec::new();
         let mut central = egui::Rect::NOTHING;
@@ -315,73 +331,107 @@ impl Viewer {
                 .filter(|_| w.model.is_some())
                 .map(|r| w.camera.camera.view_proj(r.aspect_ratio()) * w.camera.camera.model_matrix()),
         );
-        let (app, notice) = (&mut self.app, self.notice.as_ref());
+        let app = &mut self.app;
         let mut full = self.egui.run_pass(raw, |ctx| {
             intents = app.ui(ctx);
             // Keys (F frames, Ctrl+O opens, …) are the app's shortcut table's: they arrive as intents.
             (central, nav) = navigate::central_view(ctx);
-            if let Some(n) = notice {
-                show_notice(ctx, n);
-            }
         });
         w.input.handle_platform_output(&w.window, full.platform_output);
-        let mut delta = std::mem::take(&mut full.textures_delta);
-
-        if self.options.contact_sheet && self.presented > 0 {
-            self.options.contact_sheet = false;
-            intents.push(Intent::ContactSheet);
+        let delta = std::mem::take(&mut full.textures_delta);
+        let ppp = full.pixels_per_point;
+        let size = w.gpu.size();
+        let repaint_delay =
+            full.viewport_output.get(&egui::ViewportId::ROOT).map_or(Duration::MAX, |v| v.repaint_delay);
+        UiPass {
+            ui: UiFrame {
+                jobs: self.egui.tessellate(full.shapes, ppp),
+                screen: egui_wgpu::ScreenDescriptor { size_in_pixels: [size.0, size.1], pixels_per_point: ppp },
+            },
+            delta,
+            central,
+            nav,
+            intents,
+            pixels_per_point: ppp,
+            repaint_delay,
         }
+    }
+
+    /// Performs the app's intents; returns whether the view is reset.
+    fn perform(&mut self, event_loop: &ActiveEventLoop, w: &WindowState, pass: &mut UiPass) -> bool {
         let mut reset = false;
-        // Intents change what the next frame shows (a notice, a new model): draw it.
-        let again = !intents.is_empty();
-        for intent in intents {
+        for intent in std::mem::take(&mut pass.intents) {
             match intent {
                 Intent::OpenDialog => self.open_dialog(),
-                Intent::FrameModel => nav.frame = true,
+                Intent::FrameModel => pass.nav.frame = true,
                 Intent::ResetView => reset = true,
                 Intent::Screenshot => self.screenshot_requested = true,
                 Intent::ContactSheet => self.contact_sheet(w),
                 Intent::Quit => event_loop.exit(),
             }
         }
+        reset
+    }
 
-        // The model and camera.
-        let ppp = full.pixels_per_point;
-        let size = w.gpu.size();
-        let rect = pixel_rect(central, ppp, size);
-        let aspect = rect.width.max(1) as f32 / rect.height.max(1) as f32;
-        let clip = self.app.current_clip_frame().map(|(c, _)| c);
-        if w.geometry != Some(self.app.geometry_generation()) {
+    /// Brings the GPU model and the camera in line with the documents: what the app says changed, then the
+    /// shown document's model uploaded and its camera (as it was left, or framed) in place.
+    fn sync_document(&mut self, w: &mut WindowState, rect: PixelRect) {
+        for change in self.app.take_view_changes() {
+            match change {
+                ViewChange::Rebuilt { document, geometry } => {
+                    w.framing.forget(document);
+                    if geometry && w.model.as_ref().is_some_and(|(id, _)| *id == document) {
+                        w.model = None;
+                    }
+                }
+                ViewChange::Frame(document) => {
+                    w.to_frame.insert(document);
+                }
+                ViewChange::Closed(document) => {
+                    w.cameras.remove(&document);
+                    w.to_frame.remove(&document);
+                    w.framing.forget(document);
+                    if w.model.as_ref().is_some_and(|(id, _)| *id == document) {
+                        w.model = None;
+                    }
+                }
+            }
+        }
+        let shown = self.app.document_id();
+        if w.model.as_ref().map(|(id, _)| *id) != Some(shown) {
             self.upload_model(w);
         }
-        let document = self.app.document_id();
-        let framing = self.app.framing_generation();
-        if w.document != Some(document) {
+        let aspect = rect.width.max(1) as f32 / rect.height.max(1) as f32;
+        let clip = self.app.current_clip_frame().map(|(c, _)| c);
+        let frame_now = w.to_frame.remove(&shown);
+        if w.document != Some(shown) {
             // Another tab: its own camera as it was left, or framed when first shown.
-            if let Some(old) = w.document.replace(document) {
+            if let Some(old) = w.document.replace(shown) {
                 w.cameras.insert(old, w.camera);
             }
-            w.framed = Some(framing);
-            w.camera = match w.cameras.remove(&document) {
-                Some(camera) => camera,
-                None => {
-                    let target = w.framing.get(self.app.model_generation(), self.app.scene(), clip);
-                    let c = &w.camera.camera;
-                    ViewCamera::framed(target, c.yaw, c.pitch, aspect)
-                }
-            };
+            let kept = w.cameras.remove(&shown).filter(|_| !frame_now);
+            w.camera = kept.unwrap_or_else(|| {
+                let target = w.framing.get(shown, self.app.scene(), clip);
+                let c = &w.camera.camera;
+                ViewCamera::framed(target, c.yaw, c.pitch, aspect)
+            });
             w.window.set_title(&self.title());
-        } else if w.framed != Some(framing) {
+        } else if frame_now {
             // A model opened in place of the demo, or new clips attached: framed from the current angles. A
             // reload keeps the camera where it is.
-            w.framed = Some(framing);
-            let target = w.framing.get(self.app.model_generation(), self.app.scene(), clip);
+            let target = w.framing.get(shown, self.app.scene(), clip);
             let c = &w.camera.camera;
             w.camera = ViewCamera::framed(target, c.yaw, c.pitch, aspect);
             w.window.set_title(&self.title());
         }
-        if reset || nav.frame {
-            let target = w.framing.get(self.app.model_generation(), self.app.scene(), clip);
+    }
+
+    /// The user's camera moves: reset, frame (F) and navigation.
+    fn aim(&mut self, w: &mut WindowState, pass: &UiPass, rect: PixelRect, reset: bool) {
+        let aspect = rect.width.max(1) as f32 / rect.height.max(1) as f32;
+        if reset || pass.nav.frame {
+            let clip = self.app.current_clip_frame().map(|(c, _)| c);
+            let target = w.framing.get(self.app.document_id(), self.app.scene(), clip);
             let c = &w.camera.camera;
             w.camera = if reset {
                 ViewCamera::reset(target, aspect)
@@ -389,32 +439,39 @@ impl Viewer {
                 ViewCamera::framed(target, c.yaw, c.pitch, aspect)
             };
         }
-        w.camera.navigate(&nav, central.height());
+        w.camera.navigate(&pass.nav, pass.central.height());
+    }
 
-        // Draw: the 3D view, then egui over it.
-        let ui = UiFrame {
-            jobs: self.egui.tessellate(full.shapes, ppp),
-            screen: egui_wgpu::ScreenDescriptor { size_in_pixels: [size.0, size.1], pixels_per_point: ppp },
-        };
+    /// Draws the 3D view and egui over it and presents; a screenshot asked for is taken from the same frame.
+    /// Returns whether the test hooks end the window now, or `None` when no surface texture could be had.
+    fn draw(
+        &mut self,
+        event_loop: &ActiveEventLoop,
+        w: &mut WindowState,
+        pass: &mut UiPass,
+        rect: PixelRect,
+        started: Instant,
+    ) -> Option<bool> {
         let mut encoder =
             w.gpu.renderer.device().create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("frame") });
-        w.gpu.prepare_ui(&mut encoder, &ui, &mut delta);
+        w.gpu.prepare_ui(&mut encoder, &pass.ui, &mut pass.delta);
         // --report-timing's app work: this frame so far, and from after acquire to before submit.
-        let mut app_work = now.elapsed();
+        let mut app_work = started.elapsed();
         let Some(frame) = w.gpu.acquire() else {
             // No surface texture this time (occluded, timed out): keep egui's uploads and try again.
             w.gpu.renderer.queue().submit([encoder.finish()]);
-            w.gpu.finish_ui(&mut delta);
+            w.gpu.finish_ui(&mut pass.delta);
             self.repaint_at = Some(Instant::now() + Duration::from_millis(100));
-            return;
+            return None;
         };
         let after_acquire = Instant::now();
-        let overlays = self.app.overlays();
-        if let Some(model) = &w.model {
+        if let Some((_, model)) = &w.model {
+            let overlays = self.app.overlays();
             // Following an animated camera replaces the orbit camera for this frame (navigation resumes from
             // where the orbit camera was when following stops).
             let followed = self.app.follow_camera().then(|| {
-                let (up, bounds) = w.framing.get(self.app.model_generation(), self.app.scene(), clip);
+                let clip = self.app.current_clip_frame().map(|(c, _)| c);
+                let (up, bounds) = w.framing.get(self.app.document_id(), self.app.scene(), clip);
                 let radius = bounds.diagonal() * 0.5 + bounds.min.abs().max(bounds.max.abs()).length();
                 Camera::following(self.app.camera_track()?, self.app.clip_time(), up, radius)
             });
@@ -423,83 +480,69 @@ impl Viewer {
             let input = FrameInput { camera, pose, overlays: &overlays, time };
             w.view.prepare(&w.gpu.renderer, model, &input, (rect.width, rect.height));
         }
-        let scene = w.model.as_ref().map(|m| (m, &w.view, rect));
+        let scene = w.model.as_ref().map(|(_, m)| (m, &w.view, rect));
         let target = frame.texture.create_view(&wgpu::TextureViewDescriptor::default());
         let clear = BACKGROUND.clear_color();
-        w.gpu.draw(&mut encoder, &target, clear, scene, Some(&ui));
+        w.gpu.draw(&mut encoder, &target, clear, scene, Some(&pass.ui));
         let encoded = encoder.finish();
         app_work += after_acquire.elapsed();
         w.gpu.renderer.queue().submit([encoded]);
-
         if std::mem::take(&mut self.screenshot_requested) {
-            let result = capture::capture(&w.gpu, clear, scene, None, Some(rect)).and_then(|image| {
-                let clip = self.app.current_clip_frame().and_then(|(c, f)| {
-                    self.app.scene().and_then(|s| s.clips.get(c)).map(|clip| (clip.name.clone(), f))
-                });
-                let name = capture::screenshot_name(&self.model_name(), clip.as_ref().map(|(n, f)| (n.as_str(), *f)));
-                let dir = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
-                let path = capture::unused_path(&dir, &name);
-                capture::save_png(&image, &path).map(|()| path)
-            });
-            match result {
-                Ok(path) => self.notify(format!("Saved {}", path.display())),
-                Err(e) => self.notify(format!("Screenshot failed: {e}")),
-            }
+            self.save_screenshot(w, rect);
         }
-
         w.window.pre_present_notify();
         w.gpu.renderer.queue().present(frame);
-        self.presented += 1;
-        if let Some(t) = &mut self.timing {
-            t.presented(app_work);
-        }
-
-        // The test flags: save the last frame as the window shows it, then leave.
-        let last_frame =
-            self.options.exit_after_frames.or(self.options.screenshot.as_ref().map(|_| DEFAULT_SCREENSHOT_FRAME));
-        let waiting = self.options.exit_after_reload && !self.reloaded;
-        let done = !waiting && last_frame.is_some_and(|n| self.presented >= n);
-        if done {
-            if let Some(path) = self.options.screenshot.clone() {
-                let saved = capture::capture(&w.gpu, clear, scene, Some(&ui), None)
-                    .and_then(|image| capture::save_png(&image, &path));
-                if let Err(e) = saved {
-                    self.failure = Some(format!("--screenshot: {e}"));
-                }
+        let a = &w.gpu.adapter;
+        let drawn_by = || format!("{} ({:?}, {:?}), {:?}", a.name, a.backend, a.device_type, w.gpu.format());
+        let after = self.harness.presented(app_work, drawn_by);
+        if let Some(path) = after.screenshot {
+            // The test flags: save the last frame as the window shows it, then leave.
+            let scene = w.model.as_ref().map(|(_, m)| (m, &w.view, rect));
+            let saved =
+                capture::capture(&w.gpu, clear, scene, Some(&pass.ui), None).and_then(|i| capture::save_png(&i, &path));
+            if let Err(e) = saved {
+                self.failure = Some(format!("--screenshot: {e}"));
             }
+        }
+        if after.exit {
             event_loop.exit();
         }
-        w.gpu.finish_ui(&mut delta);
-        if let Some(e) = self.persist.tick(&self.app, &self.egui, &w.window) {
-            self.notify(e);
-        }
+        w.gpu.finish_ui(&mut pass.delta);
+        Some(after.exit)
+    }
 
-        // When to draw next.
-        let delay = full.viewport_output.get(&egui::ViewportId::ROOT).map_or(Duration::MAX, |v| v.repaint_delay);
-        self.repaint_at = None;
-        if done {
-            return;
-        }
-        if animating || again || last_frame.is_some() || delay.is_zero() {
-            w.window.request_redraw();
-        } else if let Some(at) = Instant::now().checked_add(delay) {
-            self.repaint_at = Some(at);
+    /// F12: the 3D view as shown, saved as `<model>-<clip>-fNNN.png` in the current folder.
+    fn save_screenshot(&mut self, w: &WindowState, rect: PixelRect) {
+        let scene = w.model.as_ref().map(|(_, m)| (m, &w.view, rect));
+        let result = capture::capture(&w.gpu, BACKGROUND.clear_color(), scene, None, Some(rect)).and_then(|image| {
+            let clip = self
+                .app
+                .current_clip_frame()
+                .and_then(|(c, f)| self.app.scene().and_then(|s| s.clips.get(c)).map(|clip| (clip.name.clone(), f)));
+            let name = capture::screenshot_name(&self.model_name(), clip.as_ref().map(|(n, f)| (n.as_str(), *f)));
+            let dir = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
+            let path = capture::unused_path(&dir, &name);
+            capture::save_png(&image, &path).map(|()| path)
+        });
+        match result {
+            Ok(path) => self.notify(format!("Saved {}", path.display())),
+            Err(e) => self.notify(format!("Screenshot failed: {e}")),
         }
     }
 
-    /// Uploads the app's current model (or drops the old one) and tells the app which textures are missing.
+    /// Uploads the shown document's model (or drops the old one) and tells the app which textures are missing.
     /// The camera is the caller's business: a reloaded model keeps it.
     fn upload_model(&mut self, w: &mut WindowState) {
-        w.geometry = Some(self.app.geometry_generation());
         let dir = self.texture_dir();
-        w.model = self.app.scene().map(|scene| GpuModel::upload(&w.gpu.renderer, scene, dir.as_deref()));
+        let id = self.app.document_id();
+        w.model = self.app.scene().map(|scene| (id, GpuModel::upload(&w.gpu.renderer, scene, dir.as_deref())));
         let missing = w
             .model
             .as_ref()
-            .map(|m| m.missing_texture_paths().iter().map(|p| p.display().to_string()).collect())
+            .map(|(_, m)| m.missing_texture_paths().iter().map(|p| p.display().to_string()).collect())
             .unwrap_or_default();
         self.app.set_missing_textures(missing);
-        self.textures = w.model.as_ref().map(|m| m.texture_files().to_vec()).unwrap_or_default();
+        self.textures = w.model.as_ref().map(|(_, m)| m.texture_files().to_vec()).unwrap_or_default();
         self.sync_watcher();
         w.window.set_title(&self.title());
     }
@@ -533,6 +576,32 @@ impl Viewer {
             Err(e) => self.notify(format!("cannot show the Open dialog: {e}")),
         }
     }
+
+    /// Watched files changed on disk: the app rebuilds what it must; a changed texture of the shown model
+    /// uploads the model again (the scene is as it was).
+    fn files_changed(&mut self, paths: &[PathBuf]) {
+        let mut reloaded = self.app.files_changed(paths);
+        let keys: Vec<PathBuf> = self.textures.iter().map(|t| crate::watch::watch_key(t)).collect();
+        let textures: Vec<&PathBuf> = paths.iter().filter(|p| keys.contains(&crate::watch::watch_key(p))).collect();
+        if self.app.watch()
+            && !textures.is_empty()
+            && let Some(w) = self.window.as_mut()
+        {
+            w.model = None;
+            reloaded.extend(textures.iter().map(|t| t.display().to_string()));
+        }
+        if !reloaded.is_empty() {
+            let names: Vec<String> = reloaded
+                .iter()
+                .map(|n| Path::new(n).file_name().map_or(n.clone(), |f| f.to_string_lossy().into_owned()))
+                .collect();
+            self.notify(format!("Reloaded {}", names.join(", ")));
+            self.harness.reloaded(&reloaded);
+        }
+        if let Some(w) = &self.window {
+            w.window.request_redraw();
+        }
+    }
 }
 
 impl ApplicationHandler<UserEvent> for Viewer {
@@ -564,38 +633,7 @@ impl ApplicationHandler<UserEvent> for Viewer {
                     w.window.request_redraw();
                 }
             }
-            UserEvent::FilesChanged(paths) => {
-                let mut reloaded = self.app.files_changed(&paths);
-                // A texture of the shown model changed: upload the model again (the scene is as it was).
-                let keys: Vec<PathBuf> = self.textures.iter().map(|t| crate::watch::watch_key(t)).collect();
-                let textures: Vec<&PathBuf> =
-                    paths.iter().filter(|p| keys.contains(&crate::watch::watch_key(p))).collect();
-                if self.app.watch()
-                    && !textures.is_empty()
-                    && let Some(w) = self.window.as_mut()
-                {
-                    w.geometry = None;
-                    reloaded.extend(textures.iter().map(|t| t.display().to_string()));
-                }
-                if !reloaded.is_empty() {
-                    let names: Vec<String> = reloaded
-                        .iter()
-                        .map(|n| Path::new(n).file_name().map_or(n.clone(), |f| f.to_string_lossy().into_owned()))
-                        .collect();
-                    self.notify(format!("Reloaded {}", names.join(", ")));
-                    if self.options.exit_after_frames.is_some() || self.options.screenshot.is_some() {
-                        // The test hooks say what happened, for logs and the window tests.
-                        eprintln!("rigscope: reloaded {}", reloaded.join(", "));
-                    }
-                    if self.options.exit_after_reload && !self.reloaded {
-                        self.reloaded = true;
-                        self.presented = 0;
-                    }
-                }
-                if let Some(w) = &self.window {
-                    w.window.request_redraw();
-                }
-            }
+            UserEvent::FilesChanged(paths) => self.files_changed(&paths),
         }
     }
 
@@ -651,18 +689,6 @@ fn pixel_rect(rect: egui::Rect, pixels_per_point: f32, (width, height): (u32, u3
     let (x0, y0) = (px(rect.min.x, width), px(rect.min.y, height));
     let (x1, y1) = (px(rect.max.x, width), px(rect.max.y, height));
     PixelRect { x: x0, y: y0, width: x1.saturating_sub(x0), height: y1.saturating_sub(y0) }
-}
-
-fn show_notice(ctx: &egui::Context, notice: &Notice) {
-    egui::Area::new(egui::Id::unique("rigscope window notice"))
-        .anchor(egui::Align2::RIGHT_BOTTOM, egui::vec2(-12.0, -12.0))
-        .interactable(false)
-        .show(ctx, |ui| {
-            egui::Frame::popup(ui.style()).show(ui, |ui| {
-                ui.label(&notice.text);
-            });
-        });
-    ctx.request_repaint_after(notice.until.saturating_duration_since(Instant::now()));
 }
 
 #[cfg(test)]

@@ -66,8 +66,8 @@ pub struct ViewCamera {
 }
 
 /// What framing looks at: the model's up axis and the bounds over its whole current clip. Those bounds skin
-/// the mesh at up to 64 frames, so they are computed once per model generation and clip, not on every F press
-/// or reset.
+/// the mesh at up to 64 frames, so they are computed once per document and clip (until the document is rebuilt,
+/// [`Framing::forget`]), not on every F press or reset.
 #[derive(Debug, Default)]
 pub struct Framing {
     key: Option<(u64, Option<usize>)>,
@@ -75,10 +75,11 @@ pub struct Framing {
 }
 
 impl Framing {
-    /// The up axis and bounds to frame `scene` at `clip`; a unit box around the origin without a model.
-    pub fn get(&mut self, generation: u64, scene: Option<&Scene>, clip: Option<usize>) -> (UpAxis, FrameBounds) {
-        if self.key != Some((generation, clip)) {
-            self.key = Some((generation, clip));
+    /// The up axis and bounds to frame `scene` (of document `document`) at `clip`; a unit box around the origin
+    /// without a model.
+    pub fn get(&mut self, document: u64, scene: Option<&Scene>, clip: Option<usize>) -> (UpAxis, FrameBounds) {
+        if self.key != Some((document, clip)) {
+            self.key = Some((document, clip));
             self.target = scene.and_then(|s| {
                 let bounds = animation_bounds(s, clip, DEFAULT_FPS, FRAMING_SAMPLES).or_else(|| camera_bounds(s))?;
                 Some((s.up, bounds))
@@ -86,6 +87,13 @@ impl Framing {
         }
         self.target
             .unwrap_or((UpAxis::Z, FrameBounds { min: Vec3::splat(-1.0), max: Vec3::ONE, xy_radius: 1.0, radius: 1.0 }))
+    }
+
+    /// Document `document` was rebuilt or closed: its bounds are computed again when next asked for.
+    pub fn forget(&mut self, document: u64) {
+        if self.key.is_some_and(|(d, _)| d == document) {
+            self.key = None;
+        }
     }
 }
 

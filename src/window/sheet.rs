@@ -44,7 +44,8 @@ impl Viewer {
 
     /// The sheet written into `dir`: its path, or `None` without a model on the GPU or a clip.
     fn save_contact_sheet(&self, w: &WindowState, dir: &Path) -> Result<Option<PathBuf>, String> {
-        let (Some(model), Some(scene), Some((clip, _))) = (&w.model, self.app.scene(), self.app.current_clip_frame())
+        let (Some((_, model)), Some(scene), Some((clip, _))) =
+            (&w.model, self.app.scene(), self.app.current_clip_frame())
         else {
             return Ok(None);
         };
