@@ -227,43 +227,7 @@ fn text(i: &Info) -> String {
     };
     let _ = writeln!(o, "  kind: {kind}");
     if let Some(r) = &i.rsm {
-        const SHADE: [&str; 4] = ["none (unlit)", "flat", "smooth", "black (unlit)"];
-        let shade = usize::try_from(r.shade_type).ok().and_then(|s| SHADE.get(s)).copied().unwrap_or("unknown");
-        let unit = if r.fps.is_some() { "frames" } else { "ms" };
-        let mut line = format!(
-            "  rsm: read with {}; shadeType {} ({shade}); animLen {} {unit}",
-            r.layout_name, r.shade_type, r.anim_len
-        );
-        if let Some(f) = r.fps {
-            line += &format!(" at {f} fps");
-        }
-        if let Some(a) = r.alpha {
-            line += &format!("; alpha {a}");
-        }
-        let _ = writeln!(o, "{line}");
-        let _ = writeln!(
-            o,
-            "  rsm: {} ({}), {} two-sided triangle(s), {} volume box(es), {} UV animation(s)",
-            plural(r.nodes.len(), "node", "nodes"),
-            r.roots.iter().map(|n| format!("\"{n}\"")).collect::<Vec<_>>().join(", "),
-            r.two_sided_triangles,
-            r.volume_boxes.len(),
-            r.uv_animations
-        );
-        for (k, n) in r.nodes.iter().enumerate() {
-            let parent = n.parent.map_or("root".to_string(), |p| format!("parent {p}"));
-            let _ = writeln!(
-                o,
-                "    node {k} \"{}\": {parent}, {} vertices, {} faces, textures [{}], keys: {} rotation, {} position, {} scale",
-                n.name,
-                n.vertices,
-                n.faces,
-                n.textures.join(", "),
-                n.rotation_keys,
-                n.position_keys,
-                n.scale_keys
-            );
-        }
+        rsm_text(&mut o, r);
     }
     if let Some(m) = i.mvd {
         mvd_text(&mut o, m);
@@ -307,29 +271,7 @@ fn text(i: &Info) -> String {
     } else {
         let _ = writeln!(o, "  skeleton: none");
     }
-    if i.animations.is_empty() {
-        let _ = writeln!(o, "  animations: none");
-    } else {
-        let _ = writeln!(o, "  animations: {}", i.animations.len());
-    }
-    for (k, a) in i.animations.iter().enumerate() {
-        let rate = if a.frame_rate_stored {
-            format!("{} fps", a.frame_rate)
-        } else {
-            format!("{} fps (file stores 0; default used)", a.frame_rate)
-        };
-        let looping = if a.looping { "loops" } else { "plays once" };
-        let bounds = if a.has_bounds { ", bounds per frame" } else { "" };
-        let _ = writeln!(
-            o,
-            "    {k}: \"{}\": {} (file frames {}..{}) at {rate}, {:.2} s, {looping}{bounds}",
-            a.name,
-            plural(a.frames as usize, "frame", "frames"),
-            a.first_frame,
-            (a.first_frame + a.frames).saturating_sub(1),
-            a.duration
-        );
-    }
+    animations_text(&mut o, i);
     if !i.vertex_arrays.is_empty() {
         let arrays: Vec<String> = i
             .vertex_arrays
@@ -365,6 +307,74 @@ fn text(i: &Info) -> String {
         }
     }
     o
+}
+
+/// RSM facts: the layout read, shade type, animation length, nodes with their textures and keys.
+fn rsm_text(o: &mut String, r: &RsmSummary) {
+    const SHADE: [&str; 4] = ["none (unlit)", "flat", "smooth", "black (unlit)"];
+    let shade = usize::try_from(r.shade_type).ok().and_then(|s| SHADE.get(s)).copied().unwrap_or("unknown");
+    let unit = if r.fps.is_some() { "frames" } else { "ms" };
+    let mut line = format!(
+        "  rsm: read with {}; shadeType {} ({shade}); animLen {} {unit}",
+        r.layout_name, r.shade_type, r.anim_len
+    );
+    if let Some(f) = r.fps {
+        line += &format!(" at {f} fps");
+    }
+    if let Some(a) = r.alpha {
+        line += &format!("; alpha {a}");
+    }
+    let _ = writeln!(o, "{line}");
+    let _ = writeln!(
+        o,
+        "  rsm: {} ({}), {} two-sided triangle(s), {} volume box(es), {} UV animation(s)",
+        plural(r.nodes.len(), "node", "nodes"),
+        r.roots.iter().map(|n| format!("\"{n}\"")).collect::<Vec<_>>().join(", "),
+        r.two_sided_triangles,
+        r.volume_boxes.len(),
+        r.uv_animations
+    );
+    for (k, n) in r.nodes.iter().enumerate() {
+        let parent = n.parent.map_or("root".to_string(), |p| format!("parent {p}"));
+        let _ = writeln!(
+            o,
+            "    node {k} \"{}\": {parent}, {} vertices, {} faces, textures [{}], keys: {} rotation, {} position, {} scale",
+            n.name,
+            n.vertices,
+            n.faces,
+            n.textures.join(", "),
+            n.rotation_keys,
+            n.position_keys,
+            n.scale_keys
+        );
+    }
+}
+
+/// The animation list: frames, rate (and whether the file stores one), length, looping, per-frame bounds.
+fn animations_text(o: &mut String, i: &Info) {
+    if i.animations.is_empty() {
+        let _ = writeln!(o, "  animations: none");
+    } else {
+        let _ = writeln!(o, "  animations: {}", i.animations.len());
+    }
+    for (k, a) in i.animations.iter().enumerate() {
+        let rate = if a.frame_rate_stored {
+            format!("{} fps", a.frame_rate)
+        } else {
+            format!("{} fps (file stores 0; default used)", a.frame_rate)
+        };
+        let looping = if a.looping { "loops" } else { "plays once" };
+        let bounds = if a.has_bounds { ", bounds per frame" } else { "" };
+        let _ = writeln!(
+            o,
+            "    {k}: \"{}\": {} (file frames {}..{}) at {rate}, {:.2} s, {looping}{bounds}",
+            a.name,
+            plural(a.frames as usize, "frame", "frames"),
+            a.first_frame,
+            (a.first_frame + a.frames).saturating_sub(1),
+            a.duration
+        );
+    }
 }
 
 /// MVD objects: names, key rates, sections with minor types and counts, and track names with their stages.
