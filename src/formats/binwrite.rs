@@ -142,7 +142,7 @@ impl ByteWriter {
     /// Overwrites four bytes at `offset` with `v` (a header field filled in once the section is placed).
     /// Out of range (a writer's mistake) does nothing.
     pub fn patch_u32(&mut self, offset: usize, v: u32) {
-        if let Some(slot) = self.buf.get_mut(offset..offset + 4) {
+        if let Some(slot) = offset.checked_add(4).and_then(|end| self.buf.get_mut(offset..end)) {
             slot.copy_from_slice(&v.to_le_bytes());
         }
     }
