@@ -5,8 +5,7 @@ use std::path::Path;
 
 use super::{Finding, Place, Severity};
 use crate::anim::BoundsMiss;
-use crate::convert::adjacency::triangle_adjacency;
-use crate::scene::{FrameBounds, Scene};
+use crate::scene::{FrameBounds, Scene, triangle_adjacency};
 
 fn finding(file: &str, rule: &str, place: Place, message: String) -> Finding {
     Finding { file: file.to_string(), rule: rule.to_string(), severity: Severity::Warning, place, message }
