@@ -22,7 +22,6 @@ mod model;
 mod mvd;
 mod nodes;
 mod notices;
-mod onion;
 mod player;
 pub mod settings;
 pub mod shortcuts;
@@ -34,7 +33,7 @@ mod toggles;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use crate::anim::Pose;
+use crate::anim::{Pose, onion_ghosts};
 use crate::render::Overlays;
 use crate::scene::{DEFAULT_FPS, FrameBounds, Scene};
 
@@ -46,15 +45,11 @@ pub use document::Source as ModelSource;
 pub use labels::project_to_view;
 pub use model::{Attachment, Model};
 pub use notices::{Notice, NoticeKind};
-pub use onion::onion_ghosts;
 pub use player::Player;
 pub use settings::Settings;
 pub use toggles::{Toggle, ViewToggles};
 
-/// The most frames each side the onion skin shows.
-pub const MAX_ONION_FRAMES: u32 = 10;
-
-pub use crate::anim::BOUNDS_TOLERANCE;
+pub use crate::anim::{BOUNDS_TOLERANCE, MAX_ONION_FRAMES};
 
 /// Eye positions sampled for the camera-path overlay.
 const CAMERA_PATH_SAMPLES: usize = 256;

@@ -8,8 +8,7 @@ use glam::Vec3;
 
 use super::pose::select;
 use super::{CliError, load_with_attachments};
-use crate::anim::Pose;
-use crate::app::onion_ghosts;
+use crate::anim::{MAX_ONION_FRAMES, Pose, onion_ghosts};
 use crate::render::{
     Background, Camera, FrameInput, GpuModel, Headless, Overlays, SheetSpec, ViewState, animation_bounds, frame_bounds,
     render_sheet,
@@ -100,7 +99,7 @@ pub struct RenderArgs {
     #[arg(long, conflicts_with = "sheet")]
     pub bind_pose: bool,
     /// Onion skin: ghosts of the N frames before (reddish) and after (greenish) the one drawn.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(0..=crate::app::MAX_ONION_FRAMES as i64))]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(0..=MAX_ONION_FRAMES as i64))]
     pub onion: Option<u32>,
     /// Draw --joint's axes: X red, Y green, Z blue.
     #[arg(long, requires = "joint")]

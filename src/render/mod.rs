@@ -29,9 +29,11 @@ mod sheet;
 mod texture;
 mod wireframe;
 
+/// The onion-skin ghost [`Overlays::ghosts`] draws; plain data, sampled by [`crate::anim::onion_ghosts`].
+pub use crate::anim::Ghost;
 pub use camera::{Camera, FixedView, animation_bounds, camera_frustum, camera_path, mmd_view_to_world};
 pub use capture::{SkinCapture, capture_skinning};
-pub use frame::{FrameInput, Ghost, Overlays, Targets, ViewState, frame_bounds};
+pub use frame::{FrameInput, Overlays, Targets, ViewState, frame_bounds};
 pub(crate) use headless::read_texels;
 pub use headless::{Background, Headless, RenderError, choose_sample_count, render_offscreen};
 pub use model::GpuModel;
