@@ -16,6 +16,7 @@ pub mod demo;
 pub mod error;
 pub mod formats;
 pub mod render;
+pub mod report;
 pub mod scene;
 pub mod synth;
 pub mod watch;

@@ -357,8 +357,8 @@ impl App {
     /// model's name as the file), on the clipboard at the next [`App::show`]. Nothing without a model.
     fn copy_pose(&mut self) {
         let Some(model) = &self.model else { return };
-        let options = crate::cli::PoseOptions::default();
-        match crate::cli::pose_json(&model.scene, &model.name, self.current_clip_frame(), &options) {
+        let options = crate::report::PoseOptions::default();
+        match crate::report::pose_json(&model.scene, &model.name, self.current_clip_frame(), &options) {
             Ok(json) => {
                 let joints = model.scene.rsm.as_ref().map_or(model.scene.skeleton.len(), |r| r.nodes.len());
                 self.notices.push(Notice::info(format!("Pose copied ({joints} joints)")));
