@@ -19,6 +19,7 @@ pub mod render;
 pub mod report;
 pub mod scene;
 pub mod synth;
+pub mod textures;
 pub mod watch;
 pub mod window;
 

@@ -14,6 +14,7 @@ use crate::render::{
     render_sheet,
 };
 use crate::scene::{DEFAULT_FPS, FrameBounds};
+use crate::textures::TextureSet;
 
 #[derive(Args, Debug)]
 pub struct RenderArgs {
@@ -209,8 +210,8 @@ fn render_file(args: &RenderArgs, parsed: &Parsed, headless: &mut Option<Headles
     }
     let Some(headless) = headless.as_ref() else { return Err(CliError::load("no renderer")) };
     let renderer = headless.renderer();
-    let model = GpuModel::upload(renderer, &scene, args.file.parent());
-    for p in model.texture_problems() {
+    let textures = TextureSet::load(&scene, args.file.parent());
+    for p in textures.problems() {
         eprintln!(
             "rigscope: warning: material \"{}\": texture {} {}; drawn with the placeholder",
             p.material,
@@ -218,6 +219,7 @@ fn render_file(args: &RenderArgs, parsed: &Parsed, headless: &mut Option<Headles
             p.reason
         );
     }
+    let model = GpuModel::upload_textures(renderer, &scene, &textures);
     let bounds = animation_bounds(&scene, selection.map(|(c, _)| c), args.default_fps, FRAMING_SAMPLES)
         .unwrap_or(FrameBounds { min: Vec3::splat(-1.0), max: Vec3::ONE, xy_radius: 1.0, radius: 1.0 });
     let orbit = Camera::framing(
