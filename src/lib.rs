@@ -1,8 +1,9 @@
 //! rigscope: a real-time viewer and debugger for game-model exports.
 //!
 //! Bytes flow one way: `formats` parse files into the format-neutral `scene` model; `anim` samples clips into
-//! poses; `render` skins on the GPU and draws; the command line and the `window` (with the `app` state
-//! and sidebar) read only the scene.
+//! poses; `textures` finds and decodes material textures without a GPU; `render` skins on the GPU and draws;
+//! `report` holds the text and JSON descriptions the command line and the window share; the command line and
+//! the `window` (with the `app` state and sidebar) read only the scene. Nothing below them imports them.
 //! See ARCHITECTURE.md.
 
 #![forbid(unsafe_code)]
@@ -16,8 +17,10 @@ pub mod demo;
 pub mod error;
 pub mod formats;
 pub mod render;
+pub mod report;
 pub mod scene;
 pub mod synth;
+pub mod textures;
 pub mod watch;
 pub mod window;
 

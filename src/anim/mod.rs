@@ -1,10 +1,11 @@
 //! Animation: sampling a clip into local transforms, evaluating a pose into world matrices and the skinning
-//! palette, skinning on the CPU (for `pose`, bounds and checks; the renderer skins on the GPU), and attaching
-//! animation-only files to a model.
+//! palette, skinning on the CPU (for `pose`, bounds and checks; the renderer skins on the GPU), attaching
+//! animation-only files to a model, and sampling the onion skin's ghost poses.
 
 mod attach;
 mod axes;
 mod bounds;
+mod onion;
 mod pose;
 mod sample;
 mod skin;
@@ -12,6 +13,7 @@ mod skin;
 pub use attach::{AttachError, AttachReport, attach};
 pub use axes::{convert_deltas, mmd_to_model};
 pub use bounds::{BOUNDS_TOLERANCE, BoundsMiss, bounds_miss_warnings, stored_bounds_misses, stored_bounds_warnings};
+pub use onion::{Ghost, MAX_ONION_FRAMES, onion_ghosts};
 pub use pose::Pose;
 pub use sample::{sample_clip, sample_keys, sample_keys_eased, sample_track};
 pub use skin::{skin_normals, skin_positions, skin_tangents, skinned_bounds};

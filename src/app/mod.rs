@@ -23,7 +23,6 @@ mod model;
 mod mvd;
 mod nodes;
 mod notices;
-mod onion;
 mod player;
 mod reload;
 pub mod settings;
@@ -36,7 +35,7 @@ mod toggles;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, LazyLock};
 
-use crate::anim::Pose;
+use crate::anim::{Pose, onion_ghosts};
 use crate::render::Overlays;
 use crate::scene::{DEFAULT_FPS, Scene};
 
@@ -49,15 +48,11 @@ pub use document::Source as ModelSource;
 pub use labels::project_to_view;
 pub use model::{Attachment, Model};
 pub use notices::{Notice, NoticeKind};
-pub use onion::onion_ghosts;
 pub use player::Player;
 pub use settings::Settings;
 pub use toggles::{Toggle, ViewToggles};
 
-/// The most frames each side the onion skin shows.
-pub const MAX_ONION_FRAMES: u32 = 10;
-
-pub use crate::anim::BOUNDS_TOLERANCE;
+pub use crate::anim::{BOUNDS_TOLERANCE, MAX_ONION_FRAMES};
 
 /// Eye positions sampled for the camera-path overlay.
 const CAMERA_PATH_SAMPLES: usize = 256;
@@ -325,8 +320,8 @@ impl App {
     /// model's name as the file), on the clipboard at the next [`App::show`]. Nothing without a model.
     fn copy_pose(&mut self) {
         let Some(doc) = self.document() else { return };
-        let options = crate::cli::PoseOptions::default();
-        match crate::cli::pose_json(doc.scene(), &doc.model.name, doc.current_clip_frame(), &options) {
+        let options = crate::report::PoseOptions::default();
+        match crate::report::pose_json(doc.scene(), &doc.model.name, doc.current_clip_frame(), &options) {
             Ok(json) => {
                 let joints = doc.joint_count_for_pose();
                 self.notices.push(Notice::info(format!("Pose copied ({joints} joints)")));

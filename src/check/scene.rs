@@ -5,8 +5,7 @@ use std::path::Path;
 
 use super::{Finding, Place, Severity};
 use crate::anim::BoundsMiss;
-use crate::convert::adjacency::triangle_adjacency;
-use crate::scene::{FrameBounds, Scene};
+use crate::scene::{FrameBounds, Scene, triangle_adjacency};
 
 fn finding(file: &str, rule: &str, place: Place, message: String) -> Finding {
     Finding { file: file.to_string(), rule: rule.to_string(), severity: Severity::Warning, place, message }
@@ -29,7 +28,7 @@ pub fn check(file: &str, scene: &Scene, misses: &[BoundsMiss], dir: Option<&Path
     if let Some(dir) = dir {
         for (mi, m) in scene.materials.iter().enumerate() {
             let Some(name) = m.texture.as_deref().filter(|n| !n.is_empty()) else { continue };
-            if crate::render::find_texture(dir, name, m.search).is_none() {
+            if crate::textures::find_texture(dir, name, m.search).is_none() {
                 let mesh = scene.meshes.iter().position(|x| x.material == mi);
                 out.push(finding(
                     file,

@@ -16,7 +16,7 @@ use clap::{Parser, Subcommand};
 use crate::anim::{AttachReport, attach};
 use crate::scene::Scene;
 
-pub use pose::{PoseOptions, pose_json};
+pub use crate::report::{PoseOptions, pose_json};
 
 #[derive(Parser, Debug)]
 #[command(

@@ -8,13 +8,13 @@ use glam::Vec3;
 
 use super::pose::select;
 use super::{CliError, load_with_attachments};
-use crate::anim::Pose;
-use crate::app::onion_ghosts;
+use crate::anim::{MAX_ONION_FRAMES, Pose, onion_ghosts};
 use crate::render::{
     Background, Camera, FrameInput, GpuModel, Headless, Overlays, SheetSpec, ViewState, animation_bounds, frame_bounds,
     render_sheet,
 };
 use crate::scene::{DEFAULT_FPS, FrameBounds};
+use crate::textures::TextureSet;
 
 #[derive(Args, Debug)]
 pub struct RenderArgs {
@@ -100,7 +100,7 @@ pub struct RenderArgs {
     #[arg(long, conflicts_with = "sheet")]
     pub bind_pose: bool,
     /// Onion skin: ghosts of the N frames before (reddish) and after (greenish) the one drawn.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(0..=crate::app::MAX_ONION_FRAMES as i64))]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(0..=MAX_ONION_FRAMES as i64))]
     pub onion: Option<u32>,
     /// Draw --joint's axes: X red, Y green, Z blue.
     #[arg(long, requires = "joint")]
@@ -210,8 +210,8 @@ fn render_file(args: &RenderArgs, parsed: &Parsed, headless: &mut Option<Headles
     }
     let Some(headless) = headless.as_ref() else { return Err(CliError::load("no renderer")) };
     let renderer = headless.renderer();
-    let model = GpuModel::upload(renderer, &scene, args.file.parent());
-    for p in model.texture_problems() {
+    let textures = TextureSet::load(&scene, args.file.parent());
+    for p in textures.problems() {
         eprintln!(
             "rigscope: warning: material \"{}\": texture {} {}; drawn with the placeholder",
             p.material,
@@ -219,6 +219,7 @@ fn render_file(args: &RenderArgs, parsed: &Parsed, headless: &mut Option<Headles
             p.reason
         );
     }
+    let model = GpuModel::upload_textures(renderer, &scene, &textures);
     let bounds = animation_bounds(&scene, selection.map(|(c, _)| c), args.default_fps, FRAMING_SAMPLES)
         .unwrap_or(FrameBounds { min: Vec3::splat(-1.0), max: Vec3::ONE, xy_radius: 1.0, radius: 1.0 });
     let orbit = Camera::framing(

@@ -10,7 +10,6 @@
 use std::collections::HashMap;
 
 use super::ConvertError;
-use super::adjacency::triangle_adjacency;
 use crate::anim::{Pose, sample_clip, skinned_bounds};
 use crate::formats::iqm::FORMAT_NAMES;
 use crate::formats::iqm::write::{
@@ -18,7 +17,7 @@ use crate::formats::iqm::write::{
     IQM_POSITION, IQM_TANGENT, IQM_TEXCOORD, IQM_UBYTE, IQM_USHORT, IqmDocument, Joint, Mesh, VertexArray,
     encode_components_into, format_size, quantize_channels, quantize_weights,
 };
-use crate::scene::{ClipData, DEFAULT_FPS, FrontFace, Scene, Transform};
+use crate::scene::{ClipData, DEFAULT_FPS, FrontFace, Scene, Transform, triangle_adjacency};
 
 /// An encoded file and what the encoder did that a user should know.
 #[derive(Debug, Clone)]

@@ -4,7 +4,6 @@
 //! loaded, animation files are attached by joint name, the options are applied to the scene, and an encoder
 //! writes the output format. The encoders only read the scene, so a new input format converts for free.
 
-pub mod adjacency;
 mod iqe_out;
 mod iqm_out;
 mod transform;

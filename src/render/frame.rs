@@ -7,7 +7,7 @@ use super::camera::Camera;
 use super::lines::{self, LineVertex, colors};
 use super::model::GpuModel;
 use super::{Renderer, bytes, grid, mesh};
-use crate::anim::{Pose, skinned_bounds};
+use crate::anim::{Ghost, Pose, skinned_bounds};
 use crate::scene::{FrameBounds, Scene};
 
 /// What to draw besides the lit mesh, and how. The UI keeps one of these as its toggles.
@@ -51,13 +51,6 @@ pub struct Overlays {
     pub joint_axes: bool,
     /// Onion-skin ghosts: the mesh under other poses, translucent, drawn after the mesh without writing depth.
     pub ghosts: Vec<Ghost>,
-}
-
-/// One onion-skin ghost: a pose's skinning palette and the colour it is drawn in (linear RGBA, alpha < 1).
-#[derive(Debug, Clone, PartialEq)]
-pub struct Ghost {
-    pub palette: Vec<Mat4>,
-    pub color: [f32; 4],
 }
 
 impl Default for Overlays {

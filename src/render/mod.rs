@@ -8,12 +8,14 @@
 //! - `mesh.rs`: the skinned-mesh pipelines (skinning happens in the vertex shader from the palette in a storage
 //!   buffer, so there is no joint cap); `wireframe.rs`: the same vertices drawn as a line list of edges;
 //! - `lines.rs`: coloured model-space lines (skeleton, bounds boxes) and their pipelines; `grid.rs` the ground grid;
-//! - `camera.rs`: the orbit [`Camera`] and deterministic framing; `texture.rs`: finding and loading textures;
+//! - `camera.rs`: the orbit [`Camera`] and deterministic framing; `texture.rs`: uploading decoded textures (finding
+//!   and decoding them is [`crate::textures`]);
 //! - `frame.rs`: [`ViewState`], [`FrameInput`] and [`Overlays`]: one frame assembled from the above;
 //! - `headless.rs`: adapter selection, offscreen targets and readback; `sheet.rs`: contact sheets and labels;
 //! - `capture.rs`: a debug path that reads back the vertex shader's skinned vertices, to test it against the CPU.
 //!
-//! Use: `Renderer::new(device, queue, format, samples)`, `GpuModel::upload(&renderer, &scene, dir)`, then per
+//! Use: `Renderer::new(device, queue, format, samples)`, `GpuModel::upload(&renderer, &scene, dir)` (or
+//! `GpuModel::upload_textures` with a `textures::TextureSet` loaded beforehand), then per
 //! frame `ViewState::prepare(...)` (uploads the palette and overlay lines) and `ViewState::paint(...)` into a
 //! render pass, or `Renderer::render(...)`, which does both with a cleared pass of its own.
 
@@ -29,17 +31,17 @@ mod sheet;
 mod texture;
 mod wireframe;
 
+/// The onion-skin ghost [`Overlays::ghosts`] draws; plain data, sampled by [`crate::anim::onion_ghosts`].
+pub use crate::anim::Ghost;
+/// Texture lookup and decoding live in [`crate::textures`]; these are re-exported for the renderer's users.
+pub use crate::textures::{TextureProblem, is_color_key};
 pub use camera::{Camera, FixedView, animation_bounds, camera_frustum, camera_path, mmd_view_to_world};
 pub use capture::{SkinCapture, capture_skinning};
-pub use frame::{FrameInput, Ghost, Overlays, Targets, ViewState, frame_bounds};
+pub use frame::{FrameInput, Overlays, Targets, ViewState, frame_bounds};
 pub(crate) use headless::read_texels;
 pub use headless::{Background, Headless, RenderError, choose_sample_count, render_offscreen};
 pub use model::GpuModel;
 pub use sheet::{SheetSpec, compose_sheet, draw_label, render_sheet, sheet_frames};
-pub use texture::{
-    TextureProblem, apply_color_key, find_texture, is_color_key, load_texture, placeholder_image, resolve_data_texture,
-    resolve_texture,
-};
 
 /// Depth buffer format of every pipeline.
 pub const DEPTH_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth32Float;

@@ -2,18 +2,16 @@
 //! material's texture and the draw's parameters) and the skinning palette. Everything per vertex is uploaded
 //! once; per frame only the palette changes, and the UV transforms of meshes with a UV animation.
 
-use std::collections::BTreeMap;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
 use glam::{Mat4, Vec3};
 use wgpu::util::DeviceExt;
 
-use super::texture::{self, AlphaContent, TextureProblem};
+use super::texture;
 use super::{Renderer, bytes, wireframe};
-use crate::scene::{
-    AlphaMode, FrameBounds, FrontFace, Material, Scene, UV_IDENTITY, UpAxis, UvAnimation, VertexStreams,
-};
+use crate::scene::{AlphaMode, FrameBounds, FrontFace, Scene, UV_IDENTITY, UpAxis, UvAnimation, VertexStreams};
+use crate::textures::{MaterialTexture, TextureProblem, TextureSet, placeholder_image};
 
 /// One draw: a range of the index buffer with one material and its own parameters.
 #[derive(Debug)]
@@ -53,7 +51,8 @@ impl Draw {
     }
 }
 
-/// A scene uploaded for drawing. Created with [`GpuModel::upload`] against one [`Renderer`].
+/// A scene uploaded for drawing. Created with [`GpuModel::upload`] or [`GpuModel::upload_textures`] against one
+/// [`Renderer`].
 pub struct GpuModel {
     /// Position, normal, tangent, texcoord, colour, joints, weights: shader locations 0 to 6.
     pub(crate) streams: Vec<wgpu::Buffer>,
@@ -82,11 +81,17 @@ pub struct GpuModel {
 }
 
 impl GpuModel {
-    /// Uploads `scene`. Textures are looked for from `model_dir` as each material's `search` says (see
-    /// [`super::find_texture`]); each one missing or unreadable gets the placeholder and is listed in
-    /// [`GpuModel::texture_problems`]. Missing streams get neutral defaults (normals are computed from the
-    /// triangles, with the scene's front-face winding).
+    /// Uploads `scene` with its textures loaded from `model_dir` ([`TextureSet::load`], then
+    /// [`GpuModel::upload_textures`]).
     pub fn upload(renderer: &Renderer, scene: &Scene, model_dir: Option<&Path>) -> GpuModel {
+        GpuModel::upload_textures(renderer, scene, &TextureSet::load(scene, model_dir))
+    }
+
+    /// Uploads `scene` with the textures of `textures` (loaded for this scene): materials whose texture is
+    /// missing or unreadable get the placeholder and stay listed in [`GpuModel::texture_problems`]. Missing
+    /// streams get neutral defaults (normals are computed from the triangles, with the scene's front-face
+    /// winding).
+    pub fn upload_textures(renderer: &Renderer, scene: &Scene, textures: &TextureSet) -> GpuModel {
         let device = &renderer.device;
         let v = &scene.vertices;
         let n = v.len();
@@ -138,7 +143,7 @@ impl GpuModel {
             usage: wgpu::BufferUsages::INDEX,
         });
 
-        let (materials, problems, texture_files) = upload_materials(renderer, scene, model_dir);
+        let materials = upload_materials(renderer, scene, textures);
         let placeholder = materials.len() - 1;
         let triangle_count = scene.triangles.len() as u32;
         let draw = |indices: Range<u32>, material: usize, mesh: Option<usize>| -> Draw {
@@ -208,8 +213,8 @@ impl GpuModel {
             up: scene.up,
             front_face: scene.front_face,
             bind_bounds: FrameBounds::of_points(&v.positions),
-            problems,
-            texture_files,
+            problems: textures.problems().to_vec(),
+            texture_files: textures.files().to_vec(),
             cpu: VertexStreams {
                 positions: v.positions.clone(),
                 normals: Some(normals),
@@ -373,60 +378,29 @@ struct GpuMaterial {
     lit: bool,
 }
 
-/// One entry per scene material, then the placeholder's. Textures are shared by resolved path and key.
-fn upload_materials(
-    renderer: &Renderer,
-    scene: &Scene,
-    model_dir: Option<&Path>,
-) -> (Vec<GpuMaterial>, Vec<TextureProblem>, Vec<PathBuf>) {
+/// One entry per scene material, then the placeholder's. Each decoded texture is uploaded once, however many
+/// materials share it.
+fn upload_materials(renderer: &Renderer, scene: &Scene, textures: &TextureSet) -> Vec<GpuMaterial> {
     let (device, queue) = (&renderer.device, &renderer.queue);
-    let placeholder = texture::upload(device, queue, &texture::placeholder_image(), "placeholder texture");
-    let mut loaded: BTreeMap<(PathBuf, bool), Option<(wgpu::TextureView, AlphaContent)>> = BTreeMap::new();
-    let mut problems = Vec::new();
-    let mut out = Vec::new();
-    let missing = |m: &Material| GpuMaterial { view: placeholder.clone(), alpha: AlphaMode::Opaque, lit: m.lit };
-    for m in &scene.materials {
-        let name = m.texture.as_deref().unwrap_or(&m.name);
-        if name.is_empty() {
-            out.push(missing(m));
-            continue;
-        }
-        let given = model_dir.map_or_else(|| PathBuf::from(name), |d| d.join(name.replace('\\', "/")));
-        let Some(path) = model_dir.and_then(|d| texture::find_texture(d, name, m.search)) else {
-            problems.push(TextureProblem { material: m.name.clone(), path: given, reason: "not found".into() });
-            out.push(missing(m));
-            continue;
-        };
-        let entry = loaded.entry((path.clone(), m.color_key)).or_insert_with(|| {
-            match texture::load_material_texture(&path, m.color_key) {
-                Ok(img) => {
-                    let content = AlphaContent::of(&img);
-                    Some((texture::upload(device, queue, &img, &path.display().to_string()), content))
-                }
-                Err(e) => {
-                    problems.push(TextureProblem { material: m.name.clone(), path: path.clone(), reason: e });
-                    None
-                }
+    let placeholder = texture::upload(device, queue, &placeholder_image(), "placeholder texture");
+    let views: Vec<wgpu::TextureView> = textures
+        .images()
+        .iter()
+        .map(|t| texture::upload(device, queue, &t.image, &t.path.display().to_string()))
+        .collect();
+    let mut out: Vec<GpuMaterial> = scene
+        .materials
+        .iter()
+        .enumerate()
+        .map(|(i, m)| match textures.materials().get(i) {
+            Some(MaterialTexture::Image(k)) if *k < views.len() => {
+                GpuMaterial { view: views[*k].clone(), alpha: textures.alpha(i), lit: m.lit }
             }
-        });
-        out.push(match entry {
-            Some((view, content)) => {
-                let alpha = match (m.alpha, *content) {
-                    (AlphaMode::Opaque, _) | (_, AlphaContent::Opaque) => AlphaMode::Opaque,
-                    (AlphaMode::Blend, AlphaContent::Partial) => AlphaMode::Blend,
-                    _ => AlphaMode::Cutout,
-                };
-                GpuMaterial { view: view.clone(), alpha, lit: m.lit }
-            }
-            None => missing(m),
-        });
-    }
-    out.push(GpuMaterial { view: placeholder.clone(), alpha: AlphaMode::Opaque, lit: true });
-    let mut files: Vec<PathBuf> =
-        loaded.into_keys().map(|(p, _)| p).chain(problems.iter().map(|p| p.path.clone())).collect();
-    files.sort();
-    files.dedup();
-    (out, problems, files)
+            _ => GpuMaterial { view: placeholder.clone(), alpha: AlphaMode::Opaque, lit: m.lit },
+        })
+        .collect();
+    out.push(GpuMaterial { view: placeholder, alpha: AlphaMode::Opaque, lit: true });
+    out
 }
 
 #[cfg(test)]

@@ -5,10 +5,10 @@ use image::{Rgba, RgbaImage};
 
 use super::Renderer;
 use super::camera::Camera;
-use super::frame::{FrameInput, Ghost, Overlays, ViewState, frame_bounds};
+use super::frame::{FrameInput, Overlays, ViewState, frame_bounds};
 use super::headless::{Background, RenderError, render_offscreen};
 use super::model::GpuModel;
-use crate::anim::Pose;
+use crate::anim::{Ghost, Pose};
 use crate::scene::{Clip, Scene};
 
 /// What a contact sheet of one clip shows: `render --sheet` and the window's contact sheet both draw one.

@@ -4,6 +4,7 @@
 //! nothing else. The model keeps the file's own coordinate space (IQM stays Z-up) and says which way is up and
 //! which winding faces front, so presentation can adapt without the data being rewritten.
 
+pub mod adjacency;
 mod camera;
 mod clip;
 mod geometry;
@@ -11,6 +12,7 @@ mod mvd;
 mod rsm;
 mod skeleton;
 
+pub use adjacency::triangle_adjacency;
 pub use camera::{CameraKey, CameraPropertyKey, CameraTrack, CameraView};
 pub use clip::{
     Clip, ClipData, DEFAULT_FPS, Easing, FrameBounds, Interpolation, Key, MorphTrack, Track, TrackEase, TrackMode,

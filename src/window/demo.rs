@@ -59,7 +59,7 @@ mod tests {
         let textures = DemoTextures::create().unwrap();
         let dir = textures.dir().to_path_buf();
         for name in ["demo", "demo.png"] {
-            assert!(crate::render::resolve_texture(&dir, name).is_some(), "{name}");
+            assert!(crate::textures::resolve_texture(&dir, name).is_some(), "{name}");
         }
         drop(textures);
         assert!(!dir.exists());

@@ -65,7 +65,7 @@ impl Viewer {
         let toggles = self.app.settings().toggles;
         let onion = toggles.onion.then(|| {
             let n = toggles.onion_frames;
-            move |f: f32| crate::app::onion_ghosts(&scene.skeleton, c, f, n, DEFAULT_FPS)
+            move |f: f32| crate::anim::onion_ghosts(&scene.skeleton, c, f, n, DEFAULT_FPS)
         });
         let spec = SheetSpec {
             clip,

@@ -1,13 +1,25 @@
-//! Onion skin: the poses of the frames around the current one, as ghosts for the renderer.
+//! Onion skin: the poses of the frames around the current one, as ghosts for the renderer. The window (through
+//! the app) and `render --onion` sample them here, so both show the same frames.
 
-use crate::anim::Pose;
-use crate::render::Ghost;
+use glam::Mat4;
+
+use super::Pose;
 use crate::scene::{Clip, Skeleton};
+
+/// The most frames each side of the current one that the onion skin shows.
+pub const MAX_ONION_FRAMES: u32 = 10;
+
+/// One onion-skin ghost: a pose's skinning palette and the colour it is drawn in (linear RGBA, alpha < 1).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Ghost {
+    pub palette: Vec<Mat4>,
+    pub color: [f32; 4],
+}
 
 /// Ghosts of the `n` frames before and after `frame` of `clip`, nearest first on each side: earlier frames
 /// reddish, later ones greenish, each fainter the farther it is. Frames wrap on a looping clip and stop at
-/// its ends otherwise (a frame past the end is left out, not drawn again at the end). `default_fps` is
-/// [`Clip::fps`]'s.
+/// its ends otherwise (a frame past the end is left out, not drawn again at the end); `n` is capped at
+/// [`MAX_ONION_FRAMES`]. `default_fps` is [`Clip::fps`]'s.
 pub fn onion_ghosts(skeleton: &Skeleton, clip: &Clip, frame: f32, n: u32, default_fps: f32) -> Vec<Ghost> {
     ghost_frames(clip, frame, n)
         .into_iter()
@@ -27,7 +39,7 @@ fn ghost_frames(clip: &Clip, frame: f32, n: u32) -> Vec<(f32, i32)> {
     if span <= 0.0 || !frame.is_finite() {
         return Vec::new();
     }
-    let n = n.min(super::MAX_ONION_FRAMES) as i32;
+    let n = n.min(MAX_ONION_FRAMES) as i32;
     let mut out = Vec::new();
     for k in (1..=n).flat_map(|k| [-k, k]) {
         let f = frame + k as f32;

@@ -1,0 +1,230 @@
+//! Material textures on the loader side, with no GPU: finding each material's texture file (`find.rs`: beside
+//! the model, or under a `data/texture` tree for `TextureSearch::DataTexture`), decoding it and applying the
+//! magenta colour key (`decode.rs`), and [`TextureSet`]: a scene's textures resolved and decoded, ready for
+//! `render::GpuModel::upload_textures`, with the files to watch and the problems to report.
+//!
+//! `check` looks textures up here as the viewer does; the renderer only uploads what a [`TextureSet`] holds.
+
+mod decode;
+mod find;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use image::RgbaImage;
+
+pub use decode::{AlphaContent, apply_color_key, is_color_key, load_material_texture, load_texture, placeholder_image};
+pub use find::{find_texture, resolve_data_texture, resolve_texture};
+
+use crate::scene::{AlphaMode, Scene};
+
+/// A material whose texture couldn't be used; it is drawn with [`placeholder_image`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TextureProblem {
+    pub material: String,
+    /// Where the texture was looked for: the name as given, beside the model (or the file that was found but
+    /// couldn't be decoded).
+    pub path: PathBuf,
+    /// `not found`, or why the file couldn't be decoded.
+    pub reason: String,
+}
+
+/// One decoded texture file, shared by every material that reads it with the same colour key.
+#[derive(Debug, Clone)]
+pub struct DecodedTexture {
+    pub path: PathBuf,
+    /// Whether the magenta key was applied (a BMP of a keyed material).
+    pub color_key: bool,
+    /// RGBA, rows top first, keyed when `color_key`.
+    pub image: RgbaImage,
+    /// What `image`'s alpha holds.
+    pub alpha: AlphaContent,
+}
+
+/// What one material draws with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MaterialTexture {
+    /// The material names no texture: the placeholder, opaque, and not a problem.
+    Untextured,
+    /// The decoded texture [`TextureSet::images`]`[i]`.
+    Image(usize),
+    /// Missing or unreadable, as [`TextureSet::problems`]`[i]` says (materials sharing an unreadable file share
+    /// its problem): drawn with the placeholder.
+    Problem(usize),
+}
+
+/// A scene's textures, resolved from the model's folder and decoded: one [`MaterialTexture`] per scene material,
+/// each texture file decoded once per colour key. Built by [`TextureSet::load`] without a GPU (so it can be
+/// built off the thread that uploads), uploaded by `render::GpuModel::upload_textures`.
+#[derive(Debug, Clone, Default)]
+pub struct TextureSet {
+    materials: Vec<MaterialTexture>,
+    /// Per material, how its texture's alpha is drawn.
+    alpha: Vec<AlphaMode>,
+    images: Vec<DecodedTexture>,
+    problems: Vec<TextureProblem>,
+    files: Vec<PathBuf>,
+}
+
+impl TextureSet {
+    /// Looks up and decodes the texture of each of `scene`'s materials from the model's folder `dir`, the way
+    /// each material's `search` says (see [`find_texture`]); a material's texture is its `texture`, else its
+    /// name. Without `dir` every named texture is missing. A texture that is missing or can't be decoded is a
+    /// [`TextureProblem`]; nothing here fails.
+    pub fn load(scene: &Scene, dir: Option<&Path>) -> TextureSet {
+        let mut set = TextureSet::default();
+        let mut loaded: BTreeMap<(PathBuf, bool), MaterialTexture> = BTreeMap::new();
+        for m in &scene.materials {
+            let name = m.texture.as_deref().unwrap_or(&m.name);
+            let texture = if name.is_empty() {
+                MaterialTexture::Untextured
+            } else if let Some(path) = dir.and_then(|d| find_texture(d, name, m.search)) {
+                *loaded.entry((path.clone(), m.color_key)).or_insert_with(|| {
+                    match load_material_texture(&path, m.color_key) {
+                        Ok(image) => {
+                            let alpha = AlphaContent::of(&image);
+                            set.images.push(DecodedTexture { path, color_key: m.color_key, image, alpha });
+                            MaterialTexture::Image(set.images.len() - 1)
+                        }
+                        Err(reason) => {
+                            set.problems.push(TextureProblem { material: m.name.clone(), path, reason });
+                            MaterialTexture::Problem(set.problems.len() - 1)
+                        }
+                    }
+                })
+            } else {
+                let path = dir.map_or_else(|| PathBuf::from(name), |d| d.join(name.replace('\\', "/")));
+                set.problems.push(TextureProblem { material: m.name.clone(), path, reason: "not found".into() });
+                MaterialTexture::Problem(set.problems.len() - 1)
+            };
+            set.alpha.push(match texture {
+                MaterialTexture::Image(i) => set.images[i].alpha.effective_alpha(m.alpha),
+                _ => AlphaMode::Opaque,
+            });
+            set.materials.push(texture);
+        }
+        set.files = loaded.into_keys().map(|(p, _)| p).chain(set.problems.iter().map(|p| p.path.clone())).collect();
+        set.files.sort();
+        set.files.dedup();
+        set
+    }
+
+    /// One entry per scene material, in the scene's order.
+    pub fn materials(&self) -> &[MaterialTexture] {
+        &self.materials
+    }
+
+    /// The decoded texture material `material` draws with, if it has one.
+    pub fn image(&self, material: usize) -> Option<&DecodedTexture> {
+        match self.materials.get(material) {
+            Some(MaterialTexture::Image(i)) => self.images.get(*i),
+            _ => None,
+        }
+    }
+
+    /// How material `material` draws its texture's alpha: the material's mode lowered to what the decoded
+    /// texture holds ([`AlphaContent::effective_alpha`]); opaque with the placeholder or for a material the
+    /// set doesn't have.
+    pub fn alpha(&self, material: usize) -> AlphaMode {
+        self.alpha.get(material).copied().unwrap_or(AlphaMode::Opaque)
+    }
+
+    /// Every decoded texture, each file once per colour key.
+    pub fn images(&self) -> &[DecodedTexture] {
+        &self.images
+    }
+
+    /// Materials whose texture is missing or unreadable; they are drawn with the placeholder.
+    pub fn problems(&self) -> &[TextureProblem] {
+        &self.problems
+    }
+
+    /// The texture files the materials read, and those they looked for and didn't find, sorted: a change to any
+    /// of them (a re-exported texture, a missing one saved) calls for loading the set again.
+    pub fn files(&self) -> &[PathBuf] {
+        &self.files
+    }
+
+    /// The paths of the missing or unreadable textures, for a problems list.
+    pub fn missing_paths(&self) -> Vec<&Path> {
+        self.problems.iter().map(|p| p.path.as_path()).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scene::{Format, Material, Metadata, TextureSearch};
+
+    fn material(name: &str, texture: Option<&str>, alpha: AlphaMode, color_key: bool) -> Material {
+        Material {
+            name: name.into(),
+            texture: texture.map(str::to_string),
+            search: TextureSearch::BesideModel,
+            color_key,
+            alpha,
+            lit: true,
+        }
+    }
+
+    #[test]
+    fn a_set_decodes_each_file_once_per_key_and_lists_what_is_missing_or_unreadable() {
+        let dir = std::env::temp_dir().join(format!("rigscope-texture-set-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        // Opaque red with one magenta texel, and a half-transparent PNG.
+        let keyed =
+            RgbaImage::from_fn(2, 1, |x, _| image::Rgba(if x == 0 { [255, 0, 0, 255] } else { [255, 0, 255, 255] }));
+        keyed.save(dir.join("keyed.bmp")).unwrap();
+        RgbaImage::from_pixel(2, 2, image::Rgba([0, 0, 255, 128])).save(dir.join("glass.png")).unwrap();
+        std::fs::write(dir.join("broken.png"), b"not an image").unwrap();
+
+        let mut scene = Scene::empty(Metadata::new(Format::Rsm, ""));
+        scene.materials = vec![
+            material("a", Some("keyed.bmp"), AlphaMode::Blend, true),
+            material("b", Some("KEYED"), AlphaMode::Blend, true),
+            material("c", Some("keyed.bmp"), AlphaMode::Blend, false),
+            material("glass", None, AlphaMode::Blend, false),
+            material("glass-cut", Some("glass.png"), AlphaMode::Cutout, false),
+            material("gone", Some("gone.tga"), AlphaMode::Opaque, false),
+            material("bad", Some("broken.png"), AlphaMode::Opaque, false),
+            material("bad too", Some("broken.png"), AlphaMode::Opaque, false),
+            material("", None, AlphaMode::Blend, false),
+        ];
+        let set = TextureSet::load(&scene, Some(&dir));
+        use MaterialTexture::{Image, Problem, Untextured};
+        assert_eq!(
+            set.materials(),
+            &[Image(0), Image(0), Image(1), Image(2), Image(2), Problem(0), Problem(1), Problem(1), Untextured]
+        );
+        assert_eq!(set.images().len(), 3);
+        // Keyed: the magenta texel is cut out and takes its neighbour's colour; unkeyed, it stays.
+        assert_eq!(set.image(0).unwrap().image.as_raw(), &[255, 0, 0, 255, 255, 0, 0, 0]);
+        assert_eq!(set.image(2).unwrap().image.get_pixel(1, 0).0, [255, 0, 255, 255]);
+        let alpha: Vec<AlphaMode> = (0..10).map(|i| set.alpha(i)).collect();
+        use AlphaMode::{Blend, Cutout, Opaque};
+        assert_eq!(alpha, [Cutout, Cutout, Opaque, Blend, Cutout, Opaque, Opaque, Opaque, Opaque, Opaque]);
+
+        assert_eq!(set.problems().len(), 2);
+        assert_eq!(
+            set.problems()[0],
+            TextureProblem { material: "gone".into(), path: dir.join("gone.tga"), reason: "not found".into() }
+        );
+        assert_eq!(
+            (set.problems()[1].material.as_str(), set.problems()[1].path.as_path()),
+            ("bad", &*dir.join("broken.png"))
+        );
+        assert_eq!(set.missing_paths(), [dir.join("gone.tga"), dir.join("broken.png")]);
+        let mut files = ["broken.png", "glass.png", "gone.tga", "keyed.bmp"].map(|f| dir.join(f)).to_vec();
+        files.sort();
+        assert_eq!(set.files(), files);
+
+        // Without a folder, every named texture is missing, named as given.
+        let none = TextureSet::load(&scene, None);
+        assert!(none.images().is_empty());
+        assert_eq!(none.problems().len(), 8);
+        assert_eq!(none.problems()[0].path, PathBuf::from("keyed.bmp"));
+        assert_eq!(none.problems()[3].path, PathBuf::from("glass"));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
