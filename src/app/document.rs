@@ -11,6 +11,7 @@ use super::{BOUNDS_TOLERANCE, CurveTarget, Player, WINDOW_CHECK_BUDGET};
 use crate::anim::{Pose, attach};
 use crate::check::{Finding, Place};
 use crate::scene::{CameraTrack, Clip, DEFAULT_FPS, FrameBounds, Scene};
+use crate::textures::TextureSet;
 
 /// A file a model was built from: the model first, then each attached file in the order attached.
 #[derive(Debug, Clone)]
@@ -144,6 +145,10 @@ pub struct Document {
     pub(super) curve: Option<CurveTarget>,
     /// Attached clips' delta tracks are converted from MMD axes ([`crate::anim::mmd_to_model`]).
     pub(super) mmd_axes: bool,
+    /// Where its textures are looked for: the model's folder, or one given with the bytes (the demo's).
+    texture_dir: Option<PathBuf>,
+    /// The materials' textures, found and decoded (what the window uploads); `None` without a texture folder.
+    textures: Option<TextureSet>,
     /// Textures the materials name that weren't found; `None` until they were looked for.
     pub(super) missing_textures: Option<Vec<String>>,
     /// Reloads so far, and the file that changed last.
@@ -155,11 +160,19 @@ pub struct Document {
 
 impl Document {
     /// A new document showing `built` from its first clip (paused), at `speed`.
-    pub(super) fn new(id: u64, built: Built, sources: Vec<Source>, speed: f32) -> Document {
+    /// `texture_dir`: where textures are looked for when the model has no folder of its own (the demo's).
+    pub(super) fn new(
+        id: u64,
+        built: Built,
+        sources: Vec<Source>,
+        speed: f32,
+        texture_dir: Option<PathBuf>,
+    ) -> Document {
         let clip = (!built.model.scene.clips.is_empty()).then_some(0);
         let hidden_meshes = vec![false; built.model.scene.meshes.len()];
         let mut player = Player { speed, ..Player::default() };
         player.select(clip);
+        let texture_dir = built.model.dir.clone().or(texture_dir);
         Document {
             id,
             sources,
@@ -172,11 +185,40 @@ impl Document {
             hidden_meshes,
             curve: None,
             mmd_axes: false,
+            texture_dir,
+            textures: None,
             missing_textures: None,
             reloads: 0,
             last_reload: None,
             stale: false,
         }
+    }
+
+    /// Looks for the materials' textures and decodes them. Done when the model is about to be drawn
+    /// ([`super::App::load_textures`]), so a document nobody draws decodes no image; again when a texture file
+    /// changes.
+    pub(super) fn load_textures(&mut self) {
+        let Some(dir) = &self.texture_dir else { return };
+        let set = TextureSet::load(&self.model.scene, Some(dir));
+        self.missing_textures = Some(set.missing_paths().iter().map(|p| p.display().to_string()).collect());
+        self.textures = Some(set);
+    }
+
+    /// Drops the loaded textures: they are looked for again when next drawn.
+    pub(super) fn forget_textures(&mut self) {
+        self.textures = None;
+        self.missing_textures = None;
+    }
+
+    /// The textures to upload with the model: found and decoded, or `None` until loaded or when there is no
+    /// folder to look in.
+    pub fn textures(&self) -> Option<&TextureSet> {
+        self.textures.as_ref()
+    }
+
+    /// The texture files the materials read or looked for (watched for hot reload).
+    pub fn texture_files(&self) -> &[PathBuf] {
+        self.textures.as_ref().map_or(&[], TextureSet::files)
     }
 
     /// Shows a freshly built model in place of this one, restoring `memory` (clip by name, frame, playing,
@@ -199,7 +241,9 @@ impl Document {
         self.sources = sources;
         self.revision += 1;
         if new_geometry {
+            // Looked for again when next drawn.
             self.missing_textures = None;
+            self.textures = None;
         }
     }
 
@@ -343,6 +387,11 @@ impl Document {
     /// True when any of its files was read from one of `keys`.
     pub(super) fn reads_any(&self, keys: &[PathBuf]) -> bool {
         self.sources.iter().any(|s| keys.iter().any(|k| s.is_at(k)))
+    }
+
+    /// True when any of its texture files lives at one of `keys`.
+    pub(super) fn reads_texture(&self, keys: &[PathBuf]) -> bool {
+        self.texture_files().iter().any(|t| keys.contains(&crate::watch::watch_key(t)))
     }
 
     /// Opened from a file (not from memory, as the demo is).

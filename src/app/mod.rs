@@ -203,7 +203,7 @@ impl App {
         match std::fs::read(path) {
             Ok(bytes) => {
                 let generation = self.revisions.model;
-                self.open(&name, &bytes, Some(path.to_path_buf()));
+                self.open(&name, &bytes, Some(path.to_path_buf()), None);
                 self.remember_opened(path, generation); // recent files, when the file loaded
             }
             Err(e) => self.notices.report(format!("{name}: cannot read: {e}"), Some(name)),
@@ -213,10 +213,15 @@ impl App {
     /// Opens a file from memory (tests, the demo); as [`App::open_path`], with no folder for textures and
     /// nothing to reload.
     pub fn open_bytes(&mut self, name: &str, bytes: &[u8]) {
-        self.open(name, bytes, None);
+        self.open(name, bytes, None, None);
     }
 
-    fn open(&mut self, name: &str, bytes: &[u8], path: Option<PathBuf>) {
+    /// As [`App::open_bytes`], with textures looked for in `texture_dir` (the demo's texture folder).
+    pub fn open_bytes_in(&mut self, name: &str, bytes: &[u8], texture_dir: &Path) {
+        self.open(name, bytes, None, Some(texture_dir.to_path_buf()));
+    }
+
+    fn open(&mut self, name: &str, bytes: &[u8], path: Option<PathBuf>, texture_dir: Option<PathBuf>) {
         let scene = match crate::load_bytes(name, bytes) {
             Ok(s) => s,
             Err(e) => return self.notices.report(e.to_string(), Some(name.to_string())),
@@ -243,7 +248,7 @@ impl App {
             Ok(built) => {
                 let id = self.next_id;
                 self.next_id += 1;
-                let doc = Document::new(id, built, vec![source], self.idle.speed);
+                let doc = Document::new(id, built, vec![source], self.idle.speed, texture_dir);
                 // A model from a file gets a tab of its own; one from memory (the demo) gives its tab up.
                 match self.documents.get_mut(self.active) {
                     Some(shown) if !shown.is_from_file() => {
@@ -683,7 +688,27 @@ impl App {
         self.document()?.dir()
     }
 
-    /// The shown model's missing textures, as the window found them when it uploaded the model.
+    /// Looks for the shown model's textures and decodes them, unless already done: the window calls this
+    /// before it uploads the model ([`Document::textures`]), and the sidebar then lists what was missing.
+    pub fn load_textures(&mut self) {
+        if let Some(d) = self.documents.get_mut(self.active)
+            && d.textures().is_none()
+        {
+            d.load_textures();
+        }
+    }
+
+    /// The shown model's texture files (found, and looked for but missing): the window watches them too while
+    /// hot reload is on.
+    pub fn texture_files(&self) -> Vec<PathBuf> {
+        match self.document() {
+            Some(d) if self.prefs.watch => d.texture_files().to_vec(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// Overrides the shown model's list of missing textures (tests; a model opened from memory has no folder
+    /// for the app to look in).
     pub fn set_missing_textures(&mut self, paths: Vec<String>) {
         if let Some(doc) = self.documents.get_mut(self.active) {
             doc.missing_textures = Some(paths);

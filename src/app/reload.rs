@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use super::document::{Source, build};
-use super::{App, Notice};
+use super::{App, Notice, ViewChange};
 
 impl App {
     /// The files to watch for hot reload: every open model's files and attachments (none while hot reload is
@@ -32,13 +32,32 @@ impl App {
         let keys: Vec<PathBuf> = paths.iter().map(|p| crate::watch::watch_key(p)).collect();
         let active = self.active;
         for (_, d) in self.documents.iter_mut().enumerate().filter(|(i, _)| *i != active) {
-            if d.reads_any(&keys) {
+            if d.reads_any(&keys) || d.reads_texture(&keys) {
                 d.stale = true;
             }
         }
-        let reloaded = self.reload_shown(&keys);
+        let mut reloaded = self.reload_shown(&keys);
+        reloaded.extend(self.reload_textures(&keys));
         self.refresh();
         reloaded
+    }
+
+    /// Loads the shown model's textures again when one of them lives at `keys` (re-exported, or a missing one
+    /// saved); returns the texture files that changed. The scene stays; the window uploads the model again.
+    fn reload_textures(&mut self, keys: &[PathBuf]) -> Vec<String> {
+        let Some(doc) = self.documents.get_mut(self.active) else { return Vec::new() };
+        let changed: Vec<String> = doc
+            .texture_files()
+            .iter()
+            .filter(|t| keys.contains(&crate::watch::watch_key(t)))
+            .map(|t| t.display().to_string())
+            .collect();
+        if !changed.is_empty() {
+            doc.load_textures();
+            self.changes.push(ViewChange::Rebuilt { document: doc.id(), geometry: true });
+            self.revisions.geometry += 1;
+        }
+        changed
     }
 
     /// Re-reads the shown model's files that live at `keys` and rebuilds it when any changed.

@@ -30,9 +30,9 @@ impl App {
         self.revisions.model += 1;
         self.revisions.geometry += 1;
         let doc = &mut self.documents[i];
-        // The window uploads it again and looks for its textures again.
-        doc.missing_textures = None;
         if std::mem::take(&mut doc.stale) {
+            // Its textures may have changed too: looked for again when drawn.
+            doc.forget_textures();
             let keys: Vec<_> =
                 doc.sources.iter().filter_map(|s| s.path.as_deref()).map(crate::watch::watch_key).collect();
             self.reload_shown(&keys);

@@ -32,6 +32,7 @@ use winit::window::{Window, WindowId};
 
 use crate::app::{Action, App, Intent, Notice, ViewChange};
 use crate::render::{Background, Camera, FrameInput, GpuModel, ViewState};
+use crate::textures::TextureSet;
 use gpu::{Gpu, PixelRect, UiFrame};
 use navigate::{Framing, Navigation, ViewCamera};
 
@@ -105,11 +106,9 @@ struct Viewer {
     failure: Option<String>,
     /// The hidden test and benchmark hooks.
     harness: harness::Harness,
-    /// Hot reload: watches `App::watched_files`, which are re-read when the set changes.
+    /// Hot reload: watches `App::watched_files` and `App::texture_files`, which are re-read when they change.
     watcher: Option<crate::watch::FileWatcher>,
     watched: Vec<PathBuf>,
-    /// The uploaded model's texture files (watched too; a change re-uploads the model).
-    textures: Vec<PathBuf>,
     /// The settings file (`persist.rs`).
     persist: persist::Persist,
 }
@@ -170,7 +169,6 @@ impl Viewer {
             failure: None,
             watcher: None,
             watched: Vec::new(),
-            textures: Vec::new(),
             persist,
         };
         let proxy = viewer.proxy.clone();
@@ -183,10 +181,15 @@ impl Viewer {
         let files = viewer.options.files.clone();
         if files.is_empty() {
             match demo::DemoTextures::create() {
-                Ok(t) => viewer.demo = Some(t),
-                Err(e) => viewer.notify(format!("the demo's texture could not be prepared: {e}")),
+                Ok(t) => {
+                    viewer.app.open_bytes_in(demo::DEMO_NAME, demo::DEMO_IQM, t.dir());
+                    viewer.demo = Some(t);
+                }
+                Err(e) => {
+                    viewer.notify(format!("the demo's texture could not be prepared: {e}"));
+                    viewer.app.open_bytes(demo::DEMO_NAME, demo::DEMO_IQM);
+                }
             }
-            viewer.app.open_bytes(demo::DEMO_NAME, demo::DEMO_IQM);
         }
         for file in &files {
             viewer.open_path(file);
@@ -229,11 +232,6 @@ impl Viewer {
         if let Some(w) = &self.window {
             w.window.request_redraw();
         }
-    }
-
-    /// The folder textures are looked for in: the model's, or the demo's for the demo.
-    fn texture_dir(&self) -> Option<PathBuf> {
-        self.app.model_dir().map(Path::to_path_buf).or_else(|| self.demo.as_ref().map(|d| d.dir().to_path_buf()))
     }
 
     fn open_window(&self, event_loop: &ActiveEventLoop) -> Result<WindowState, String> {
@@ -530,31 +528,30 @@ impl Viewer {
         }
     }
 
-    /// Uploads the shown document's model (or drops the old one) and tells the app which textures are missing.
-    /// The camera is the caller's business: a reloaded model keeps it.
+    /// Uploads the shown document's model with the textures the document found (or drops the old one). The
+    /// camera is the caller's business: a reloaded model keeps it.
     fn upload_model(&mut self, w: &mut WindowState) {
-        let dir = self.texture_dir();
-        let id = self.app.document_id();
-        w.model = self.app.scene().map(|scene| (id, GpuModel::upload(&w.gpu.renderer, scene, dir.as_deref())));
-        let missing = w
-            .model
-            .as_ref()
-            .map(|(_, m)| m.missing_texture_paths().iter().map(|p| p.display().to_string()).collect())
-            .unwrap_or_default();
-        self.app.set_missing_textures(missing);
-        self.textures = w.model.as_ref().map(|(_, m)| m.texture_files().to_vec()).unwrap_or_default();
+        self.app.load_textures();
+        let renderer = &w.gpu.renderer;
+        w.model = self.app.document().map(|d| {
+            let model = match d.textures() {
+                Some(textures) => GpuModel::upload_textures(renderer, d.scene(), textures),
+                // Opened from memory with no folder: nothing to look in, every texture is the placeholder.
+                None => GpuModel::upload_textures(renderer, d.scene(), &TextureSet::load(d.scene(), None)),
+            };
+            (d.id(), model)
+        });
         self.sync_watcher();
         w.window.set_title(&self.title());
     }
 
-    /// Keeps the watcher on the app's files (they change when files open, attach, detach or close).
+    /// Keeps the watcher on the app's files and the shown model's textures (they change when files open,
+    /// attach, detach or close, and when another model is shown).
     fn sync_watcher(&mut self) {
         let mut files = self.app.watched_files();
-        if self.app.watch() {
-            files.extend(self.textures.iter().cloned());
-            files.sort();
-            files.dedup();
-        }
+        files.extend(self.app.texture_files());
+        files.sort();
+        files.dedup();
         if files == self.watched {
             return;
         }
@@ -577,19 +574,10 @@ impl Viewer {
         }
     }
 
-    /// Watched files changed on disk: the app rebuilds what it must; a changed texture of the shown model
-    /// uploads the model again (the scene is as it was).
+    /// Watched files changed on disk: the app rebuilds what it must (a model, an attachment, textures) and
+    /// says so through its view changes.
     fn files_changed(&mut self, paths: &[PathBuf]) {
-        let mut reloaded = self.app.files_changed(paths);
-        let keys: Vec<PathBuf> = self.textures.iter().map(|t| crate::watch::watch_key(t)).collect();
-        let textures: Vec<&PathBuf> = paths.iter().filter(|p| keys.contains(&crate::watch::watch_key(p))).collect();
-        if self.app.watch()
-            && !textures.is_empty()
-            && let Some(w) = self.window.as_mut()
-        {
-            w.model = None;
-            reloaded.extend(textures.iter().map(|t| t.display().to_string()));
-        }
+        let reloaded = self.app.files_changed(paths);
         if !reloaded.is_empty() {
             let names: Vec<String> = reloaded
                 .iter()

@@ -1,0 +1,117 @@
+//! Documents as the window sees them, without a window: what `App::take_view_changes` says after opening,
+//! attaching, reloading, switching and closing, and textures that the app finds itself (no GPU, no egui pass).
+
+use std::path::{Path, PathBuf};
+
+use rigscope::app::{Action, App, ViewChange};
+use rigscope::formats::iqm::write::IqmDocument;
+use rigscope::synth::{SynthSpec, document};
+
+fn temp_dir(test: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("rigscope-documents-{}-{test}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn model(vertices: usize) -> Vec<u8> {
+    document(SynthSpec { vertices, joints: 6, frames: 10 }).to_bytes()
+}
+
+fn animation(name: &str) -> Vec<u8> {
+    let mut doc: IqmDocument = document(SynthSpec { vertices: 0, joints: 6, frames: 10 });
+    doc.num_vertexes = 0;
+    doc.vertex_arrays.clear();
+    doc.meshes.clear();
+    doc.triangles.clear();
+    doc.anims[0].name = name.into();
+    doc.to_bytes()
+}
+
+fn write(dir: &Path, name: &str, bytes: &[u8]) -> PathBuf {
+    let p = dir.join(name);
+    std::fs::write(&p, bytes).unwrap();
+    p
+}
+
+#[test]
+fn the_window_is_told_what_changed_and_nothing_when_nothing_did() {
+    let dir = temp_dir("changes");
+    let (a, b) = (write(&dir, "a.iqm", &model(300)), write(&dir, "b.iqm", &model(1200)));
+    let anim = write(&dir, "walk.iqm", &animation("walk"));
+    let mut app = App::new();
+    app.open_path(&a);
+    let id_a = app.document_id();
+    assert_eq!(app.take_view_changes(), vec![ViewChange::Frame(id_a)], "a new model is framed");
+    assert!(app.take_view_changes().is_empty(), "told once");
+
+    app.open_path(&anim);
+    assert_eq!(
+        app.take_view_changes(),
+        vec![ViewChange::Rebuilt { document: id_a, geometry: false }, ViewChange::Frame(id_a)],
+        "an attached file rebuilds clips only, and frames the clip"
+    );
+
+    std::fs::write(&a, model(2400)).unwrap();
+    assert_eq!(app.files_changed(std::slice::from_ref(&a)), vec![a.display().to_string()]);
+    assert_eq!(
+        app.take_view_changes(),
+        vec![ViewChange::Rebuilt { document: id_a, geometry: true }],
+        "a reload uploads again and never frames"
+    );
+
+    app.open_path(&b);
+    let id_b = app.document_id();
+    assert_ne!(id_a, id_b);
+    assert_eq!(app.take_view_changes(), vec![ViewChange::Frame(id_b)]);
+    app.apply(Action::PrevModel);
+    assert_eq!(app.document_id(), id_a);
+    assert!(app.take_view_changes().is_empty(), "switching tabs is the shown id changing, nothing else");
+    app.apply(Action::CloseModel(1));
+    assert_eq!(app.take_view_changes(), vec![ViewChange::Closed(id_b)]);
+    assert_eq!(app.documents().len(), 1);
+    assert_eq!(app.document().unwrap().id(), id_a);
+}
+
+#[test]
+fn a_model_from_memory_gives_its_tab_up_and_is_closed_for_the_window() {
+    let dir = temp_dir("memory");
+    let a = write(&dir, "a.iqm", &model(300));
+    let mut app = App::new();
+    app.open_bytes("demo.iqm", &model(200));
+    let demo = app.document_id();
+    app.take_view_changes();
+    app.open_path(&a);
+    let changes = app.take_view_changes();
+    assert_eq!(changes, vec![ViewChange::Closed(demo), ViewChange::Frame(app.document_id())]);
+    assert_eq!(app.tabs().0.len(), 1);
+}
+
+#[test]
+fn the_app_finds_a_models_textures_itself_when_it_is_to_be_drawn() {
+    let dir = temp_dir("textures");
+    let iqe = "# Inter-Quake Export\nmesh panel\nmaterial paint.png\nvp 0 0 0\nvp 1 0 0\nvp 0 1 0\nfm 0 1 2\n\
+               mesh other\nmaterial gone.png\nvp 0 0 1\nvp 1 0 1\nvp 0 1 1\nfm 0 1 2\n";
+    let model = write(&dir, "panel.iqe", iqe.as_bytes());
+    image::RgbaImage::from_pixel(4, 4, image::Rgba([10, 200, 10, 255])).save(dir.join("paint.png")).unwrap();
+    let mut app = App::new();
+    app.open_path(&model);
+    assert!(app.document().unwrap().textures().is_none(), "nothing decoded before anything draws");
+    app.load_textures();
+    let doc = app.document().unwrap();
+    let textures = doc.textures().expect("loaded");
+    assert!(textures.image(0).is_some(), "paint.png found beside the model");
+    assert_eq!(textures.missing_paths(), vec![dir.join("gone.png").as_path()]);
+    // Both are watched: a missing texture saved later is picked up too.
+    let watched: Vec<PathBuf> = app.texture_files();
+    assert_eq!(watched, vec![dir.join("gone.png"), dir.join("paint.png")]);
+
+    // The missing texture is saved: the model is uploaded again with it, the scene untouched.
+    app.take_view_changes();
+    image::RgbaImage::from_pixel(4, 4, image::Rgba([200, 10, 10, 255])).save(dir.join("gone.png")).unwrap();
+    let reloaded = app.files_changed(&[dir.join("gone.png")]);
+    assert_eq!(reloaded, vec![dir.join("gone.png").display().to_string()]);
+    let id = app.document_id();
+    assert_eq!(app.take_view_changes(), vec![ViewChange::Rebuilt { document: id, geometry: true }]);
+    assert!(app.document().unwrap().textures().unwrap().missing_paths().is_empty());
+}
