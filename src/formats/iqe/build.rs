@@ -27,8 +27,46 @@ fn remap<T: Copy>(values: Vec<T>, source: Option<&[u32]>) -> Vec<T> {
 
 pub fn build(mut p: Parser, file_len: usize) -> Result<Scene, LoadError> {
     let n = p.positions.len();
+    check_lengths(&p, n)?;
+    if !p.any_faces {
+        faceless_triangles(&mut p, n);
+    }
+    let Grouped { mut triangles, mut meshes, materials, tri_state, edge_flags } = group_meshes(&mut p);
+    let (normals, source) = normals(&mut p, n, &mut triangles, &tri_state, &edge_flags);
+    drop(tri_state);
+    drop(edge_flags);
+    let src = source.as_deref();
+    vertex_ranges(&mut meshes, &triangles);
+    let positions = remap(std::mem::take(&mut p.positions), src);
+    let texcoords = (!p.texcoords.is_empty()).then(|| remap(std::mem::take(&mut p.texcoords), src));
+    let tangents = tangents(&mut p, n, src, &positions, normals.as_deref(), texcoords.as_deref(), &triangles);
+    let (skeleton, clips) = animation(&mut p, file_len)?;
+    let (joints, weights) = influences(&mut p, &skeleton, src)?;
+    let colors = (!p.colors.is_empty()).then(|| remap(std::mem::take(&mut p.colors), src));
+    let custom = custom_streams(&mut p, src);
+    let vertices = VertexStreams { positions, normals, tangents, texcoords, colors, joints, weights, custom, source };
 
-    // Every present array has one entry per vp.
+    let mut meta = Metadata::new(Format::Iqe, "");
+    meta.comment = p.comment.take();
+    meta.source_arrays = std::mem::take(&mut p.source_arrays);
+    meta.warnings = std::mem::take(&mut p.w).finish();
+    // Every field this format sets; the rest (cameras, format facts of other formats) stay empty.
+    Ok(Scene {
+        vertices,
+        triangles,
+        meshes,
+        materials,
+        skeleton,
+        clips,
+        up: UpAxis::Z,
+        front_face: FrontFace::Cw,
+        ..Scene::empty(meta)
+    })
+}
+
+/// Every present array has one entry per vp, and face indices that pointed past the vertices read so far
+/// exist by the end.
+fn check_lengths(p: &Parser, n: usize) -> Result<(), LoadError> {
     let lens: Vec<(Attr, usize)> = p
         .attr_lines
         .iter()
@@ -62,35 +100,49 @@ pub fn build(mut p: Parser, file_len: usize) -> Result<Scene, LoadError> {
         return Err(err(line, format!("face index {index}, only {n} vertices")));
     }
 
-    // Files without faces: each mesh's vertices, three at a time.
-    if !p.any_faces {
-        let segments = std::mem::take(&mut p.segments);
-        for (i, seg) in segments.iter().enumerate() {
-            let end = segments.get(i + 1).map_or(n as u32, |s| s.first_vp);
-            p.mesh_name.clone_from(&seg.mesh);
-            p.material_name.clone_from(&seg.material);
-            p.key_dirty = true;
-            p.state = seg.state;
-            let count = end.saturating_sub(seg.first_vp);
-            for k in 0..count / 3 {
-                let a = seg.first_vp + 3 * k;
-                p.push_triangle([a, a + 1, a + 2]);
-            }
-            if count % 3 != 0 {
-                let line = p.vp_lines.get(seg.first_vp as usize).copied().unwrap_or(1);
-                p.w.line("iqe.mesh.leftover", line, || {
-                    format!(
-                        "mesh \"{}\" has {count} vertices and no faces: the last {} make no triangle",
-                        seg.mesh,
-                        count % 3
-                    )
-                });
-            }
+    Ok(())
+}
+
+/// Files without faces: each mesh's vertices, three at a time.
+fn faceless_triangles(p: &mut Parser, n: usize) {
+    let segments = std::mem::take(&mut p.segments);
+    for (i, seg) in segments.iter().enumerate() {
+        let end = segments.get(i + 1).map_or(n as u32, |s| s.first_vp);
+        p.mesh_name.clone_from(&seg.mesh);
+        p.material_name.clone_from(&seg.material);
+        p.key_dirty = true;
+        p.state = seg.state;
+        let count = end.saturating_sub(seg.first_vp);
+        for k in 0..count / 3 {
+            let a = seg.first_vp + 3 * k;
+            p.push_triangle([a, a + 1, a + 2]);
+        }
+        if count % 3 != 0 {
+            let line = p.vp_lines.get(seg.first_vp as usize).copied().unwrap_or(1);
+            p.w.line("iqe.mesh.leftover", line, || {
+                format!(
+                    "mesh \"{}\" has {count} vertices and no faces: the last {} make no triangle",
+                    seg.mesh,
+                    count % 3
+                )
+            });
         }
     }
+}
 
-    // Meshes: one per (name, material) pair in first-appearance order, triangles contiguous. A pair that
-    // comes back later keeps all its triangles (the converter drops them).
+/// The triangles regrouped into meshes, with each triangle's smoothing state and `fs` edge flags in the same
+/// order, and the materials the meshes name.
+struct Grouped {
+    triangles: Vec<[u32; 3]>,
+    meshes: Vec<Mesh>,
+    materials: Vec<Material>,
+    tri_state: Vec<u32>,
+    edge_flags: Vec<u8>,
+}
+
+/// Meshes: one per (name, material) pair in first-appearance order, triangles contiguous. A pair that comes back
+/// later keeps all its triangles (the converter drops them).
+fn group_meshes(p: &mut Parser) -> Grouped {
     let num_groups = p.groups.len();
     let mut group_counts = vec![0u32; num_groups];
     for &g in &p.tri_group {
@@ -142,8 +194,18 @@ pub fn build(mut p: Parser, file_len: usize) -> Result<Scene, LoadError> {
             uv_animation: None,
         });
     }
+    Grouped { triangles, meshes, materials, tri_state, edge_flags }
+}
 
-    // Normals: as given, or generated (which may split vertices).
+/// Normals: as given, or generated (which may split vertices: then the second value maps each vertex to its
+/// `vp`).
+fn normals(
+    p: &mut Parser,
+    n: usize,
+    triangles: &mut Vec<[u32; 3]>,
+    tri_state: &[u32],
+    edge_flags: &[u8],
+) -> (Option<Vec<Vec3>>, Option<Vec<u32>>) {
     let mut source: Option<Vec<u32>> = None;
     let normals = if !p.normals.is_empty() {
         Some(std::mem::take(&mut p.normals))
@@ -153,10 +215,10 @@ pub fn build(mut p: Parser, file_len: usize) -> Result<Scene, LoadError> {
             positions: &p.positions,
             texcoords: (!p.texcoords.is_empty()).then_some(&p.texcoords[..]),
             smooth_index: (!p.smooth_index.is_empty()).then_some(&p.smooth_index[..]),
-            triangles: &triangles,
+            triangles,
             states: &states,
-            tri_state: &tri_state,
-            edge_flags: p.fs_used.then_some(&edge_flags[..]),
+            tri_state,
+            edge_flags: p.fs_used.then_some(edge_flags),
         });
         if out.zero_normals > 0 {
             p.w.push("iqe.normal.zero", Location::File, || {
@@ -171,7 +233,7 @@ pub fn build(mut p: Parser, file_len: usize) -> Result<Scene, LoadError> {
                 )
             });
         }
-        triangles = out.triangles;
+        *triangles = out.triangles;
         if out.source.len() != n {
             source = Some(out.source);
         }
@@ -179,10 +241,11 @@ pub fn build(mut p: Parser, file_len: usize) -> Result<Scene, LoadError> {
     } else {
         None
     };
-    drop(tri_state);
-    drop(edge_flags);
-    let src = source.as_deref();
+    (normals, source)
+}
 
+/// Each mesh's vertex range, from the triangles it uses.
+fn vertex_ranges(meshes: &mut [Mesh], triangles: &[[u32; 3]]) {
     for m in meshes.iter_mut() {
         let range = m.first_triangle as usize..(m.first_triangle + m.num_triangles) as usize;
         let used = triangles.get(range).unwrap_or(&[]).iter().flatten();
@@ -192,12 +255,19 @@ pub fn build(mut p: Parser, file_len: usize) -> Result<Scene, LoadError> {
             m.num_vertices = hi - lo + 1;
         }
     }
+}
 
-    let positions = remap(std::mem::take(&mut p.positions), src);
-    let texcoords = (!p.texcoords.is_empty()).then(|| remap(std::mem::take(&mut p.texcoords), src));
-
-    // Tangents: from vx (sign worked out now for the bitangent form), or generated from UVs.
-    let tangents = if !p.tangents.is_empty() {
+/// Tangents: from vx (sign worked out now for the bitangent form), or generated from UVs.
+fn tangents(
+    p: &mut Parser,
+    n: usize,
+    src: Option<&[u32]>,
+    positions: &[Vec3],
+    normals: Option<&[Vec3]>,
+    texcoords: Option<&[glam::Vec2]>,
+    triangles: &[[u32; 3]],
+) -> Option<Vec<Vec4>> {
+    if !p.tangents.is_empty() {
         let mut bit: Vec<Option<Vec3>> = Vec::new();
         if !p.bitangents.is_empty() {
             bit = vec![None; n];
@@ -223,14 +293,16 @@ pub fn build(mut p: Parser, file_len: usize) -> Result<Scene, LoadError> {
     } else if let (Some(ns), Some(uv)) = (&normals, &texcoords)
         && !triangles.is_empty()
     {
-        Some(smooth::generate_tangents(&positions, ns, uv, &triangles))
+        Some(smooth::generate_tangents(positions, ns, uv, triangles))
     } else {
         None
-    };
+    }
+}
 
-    // Skeleton and clips.
-    let (skeleton, clips) = animation(&mut p, file_len)?;
+/// Influences (`vb`), remapped to split vertices; checked against the skeleton.
+type Influences = (Option<Vec<[u32; 4]>>, Option<Vec<[f32; 4]>>);
 
+fn influences(p: &mut Parser, skeleton: &Skeleton, src: Option<&[u32]>) -> Result<Influences, LoadError> {
     // Influences.
     let (mut joints, mut weights) = (None, None);
     if !p.blend_joints.is_empty() {
@@ -254,8 +326,11 @@ pub fn build(mut p: Parser, file_len: usize) -> Result<Scene, LoadError> {
             });
         }
     }
+    Ok((joints, weights))
+}
 
-    let colors = (!p.colors.is_empty()).then(|| remap(std::mem::take(&mut p.colors), src));
+/// `v0`..`v9` custom streams with their names and sizes.
+fn custom_streams(p: &mut Parser, src: Option<&[u32]>) -> Vec<CustomStream> {
     let mut custom = Vec::new();
     for k in 0..10 {
         if p.custom[k].is_empty() {
@@ -267,25 +342,7 @@ pub fn build(mut p: Parser, file_len: usize) -> Result<Scene, LoadError> {
         let data = values.iter().flat_map(|v| v[..components as usize].iter().copied()).collect();
         custom.push(CustomStream { name, components, data });
     }
-
-    let vertices = VertexStreams { positions, normals, tangents, texcoords, colors, joints, weights, custom, source };
-
-    let mut meta = Metadata::new(Format::Iqe, "");
-    meta.comment = p.comment.take();
-    meta.source_arrays = std::mem::take(&mut p.source_arrays);
-    meta.warnings = std::mem::take(&mut p.w).finish();
-    // Every field this format sets; the rest (cameras, format facts of other formats) stay empty.
-    Ok(Scene {
-        vertices,
-        triangles,
-        meshes,
-        materials,
-        skeleton,
-        clips,
-        up: UpAxis::Z,
-        front_face: FrontFace::Cw,
-        ..Scene::empty(meta)
-    })
+    custom
 }
 
 /// Joints with their base poses, and one sampled clip per animation with frames.
