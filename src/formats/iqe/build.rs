@@ -348,7 +348,7 @@ fn custom_streams(p: &mut Parser, src: Option<&[u32]>) -> Vec<CustomStream> {
 /// Joints with their base poses, and one sampled clip per animation with frames.
 fn animation(p: &mut Parser, file_len: usize) -> Result<(Skeleton, Vec<Clip>), LoadError> {
     // Frame ranges in `anim_poses`; empty frames are dropped.
-    let mut frame_ranges: Vec<(usize, usize, usize, u64)> = Vec::new(); // (anim, start, end, line)
+    let mut frame_ranges: Vec<FrameRange> = Vec::new();
     for (i, f) in p.frames.iter().enumerate() {
         let end = p.frames.get(i + 1).map_or(p.anim_poses.len(), |g| g.start);
         if end > f.start {
@@ -356,6 +356,32 @@ fn animation(p: &mut Parser, file_len: usize) -> Result<(Skeleton, Vec<Clip>), L
         }
     }
 
+    let (skeleton, joint_count) = skeleton(p, &frame_ranges)?;
+    // Bound the decoded size before allocating it.
+    let decoded = (frame_ranges.len() as u64)
+        .saturating_mul(joint_count as u64)
+        .saturating_mul(std::mem::size_of::<Transform>() as u64);
+    if decoded > MAX_DECODE_RATIO.saturating_mul(file_len as u64).saturating_add(1 << 20) {
+        let line = p.anims.first().map_or(1, |a| a.line);
+        return Err(err(
+            line,
+            format!(
+                "{} frames × {joint_count} joints would decode to {decoded} bytes from a {file_len}-byte file; refusing",
+                frame_ranges.len()
+            ),
+        ));
+    }
+
+    let clips = clips(p, &frame_ranges, joint_count, &skeleton.bind_locals());
+    Ok((skeleton, clips))
+}
+
+/// A frame's poses in `anim_poses`: (animation, start, end, line).
+type FrameRange = (usize, usize, usize, u64);
+
+/// The skeleton: named joints with their base poses (or the first frame standing in), or unnamed root joints
+/// for files with poses but no joint commands; and how many joints a frame has.
+fn skeleton(p: &mut Parser, frame_ranges: &[FrameRange]) -> Result<(Skeleton, usize), LoadError> {
     let named = !p.joints.is_empty();
     let joint_count = if named {
         p.joints.len()
@@ -423,22 +449,11 @@ fn animation(p: &mut Parser, file_len: usize) -> Result<(Skeleton, Vec<Clip>), L
         err(line, format!("joint {i}: parent does not precede it"))
     })?;
 
-    // Bound the decoded size before allocating it.
-    let decoded = (frame_ranges.len() as u64)
-        .saturating_mul(joint_count as u64)
-        .saturating_mul(std::mem::size_of::<Transform>() as u64);
-    if decoded > MAX_DECODE_RATIO.saturating_mul(file_len as u64).saturating_add(1 << 20) {
-        let line = p.anims.first().map_or(1, |a| a.line);
-        return Err(err(
-            line,
-            format!(
-                "{} frames × {joint_count} joints would decode to {decoded} bytes from a {file_len}-byte file; refusing",
-                frame_ranges.len()
-            ),
-        ));
-    }
+    Ok((skeleton, joint_count))
+}
 
-    let bind = skeleton.bind_locals();
+/// One sampled clip per animation with frames: short frames filled from the bind pose, long ones cut.
+fn clips(p: &mut Parser, frame_ranges: &[FrameRange], joint_count: usize, bind: &[Transform]) -> Vec<Clip> {
     let mut clips = Vec::new();
     let mut taken: HashSet<String> = p.anims.iter().filter_map(|a| a.name.clone()).collect();
     let mut first_frame = 0u32;
@@ -512,5 +527,5 @@ fn animation(p: &mut Parser, file_len: usize) -> Result<(Skeleton, Vec<Clip>), L
         first_frame = first_frame.saturating_add(count);
         clips.push(clip);
     }
-    Ok((skeleton, clips))
+    clips
 }

@@ -214,7 +214,23 @@ pub fn generate_normals(inp: &Input) -> Output {
     }
     drop(order);
 
-    // Cluster normals: normalised sum of area vectors.
+    let (normals, source, triangles, zero_normals) = corner_vertices(inp, &area, &cluster, next_cluster);
+    Output { normals, source, triangles, zero_normals, crowded }
+}
+
+/// Vertices for the welded corners: each cluster's normal is the normalised sum of its faces' area vectors;
+/// per vp in order, one vertex per distinct cluster in order of the cluster's first corner (an unused vp still
+/// gets one vertex, so every file vertex can be listed). Returns normals, each vertex's vp, the triangles over
+/// the new vertices, and how many normals summed to zero.
+fn corner_vertices(
+    inp: &Input,
+    area: &[Vec3],
+    cluster: &[u32],
+    next_cluster: u32,
+) -> (Vec<Vec3>, Vec<u32>, Vec<[u32; 3]>, usize) {
+    let tris = inp.triangles;
+    let n_corners = tris.len() * 3;
+    let corner_vp = |c: u32| tris[c as usize / 3][c as usize % 3];
     let mut sums = vec![Vec3::ZERO; next_cluster as usize];
     let mut first_corner = vec![u32::MAX; next_cluster as usize];
     for c in 0..n_corners {
@@ -223,8 +239,6 @@ pub fn generate_normals(inp: &Input) -> Output {
         first_corner[id] = first_corner[id].min(c as u32);
     }
 
-    // Output vertices: per vp in order, one per distinct cluster in order of the cluster's first corner; an
-    // unused vp still gets one vertex so every file vertex can be listed.
     let mut keys: Vec<(u32, u32, u32)> =
         (0..n_corners).map(|c| (corner_vp(c as u32), first_corner[cluster[c] as usize], cluster[c])).collect();
     keys.sort_unstable();
@@ -265,7 +279,7 @@ pub fn generate_normals(inp: &Input) -> Output {
             out
         })
         .collect();
-    Output { normals, source, triangles, zero_normals, crowded }
+    (normals, source, triangles, zero_normals)
 }
 
 /// Tangents from UV gradients: per triangle, summed per vertex, orthogonalised to the normal; `w` is the
