@@ -12,6 +12,12 @@ use std::path::Path;
 use crate::error::LoadError;
 use crate::scene::Scene;
 
+/// True when `head` (a file's first bytes) starts like a file rigscope reads (text formats by their header
+/// line), so folders can be searched for exports whatever their extensions.
+pub fn sniff_any(head: &[u8]) -> bool {
+    iqm::sniff(head) || iqe::sniff(head) || mvd::sniff(head) || rsm::sniff(head)
+}
+
 /// Loads a model or motion from bytes, choosing the format by content and then by extension.
 pub fn load_bytes(name: &str, data: &[u8]) -> Result<Scene, LoadError> {
     if iqm::sniff(data) {
