@@ -10,6 +10,7 @@ mod geometry;
 mod mvd;
 mod rsm;
 mod skeleton;
+mod vmd;
 
 pub use camera::{CameraKey, CameraPropertyKey, CameraTrack, CameraView};
 pub use clip::{
@@ -22,6 +23,9 @@ pub use geometry::{
 pub use mvd::{MvdEncoding, MvdInfo, MvdMotionBlend, MvdMotionClip, MvdObject, MvdSection, MvdStage, MvdTrackInfo};
 pub use rsm::{RsmInfo, RsmLayout, RsmNode, RsmUvAnimation, RsmVolumeBox};
 pub use skeleton::{Joint, Skeleton, Transform};
+pub use vmd::{
+    VmdCounts, VmdIkSwitch, VmdInfo, VmdLightKey, VmdName, VmdPropertyKey, VmdShadowKey, VmdTrackInfo, VpdInfo,
+};
 
 use crate::error::Warning;
 
@@ -34,6 +38,8 @@ pub enum Format {
     Rsm,
     Rsm2,
     Mvd,
+    Vmd,
+    Vpd,
 }
 
 impl Format {
@@ -44,6 +50,8 @@ impl Format {
             Format::Rsm => "RSM",
             Format::Rsm2 => "RSM2",
             Format::Mvd => "MVD",
+            Format::Vmd => "VMD",
+            Format::Vpd => "VPD",
         }
     }
 }
@@ -170,6 +178,10 @@ pub struct Scene {
     pub cameras: Vec<CameraTrack>,
     /// MVD facts for `info` and the sidebar; `None` for other formats.
     pub mvd: Option<Box<MvdInfo>>,
+    /// VMD facts for `info` and the sidebar; `None` for other formats.
+    pub vmd: Option<Box<VmdInfo>>,
+    /// VPD facts for `info`; `None` for other formats.
+    pub vpd: Option<Box<VpdInfo>>,
 }
 
 impl Scene {
@@ -188,6 +200,8 @@ impl Scene {
             rsm: None,
             cameras: Vec::new(),
             mvd: None,
+            vmd: None,
+            vpd: None,
         }
     }
 
