@@ -62,6 +62,10 @@ fn main() -> std::io::Result<()> {
     }
     write("mvd", "utf16.mvd", &mvd_sample(MvdEncoding::Utf16Le).to_bytes())?;
     write("mvd", "utf8.mvd", &mvd_sample(MvdEncoding::Utf8).to_bytes())?;
+    write("vmd", "sample.vmd", &rigscope::formats::vmd::write::sample_document().to_bytes())?;
+    let vpd = rigscope::formats::vpd::write::sample_document();
+    write("vpd", "sample.vpd", &vpd.to_bytes())?;
+    write("vpd", "utf8.vpd", &rigscope::formats::vpd::write::VpdDocument { utf8: true, ..vpd }.to_bytes())?;
     println!("seeds written under {out}");
     Ok(())
 }

@@ -52,7 +52,7 @@ fn every_single_bit_flip_loads_or_fails_cleanly() {
 #[test]
 fn a_thousand_structure_aware_mutations_per_format() {
     let inputs = inputs();
-    for ext in ["iqm", "iqe", "rsm", "mvd"] {
+    for ext in ["iqm", "iqe", "rsm", "mvd", "vmd", "vpd"] {
         let bases: Vec<&(String, Vec<u8>)> = inputs
             .iter()
             .filter(|(n, d)| n.to_ascii_lowercase().contains(&format!(".{ext}")) && d.len() < 300_000)
@@ -62,7 +62,8 @@ fn a_thousand_structure_aware_mutations_per_format() {
         let (mut ok, mut refused) = (0, 0);
         for _ in 0..1000 {
             let (name, data) = bases[rng.below(bases.len())];
-            let mutated = if ext == "iqe" { mutate_text(data, &mut rng) } else { mutate_binary(data, &mut rng) };
+            let text = ext == "iqe" || ext == "vpd";
+            let mutated = if text { mutate_text(data, &mut rng) } else { mutate_binary(data, &mut rng) };
             match rigscope::load_bytes(name, &mutated) {
                 Ok(_) => ok += 1,
                 Err(e) => {

@@ -10,7 +10,8 @@ fn kind(format: &str, report: &AttachReport) -> String {
     let what = match (report.clips.is_empty(), report.cameras.is_empty(), format) {
         (false, false, _) => "motion and camera",
         (true, false, _) => "camera",
-        (false, true, "MVD") => "motion",
+        (false, true, "MVD" | "VMD") => "motion",
+        (false, true, "VPD") => "pose",
         _ => "animation",
     };
     format!("{format} {what}")

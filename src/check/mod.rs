@@ -147,9 +147,13 @@ fn refusal_rule(name: &str, data: &[u8]) -> String {
         "iqm"
     } else if crate::formats::iqe::sniff(data) {
         "iqe"
+    } else if crate::formats::vmd::sniff(data) {
+        "vmd"
+    } else if crate::formats::vpd::sniff(data) {
+        "vpd"
     } else {
         match ext.as_str() {
-            "iqm" | "iqe" | "rsm" | "mvd" => ext.as_str(),
+            "iqm" | "iqe" | "rsm" | "mvd" | "vmd" | "vpd" => ext.as_str(),
             "rsm2" => "rsm",
             _ => "file",
         }

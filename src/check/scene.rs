@@ -51,7 +51,7 @@ pub fn check(file: &str, scene: &Scene, misses: &[BoundsMiss], dir: Option<&Path
         if let Some(first) = cuts.first() {
             out.push(finding(
                 file,
-                "mvd.camera.cut",
+                if scene.meta.format == crate::scene::Format::Vmd { "vmd.camera.cut" } else { "mvd.camera.cut" },
                 Place { clip: None, ..Default::default() },
                 format!(
                     "camera {ci} \"{}\": {} cut(s), keys one tick apart where the view jumps (first at {first:.3} s)",

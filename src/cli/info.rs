@@ -37,6 +37,10 @@ struct Info<'a> {
     rsm: Option<RsmSummary<'a>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     mvd: Option<&'a crate::scene::MvdInfo>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    vmd: Option<&'a crate::scene::VmdInfo>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    vpd: Option<&'a crate::scene::VpdInfo>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     cameras: Vec<CameraInfo<'a>>,
     warnings: Vec<WarningInfo>,
@@ -185,6 +189,8 @@ fn build<'a>(file: String, s: &'a Scene) -> Info<'a> {
             uv_animations: r.uv_animations.len(),
         }),
         mvd: s.mvd.as_deref(),
+        vmd: s.vmd.as_deref(),
+        vpd: s.vpd.as_deref(),
         cameras: s
             .cameras
             .iter()
@@ -232,6 +238,12 @@ fn text(i: &Info) -> String {
     if let Some(m) = i.mvd {
         mvd_text(&mut o, m);
     }
+    if let Some(v) = i.vmd {
+        vmd_text(&mut o, v);
+    }
+    if let Some(v) = i.vpd {
+        vpd_text(&mut o, v);
+    }
     for c in &i.cameras {
         let clip = c.clip.map_or(String::new(), |n| format!(" (clip \"{n}\")"));
         let _ = writeln!(
@@ -258,7 +270,7 @@ fn text(i: &Info) -> String {
         let names = if s.named { "named" } else { "unnamed (matched by index when attached)" };
         let bind = if s.has_bind_pose {
             "bind pose stored"
-        } else if i.mvd.is_some() {
+        } else if i.mvd.is_some() || i.vmd.is_some() || i.vpd.is_some() {
             "no bind pose (bone values are deltas on the bind pose of the model it is attached to)"
         } else {
             "no bind pose (frame 0 stands in)"
@@ -439,6 +451,58 @@ fn mvd_text(o: &mut String, m: &crate::scene::MvdInfo) {
                 writeln!(o, "      motion clips: {}, motion blends: {}", ob.motion_clips.len(), ob.motion_blends.len());
         }
     }
+}
+
+/// VMD facts: signature, model name, keys per section (or the section missing), names, IK switches.
+fn vmd_text(o: &mut String, v: &crate::scene::VmdInfo) {
+    let c = &v.counts;
+    let n = |x: Option<usize>| x.map_or("absent".to_string(), |n| n.to_string());
+    let _ = writeln!(
+        o,
+        "  vmd: \"{}\" (version {}), model \"{}\"{}",
+        v.signature,
+        v.version,
+        v.model_name.text,
+        if v.trailing_bytes > 0 { format!(", {} B after the last section", v.trailing_bytes) } else { String::new() }
+    );
+    let _ = writeln!(
+        o,
+        "    keys: {} bone, {} morph, {} camera, {} light, {} self-shadow, {} property",
+        n(c.bones),
+        n(c.morphs),
+        n(c.cameras),
+        n(c.lights),
+        n(c.shadows),
+        n(c.properties)
+    );
+    let names = |list: &[crate::scene::VmdTrackInfo]| {
+        list.iter()
+            .map(|t| format!("\"{}\"{} ({})", t.name.text, if t.name.cut { " (cut)" } else { "" }, t.keys))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    if !v.bones.is_empty() {
+        let _ = writeln!(o, "    bones ({}): {}", v.bones.len(), names(&v.bones));
+    }
+    if !v.morphs.is_empty() {
+        let _ = writeln!(o, "    morphs ({}): {}", v.morphs.len(), names(&v.morphs));
+    }
+    if !v.ik_chains.is_empty() {
+        let _ = writeln!(o, "    IK chains switched by property keys: {}", v.ik_chains.join(", "));
+    }
+}
+
+/// VPD facts: the model file and the posed bones and morphs.
+fn vpd_text(o: &mut String, v: &crate::scene::VpdInfo) {
+    let _ = writeln!(
+        o,
+        "  vpd: model file \"{}\", {} bone(s) declared, {} posed, {} morph(s){}",
+        v.model_file,
+        v.declared_bones,
+        v.bones.len(),
+        v.morphs.len(),
+        if v.utf8 { "; UTF-8 with a byte-order mark" } else { "" }
+    );
 }
 
 pub fn run(args: &InfoArgs) -> Result<(), CliError> {

@@ -78,8 +78,9 @@ pub struct RenderArgs {
     /// Leave the mesh out (overlays only).
     #[arg(long)]
     pub no_mesh: bool,
-    /// Where the picture is taken from: `orbit` (framed by --yaw and --pitch) or `mvd`, the file's (or an
-    /// attached motion's) animated camera at the chosen time, converted from MMD's left-handed Y-up space.
+    /// Where the picture is taken from: `orbit` (framed by --yaw and --pitch) or `mvd` (alias `motion`), the
+    /// file's (or an attached MVD or VMD motion's) animated camera at the chosen time, converted from MMD's
+    /// left-handed Y-up space.
     #[arg(long, value_enum, default_value_t = CameraChoice::Orbit)]
     pub camera: CameraChoice,
     /// Weight view: paint the mesh by --joint's influence, a heat map from dark blue (0) through cyan, green
@@ -118,6 +119,8 @@ pub struct RenderArgs {
 #[derive(clap::ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
 pub enum CameraChoice {
     Orbit,
+    /// The motion's animated camera (MVD or VMD); `motion` is the same choice.
+    #[value(alias = "motion")]
     Mvd,
 }
 

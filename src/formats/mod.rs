@@ -6,6 +6,8 @@ pub mod iqe;
 pub mod iqm;
 pub mod mvd;
 pub mod rsm;
+pub mod vmd;
+pub mod vpd;
 
 use std::path::Path;
 
@@ -29,6 +31,12 @@ pub fn load_bytes(name: &str, data: &[u8]) -> Result<Scene, LoadError> {
     if mvd::sniff(data) {
         return mvd::read(name, data);
     }
+    if vmd::sniff(data) {
+        return vmd::read(name, data);
+    }
+    if vpd::sniff(data) {
+        return vpd::read(name, data);
+    }
     let ext = Path::new(name).extension().and_then(|e| e.to_str()).unwrap_or("").to_ascii_lowercase();
     if rsm::sniff(data) || ext == "rsm" || ext == "rsm2" {
         return rsm::read(name, data);
@@ -38,6 +46,8 @@ pub fn load_bytes(name: &str, data: &[u8]) -> Result<Scene, LoadError> {
         "iqe" => return iqe::read(name, data),
         "iqm" => "not an IQM file: it does not start with \"INTERQUAKEMODEL\\0\"".to_string(),
         "mvd" => return mvd::read(name, data),
+        "vmd" => return vmd::read(name, data),
+        "vpd" => return vpd::read(name, data),
         "" => "unknown format: no recognised header and no file extension".to_string(),
         e => format!("unknown format: no recognised header, and rigscope does not read .{e} files yet"),
     };

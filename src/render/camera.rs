@@ -250,6 +250,7 @@ mod tests {
             angles: Vec3::new(PI / 6.0, PI, 0.0),
             fov_y: 30f32.to_radians(),
             ease: [Easing::LINEAR; 4],
+            target_ease: None,
         };
         let mmd = key.view(true);
         let c30 = 50.0 * (PI / 6.0).cos();

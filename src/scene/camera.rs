@@ -26,6 +26,8 @@ pub struct CameraKey {
     pub fov_y: f32,
     /// Move, rotation, distance and field-of-view curves of the segment that starts at this key.
     pub ease: [Easing; 4],
+    /// Separate target X, Y and Z curves of that segment (VMD cameras), used instead of the move curve.
+    pub target_ease: Option<[Easing; 3]>,
 }
 
 /// Camera properties at a time; each holds until the next key.
@@ -115,13 +117,15 @@ impl CameraTrack {
         let u = (seconds - a.time) / span;
         let [mv, rot, dist, fov] = a.ease.map(|e| e.weight(u));
         let lerp = |x: f32, y: f32, w: f32| x + (y - x) * w;
+        let move_w = a.target_ease.map_or(Vec3::splat(mv), |e| Vec3::from_array(e.map(|e| e.weight(u))));
         Some(CameraKey {
             time: seconds,
-            target: a.target.lerp(b.target, mv),
+            target: a.target + (b.target - a.target) * move_w,
             distance: lerp(a.distance, b.distance, dist),
             angles: a.angles.lerp(b.angles, rot),
             fov_y: lerp(a.fov_y, b.fov_y, fov),
             ease: a.ease,
+            target_ease: a.target_ease,
         })
     }
 
@@ -143,7 +147,7 @@ mod tests {
     use std::f32::consts::PI;
 
     fn key(time: f32, target: Vec3, distance: f32, angles: Vec3) -> CameraKey {
-        CameraKey { time, target, distance, angles, fov_y: 0.5, ease: [Easing::LINEAR; 4] }
+        CameraKey { time, target, distance, angles, fov_y: 0.5, ease: [Easing::LINEAR; 4], target_ease: None }
     }
 
     #[test]

@@ -11,6 +11,7 @@ mod geometry;
 mod mvd;
 mod rsm;
 mod skeleton;
+mod vmd;
 
 pub use adjacency::triangle_adjacency;
 pub use camera::{CameraKey, CameraPropertyKey, CameraTrack, CameraView};
@@ -24,6 +25,9 @@ pub use geometry::{
 pub use mvd::{MvdEncoding, MvdInfo, MvdMotionBlend, MvdMotionClip, MvdObject, MvdSection, MvdStage, MvdTrackInfo};
 pub use rsm::{RsmInfo, RsmLayout, RsmNode, RsmUvAnimation, RsmVolumeBox};
 pub use skeleton::{Joint, Skeleton, Transform};
+pub use vmd::{
+    VmdCounts, VmdIkSwitch, VmdInfo, VmdLightKey, VmdName, VmdPropertyKey, VmdShadowKey, VmdTrackInfo, VpdInfo,
+};
 
 use crate::error::Warning;
 
@@ -36,6 +40,8 @@ pub enum Format {
     Rsm,
     Rsm2,
     Mvd,
+    Vmd,
+    Vpd,
 }
 
 impl Format {
@@ -46,6 +52,8 @@ impl Format {
             Format::Rsm => "RSM",
             Format::Rsm2 => "RSM2",
             Format::Mvd => "MVD",
+            Format::Vmd => "VMD",
+            Format::Vpd => "VPD",
         }
     }
 }
@@ -172,6 +180,10 @@ pub struct Scene {
     pub cameras: Vec<CameraTrack>,
     /// MVD facts for `info` and the sidebar; `None` for other formats.
     pub mvd: Option<Box<MvdInfo>>,
+    /// VMD facts for `info` and the sidebar; `None` for other formats.
+    pub vmd: Option<Box<VmdInfo>>,
+    /// VPD facts for `info`; `None` for other formats.
+    pub vpd: Option<Box<VpdInfo>>,
 }
 
 impl Scene {
@@ -190,6 +202,8 @@ impl Scene {
             rsm: None,
             cameras: Vec::new(),
             mvd: None,
+            vmd: None,
+            vpd: None,
         }
     }
 

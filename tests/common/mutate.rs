@@ -26,6 +26,7 @@ pub fn inputs() -> Vec<(String, Vec<u8>)> {
     let mut out: Vec<(String, Vec<u8>)> = corpus_files("iqm", &["iqm", "iqe"])
         .into_iter()
         .chain(corpus_files("rsm", &["rsm", "rsm2"]))
+        .chain(corpus_files("mmd", &["vmd"]))
         .map(|p| (p.display().to_string(), read(&p)))
         .collect();
     let synth = iqm_bytes(SynthSpec { vertices: 512, joints: 6, frames: 4 });
@@ -39,6 +40,15 @@ pub fn inputs() -> Vec<(String, Vec<u8>)> {
     for enc in [MvdEncoding::Utf16Le, MvdEncoding::Utf8] {
         out.push((format!("{enc:?}.mvd"), rigscope::formats::mvd::write::sample_document(enc).to_bytes()));
     }
+    let vmd = rigscope::formats::vmd::write::sample_document();
+    let mut v1 = rigscope::formats::vmd::write::VmdDocument::v1("m");
+    v1.bones = vmd.bones.clone();
+    v1.cameras = vmd.cameras.clone();
+    out.push(("sample.vmd".into(), vmd.to_bytes()));
+    out.push(("v1.vmd".into(), v1.to_bytes()));
+    let vpd = rigscope::formats::vpd::write::sample_document();
+    out.push(("sample.vpd".into(), vpd.to_bytes()));
+    out.push(("utf8.vpd".into(), rigscope::formats::vpd::write::VpdDocument { utf8: true, ..vpd }.to_bytes()));
     out
 }
 

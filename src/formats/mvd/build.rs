@@ -161,6 +161,7 @@ fn camera_keys(frames: &[CameraFrame], fps: f32) -> Vec<CameraKey> {
             angles: Vec3::from_array(f.angles),
             fov_y: f.fov,
             ease: frames.get(i + 1).map_or([Easing::LINEAR; 4], |n| n.curves.map(easing)),
+            target_ease: None,
         })
         .collect()
 }
