@@ -17,7 +17,7 @@ use crate::scene::Scene;
 /// True when `head` (a file's first bytes) starts like a file rigscope reads (text formats by their header
 /// line), so folders can be searched for exports whatever their extensions.
 pub fn sniff_any(head: &[u8]) -> bool {
-    iqm::sniff(head) || iqe::sniff(head) || mvd::sniff(head) || rsm::sniff(head)
+    iqm::sniff(head) || iqe::sniff(head) || mvd::sniff(head) || rsm::sniff(head) || vmd::sniff(head) || vpd::sniff(head)
 }
 
 /// Loads a model or motion from bytes, choosing the format by content and then by extension.
