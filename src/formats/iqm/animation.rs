@@ -3,6 +3,9 @@
 use glam::{Quat, Vec3};
 
 use super::header::Header;
+use super::layout::{
+    ANIM_LOOP, ANIM_SIZE, BOUNDS_SIZE, FRAME_VALUE_SIZE, JOINT_SIZE, POSE_CHANNEL_MASK, POSE_CHANNELS, POSE_SIZE,
+};
 use super::{Text, warn};
 use crate::error::{LoadError, Location, Warning};
 use crate::formats::binread::{Bytes, Record};
@@ -22,8 +25,8 @@ pub struct Animation {
 struct PoseChannels {
     parent: i32,
     mask: u32,
-    offset: [f32; 10],
-    scale: [f32; 10],
+    offset: [f32; POSE_CHANNELS],
+    scale: [f32; POSE_CHANNELS],
 }
 
 /// A quaternion from stored components, normalised; a zero or non-finite one becomes identity.
@@ -39,10 +42,10 @@ pub fn read(h: &Header, bytes: &Bytes, text: &Text, w: &mut Vec<Warning>) -> Res
     let ofs_joints = u64::from(h.get("ofs_joints"));
 
     // Joints (check 14).
-    let joint_data = h.section(bytes, "joints", "ofs_joints", num_joints as u64, 48, w)?;
+    let joint_data = h.section(bytes, "joints", "ofs_joints", num_joints as u64, JOINT_SIZE, w)?;
     let mut joints = Vec::with_capacity(num_joints);
-    for (i, rec) in joint_data.chunks_exact(48).enumerate() {
-        let at = ofs_joints + 48 * i as u64;
+    for (i, rec) in joint_data.chunks_exact(JOINT_SIZE).enumerate() {
+        let at = ofs_joints + (JOINT_SIZE * i) as u64;
         let mut r = Record::new(rec);
         let name = text.get(r.u32(), at, &format!("joint {i} name"))?;
         let parent = r.i32();
@@ -79,7 +82,7 @@ pub fn read(h: &Header, bytes: &Bytes, text: &Text, w: &mut Vec<Warning>) -> Res
 
     // Poses (checks 15, 16).
     let ofs_poses = u64::from(h.get("ofs_poses"));
-    let pose_data = h.section(bytes, "poses", "ofs_poses", num_poses as u64, 88, w)?;
+    let pose_data = h.section(bytes, "poses", "ofs_poses", num_poses as u64, POSE_SIZE, w)?;
     if num_joints > 0 && num_poses > 0 && num_joints != num_poses {
         return Err(LoadError::at(
             Header::offset_of("num_poses"),
@@ -88,14 +91,14 @@ pub fn read(h: &Header, bytes: &Bytes, text: &Text, w: &mut Vec<Warning>) -> Res
     }
     let mut poses = Vec::with_capacity(num_poses);
     let mut channels = 0u64;
-    for (i, rec) in pose_data.chunks_exact(88).enumerate() {
-        let at = ofs_poses + 88 * i as u64;
+    for (i, rec) in pose_data.chunks_exact(POSE_SIZE).enumerate() {
+        let at = ofs_poses + (POSE_SIZE * i) as u64;
         let mut r = Record::new(rec);
         let p = PoseChannels { parent: r.i32(), mask: r.u32(), offset: r.f32s(), scale: r.f32s() };
         if p.parent >= i as i32 {
             return Err(LoadError::at(at, format!("pose {i}: parent {} does not precede it", p.parent)));
         }
-        if p.mask & !0x3ff != 0 {
+        if p.mask & !POSE_CHANNEL_MASK != 0 {
             return Err(LoadError::at(
                 at + 4,
                 format!("pose {i}: channel mask {:#x} has bits above the 10 channels", p.mask),
@@ -125,16 +128,19 @@ pub fn read(h: &Header, bytes: &Bytes, text: &Text, w: &mut Vec<Warning>) -> Res
             format!("poses need {channels} channels per frame, header says {num_channels}"),
         ));
     }
-    let frame_data = h.section(bytes, "frames", "ofs_frames", num_frames * num_channels, 2, w)?;
-    let bounds_data =
-        if h.get("ofs_bounds") != 0 { h.section(bytes, "bounds", "ofs_bounds", num_frames, 32, w)? } else { &[] };
+    let frame_data = h.section(bytes, "frames", "ofs_frames", num_frames * num_channels, FRAME_VALUE_SIZE, w)?;
+    let bounds_data = if h.get("ofs_bounds") != 0 {
+        h.section(bytes, "bounds", "ofs_bounds", num_frames, BOUNDS_SIZE, w)?
+    } else {
+        &[]
+    };
 
     // Anims (checks 17, 18).
     let ofs_anims = u64::from(h.get("ofs_anims"));
-    let anim_data = h.section(bytes, "anims", "ofs_anims", h.get("num_anims").into(), 20, w)?;
+    let anim_data = h.section(bytes, "anims", "ofs_anims", h.get("num_anims").into(), ANIM_SIZE, w)?;
     let mut ranges = Vec::new();
-    for (i, rec) in anim_data.chunks_exact(20).enumerate() {
-        let at = ofs_anims + 20 * i as u64;
+    for (i, rec) in anim_data.chunks_exact(ANIM_SIZE).enumerate() {
+        let at = ofs_anims + (ANIM_SIZE * i) as u64;
         let mut r = Record::new(rec);
         let name = text.get(r.u32(), at, &format!("anim {i} name"))?;
         let (first, count, rate, flags) = (r.u32(), r.u32(), r.f32(), r.u32());
@@ -152,7 +158,7 @@ pub fn read(h: &Header, bytes: &Bytes, text: &Text, w: &mut Vec<Warning>) -> Res
                 format!("anim \"{name}\": framerate {rate}, playing at the default rate"),
             );
         }
-        ranges.push((name, first, count, rate, flags & 1 != 0));
+        ranges.push((name, first, count, rate, flags & ANIM_LOOP != 0));
     }
     if ranges.is_empty() && num_frames > 0 && num_poses > 0 {
         warn(
@@ -179,10 +185,10 @@ pub fn read(h: &Header, bytes: &Bytes, text: &Text, w: &mut Vec<Warning>) -> Res
         ));
     }
     let decode_frame = |f: u64, out: &mut Vec<Transform>| {
-        let start = (f * num_channels) as usize * 2;
-        let mut cursor = frame_data.get(start..).unwrap_or(&[]).chunks_exact(2);
+        let start = (f * num_channels) as usize * FRAME_VALUE_SIZE;
+        let mut cursor = frame_data.get(start..).unwrap_or(&[]).chunks_exact(FRAME_VALUE_SIZE);
         for p in &poses {
-            let mut v = [0f32; 10];
+            let mut v = [0f32; POSE_CHANNELS];
             for (k, v) in v.iter_mut().enumerate() {
                 *v = p.offset[k];
                 if p.mask & (1 << k) != 0 {
@@ -206,8 +212,8 @@ pub fn read(h: &Header, bytes: &Bytes, text: &Text, w: &mut Vec<Warning>) -> Res
                 decode_frame(u64::from(first + f), &mut frames);
             }
             let bounds = (!bounds_data.is_empty()).then(|| {
-                bounds_data[first as usize * 32..(first as usize + count as usize) * 32]
-                    .chunks_exact(32)
+                bounds_data[first as usize * BOUNDS_SIZE..(first as usize + count as usize) * BOUNDS_SIZE]
+                    .chunks_exact(BOUNDS_SIZE)
                     .map(|b| {
                         let mut r = Record::new(b);
                         let (min, max) = (r.f32s::<3>(), r.f32s::<3>());

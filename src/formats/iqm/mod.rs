@@ -7,6 +7,7 @@
 
 mod animation;
 mod header;
+mod layout;
 mod lint;
 mod vertex;
 pub mod write;
@@ -16,14 +17,18 @@ use std::collections::HashSet;
 use crate::error::{LoadError, Location, Warning};
 use crate::formats::binread::{Bytes, Record};
 use crate::scene::{Extension, Format, FrontFace, Material, Mesh, Metadata, Scene, SourceArray, UpAxis, VertexStreams};
-use header::{HEADER_SIZE, Header};
-use vertex::{FORMAT_BYTES, RawArray};
+use header::{HEADER_END, Header};
+use layout::{
+    ADJACENCY_SIZE, BLENDINDEXES, BLENDWEIGHTS, COLOR, CUSTOM, EXTENSION_SIZE, MAX_FORMAT, MESH_SIZE, NORMAL, POSITION,
+    TANGENT, TEXCOORD, TRIANGLE_SIZE, VERTEXARRAY_SIZE, format_size,
+};
+use vertex::RawArray;
 
-pub use header::MAGIC;
-pub use lint::{Lint, lint};
+pub use layout::MAGIC;
 /// Component format names by number, and array type names, as `info`, IQE `vertexarray` and the converter
 /// spell them.
-pub use vertex::{FORMAT_NAMES, type_name as array_type_name};
+pub use layout::{FORMAT_NAMES, type_name as array_type_name};
+pub use lint::{Lint, lint};
 
 /// True when the bytes start like an IQM file.
 pub fn sniff(bytes: &[u8]) -> bool {
@@ -64,23 +69,30 @@ fn read_inner(data: &[u8]) -> Result<Scene, LoadError> {
     let bytes = Bytes::new(data);
     let h = Header::parse(&bytes)?;
     let version = h.get("version");
+    let at_version = layout::field::VERSION as u64;
     match version {
-        2 => {}
-        1 => return Err(LoadError::at(16, "IQM version 1 is not supported (rigscope reads version 2)")),
-        v => return Err(LoadError::at(16, format!("IQM version {v} unsupported (expected 2)"))),
+        layout::VERSION => {}
+        1 => return Err(LoadError::at(at_version, "IQM version 1 is not supported (rigscope reads version 2)")),
+        v => {
+            return Err(LoadError::at(
+                at_version,
+                format!("IQM version {v} unsupported (expected {})", layout::VERSION),
+            ));
+        }
     }
     let mut meta = Metadata::new(Format::Iqm, "2");
     let w = &mut meta.warnings;
 
     let filesize = u64::from(h.get("filesize"));
+    let at_filesize = layout::field::FILESIZE as u64;
     if filesize > bytes.len() {
-        return Err(LoadError::at(20, format!("header says {filesize} bytes, file has {}", bytes.len())));
+        return Err(LoadError::at(at_filesize, format!("header says {filesize} bytes, file has {}", bytes.len())));
     }
     if filesize < bytes.len() {
         warn(
             w,
             "iqm.filesize",
-            Location::Offset(20),
+            Location::Offset(at_filesize),
             format!(
                 "header says {filesize} bytes, file has {}: {} trailing bytes ignored",
                 bytes.len(),
@@ -105,12 +117,12 @@ fn read_inner(data: &[u8]) -> Result<Scene, LoadError> {
     let num_triangles = u64::from(h.get("num_triangles"));
 
     // Meshes.
-    let mesh_data = h.section(&bytes, "meshes", "ofs_meshes", h.get("num_meshes").into(), 24, w)?;
+    let mesh_data = h.section(&bytes, "meshes", "ofs_meshes", h.get("num_meshes").into(), MESH_SIZE, w)?;
     let mut meshes = Vec::new();
     let mut materials: Vec<Material> = Vec::new();
     let mut seen_meshes = HashSet::new();
-    for (i, rec) in mesh_data.chunks_exact(24).enumerate() {
-        let at = u64::from(h.get("ofs_meshes")) + 24 * i as u64;
+    for (i, rec) in mesh_data.chunks_exact(MESH_SIZE).enumerate() {
+        let at = u64::from(h.get("ofs_meshes")) + (MESH_SIZE * i) as u64;
         let mut r = Record::new(rec);
         let (name_ofs, mat_ofs) = (r.u32(), r.u32());
         let (fv, nv, ft, nt) = (r.u32(), r.u32(), r.u32(), r.u32());
@@ -161,21 +173,25 @@ fn read_inner(data: &[u8]) -> Result<Scene, LoadError> {
     }
 
     // Vertex arrays.
-    let va_data = h.section(&bytes, "vertex arrays", "ofs_vertexarrays", h.get("num_vertexarrays").into(), 20, w)?;
+    let va_data =
+        h.section(&bytes, "vertex arrays", "ofs_vertexarrays", h.get("num_vertexarrays").into(), VERTEXARRAY_SIZE, w)?;
     let mut arrays: Vec<(u32, RawArray, Option<String>)> = Vec::new();
-    for (i, rec) in va_data.chunks_exact(20).enumerate() {
-        let at = u64::from(h.get("ofs_vertexarrays")) + 20 * i as u64;
+    for (i, rec) in va_data.chunks_exact(VERTEXARRAY_SIZE).enumerate() {
+        let at = u64::from(h.get("ofs_vertexarrays")) + (VERTEXARRAY_SIZE * i) as u64;
         let mut r = Record::new(rec);
         let (kind, _flags, format, size, offset) = (r.u32(), r.u32(), r.u32(), r.u32(), r.u32());
-        if format > 8 {
-            return Err(LoadError::at(at + 8, format!("vertex array {i}: format {format} unknown (expected 0 to 8)")));
-        }
+        let Some(component_bytes) = format_size(format) else {
+            return Err(LoadError::at(
+                at + 8,
+                format!("vertex array {i}: format {format} unknown (expected 0 to {MAX_FORMAT})"),
+            ));
+        };
         if !(1..=4).contains(&size) {
             return Err(LoadError::at(at + 12, format!("vertex array {i}: size {size} (expected 1 to 4)")));
         }
         let fmt_name = FORMAT_NAMES[format as usize];
-        let stride = u64::from(size) * FORMAT_BYTES[format as usize];
-        let what = format!("vertex array {i} ({} {fmt_name}×{size})", vertex::type_name(kind));
+        let stride = u64::from(size) * component_bytes as u64;
+        let what = format!("vertex array {i} ({} {fmt_name}×{size})", layout::type_name(kind));
         let data = if num_vertexes == 0 {
             &[][..]
         } else {
@@ -186,8 +202,8 @@ fn read_inner(data: &[u8]) -> Result<Scene, LoadError> {
         if offset % 4 != 0 && num_vertexes > 0 {
             warn(w, "iqm.align", Location::Offset(at + 16), format!("{what} data at {offset}"));
         }
-        let custom_name = if kind >= vertex::CUSTOM {
-            match text.get(kind - vertex::CUSTOM, at, &format!("vertex array {i} custom name")) {
+        let custom_name = if kind >= CUSTOM {
+            match text.get(kind - CUSTOM, at, &format!("vertex array {i} custom name")) {
                 Ok(n) => Some(n),
                 Err(e) => {
                     warn(
@@ -208,8 +224,8 @@ fn read_inner(data: &[u8]) -> Result<Scene, LoadError> {
         } else {
             None
         };
-        let reserved = (7..vertex::CUSTOM).contains(&kind);
-        let duplicate = kind < vertex::CUSTOM && arrays.iter().any(|(k, _, _)| *k == kind);
+        let reserved = layout::is_reserved(kind);
+        let duplicate = kind < CUSTOM && arrays.iter().any(|(k, _, _)| *k == kind);
         if reserved {
             warn(
                 w,
@@ -222,11 +238,11 @@ fn read_inner(data: &[u8]) -> Result<Scene, LoadError> {
                 w,
                 "iqm.vertexarray.duplicate",
                 Location::Offset(at),
-                format!("vertex array {i}: second {} array ignored (the first is used)", vertex::type_name(kind)),
+                format!("vertex array {i}: second {} array ignored (the first is used)", layout::type_name(kind)),
             );
         }
         meta.source_arrays.push(SourceArray {
-            kind: custom_name.clone().unwrap_or_else(|| vertex::type_name(kind).to_string()),
+            kind: custom_name.clone().unwrap_or_else(|| layout::type_name(kind).to_string()),
             format: fmt_name.into(),
             size,
             ignored: reserved || duplicate,
@@ -236,10 +252,10 @@ fn read_inner(data: &[u8]) -> Result<Scene, LoadError> {
         }
     }
     let find = |kind: u32| arrays.iter().find(|(k, _, _)| *k == kind).map(|(_, a, _)| *a);
-    if find(vertex::POSITION).is_none() && !meshes.is_empty() && num_vertexes > 0 {
+    if find(POSITION).is_none() && !meshes.is_empty() && num_vertexes > 0 {
         return Err(LoadError::at(Header::offset_of("num_vertexarrays"), "meshes but no position array"));
     }
-    match (find(vertex::BLENDINDEXES).is_some(), find(vertex::BLENDWEIGHTS).is_some()) {
+    match (find(BLENDINDEXES).is_some(), find(BLENDWEIGHTS).is_some()) {
         (true, false) => {
             return Err(LoadError::at(Header::offset_of("ofs_vertexarrays"), "blendindexes without blendweights"));
         }
@@ -249,18 +265,18 @@ fn read_inner(data: &[u8]) -> Result<Scene, LoadError> {
         _ => {}
     }
     let mut streams = VertexStreams {
-        positions: find(vertex::POSITION).map(|a| a.positions()).unwrap_or_default(),
-        normals: find(vertex::NORMAL).map(|a| a.vec3()),
-        tangents: find(vertex::TANGENT).map(|a| a.vec4([0.0, 0.0, 0.0, 1.0])),
-        texcoords: find(vertex::TEXCOORD).map(|a| a.vec2()),
-        colors: find(vertex::COLOR).map(|a| a.vec4([0.0, 0.0, 0.0, 1.0])),
-        joints: find(vertex::BLENDINDEXES).map(|a| a.indices()),
-        weights: find(vertex::BLENDWEIGHTS).map(|a| a.weights()),
+        positions: find(POSITION).map(|a| a.positions()).unwrap_or_default(),
+        normals: find(NORMAL).map(|a| a.vec3()),
+        tangents: find(TANGENT).map(|a| a.vec4([0.0, 0.0, 0.0, 1.0])),
+        texcoords: find(TEXCOORD).map(|a| a.vec2()),
+        colors: find(COLOR).map(|a| a.vec4([0.0, 0.0, 0.0, 1.0])),
+        joints: find(BLENDINDEXES).map(|a| a.indices()),
+        weights: find(BLENDWEIGHTS).map(|a| a.weights()),
         custom: Vec::new(),
         source: None,
     };
     for (kind, a, name) in &arrays {
-        if *kind >= vertex::CUSTOM {
+        if *kind >= CUSTOM {
             streams.custom.push(crate::scene::CustomStream {
                 name: name.clone().unwrap_or_default(),
                 components: a.size as u32,
@@ -273,15 +289,15 @@ fn read_inner(data: &[u8]) -> Result<Scene, LoadError> {
     }
 
     // Triangles.
-    let tri_data = h.section(&bytes, "triangles", "ofs_triangles", num_triangles, 12, w)?;
+    let tri_data = h.section(&bytes, "triangles", "ofs_triangles", num_triangles, TRIANGLE_SIZE, w)?;
     let ofs_tri = u64::from(h.get("ofs_triangles"));
-    let mut triangles = Vec::with_capacity(tri_data.len() / 12);
-    for (t, rec) in tri_data.chunks_exact(12).enumerate() {
+    let mut triangles = Vec::with_capacity(tri_data.len() / TRIANGLE_SIZE);
+    for (t, rec) in tri_data.chunks_exact(TRIANGLE_SIZE).enumerate() {
         let mut r = Record::new(rec);
         let tri = [r.u32(), r.u32(), r.u32()];
         if let Some(&v) = tri.iter().find(|&&v| u64::from(v) >= num_vertexes) {
             return Err(LoadError::at(
-                ofs_tri + 12 * t as u64,
+                ofs_tri + (TRIANGLE_SIZE * t) as u64,
                 format!("triangle {t} uses vertex {v} ≥ {num_vertexes}"),
             ));
         }
@@ -304,13 +320,13 @@ fn read_inner(data: &[u8]) -> Result<Scene, LoadError> {
 
     // Adjacency: kept only if every entry is a triangle or "none".
     let adj_data = if h.get("ofs_adjacency") != 0 {
-        h.section(&bytes, "adjacency", "ofs_adjacency", num_triangles, 12, w)?
+        h.section(&bytes, "adjacency", "ofs_adjacency", num_triangles, ADJACENCY_SIZE, w)?
     } else {
         &[]
     };
     let mut adjacency = (!adj_data.is_empty()).then(|| Vec::with_capacity(triangles.len()));
     if let Some(adj) = adjacency.as_mut() {
-        for rec in adj_data.chunks_exact(12) {
+        for rec in adj_data.chunks_exact(ADJACENCY_SIZE) {
             let mut r = Record::new(rec);
             adj.push([r.u32(), r.u32(), r.u32()]);
         }
@@ -318,7 +334,7 @@ fn read_inner(data: &[u8]) -> Result<Scene, LoadError> {
             warn(
                 w,
                 "iqm.adjacency.range",
-                Location::Offset(u64::from(h.get("ofs_adjacency")) + 12 * t as u64),
+                Location::Offset(u64::from(h.get("ofs_adjacency")) + (ADJACENCY_SIZE * t) as u64),
                 format!("adjacency invalid at triangle {t}; ignored"),
             );
             adjacency = None;
@@ -418,12 +434,12 @@ fn read_extensions(h: &Header, bytes: &Bytes, text: &Text, w: &mut Vec<Warning>)
         if ofs == 0 {
             break;
         }
-        if ofs < HEADER_SIZE || !seen.insert(ofs) {
-            let what = if ofs < HEADER_SIZE { "points into the header" } else { "loops" };
+        if ofs < HEADER_END || !seen.insert(ofs) {
+            let what = if ofs < HEADER_END { "points into the header" } else { "loops" };
             warn(w, "iqm.extensions", Location::Offset(ofs), format!("extension list {what}; rest ignored"));
             return out;
         }
-        let rec = match bytes.slice(ofs, 1, 16, "extension") {
+        let rec = match bytes.slice(ofs, 1, EXTENSION_SIZE as u64, "extension") {
             Ok(r) => r,
             Err(e) => {
                 warn(w, "iqm.extensions", Location::Offset(ofs), format!("{}; rest ignored", e.message));

@@ -7,74 +7,18 @@
 
 use std::collections::HashMap;
 
-/// The file starts with this; the NUL is part of the 16-byte field.
-pub const MAGIC: &[u8; 16] = b"INTERQUAKEMODEL\0";
-pub const VERSION: u32 = 2;
-/// Magic plus 27 `u32` fields.
-pub const HEADER_SIZE: usize = 124;
-
-pub const MESH_SIZE: usize = 24;
-pub const VERTEXARRAY_SIZE: usize = 20;
-pub const TRIANGLE_SIZE: usize = 12;
-pub const JOINT_SIZE: usize = 48;
-pub const POSE_SIZE: usize = 88;
-pub const ANIM_SIZE: usize = 20;
-pub const BOUNDS_SIZE: usize = 32;
-pub const EXTENSION_SIZE: usize = 16;
-
-pub const IQM_POSITION: u32 = 0;
-pub const IQM_TEXCOORD: u32 = 1;
-pub const IQM_NORMAL: u32 = 2;
-pub const IQM_TANGENT: u32 = 3;
-pub const IQM_BLENDINDEXES: u32 = 4;
-pub const IQM_BLENDWEIGHTS: u32 = 5;
-pub const IQM_COLOR: u32 = 6;
-/// Types from here on are custom: `type - IQM_CUSTOM` is the text offset of the array's name.
-pub const IQM_CUSTOM: u32 = 16;
-
-pub const IQM_BYTE: u32 = 0;
-pub const IQM_UBYTE: u32 = 1;
-pub const IQM_SHORT: u32 = 2;
-pub const IQM_USHORT: u32 = 3;
-pub const IQM_INT: u32 = 4;
-pub const IQM_UINT: u32 = 5;
-pub const IQM_HALF: u32 = 6;
-pub const IQM_FLOAT: u32 = 7;
-pub const IQM_DOUBLE: u32 = 8;
-
-/// Anim flag bit 0.
-pub const IQM_LOOP: u32 = 1;
-
-/// Byte positions of the header fields, so tests can patch a written file into a broken one.
-pub mod field {
-    pub const VERSION: usize = 16;
-    pub const FILESIZE: usize = 20;
-    pub const FLAGS: usize = 24;
-    pub const NUM_TEXT: usize = 28;
-    pub const OFS_TEXT: usize = 32;
-    pub const NUM_MESHES: usize = 36;
-    pub const OFS_MESHES: usize = 40;
-    pub const NUM_VERTEXARRAYS: usize = 44;
-    pub const NUM_VERTEXES: usize = 48;
-    pub const OFS_VERTEXARRAYS: usize = 52;
-    pub const NUM_TRIANGLES: usize = 56;
-    pub const OFS_TRIANGLES: usize = 60;
-    pub const OFS_ADJACENCY: usize = 64;
-    pub const NUM_JOINTS: usize = 68;
-    pub const OFS_JOINTS: usize = 72;
-    pub const NUM_POSES: usize = 76;
-    pub const OFS_POSES: usize = 80;
-    pub const NUM_ANIMS: usize = 84;
-    pub const OFS_ANIMS: usize = 88;
-    pub const NUM_FRAMES: usize = 92;
-    pub const NUM_FRAMECHANNELS: usize = 96;
-    pub const OFS_FRAMES: usize = 100;
-    pub const OFS_BOUNDS: usize = 104;
-    pub const NUM_COMMENT: usize = 108;
-    pub const OFS_COMMENT: usize = 112;
-    pub const NUM_EXTENSIONS: usize = 116;
-    pub const OFS_EXTENSIONS: usize = 120;
-}
+/// The vertex array types and component formats under the names the writer's users know them by.
+pub use super::layout::{
+    ANIM_LOOP as IQM_LOOP, BLENDINDEXES as IQM_BLENDINDEXES, BLENDWEIGHTS as IQM_BLENDWEIGHTS, BYTE as IQM_BYTE,
+    COLOR as IQM_COLOR, CUSTOM as IQM_CUSTOM, DOUBLE as IQM_DOUBLE, FLOAT as IQM_FLOAT, HALF as IQM_HALF,
+    INT as IQM_INT, NORMAL as IQM_NORMAL, POSITION as IQM_POSITION, SHORT as IQM_SHORT, TANGENT as IQM_TANGENT,
+    TEXCOORD as IQM_TEXCOORD, UBYTE as IQM_UBYTE, UINT as IQM_UINT, USHORT as IQM_USHORT,
+};
+pub use super::layout::{
+    ANIM_SIZE, BOUNDS_SIZE, EXTENSION_SIZE, HEADER_SIZE, JOINT_SIZE, MAGIC, MESH_SIZE, POSE_SIZE, TRIANGLE_SIZE,
+    VERSION, VERTEXARRAY_SIZE, field, format_size,
+};
+use super::layout::{HEADER_FIELD_COUNT, POSE_CHANNELS, field_offset};
 
 /// Overwrites a little-endian `u32` in a written file; returns false (and changes nothing) when `at` is out of
 /// range, so breaking a file on purpose can't panic a test.
@@ -85,17 +29,6 @@ pub fn patch_u32(bytes: &mut [u8], at: usize, value: u32) -> bool {
             true
         }
         None => false,
-    }
-}
-
-/// Bytes per component of IQM format 0..=8; `None` for codes the format doesn't define.
-pub fn format_size(format: u32) -> Option<usize> {
-    match format {
-        IQM_BYTE | IQM_UBYTE => Some(1),
-        IQM_SHORT | IQM_USHORT | IQM_HALF => Some(2),
-        IQM_INT | IQM_UINT | IQM_FLOAT => Some(4),
-        IQM_DOUBLE => Some(8),
-        _ => None,
     }
 }
 
@@ -159,8 +92,8 @@ impl Default for Joint {
 pub struct Pose {
     pub parent: i32,
     pub channel_mask: u32,
-    pub channel_offset: [f32; 10],
-    pub channel_scale: [f32; 10],
+    pub channel_offset: [f32; POSE_CHANNELS],
+    pub channel_scale: [f32; POSE_CHANNELS],
 }
 
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -351,8 +284,8 @@ impl IqmDocument {
             && self.vertex_arrays.iter().all(|va| va.custom_name.is_none()));
 
         let mut out = Out { buf: vec![0; HEADER_SIZE], align, shift: 0 };
-        let mut hdr = [0u32; 27];
-        let mut set = |at: usize, v: u32| hdr[(at - 16) / 4] = v;
+        let mut hdr = [0u32; HEADER_FIELD_COUNT];
+        let mut set = |at: usize, v: u32| hdr[(at - field_offset(0)) / 4] = v;
         set(field::VERSION, VERSION);
         set(field::FLAGS, self.flags);
 
@@ -485,9 +418,9 @@ impl IqmDocument {
 
         set(field::FILESIZE, out.pos());
         let mut bytes = out.buf;
-        bytes[..16].copy_from_slice(MAGIC);
+        bytes[..MAGIC.len()].copy_from_slice(MAGIC);
         for (i, v) in hdr.iter().enumerate() {
-            patch_u32(&mut bytes, 16 + 4 * i, *v);
+            patch_u32(&mut bytes, field_offset(i), *v);
         }
         bytes
     }
@@ -542,8 +475,8 @@ pub fn encode_components_into(format: u32, values: &[f32], normalized: bool, out
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct PoseChannels {
     pub mask: u32,
-    pub offset: [f32; 10],
-    pub scale: [f32; 10],
+    pub offset: [f32; POSE_CHANNELS],
+    pub scale: [f32; POSE_CHANNELS],
 }
 
 impl PoseChannels {
@@ -558,15 +491,15 @@ impl PoseChannels {
 /// trailing partial frame is ignored. A channel whose range over all frames is at least 1e-10 is masked with
 /// `offset = min` and `scale = range/65535`; any other is constant (`offset = min`, `scale = 0`, unmasked) and
 /// costs no frame data. Returns the per-pose channels, `num_framechannels`, and the frame data.
-pub fn quantize_channels(samples: &[[f32; 10]], num_poses: usize) -> (Vec<PoseChannels>, u32, Vec<u16>) {
+pub fn quantize_channels(samples: &[[f32; POSE_CHANNELS]], num_poses: usize) -> (Vec<PoseChannels>, u32, Vec<u16>) {
     if num_poses == 0 {
         return (Vec::new(), 0, Vec::new());
     }
-    let frames: Vec<&[[f32; 10]]> = samples.chunks_exact(num_poses).collect();
+    let frames: Vec<&[[f32; POSE_CHANNELS]]> = samples.chunks_exact(num_poses).collect();
     let mut poses = vec![PoseChannels::default(); num_poses];
     let mut channels = 0u32;
     for (p, pose) in poses.iter_mut().enumerate() {
-        for k in 0..10 {
+        for k in 0..POSE_CHANNELS {
             let (mut lo, mut hi) = (f32::INFINITY, f32::NEG_INFINITY);
             for frame in &frames {
                 lo = lo.min(frame[p][k]);
@@ -589,7 +522,7 @@ pub fn quantize_channels(samples: &[[f32; 10]], num_poses: usize) -> (Vec<PoseCh
     let mut data = Vec::with_capacity(frames.len() * channels as usize);
     for frame in &frames {
         for (pose, values) in poses.iter().zip(frame.iter()) {
-            for k in (0..10).filter(|k| pose.mask & (1 << k) != 0) {
+            for k in (0..POSE_CHANNELS).filter(|k| pose.mask & (1 << k) != 0) {
                 // f32 arithmetic and flooring mirror the converter's `ushort(0.5f + (v - base) / scale)`.
                 let q = (0.5 + (values[k] - pose.offset[k]) / pose.scale[k]).floor();
                 data.push(q.clamp(0.0, 65535.0) as u16);
@@ -713,17 +646,21 @@ mod tests {
         let frames = 2 * f(field::NUM_FRAMES) * f(field::NUM_FRAMECHANNELS);
         vec![
             ("text", f(field::OFS_TEXT), f(field::NUM_TEXT)),
-            ("meshes", f(field::OFS_MESHES), 24 * f(field::NUM_MESHES)),
-            ("vertexarrays", f(field::OFS_VERTEXARRAYS), 20 * f(field::NUM_VERTEXARRAYS)),
-            ("triangles", f(field::OFS_TRIANGLES), 12 * f(field::NUM_TRIANGLES)),
-            ("adjacency", f(field::OFS_ADJACENCY), 12 * f(field::NUM_TRIANGLES)),
-            ("joints", f(field::OFS_JOINTS), 48 * f(field::NUM_JOINTS)),
-            ("poses", f(field::OFS_POSES), 88 * f(field::NUM_POSES)),
-            ("anims", f(field::OFS_ANIMS), 20 * f(field::NUM_ANIMS)),
+            ("meshes", f(field::OFS_MESHES), MESH_SIZE as u32 * f(field::NUM_MESHES)),
+            ("vertexarrays", f(field::OFS_VERTEXARRAYS), VERTEXARRAY_SIZE as u32 * f(field::NUM_VERTEXARRAYS)),
+            ("triangles", f(field::OFS_TRIANGLES), TRIANGLE_SIZE as u32 * f(field::NUM_TRIANGLES)),
+            (
+                "adjacency",
+                f(field::OFS_ADJACENCY),
+                super::super::layout::ADJACENCY_SIZE as u32 * f(field::NUM_TRIANGLES),
+            ),
+            ("joints", f(field::OFS_JOINTS), JOINT_SIZE as u32 * f(field::NUM_JOINTS)),
+            ("poses", f(field::OFS_POSES), POSE_SIZE as u32 * f(field::NUM_POSES)),
+            ("anims", f(field::OFS_ANIMS), ANIM_SIZE as u32 * f(field::NUM_ANIMS)),
             ("frames", f(field::OFS_FRAMES), frames),
-            ("bounds", f(field::OFS_BOUNDS), 32 * f(field::NUM_FRAMES)),
+            ("bounds", f(field::OFS_BOUNDS), BOUNDS_SIZE as u32 * f(field::NUM_FRAMES)),
             ("comment", f(field::OFS_COMMENT), f(field::NUM_COMMENT)),
-            ("extensions", f(field::OFS_EXTENSIONS), 16 * f(field::NUM_EXTENSIONS)),
+            ("extensions", f(field::OFS_EXTENSIONS), EXTENSION_SIZE as u32 * f(field::NUM_EXTENSIONS)),
         ]
     }
 
