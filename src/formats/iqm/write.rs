@@ -7,6 +7,8 @@
 
 use std::collections::HashMap;
 
+use crate::formats::binwrite::ByteWriter;
+
 /// The vertex array types and component formats under the names the writer's users know them by.
 pub use super::layout::{
     ANIM_LOOP as IQM_LOOP, BLENDINDEXES as IQM_BLENDINDEXES, BLENDWEIGHTS as IQM_BLENDWEIGHTS, BYTE as IQM_BYTE,
@@ -20,17 +22,8 @@ pub use super::layout::{
 };
 use super::layout::{HEADER_FIELD_COUNT, POSE_CHANNELS, field_offset};
 
-/// Overwrites a little-endian `u32` in a written file; returns false (and changes nothing) when `at` is out of
-/// range, so breaking a file on purpose can't panic a test.
-pub fn patch_u32(bytes: &mut [u8], at: usize, value: u32) -> bool {
-    match at.checked_add(4).and_then(|end| bytes.get_mut(at..end)) {
-        Some(slot) => {
-            slot.copy_from_slice(&value.to_le_bytes());
-            true
-        }
-        None => false,
-    }
-}
+/// Overwrites a little-endian `u32` in a written file (tests patch a written file into a broken one).
+pub use crate::formats::binwrite::patch_u32;
 
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct VertexArray {
@@ -189,55 +182,22 @@ fn saturate(n: usize) -> u32 {
     u32::try_from(n).unwrap_or(u32::MAX)
 }
 
-/// Output buffer that aligns positions relative to `shift`, which is how `pad_after_text` moves every later
-/// section off the grid without giving up alignment between them.
-struct Out {
-    buf: Vec<u8>,
+/// Where sections go: every start is aligned to `align` relative to `shift`, which is how `pad_after_text`
+/// moves every later section off the grid without giving up alignment between them.
+struct Placement {
     align: usize,
     shift: usize,
 }
 
-impl Out {
-    fn pos(&self) -> u32 {
-        saturate(self.buf.len())
-    }
-
-    fn align(&mut self) {
-        self.align_to(self.align);
-    }
-
-    fn align_to(&mut self, align: usize) {
-        let logical = self.buf.len().wrapping_sub(self.shift);
-        let pad = (align - logical % align) % align;
-        self.buf.resize(self.buf.len() + pad, 0);
-    }
-
+impl Placement {
     /// Aligns and returns where a non-empty section starts, or 0 for an empty one without adding padding.
-    fn start(&mut self, non_empty: bool) -> u32 {
+    fn start(&self, out: &mut ByteWriter, non_empty: bool) -> u32 {
         if non_empty {
-            self.align();
-            self.pos()
+            out.align_to(self.align, self.shift);
+            out.pos_u32()
         } else {
             0
         }
-    }
-
-    fn u32(&mut self, v: u32) {
-        self.buf.extend_from_slice(&v.to_le_bytes());
-    }
-
-    fn i32(&mut self, v: i32) {
-        self.buf.extend_from_slice(&v.to_le_bytes());
-    }
-
-    fn f32s(&mut self, vs: &[f32]) {
-        for v in vs {
-            self.buf.extend_from_slice(&v.to_le_bytes());
-        }
-    }
-
-    fn patch(&mut self, at: usize, v: u32) {
-        patch_u32(&mut self.buf, at, v);
     }
 }
 
@@ -283,7 +243,9 @@ impl IqmDocument {
             && self.extensions.is_empty()
             && self.vertex_arrays.iter().all(|va| va.custom_name.is_none()));
 
-        let mut out = Out { buf: vec![0; HEADER_SIZE], align, shift: 0 };
+        let mut out = ByteWriter::new();
+        out.bytes(MAGIC).zeros(HEADER_SIZE - MAGIC.len());
+        let mut place = Placement { align, shift: 0 };
         let mut hdr = [0u32; HEADER_FIELD_COUNT];
         let mut set = |at: usize, v: u32| hdr[(at - field_offset(0)) / 4] = v;
         set(field::VERSION, VERSION);
@@ -292,16 +254,16 @@ impl IqmDocument {
         if needs_text {
             let mut bytes = text.bytes;
             bytes.resize(bytes.len().div_ceil(align) * align, 0);
-            set(field::OFS_TEXT, out.start(true));
+            set(field::OFS_TEXT, place.start(&mut out, true));
             set(field::NUM_TEXT, saturate(bytes.len()));
-            out.buf.extend_from_slice(&bytes);
+            out.bytes(&bytes);
         }
-        out.align();
-        out.buf.resize(out.buf.len() + pad_after_text, 0);
-        out.shift = pad_after_text % align;
+        out.align_to(align, 0);
+        out.zeros(pad_after_text);
+        place.shift = pad_after_text % align;
 
         set(field::NUM_MESHES, saturate(self.meshes.len()));
-        set(field::OFS_MESHES, out.start(!self.meshes.is_empty()));
+        set(field::OFS_MESHES, place.start(&mut out, !self.meshes.is_empty()));
         for (m, [name, material]) in self.meshes.iter().zip(mesh_names) {
             for v in [name, material, m.first_vertex, m.num_vertexes, m.first_triangle, m.num_triangles] {
                 out.u32(v);
@@ -310,119 +272,102 @@ impl IqmDocument {
 
         set(field::NUM_VERTEXARRAYS, saturate(self.vertex_arrays.len()));
         set(field::NUM_VERTEXES, self.num_vertexes);
-        set(field::OFS_VERTEXARRAYS, out.start(!self.vertex_arrays.is_empty()));
+        set(field::OFS_VERTEXARRAYS, place.start(&mut out, !self.vertex_arrays.is_empty()));
         let mut offset_slots = Vec::with_capacity(self.vertex_arrays.len());
         for (va, kind) in self.vertex_arrays.iter().zip(array_types) {
             for v in [kind, va.flags, va.format, va.size] {
                 out.u32(v);
             }
-            offset_slots.push(out.buf.len());
+            offset_slots.push(out.len());
             out.u32(0);
         }
         if like_converter {
-            out.align_to(8);
+            out.align_to(8, place.shift);
         }
         for (va, slot) in self.vertex_arrays.iter().zip(offset_slots) {
             let at = if va.data.is_empty() {
                 0
             } else if like_converter {
-                out.align_to(align.max(format_size(va.format).unwrap_or(1)));
-                out.pos()
+                out.align_to(align.max(format_size(va.format).unwrap_or(1)), place.shift);
+                out.pos_u32()
             } else {
-                out.start(true)
+                place.start(&mut out, true)
             };
-            out.patch(slot, at);
-            out.buf.extend_from_slice(&va.data);
+            out.patch_u32(slot, at);
+            out.bytes(&va.data);
         }
 
         set(field::NUM_TRIANGLES, saturate(self.triangles.len()));
-        set(field::OFS_TRIANGLES, out.start(!self.triangles.is_empty()));
+        set(field::OFS_TRIANGLES, place.start(&mut out, !self.triangles.is_empty()));
         for t in &self.triangles {
-            t.iter().for_each(|&v| out.u32(v));
+            out.u32s(t);
         }
         let adjacency = self.adjacency.as_deref().unwrap_or(&[]);
-        set(field::OFS_ADJACENCY, out.start(!adjacency.is_empty()));
+        set(field::OFS_ADJACENCY, place.start(&mut out, !adjacency.is_empty()));
         for t in adjacency {
-            t.iter().for_each(|&v| out.u32(v));
+            out.u32s(t);
         }
 
         set(field::NUM_JOINTS, saturate(self.joints.len()));
-        set(field::OFS_JOINTS, out.start(!self.joints.is_empty()));
+        set(field::OFS_JOINTS, place.start(&mut out, !self.joints.is_empty()));
         for (j, name) in self.joints.iter().zip(joint_names) {
-            out.u32(name);
-            out.i32(j.parent);
-            out.f32s(&j.translate);
-            out.f32s(&j.rotate);
-            out.f32s(&j.scale);
+            out.u32(name).i32(j.parent).f32s(&j.translate).f32s(&j.rotate).f32s(&j.scale);
         }
 
         set(field::NUM_POSES, saturate(self.poses.len()));
-        set(field::OFS_POSES, out.start(!self.poses.is_empty()));
+        set(field::OFS_POSES, place.start(&mut out, !self.poses.is_empty()));
         for p in &self.poses {
-            out.i32(p.parent);
-            out.u32(p.channel_mask);
-            out.f32s(&p.channel_offset);
-            out.f32s(&p.channel_scale);
+            out.i32(p.parent).u32(p.channel_mask).f32s(&p.channel_offset).f32s(&p.channel_scale);
         }
 
         set(field::NUM_ANIMS, saturate(self.anims.len()));
-        set(field::OFS_ANIMS, out.start(!self.anims.is_empty()));
+        set(field::OFS_ANIMS, place.start(&mut out, !self.anims.is_empty()));
         for (a, name) in self.anims.iter().zip(anim_names) {
-            out.u32(name);
-            out.u32(a.first_frame);
-            out.u32(a.num_frames);
-            out.f32s(&[a.framerate]);
-            out.u32(a.flags);
+            out.u32(name).u32(a.first_frame).u32(a.num_frames).f32(a.framerate).u32(a.flags);
         }
 
         set(field::NUM_FRAMES, self.num_frames);
         set(field::NUM_FRAMECHANNELS, self.num_framechannels);
-        set(field::OFS_FRAMES, out.start(!self.frames.is_empty()));
-        for v in &self.frames {
-            out.buf.extend_from_slice(&v.to_le_bytes());
+        set(field::OFS_FRAMES, place.start(&mut out, !self.frames.is_empty()));
+        for &v in &self.frames {
+            out.u16(v);
         }
 
         let bounds = self.bounds.as_deref().unwrap_or(&[]);
-        set(field::OFS_BOUNDS, out.start(!bounds.is_empty()));
+        set(field::OFS_BOUNDS, place.start(&mut out, !bounds.is_empty()));
         for b in bounds {
-            out.f32s(&b.min);
-            out.f32s(&b.max);
-            out.f32s(&[b.xy_radius, b.radius]);
+            out.f32s(&b.min).f32s(&b.max).f32(b.xy_radius).f32(b.radius);
         }
 
         if let Some(comment) = &self.comment {
-            set(field::OFS_COMMENT, out.start(true));
+            set(field::OFS_COMMENT, place.start(&mut out, true));
             set(field::NUM_COMMENT, saturate(comment.len().saturating_add(1)));
-            out.buf.extend_from_slice(comment.as_bytes());
-            out.buf.push(0);
+            out.bytes(comment.as_bytes()).u8(0);
         }
 
         set(field::NUM_EXTENSIONS, saturate(self.extensions.len()));
-        let first = out.start(!self.extensions.is_empty());
+        let first = place.start(&mut out, !self.extensions.is_empty());
         set(field::OFS_EXTENSIONS, first);
         let mut data_slots = Vec::with_capacity(self.extensions.len());
         for (i, (e, name)) in self.extensions.iter().zip(extension_names).enumerate() {
-            out.u32(name);
-            out.u32(saturate(e.data.len()));
-            data_slots.push(out.buf.len());
+            out.u32(name).count_u32(e.data.len());
+            data_slots.push(out.len());
             out.u32(0);
             // Records are contiguous, so the next one starts right after this one's last field.
-            let next = if i + 1 < self.extensions.len() { out.pos().saturating_add(4) } else { 0 };
+            let next = if i + 1 < self.extensions.len() { out.pos_u32().saturating_add(4) } else { 0 };
             out.u32(next);
         }
         for (e, slot) in self.extensions.iter().zip(data_slots) {
-            let at = out.start(!e.data.is_empty());
-            out.patch(slot, at);
-            out.buf.extend_from_slice(&e.data);
+            let at = place.start(&mut out, !e.data.is_empty());
+            out.patch_u32(slot, at);
+            out.bytes(&e.data);
         }
 
-        set(field::FILESIZE, out.pos());
-        let mut bytes = out.buf;
-        bytes[..MAGIC.len()].copy_from_slice(MAGIC);
+        set(field::FILESIZE, out.pos_u32());
         for (i, v) in hdr.iter().enumerate() {
-            patch_u32(&mut bytes, field_offset(i), *v);
+            out.patch_u32(field_offset(i), *v);
         }
-        bytes
+        out.into_bytes()
     }
 }
 
