@@ -68,21 +68,59 @@ fn warn(warnings: &mut Vec<Warning>, rule: &'static str, location: Location, mes
 fn read_inner(data: &[u8]) -> Result<Scene, LoadError> {
     let bytes = Bytes::new(data);
     let h = Header::parse(&bytes)?;
-    let version = h.get("version");
-    let at_version = layout::field::VERSION as u64;
-    match version {
-        layout::VERSION => {}
-        1 => return Err(LoadError::at(at_version, "IQM version 1 is not supported (rigscope reads version 2)")),
-        v => {
-            return Err(LoadError::at(
-                at_version,
-                format!("IQM version {v} unsupported (expected {})", layout::VERSION),
-            ));
-        }
-    }
+    check_version(&h)?;
     let mut meta = Metadata::new(Format::Iqm, "2");
-    let w = &mut meta.warnings;
+    check_filesize(&h, &bytes, &mut meta.warnings)?;
+    let text = read_text(&h, &bytes, &mut meta.warnings)?;
+    let counts = Counts { vertexes: h.get("num_vertexes").into(), triangles: h.get("num_triangles").into() };
+    let (meshes, materials) = read_meshes(&h, &bytes, &text, counts, &mut meta.warnings)?;
+    let arrays = read_vertex_arrays(&h, &bytes, &text, counts.vertexes, &mut meta)?;
+    let streams = vertex_streams(&arrays, !meshes.is_empty() && counts.vertexes > 0)?;
+    let triangles = read_triangles(&h, &bytes, counts, &mut meta.warnings)?;
+    check_mesh_ranges(&meshes, &triangles, &mut meta.warnings);
+    let adjacency = read_adjacency(&h, &bytes, counts.triangles, &mut meta.warnings)?;
 
+    // Skeleton and animation.
+    let anim = animation::read(&h, &bytes, &text, &mut meta.warnings)?;
+    check_influences(&streams, anim.skeleton.len(), &mut meta.warnings)?;
+
+    meta.comment = read_comment(&h, &bytes, &mut meta.warnings)?;
+    meta.extensions = read_extensions(&h, &bytes, &text, &mut meta.warnings);
+    merge_alignment_warnings(&mut meta.warnings);
+
+    // Every field this format sets; the rest (cameras, format facts of other formats) stay empty.
+    Ok(Scene {
+        vertices: streams,
+        triangles,
+        adjacency,
+        meshes,
+        materials,
+        skeleton: anim.skeleton,
+        clips: anim.clips,
+        up: UpAxis::Z,
+        front_face: FrontFace::Cw,
+        ..Scene::empty(meta)
+    })
+}
+
+/// The header's vertex and triangle counts, which the sections after them are checked against.
+#[derive(Clone, Copy)]
+struct Counts {
+    vertexes: u64,
+    triangles: u64,
+}
+
+fn check_version(h: &Header) -> Result<(), LoadError> {
+    let at_version = layout::field::VERSION as u64;
+    match h.get("version") {
+        layout::VERSION => Ok(()),
+        1 => Err(LoadError::at(at_version, "IQM version 1 is not supported (rigscope reads version 2)")),
+        v => Err(LoadError::at(at_version, format!("IQM version {v} unsupported (expected {})", layout::VERSION))),
+    }
+}
+
+/// A file shorter than its header says is refused; a longer one loads with its tail ignored.
+fn check_filesize(h: &Header, bytes: &Bytes, w: &mut Vec<Warning>) -> Result<(), LoadError> {
     let filesize = u64::from(h.get("filesize"));
     let at_filesize = layout::field::FILESIZE as u64;
     if filesize > bytes.len() {
@@ -100,9 +138,11 @@ fn read_inner(data: &[u8]) -> Result<Scene, LoadError> {
             ),
         );
     }
+    Ok(())
+}
 
-    // Text.
-    let text_data = h.section(&bytes, "text", "ofs_text", h.get("num_text").into(), 1, w)?;
+fn read_text<'a>(h: &Header, bytes: &Bytes<'a>, w: &mut Vec<Warning>) -> Result<Text<'a>, LoadError> {
+    let text_data = h.section(bytes, "text", "ofs_text", h.get("num_text").into(), 1, w)?;
     if let Some(&last) = text_data.last()
         && last != 0
     {
@@ -111,13 +151,19 @@ fn read_inner(data: &[u8]) -> Result<Scene, LoadError> {
             "text table does not end in NUL",
         ));
     }
-    let text = Text { data: text_data };
+    Ok(Text { data: text_data })
+}
 
-    let num_vertexes = u64::from(h.get("num_vertexes"));
-    let num_triangles = u64::from(h.get("num_triangles"));
-
-    // Meshes.
-    let mesh_data = h.section(&bytes, "meshes", "ofs_meshes", h.get("num_meshes").into(), MESH_SIZE, w)?;
+/// Meshes, with their materials gathered by name; a mesh entry repeated exactly is drawn once.
+fn read_meshes(
+    h: &Header,
+    bytes: &Bytes,
+    text: &Text,
+    counts: Counts,
+    w: &mut Vec<Warning>,
+) -> Result<(Vec<Mesh>, Vec<Material>), LoadError> {
+    let Counts { vertexes: num_vertexes, triangles: num_triangles } = counts;
+    let mesh_data = h.section(bytes, "meshes", "ofs_meshes", h.get("num_meshes").into(), MESH_SIZE, w)?;
     let mut meshes = Vec::new();
     let mut materials: Vec<Material> = Vec::new();
     let mut seen_meshes = HashSet::new();
@@ -171,11 +217,29 @@ fn read_inner(data: &[u8]) -> Result<Scene, LoadError> {
             uv_animation: None,
         });
     }
+    Ok((meshes, materials))
+}
 
-    // Vertex arrays.
+/// One vertex array the reader keeps: its type, its bytes, and a custom array's name.
+struct KeptArray<'a> {
+    kind: u32,
+    raw: RawArray<'a>,
+    custom_name: Option<String>,
+}
+
+/// The vertex array records and their data. Every record is listed in `meta.source_arrays`; reserved types,
+/// second arrays of a type and custom arrays without a readable name are listed as ignored and not kept.
+fn read_vertex_arrays<'a>(
+    h: &Header,
+    bytes: &Bytes<'a>,
+    text: &Text,
+    num_vertexes: u64,
+    meta: &mut Metadata,
+) -> Result<Vec<KeptArray<'a>>, LoadError> {
+    let w = &mut meta.warnings;
     let va_data =
-        h.section(&bytes, "vertex arrays", "ofs_vertexarrays", h.get("num_vertexarrays").into(), VERTEXARRAY_SIZE, w)?;
-    let mut arrays: Vec<(u32, RawArray, Option<String>)> = Vec::new();
+        h.section(bytes, "vertex arrays", "ofs_vertexarrays", h.get("num_vertexarrays").into(), VERTEXARRAY_SIZE, w)?;
+    let mut arrays: Vec<KeptArray> = Vec::new();
     for (i, rec) in va_data.chunks_exact(VERTEXARRAY_SIZE).enumerate() {
         let at = u64::from(h.get("ofs_vertexarrays")) + (VERTEXARRAY_SIZE * i) as u64;
         let mut r = Record::new(rec);
@@ -225,7 +289,7 @@ fn read_inner(data: &[u8]) -> Result<Scene, LoadError> {
             None
         };
         let reserved = layout::is_reserved(kind);
-        let duplicate = kind < CUSTOM && arrays.iter().any(|(k, _, _)| *k == kind);
+        let duplicate = kind < CUSTOM && arrays.iter().any(|a| a.kind == kind);
         if reserved {
             warn(
                 w,
@@ -248,11 +312,17 @@ fn read_inner(data: &[u8]) -> Result<Scene, LoadError> {
             ignored: reserved || duplicate,
         });
         if !reserved && !duplicate {
-            arrays.push((kind, RawArray { format, size: size as usize, data }, custom_name));
+            arrays.push(KeptArray { kind, raw: RawArray { format, size: size as usize, data }, custom_name });
         }
     }
-    let find = |kind: u32| arrays.iter().find(|(k, _, _)| *k == kind).map(|(_, a, _)| *a);
-    if find(POSITION).is_none() && !meshes.is_empty() && num_vertexes > 0 {
+    Ok(arrays)
+}
+
+/// The kept arrays decoded into the scene's streams. `needs_positions`: meshes draw vertices, so a position
+/// array must exist.
+fn vertex_streams(arrays: &[KeptArray], needs_positions: bool) -> Result<VertexStreams, LoadError> {
+    let find = |kind: u32| arrays.iter().find(|a| a.kind == kind).map(|a| a.raw);
+    if find(POSITION).is_none() && needs_positions {
         return Err(LoadError::at(Header::offset_of("num_vertexarrays"), "meshes but no position array"));
     }
     match (find(BLENDINDEXES).is_some(), find(BLENDWEIGHTS).is_some()) {
@@ -275,21 +345,22 @@ fn read_inner(data: &[u8]) -> Result<Scene, LoadError> {
         custom: Vec::new(),
         source: None,
     };
-    for (kind, a, name) in &arrays {
-        if *kind >= CUSTOM {
-            streams.custom.push(crate::scene::CustomStream {
-                name: name.clone().unwrap_or_default(),
-                components: a.size as u32,
-                data: a.custom(),
-            });
-        }
+    for a in arrays.iter().filter(|a| a.kind >= CUSTOM) {
+        streams.custom.push(crate::scene::CustomStream {
+            name: a.custom_name.clone().unwrap_or_default(),
+            components: a.raw.size as u32,
+            data: a.raw.custom(),
+        });
     }
     if let Some(i) = streams.positions.iter().position(|p| !p.is_finite()) {
         return Err(LoadError::at(Header::offset_of("ofs_vertexarrays"), format!("vertex {i} position is not finite")));
     }
+    Ok(streams)
+}
 
-    // Triangles.
-    let tri_data = h.section(&bytes, "triangles", "ofs_triangles", num_triangles, TRIANGLE_SIZE, w)?;
+fn read_triangles(h: &Header, bytes: &Bytes, counts: Counts, w: &mut Vec<Warning>) -> Result<Vec<[u32; 3]>, LoadError> {
+    let Counts { vertexes: num_vertexes, triangles: num_triangles } = counts;
+    let tri_data = h.section(bytes, "triangles", "ofs_triangles", num_triangles, TRIANGLE_SIZE, w)?;
     let ofs_tri = u64::from(h.get("ofs_triangles"));
     let mut triangles = Vec::with_capacity(tri_data.len() / TRIANGLE_SIZE);
     for (t, rec) in tri_data.chunks_exact(TRIANGLE_SIZE).enumerate() {
@@ -303,6 +374,11 @@ fn read_inner(data: &[u8]) -> Result<Scene, LoadError> {
         }
         triangles.push(tri);
     }
+    Ok(triangles)
+}
+
+/// A mesh whose triangles use vertices outside its own range still draws; it is worth a warning.
+fn check_mesh_ranges(meshes: &[Mesh], triangles: &[[u32; 3]], w: &mut Vec<Warning>) {
     for (i, m) in meshes.iter().enumerate() {
         let (lo, hi) = (m.first_vertex, m.first_vertex.saturating_add(m.num_vertices));
         let range = m.first_triangle as usize..(m.first_triangle as usize + m.num_triangles as usize);
@@ -317,56 +393,48 @@ fn read_inner(data: &[u8]) -> Result<Scene, LoadError> {
             );
         }
     }
+}
 
-    // Adjacency: kept only if every entry is a triangle or "none".
+/// Adjacency: kept only if every entry is a triangle or "none".
+fn read_adjacency(
+    h: &Header,
+    bytes: &Bytes,
+    num_triangles: u64,
+    w: &mut Vec<Warning>,
+) -> Result<Option<Vec<[u32; 3]>>, LoadError> {
     let adj_data = if h.get("ofs_adjacency") != 0 {
-        h.section(&bytes, "adjacency", "ofs_adjacency", num_triangles, ADJACENCY_SIZE, w)?
+        h.section(bytes, "adjacency", "ofs_adjacency", num_triangles, ADJACENCY_SIZE, w)?
     } else {
         &[]
     };
-    let mut adjacency = (!adj_data.is_empty()).then(|| Vec::with_capacity(triangles.len()));
-    if let Some(adj) = adjacency.as_mut() {
-        for rec in adj_data.chunks_exact(ADJACENCY_SIZE) {
-            let mut r = Record::new(rec);
-            adj.push([r.u32(), r.u32(), r.u32()]);
-        }
-        if let Some(t) = adj.iter().position(|a| a.iter().any(|&n| n != u32::MAX && u64::from(n) >= num_triangles)) {
-            warn(
-                w,
-                "iqm.adjacency.range",
-                Location::Offset(u64::from(h.get("ofs_adjacency")) + (ADJACENCY_SIZE * t) as u64),
-                format!("adjacency invalid at triangle {t}; ignored"),
-            );
-            adjacency = None;
-        }
+    if adj_data.is_empty() {
+        return Ok(None);
     }
-
-    // Skeleton and animation.
-    let anim = animation::read(&h, &bytes, &text, &mut meta.warnings)?;
-    check_influences(&streams, anim.skeleton.len(), &mut meta.warnings)?;
-
-    // Comment and extensions.
-    let comment = h.section(&bytes, "comment", "ofs_comment", h.get("num_comment").into(), 1, &mut meta.warnings)?;
-    if !comment.is_empty() {
-        let end = comment.iter().position(|&b| b == 0).unwrap_or(comment.len());
-        meta.comment = Some(String::from_utf8_lossy(&comment[..end]).into_owned());
+    let mut adj = Vec::with_capacity(adj_data.len() / ADJACENCY_SIZE);
+    for rec in adj_data.chunks_exact(ADJACENCY_SIZE) {
+        let mut r = Record::new(rec);
+        adj.push([r.u32(), r.u32(), r.u32()]);
     }
-    meta.extensions = read_extensions(&h, &bytes, &text, &mut meta.warnings);
-    merge_alignment_warnings(&mut meta.warnings);
+    if let Some(t) = adj.iter().position(|a| a.iter().any(|&n| n != u32::MAX && u64::from(n) >= num_triangles)) {
+        warn(
+            w,
+            "iqm.adjacency.range",
+            Location::Offset(u64::from(h.get("ofs_adjacency")) + (ADJACENCY_SIZE * t) as u64),
+            format!("adjacency invalid at triangle {t}; ignored"),
+        );
+        return Ok(None);
+    }
+    Ok(Some(adj))
+}
 
-    // Every field this format sets; the rest (cameras, format facts of other formats) stay empty.
-    Ok(Scene {
-        vertices: streams,
-        triangles,
-        adjacency,
-        meshes,
-        materials,
-        skeleton: anim.skeleton,
-        clips: anim.clips,
-        up: UpAxis::Z,
-        front_face: FrontFace::Cw,
-        ..Scene::empty(meta)
-    })
+/// The comment up to its first NUL, if the file has one.
+fn read_comment(h: &Header, bytes: &Bytes, w: &mut Vec<Warning>) -> Result<Option<String>, LoadError> {
+    let comment = h.section(bytes, "comment", "ofs_comment", h.get("num_comment").into(), 1, w)?;
+    if comment.is_empty() {
+        return Ok(None);
+    }
+    let end = comment.iter().position(|&b| b == 0).unwrap_or(comment.len());
+    Ok(Some(String::from_utf8_lossy(&comment[..end]).into_owned()))
 }
 
 /// Check 5: one warning listing every section that breaks the 4-byte alignment rule, since a file that is
