@@ -142,14 +142,24 @@ impl ByteWriter {
     /// Overwrites four bytes at `offset` with `v` (a header field filled in once the section is placed).
     /// Out of range (a writer's mistake) does nothing.
     pub fn patch_u32(&mut self, offset: usize, v: u32) {
-        if let Some(slot) = offset.checked_add(4).and_then(|end| self.buf.get_mut(offset..end)) {
-            slot.copy_from_slice(&v.to_le_bytes());
-        }
+        patch_u32(&mut self.buf, offset, v);
     }
 
     /// Sets the length, cutting or padding with zeros (tests that truncate or pad a written file).
     pub fn resize(&mut self, len: usize) {
         self.buf.resize(len, 0);
+    }
+}
+
+/// Overwrites a little-endian `u32` at `offset` in bytes already written; returns false (and changes nothing)
+/// when `offset` is out of range, so breaking a written file on purpose can't panic a test.
+pub fn patch_u32(bytes: &mut [u8], offset: usize, v: u32) -> bool {
+    match offset.checked_add(4).and_then(|end| bytes.get_mut(offset..end)) {
+        Some(slot) => {
+            slot.copy_from_slice(&v.to_le_bytes());
+            true
+        }
+        None => false,
     }
 }
 

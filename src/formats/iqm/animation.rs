@@ -3,6 +3,9 @@
 use glam::{Quat, Vec3};
 
 use super::header::Header;
+use super::layout::{
+    ANIM_LOOP, ANIM_SIZE, BOUNDS_SIZE, FRAME_VALUE_SIZE, JOINT_SIZE, POSE_CHANNEL_MASK, POSE_CHANNELS, POSE_SIZE,
+};
 use super::{Text, warn};
 use crate::error::{LoadError, Location, Warning};
 use crate::formats::binread::{Bytes, Record};
@@ -22,8 +25,8 @@ pub struct Animation {
 struct PoseChannels {
     parent: i32,
     mask: u32,
-    offset: [f32; 10],
-    scale: [f32; 10],
+    offset: [f32; POSE_CHANNELS],
+    scale: [f32; POSE_CHANNELS],
 }
 
 /// A quaternion from stored components, normalised; a zero or non-finite one becomes identity.
@@ -34,15 +37,32 @@ fn quat(v: [f32; 4]) -> (Quat, bool) {
 }
 
 pub fn read(h: &Header, bytes: &Bytes, text: &Text, w: &mut Vec<Warning>) -> Result<Animation, LoadError> {
-    let num_joints = h.get("num_joints") as usize;
-    let num_poses = h.get("num_poses") as usize;
-    let ofs_joints = u64::from(h.get("ofs_joints"));
+    let joints = read_joints(h, bytes, text, w)?;
+    let poses = read_poses(h, bytes, &joints, w)?;
+    let num_frames = u64::from(h.get("num_frames"));
+    let num_channels = u64::from(h.get("num_framechannels"));
+    let frame_data = h.section(bytes, "frames", "ofs_frames", num_frames * num_channels, FRAME_VALUE_SIZE, w)?;
+    let bounds_data = if h.get("ofs_bounds") != 0 {
+        h.section(bytes, "bounds", "ofs_bounds", num_frames, BOUNDS_SIZE, w)?
+    } else {
+        &[]
+    };
+    let ranges = read_anims(h, bytes, text, poses.len(), w)?;
+    check_decoded_size(&ranges, num_channels, poses.len(), bytes)?;
+    let frames = Frames { data: frame_data, num_channels, poses: &poses };
+    let clips: Vec<Clip> = ranges.into_iter().map(|range| frames.clip(range, bounds_data)).collect();
+    let skeleton = skeleton(h, joints, &frames, &clips, w)?;
+    Ok(Animation { skeleton, clips })
+}
 
-    // Joints (check 14).
-    let joint_data = h.section(bytes, "joints", "ofs_joints", num_joints as u64, 48, w)?;
+/// Joints (check 14): parents precede children, transforms are finite.
+fn read_joints(h: &Header, bytes: &Bytes, text: &Text, w: &mut Vec<Warning>) -> Result<Vec<Joint>, LoadError> {
+    let num_joints = h.get("num_joints") as usize;
+    let ofs_joints = u64::from(h.get("ofs_joints"));
+    let joint_data = h.section(bytes, "joints", "ofs_joints", num_joints as u64, JOINT_SIZE, w)?;
     let mut joints = Vec::with_capacity(num_joints);
-    for (i, rec) in joint_data.chunks_exact(48).enumerate() {
-        let at = ofs_joints + 48 * i as u64;
+    for (i, rec) in joint_data.chunks_exact(JOINT_SIZE).enumerate() {
+        let at = ofs_joints + (JOINT_SIZE * i) as u64;
         let mut r = Record::new(rec);
         let name = text.get(r.u32(), at, &format!("joint {i} name"))?;
         let parent = r.i32();
@@ -76,10 +96,21 @@ pub fn read(h: &Header, bytes: &Bytes, text: &Text, w: &mut Vec<Warning>) -> Res
             bind: Transform { translation: Vec3::from_array(t), rotation, scale: Vec3::from_array(s) },
         });
     }
+    Ok(joints)
+}
 
-    // Poses (checks 15, 16).
+/// Poses (checks 15, 16): one per joint, parents first, masks within the channels, and as many channels per
+/// frame as the header says.
+fn read_poses(
+    h: &Header,
+    bytes: &Bytes,
+    joints: &[Joint],
+    w: &mut Vec<Warning>,
+) -> Result<Vec<PoseChannels>, LoadError> {
+    let num_joints = h.get("num_joints") as usize;
+    let num_poses = h.get("num_poses") as usize;
     let ofs_poses = u64::from(h.get("ofs_poses"));
-    let pose_data = h.section(bytes, "poses", "ofs_poses", num_poses as u64, 88, w)?;
+    let pose_data = h.section(bytes, "poses", "ofs_poses", num_poses as u64, POSE_SIZE, w)?;
     if num_joints > 0 && num_poses > 0 && num_joints != num_poses {
         return Err(LoadError::at(
             Header::offset_of("num_poses"),
@@ -88,14 +119,14 @@ pub fn read(h: &Header, bytes: &Bytes, text: &Text, w: &mut Vec<Warning>) -> Res
     }
     let mut poses = Vec::with_capacity(num_poses);
     let mut channels = 0u64;
-    for (i, rec) in pose_data.chunks_exact(88).enumerate() {
-        let at = ofs_poses + 88 * i as u64;
+    for (i, rec) in pose_data.chunks_exact(POSE_SIZE).enumerate() {
+        let at = ofs_poses + (POSE_SIZE * i) as u64;
         let mut r = Record::new(rec);
         let p = PoseChannels { parent: r.i32(), mask: r.u32(), offset: r.f32s(), scale: r.f32s() };
         if p.parent >= i as i32 {
             return Err(LoadError::at(at, format!("pose {i}: parent {} does not precede it", p.parent)));
         }
-        if p.mask & !0x3ff != 0 {
+        if p.mask & !POSE_CHANNEL_MASK != 0 {
             return Err(LoadError::at(
                 at + 4,
                 format!("pose {i}: channel mask {:#x} has bits above the 10 channels", p.mask),
@@ -117,7 +148,6 @@ pub fn read(h: &Header, bytes: &Bytes, text: &Text, w: &mut Vec<Warning>) -> Res
         channels += u64::from(p.mask.count_ones());
         poses.push(p);
     }
-    let num_frames = u64::from(h.get("num_frames"));
     let num_channels = u64::from(h.get("num_framechannels"));
     if channels != num_channels && (num_poses > 0 || num_channels > 0) {
         return Err(LoadError::at(
@@ -125,16 +155,32 @@ pub fn read(h: &Header, bytes: &Bytes, text: &Text, w: &mut Vec<Warning>) -> Res
             format!("poses need {channels} channels per frame, header says {num_channels}"),
         ));
     }
-    let frame_data = h.section(bytes, "frames", "ofs_frames", num_frames * num_channels, 2, w)?;
-    let bounds_data =
-        if h.get("ofs_bounds") != 0 { h.section(bytes, "bounds", "ofs_bounds", num_frames, 32, w)? } else { &[] };
+    Ok(poses)
+}
 
-    // Anims (checks 17, 18).
+/// One anim record: its frames in the file and how it plays.
+struct AnimRange {
+    name: String,
+    first: u32,
+    count: u32,
+    rate: f32,
+    looping: bool,
+}
+
+/// Anims (checks 17, 18). Frames with no anims become one clip "frames", so they can still be seen.
+fn read_anims(
+    h: &Header,
+    bytes: &Bytes,
+    text: &Text,
+    num_poses: usize,
+    w: &mut Vec<Warning>,
+) -> Result<Vec<AnimRange>, LoadError> {
+    let num_frames = u64::from(h.get("num_frames"));
     let ofs_anims = u64::from(h.get("ofs_anims"));
-    let anim_data = h.section(bytes, "anims", "ofs_anims", h.get("num_anims").into(), 20, w)?;
+    let anim_data = h.section(bytes, "anims", "ofs_anims", h.get("num_anims").into(), ANIM_SIZE, w)?;
     let mut ranges = Vec::new();
-    for (i, rec) in anim_data.chunks_exact(20).enumerate() {
-        let at = ofs_anims + 20 * i as u64;
+    for (i, rec) in anim_data.chunks_exact(ANIM_SIZE).enumerate() {
+        let at = ofs_anims + (ANIM_SIZE * i) as u64;
         let mut r = Record::new(rec);
         let name = text.get(r.u32(), at, &format!("anim {i} name"))?;
         let (first, count, rate, flags) = (r.u32(), r.u32(), r.f32(), r.u32());
@@ -152,7 +198,7 @@ pub fn read(h: &Header, bytes: &Bytes, text: &Text, w: &mut Vec<Warning>) -> Res
                 format!("anim \"{name}\": framerate {rate}, playing at the default rate"),
             );
         }
-        ranges.push((name, first, count, rate, flags & 1 != 0));
+        ranges.push(AnimRange { name, first, count, rate, looping: flags & ANIM_LOOP != 0 });
     }
     if ranges.is_empty() && num_frames > 0 && num_poses > 0 {
         warn(
@@ -161,14 +207,29 @@ pub fn read(h: &Header, bytes: &Bytes, text: &Text, w: &mut Vec<Warning>) -> Res
             Location::Offset(Header::offset_of("num_anims")),
             format!("{num_frames} frames but no anims; shown as one clip \"frames\""),
         );
-        ranges.push(("frames".to_string(), 0, num_frames as u32, 0.0, false));
+        ranges.push(AnimRange {
+            name: "frames".to_string(),
+            first: 0,
+            count: num_frames as u32,
+            rate: 0.0,
+            looping: false,
+        });
     }
+    Ok(ranges)
+}
 
-    // Frames are decoded per clip. With no channels every frame is the same constant pose, so one is decoded.
-    // Saturating: every factor comes from the file, and a crafted product must not wrap past the check.
+/// Frames are decoded per clip. With no channels every frame is the same constant pose, so one is decoded.
+/// Refuses a file whose clips would decode past [`MAX_DECODE_RATIO`] times its size. Saturating: every factor
+/// comes from the file, and a crafted product must not wrap past the check.
+fn check_decoded_size(
+    ranges: &[AnimRange],
+    num_channels: u64,
+    num_poses: usize,
+    bytes: &Bytes,
+) -> Result<(), LoadError> {
     let decoded = ranges
         .iter()
-        .map(|r| if num_channels == 0 { 1 } else { u64::from(r.2) })
+        .map(|r| if num_channels == 0 { 1 } else { u64::from(r.count) })
         .fold(0u64, u64::saturating_add)
         .saturating_mul(num_poses as u64)
         .saturating_mul(48);
@@ -178,11 +239,23 @@ pub fn read(h: &Header, bytes: &Bytes, text: &Text, w: &mut Vec<Warning>) -> Res
             format!("animations would decode to {decoded} bytes from a {}-byte file; refusing", bytes.len()),
         ));
     }
-    let decode_frame = |f: u64, out: &mut Vec<Transform>| {
-        let start = (f * num_channels) as usize * 2;
-        let mut cursor = frame_data.get(start..).unwrap_or(&[]).chunks_exact(2);
-        for p in &poses {
-            let mut v = [0f32; 10];
+    Ok(())
+}
+
+/// The frame data and the poses that say how to read it.
+struct Frames<'a> {
+    data: &'a [u8],
+    num_channels: u64,
+    poses: &'a [PoseChannels],
+}
+
+impl Frames<'_> {
+    /// Appends frame `f`'s transform for every pose; channel values past the data read as 0.
+    fn decode(&self, f: u64, out: &mut Vec<Transform>) {
+        let start = (f * self.num_channels) as usize * FRAME_VALUE_SIZE;
+        let mut cursor = self.data.get(start..).unwrap_or(&[]).chunks_exact(FRAME_VALUE_SIZE);
+        for p in self.poses {
+            let mut v = [0f32; POSE_CHANNELS];
             for (k, v) in v.iter_mut().enumerate() {
                 *v = p.offset[k];
                 if p.mask & (1 << k) != 0 {
@@ -196,46 +269,64 @@ pub fn read(h: &Header, bytes: &Bytes, text: &Text, w: &mut Vec<Warning>) -> Res
                 scale: Vec3::new(v[7], v[8], v[9]),
             });
         }
-    };
-    let clips: Vec<Clip> = ranges
-        .into_iter()
-        .map(|(name, first, count, rate, looping)| {
-            let stored = if num_channels == 0 { count.min(1) } else { count };
-            let mut frames = Vec::with_capacity(stored as usize * num_poses);
-            for f in 0..stored {
-                decode_frame(u64::from(first + f), &mut frames);
-            }
-            let bounds = (!bounds_data.is_empty()).then(|| {
-                bounds_data[first as usize * 32..(first as usize + count as usize) * 32]
-                    .chunks_exact(32)
-                    .map(|b| {
-                        let mut r = Record::new(b);
-                        let (min, max) = (r.f32s::<3>(), r.f32s::<3>());
-                        FrameBounds { min: min.into(), max: max.into(), xy_radius: r.f32(), radius: r.f32() }
-                    })
-                    .collect()
-            });
-            Clip {
-                name,
-                frame_rate: rate,
-                looping,
-                frame_count: count,
-                first_frame: first,
-                data: ClipData::Sampled { joints: num_poses, frames },
-                bounds,
-                source: None,
-                morphs: Vec::new(),
-            }
-        })
-        .collect();
+    }
 
-    // Skeleton: from joints, or from pose parents in animation-only files.
+    /// A clip with its frames decoded and, where the file has them, its per-frame bounds.
+    fn clip(&self, range: AnimRange, bounds_data: &[u8]) -> Clip {
+        let AnimRange { name, first, count, rate, looping } = range;
+        let num_poses = self.poses.len();
+        let stored = if self.num_channels == 0 { count.min(1) } else { count };
+        let mut frames = Vec::with_capacity(stored as usize * num_poses);
+        for f in 0..stored {
+            self.decode(u64::from(first + f), &mut frames);
+        }
+        let bounds = (!bounds_data.is_empty()).then(|| {
+            bounds_data[first as usize * BOUNDS_SIZE..(first as usize + count as usize) * BOUNDS_SIZE]
+                .chunks_exact(BOUNDS_SIZE)
+                .map(|b| {
+                    let mut r = Record::new(b);
+                    let (min, max) = (r.f32s::<3>(), r.f32s::<3>());
+                    FrameBounds { min: min.into(), max: max.into(), xy_radius: r.f32(), radius: r.f32() }
+                })
+                .collect()
+        });
+        Clip {
+            name,
+            frame_rate: rate,
+            looping,
+            frame_count: count,
+            first_frame: first,
+            data: ClipData::Sampled { joints: num_poses, frames },
+            bounds,
+            source: None,
+            morphs: Vec::new(),
+        }
+    }
+}
+
+/// Skeleton: from joints, or from pose parents in animation-only files.
+fn skeleton(
+    h: &Header,
+    joints: Vec<Joint>,
+    frames: &Frames,
+    clips: &[Clip],
+    w: &mut Vec<Warning>,
+) -> Result<Skeleton, LoadError> {
+    let poses = frames.poses;
     let skeleton = if !joints.is_empty() {
         Skeleton::new(joints, true)
     } else if !poses.is_empty() {
-        warn(w, "iqm.poses.unnamed", Location::File, format!("{num_poses} poses and no joints: an animation-only file with unnamed joints; frame 0 stands in for the bind pose"));
-        let mut first = Vec::with_capacity(num_poses);
-        decode_frame(clips.first().map_or(0, |c| u64::from(c.first_frame)), &mut first);
+        warn(
+            w,
+            "iqm.poses.unnamed",
+            Location::File,
+            format!(
+                "{} poses and no joints: an animation-only file with unnamed joints; frame 0 stands in for the bind pose",
+                poses.len()
+            ),
+        );
+        let mut first = Vec::with_capacity(poses.len());
+        frames.decode(clips.first().map_or(0, |c| u64::from(c.first_frame)), &mut first);
         let joints = poses
             .iter()
             .zip(first)
@@ -244,8 +335,8 @@ pub fn read(h: &Header, bytes: &Bytes, text: &Text, w: &mut Vec<Warning>) -> Res
         Skeleton::new(joints, false)
     } else {
         Ok(Skeleton::default())
-    }
+    };
     // Parents were checked to precede their children above.
-    .map_err(|i| LoadError::at(ofs_joints, format!("joint {i}: parent does not precede it")))?;
-    Ok(Animation { skeleton, clips })
+    skeleton
+        .map_err(|i| LoadError::at(u64::from(h.get("ofs_joints")), format!("joint {i}: parent does not precede it")))
 }

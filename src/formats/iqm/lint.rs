@@ -6,7 +6,10 @@
 //! joint rotations that aren't unit length or break the `w ≤ 0` convention writers follow.
 
 use super::header::Header;
-use super::vertex;
+use super::layout::{
+    self, BLENDINDEXES, BLENDWEIGHTS, COLOR, CUSTOM, FLOAT, FORMAT_NAMES, JOINT_SIZE, NORMAL, POSITION, TANGENT,
+    TEXCOORD, UBYTE, VERTEXARRAY_SIZE,
+};
 use crate::error::{Location, Warning};
 use crate::formats::binread::{Bytes, Record};
 
@@ -30,13 +33,11 @@ fn sections(h: &Header) -> [(&'static str, u64, &'static str); 11] {
 
 /// The format and size the spec recommends for portable files, per standard array type.
 fn portable(kind: u32) -> Option<(u32, u32)> {
-    const FLOAT: u32 = 7;
-    const UBYTE: u32 = 1;
     match kind {
-        vertex::POSITION | vertex::NORMAL => Some((FLOAT, 3)),
-        vertex::TEXCOORD => Some((FLOAT, 2)),
-        vertex::TANGENT => Some((FLOAT, 4)),
-        vertex::BLENDINDEXES | vertex::BLENDWEIGHTS | vertex::COLOR => Some((UBYTE, 4)),
+        POSITION | NORMAL => Some((FLOAT, 3)),
+        TEXCOORD => Some((FLOAT, 2)),
+        TANGENT => Some((FLOAT, 4)),
+        BLENDINDEXES | BLENDWEIGHTS | COLOR => Some((UBYTE, 4)),
         _ => None,
     }
 }
@@ -77,21 +78,23 @@ pub fn lint(data: &[u8]) -> Vec<Lint> {
 
     // Vertex arrays: the spec's order (position, texcoord, …, custom last) and portable formats.
     let ofs_va = u64::from(h.get("ofs_vertexarrays"));
-    if let Ok(records) = bytes.slice(ofs_va, u64::from(h.get("num_vertexarrays")), 20, "vertex arrays") {
+    if let Ok(records) =
+        bytes.slice(ofs_va, u64::from(h.get("num_vertexarrays")), VERTEXARRAY_SIZE as u64, "vertex arrays")
+    {
         let mut previous: Option<u32> = None;
-        for (i, rec) in records.chunks_exact(20).enumerate() {
-            let at = ofs_va + 20 * i as u64;
+        for (i, rec) in records.chunks_exact(VERTEXARRAY_SIZE).enumerate() {
+            let at = ofs_va + (VERTEXARRAY_SIZE * i) as u64;
             let mut r = Record::new(rec);
             let (kind, _flags, format, size) = (r.u32(), r.u32(), r.u32(), r.u32());
             // Custom arrays (type ≥ 16) all sort after the standard ones, in any order among themselves.
-            let order = kind.min(vertex::CUSTOM);
+            let order = kind.min(CUSTOM);
             if previous.is_some_and(|p| order < p) {
                 warn(
                     "iqm.vertexarray.order",
                     at,
                     format!(
                         "vertex array {i} ({}) comes after a later type; the spec orders position, texcoord, normal, tangent, blendindexes, blendweights, color, then custom",
-                        vertex::type_name(kind)
+                        layout::type_name(kind)
                     ),
                 );
             }
@@ -99,13 +102,13 @@ pub fn lint(data: &[u8]) -> Vec<Lint> {
             if let Some((want_format, want_size)) = portable(kind)
                 && (format, size) != (want_format, want_size)
             {
-                let name = |f: u32| vertex::FORMAT_NAMES.get(f as usize).copied().unwrap_or("unknown");
+                let name = |f: u32| FORMAT_NAMES.get(f as usize).copied().unwrap_or("unknown");
                 warn(
                     "iqm.vertexarray.format",
                     at + 8,
                     format!(
                         "vertex array {i} ({}) is {}×{size}; portable files use {}×{want_size}, and engines need not read anything else",
-                        vertex::type_name(kind),
+                        layout::type_name(kind),
                         name(format),
                         name(want_format)
                     ),
@@ -116,9 +119,9 @@ pub fn lint(data: &[u8]) -> Vec<Lint> {
 
     // Joint rotations as stored.
     let ofs_joints = u64::from(h.get("ofs_joints"));
-    if let Ok(records) = bytes.slice(ofs_joints, u64::from(h.get("num_joints")), 48, "joints") {
-        for (i, rec) in records.chunks_exact(48).enumerate() {
-            let at = ofs_joints + 48 * i as u64;
+    if let Ok(records) = bytes.slice(ofs_joints, u64::from(h.get("num_joints")), JOINT_SIZE as u64, "joints") {
+        for (i, rec) in records.chunks_exact(JOINT_SIZE).enumerate() {
+            let at = ofs_joints + (JOINT_SIZE * i) as u64;
             let mut r = Record::new(rec);
             let (_name, _parent, _t) = (r.u32(), r.i32(), r.f32s::<3>());
             let q = r.f32s::<4>();

@@ -7,6 +7,7 @@
 
 mod animation;
 mod header;
+mod layout;
 mod lint;
 mod vertex;
 pub mod write;
@@ -16,14 +17,18 @@ use std::collections::HashSet;
 use crate::error::{LoadError, Location, Warning};
 use crate::formats::binread::{Bytes, Record};
 use crate::scene::{Extension, Format, FrontFace, Material, Mesh, Metadata, Scene, SourceArray, UpAxis, VertexStreams};
-use header::{HEADER_SIZE, Header};
-use vertex::{FORMAT_BYTES, RawArray};
+use header::{HEADER_END, Header};
+use layout::{
+    ADJACENCY_SIZE, BLENDINDEXES, BLENDWEIGHTS, COLOR, CUSTOM, EXTENSION_SIZE, MAX_FORMAT, MESH_SIZE, NORMAL, POSITION,
+    TANGENT, TEXCOORD, TRIANGLE_SIZE, VERTEXARRAY_SIZE, format_size,
+};
+use vertex::RawArray;
 
-pub use header::MAGIC;
-pub use lint::{Lint, lint};
+pub use layout::MAGIC;
 /// Component format names by number, and array type names, as `info`, IQE `vertexarray` and the converter
 /// spell them.
-pub use vertex::{FORMAT_NAMES, type_name as array_type_name};
+pub use layout::{FORMAT_NAMES, type_name as array_type_name};
+pub use lint::{Lint, lint};
 
 /// True when the bytes start like an IQM file.
 pub fn sniff(bytes: &[u8]) -> bool {
@@ -63,24 +68,69 @@ fn warn(warnings: &mut Vec<Warning>, rule: &'static str, location: Location, mes
 fn read_inner(data: &[u8]) -> Result<Scene, LoadError> {
     let bytes = Bytes::new(data);
     let h = Header::parse(&bytes)?;
-    let version = h.get("version");
-    match version {
-        2 => {}
-        1 => return Err(LoadError::at(16, "IQM version 1 is not supported (rigscope reads version 2)")),
-        v => return Err(LoadError::at(16, format!("IQM version {v} unsupported (expected 2)"))),
-    }
+    check_version(&h)?;
     let mut meta = Metadata::new(Format::Iqm, "2");
-    let w = &mut meta.warnings;
+    check_filesize(&h, &bytes, &mut meta.warnings)?;
+    let text = read_text(&h, &bytes, &mut meta.warnings)?;
+    let counts = Counts { vertexes: h.get("num_vertexes").into(), triangles: h.get("num_triangles").into() };
+    let (meshes, materials) = read_meshes(&h, &bytes, &text, counts, &mut meta.warnings)?;
+    let arrays = read_vertex_arrays(&h, &bytes, &text, counts.vertexes, &mut meta)?;
+    let streams = vertex_streams(&arrays, !meshes.is_empty() && counts.vertexes > 0)?;
+    let triangles = read_triangles(&h, &bytes, counts, &mut meta.warnings)?;
+    check_mesh_ranges(&meshes, &triangles, &mut meta.warnings);
+    let adjacency = read_adjacency(&h, &bytes, counts.triangles, &mut meta.warnings)?;
 
+    // Skeleton and animation.
+    let anim = animation::read(&h, &bytes, &text, &mut meta.warnings)?;
+    check_influences(&streams, anim.skeleton.len(), &mut meta.warnings)?;
+
+    meta.comment = read_comment(&h, &bytes, &mut meta.warnings)?;
+    meta.extensions = read_extensions(&h, &bytes, &text, &mut meta.warnings);
+    merge_alignment_warnings(&mut meta.warnings);
+
+    // Every field this format sets; the rest (cameras, format facts of other formats) stay empty.
+    Ok(Scene {
+        vertices: streams,
+        triangles,
+        adjacency,
+        meshes,
+        materials,
+        skeleton: anim.skeleton,
+        clips: anim.clips,
+        up: UpAxis::Z,
+        front_face: FrontFace::Cw,
+        ..Scene::empty(meta)
+    })
+}
+
+/// The header's vertex and triangle counts, which the sections after them are checked against.
+#[derive(Clone, Copy)]
+struct Counts {
+    vertexes: u64,
+    triangles: u64,
+}
+
+fn check_version(h: &Header) -> Result<(), LoadError> {
+    let at_version = layout::field::VERSION as u64;
+    match h.get("version") {
+        layout::VERSION => Ok(()),
+        1 => Err(LoadError::at(at_version, "IQM version 1 is not supported (rigscope reads version 2)")),
+        v => Err(LoadError::at(at_version, format!("IQM version {v} unsupported (expected {})", layout::VERSION))),
+    }
+}
+
+/// A file shorter than its header says is refused; a longer one loads with its tail ignored.
+fn check_filesize(h: &Header, bytes: &Bytes, w: &mut Vec<Warning>) -> Result<(), LoadError> {
     let filesize = u64::from(h.get("filesize"));
+    let at_filesize = layout::field::FILESIZE as u64;
     if filesize > bytes.len() {
-        return Err(LoadError::at(20, format!("header says {filesize} bytes, file has {}", bytes.len())));
+        return Err(LoadError::at(at_filesize, format!("header says {filesize} bytes, file has {}", bytes.len())));
     }
     if filesize < bytes.len() {
         warn(
             w,
             "iqm.filesize",
-            Location::Offset(20),
+            Location::Offset(at_filesize),
             format!(
                 "header says {filesize} bytes, file has {}: {} trailing bytes ignored",
                 bytes.len(),
@@ -88,9 +138,11 @@ fn read_inner(data: &[u8]) -> Result<Scene, LoadError> {
             ),
         );
     }
+    Ok(())
+}
 
-    // Text.
-    let text_data = h.section(&bytes, "text", "ofs_text", h.get("num_text").into(), 1, w)?;
+fn read_text<'a>(h: &Header, bytes: &Bytes<'a>, w: &mut Vec<Warning>) -> Result<Text<'a>, LoadError> {
+    let text_data = h.section(bytes, "text", "ofs_text", h.get("num_text").into(), 1, w)?;
     if let Some(&last) = text_data.last()
         && last != 0
     {
@@ -99,18 +151,24 @@ fn read_inner(data: &[u8]) -> Result<Scene, LoadError> {
             "text table does not end in NUL",
         ));
     }
-    let text = Text { data: text_data };
+    Ok(Text { data: text_data })
+}
 
-    let num_vertexes = u64::from(h.get("num_vertexes"));
-    let num_triangles = u64::from(h.get("num_triangles"));
-
-    // Meshes.
-    let mesh_data = h.section(&bytes, "meshes", "ofs_meshes", h.get("num_meshes").into(), 24, w)?;
+/// Meshes, with their materials gathered by name; a mesh entry repeated exactly is drawn once.
+fn read_meshes(
+    h: &Header,
+    bytes: &Bytes,
+    text: &Text,
+    counts: Counts,
+    w: &mut Vec<Warning>,
+) -> Result<(Vec<Mesh>, Vec<Material>), LoadError> {
+    let Counts { vertexes: num_vertexes, triangles: num_triangles } = counts;
+    let mesh_data = h.section(bytes, "meshes", "ofs_meshes", h.get("num_meshes").into(), MESH_SIZE, w)?;
     let mut meshes = Vec::new();
     let mut materials: Vec<Material> = Vec::new();
     let mut seen_meshes = HashSet::new();
-    for (i, rec) in mesh_data.chunks_exact(24).enumerate() {
-        let at = u64::from(h.get("ofs_meshes")) + 24 * i as u64;
+    for (i, rec) in mesh_data.chunks_exact(MESH_SIZE).enumerate() {
+        let at = u64::from(h.get("ofs_meshes")) + (MESH_SIZE * i) as u64;
         let mut r = Record::new(rec);
         let (name_ofs, mat_ofs) = (r.u32(), r.u32());
         let (fv, nv, ft, nt) = (r.u32(), r.u32(), r.u32(), r.u32());
@@ -159,23 +217,45 @@ fn read_inner(data: &[u8]) -> Result<Scene, LoadError> {
             uv_animation: None,
         });
     }
+    Ok((meshes, materials))
+}
 
-    // Vertex arrays.
-    let va_data = h.section(&bytes, "vertex arrays", "ofs_vertexarrays", h.get("num_vertexarrays").into(), 20, w)?;
-    let mut arrays: Vec<(u32, RawArray, Option<String>)> = Vec::new();
-    for (i, rec) in va_data.chunks_exact(20).enumerate() {
-        let at = u64::from(h.get("ofs_vertexarrays")) + 20 * i as u64;
+/// One vertex array the reader keeps: its type, its bytes, and a custom array's name.
+struct KeptArray<'a> {
+    kind: u32,
+    raw: RawArray<'a>,
+    custom_name: Option<String>,
+}
+
+/// The vertex array records and their data. Every record is listed in `meta.source_arrays`; reserved types,
+/// second arrays of a type and custom arrays without a readable name are listed as ignored and not kept.
+fn read_vertex_arrays<'a>(
+    h: &Header,
+    bytes: &Bytes<'a>,
+    text: &Text,
+    num_vertexes: u64,
+    meta: &mut Metadata,
+) -> Result<Vec<KeptArray<'a>>, LoadError> {
+    let w = &mut meta.warnings;
+    let va_data =
+        h.section(bytes, "vertex arrays", "ofs_vertexarrays", h.get("num_vertexarrays").into(), VERTEXARRAY_SIZE, w)?;
+    let mut arrays: Vec<KeptArray> = Vec::new();
+    for (i, rec) in va_data.chunks_exact(VERTEXARRAY_SIZE).enumerate() {
+        let at = u64::from(h.get("ofs_vertexarrays")) + (VERTEXARRAY_SIZE * i) as u64;
         let mut r = Record::new(rec);
         let (kind, _flags, format, size, offset) = (r.u32(), r.u32(), r.u32(), r.u32(), r.u32());
-        if format > 8 {
-            return Err(LoadError::at(at + 8, format!("vertex array {i}: format {format} unknown (expected 0 to 8)")));
-        }
+        let Some(component_bytes) = format_size(format) else {
+            return Err(LoadError::at(
+                at + 8,
+                format!("vertex array {i}: format {format} unknown (expected 0 to {MAX_FORMAT})"),
+            ));
+        };
         if !(1..=4).contains(&size) {
             return Err(LoadError::at(at + 12, format!("vertex array {i}: size {size} (expected 1 to 4)")));
         }
         let fmt_name = FORMAT_NAMES[format as usize];
-        let stride = u64::from(size) * FORMAT_BYTES[format as usize];
-        let what = format!("vertex array {i} ({} {fmt_name}×{size})", vertex::type_name(kind));
+        let stride = u64::from(size) * component_bytes as u64;
+        let what = format!("vertex array {i} ({} {fmt_name}×{size})", layout::type_name(kind));
         let data = if num_vertexes == 0 {
             &[][..]
         } else {
@@ -186,8 +266,8 @@ fn read_inner(data: &[u8]) -> Result<Scene, LoadError> {
         if offset % 4 != 0 && num_vertexes > 0 {
             warn(w, "iqm.align", Location::Offset(at + 16), format!("{what} data at {offset}"));
         }
-        let custom_name = if kind >= vertex::CUSTOM {
-            match text.get(kind - vertex::CUSTOM, at, &format!("vertex array {i} custom name")) {
+        let custom_name = if kind >= CUSTOM {
+            match text.get(kind - CUSTOM, at, &format!("vertex array {i} custom name")) {
                 Ok(n) => Some(n),
                 Err(e) => {
                     warn(
@@ -208,8 +288,8 @@ fn read_inner(data: &[u8]) -> Result<Scene, LoadError> {
         } else {
             None
         };
-        let reserved = (7..vertex::CUSTOM).contains(&kind);
-        let duplicate = kind < vertex::CUSTOM && arrays.iter().any(|(k, _, _)| *k == kind);
+        let reserved = layout::is_reserved(kind);
+        let duplicate = kind < CUSTOM && arrays.iter().any(|a| a.kind == kind);
         if reserved {
             warn(
                 w,
@@ -222,24 +302,30 @@ fn read_inner(data: &[u8]) -> Result<Scene, LoadError> {
                 w,
                 "iqm.vertexarray.duplicate",
                 Location::Offset(at),
-                format!("vertex array {i}: second {} array ignored (the first is used)", vertex::type_name(kind)),
+                format!("vertex array {i}: second {} array ignored (the first is used)", layout::type_name(kind)),
             );
         }
         meta.source_arrays.push(SourceArray {
-            kind: custom_name.clone().unwrap_or_else(|| vertex::type_name(kind).to_string()),
+            kind: custom_name.clone().unwrap_or_else(|| layout::type_name(kind).to_string()),
             format: fmt_name.into(),
             size,
             ignored: reserved || duplicate,
         });
         if !reserved && !duplicate {
-            arrays.push((kind, RawArray { format, size: size as usize, data }, custom_name));
+            arrays.push(KeptArray { kind, raw: RawArray { format, size: size as usize, data }, custom_name });
         }
     }
-    let find = |kind: u32| arrays.iter().find(|(k, _, _)| *k == kind).map(|(_, a, _)| *a);
-    if find(vertex::POSITION).is_none() && !meshes.is_empty() && num_vertexes > 0 {
+    Ok(arrays)
+}
+
+/// The kept arrays decoded into the scene's streams. `needs_positions`: meshes draw vertices, so a position
+/// array must exist.
+fn vertex_streams(arrays: &[KeptArray], needs_positions: bool) -> Result<VertexStreams, LoadError> {
+    let find = |kind: u32| arrays.iter().find(|a| a.kind == kind).map(|a| a.raw);
+    if find(POSITION).is_none() && needs_positions {
         return Err(LoadError::at(Header::offset_of("num_vertexarrays"), "meshes but no position array"));
     }
-    match (find(vertex::BLENDINDEXES).is_some(), find(vertex::BLENDWEIGHTS).is_some()) {
+    match (find(BLENDINDEXES).is_some(), find(BLENDWEIGHTS).is_some()) {
         (true, false) => {
             return Err(LoadError::at(Header::offset_of("ofs_vertexarrays"), "blendindexes without blendweights"));
         }
@@ -249,44 +335,50 @@ fn read_inner(data: &[u8]) -> Result<Scene, LoadError> {
         _ => {}
     }
     let mut streams = VertexStreams {
-        positions: find(vertex::POSITION).map(|a| a.positions()).unwrap_or_default(),
-        normals: find(vertex::NORMAL).map(|a| a.vec3()),
-        tangents: find(vertex::TANGENT).map(|a| a.vec4([0.0, 0.0, 0.0, 1.0])),
-        texcoords: find(vertex::TEXCOORD).map(|a| a.vec2()),
-        colors: find(vertex::COLOR).map(|a| a.vec4([0.0, 0.0, 0.0, 1.0])),
-        joints: find(vertex::BLENDINDEXES).map(|a| a.indices()),
-        weights: find(vertex::BLENDWEIGHTS).map(|a| a.weights()),
+        positions: find(POSITION).map(|a| a.positions()).unwrap_or_default(),
+        normals: find(NORMAL).map(|a| a.vec3()),
+        tangents: find(TANGENT).map(|a| a.vec4([0.0, 0.0, 0.0, 1.0])),
+        texcoords: find(TEXCOORD).map(|a| a.vec2()),
+        colors: find(COLOR).map(|a| a.vec4([0.0, 0.0, 0.0, 1.0])),
+        joints: find(BLENDINDEXES).map(|a| a.indices()),
+        weights: find(BLENDWEIGHTS).map(|a| a.weights()),
         custom: Vec::new(),
         source: None,
     };
-    for (kind, a, name) in &arrays {
-        if *kind >= vertex::CUSTOM {
-            streams.custom.push(crate::scene::CustomStream {
-                name: name.clone().unwrap_or_default(),
-                components: a.size as u32,
-                data: a.custom(),
-            });
-        }
+    for a in arrays.iter().filter(|a| a.kind >= CUSTOM) {
+        streams.custom.push(crate::scene::CustomStream {
+            name: a.custom_name.clone().unwrap_or_default(),
+            components: a.raw.size as u32,
+            data: a.raw.custom(),
+        });
     }
     if let Some(i) = streams.positions.iter().position(|p| !p.is_finite()) {
         return Err(LoadError::at(Header::offset_of("ofs_vertexarrays"), format!("vertex {i} position is not finite")));
     }
+    Ok(streams)
+}
 
-    // Triangles.
-    let tri_data = h.section(&bytes, "triangles", "ofs_triangles", num_triangles, 12, w)?;
+fn read_triangles(h: &Header, bytes: &Bytes, counts: Counts, w: &mut Vec<Warning>) -> Result<Vec<[u32; 3]>, LoadError> {
+    let Counts { vertexes: num_vertexes, triangles: num_triangles } = counts;
+    let tri_data = h.section(bytes, "triangles", "ofs_triangles", num_triangles, TRIANGLE_SIZE, w)?;
     let ofs_tri = u64::from(h.get("ofs_triangles"));
-    let mut triangles = Vec::with_capacity(tri_data.len() / 12);
-    for (t, rec) in tri_data.chunks_exact(12).enumerate() {
+    let mut triangles = Vec::with_capacity(tri_data.len() / TRIANGLE_SIZE);
+    for (t, rec) in tri_data.chunks_exact(TRIANGLE_SIZE).enumerate() {
         let mut r = Record::new(rec);
         let tri = [r.u32(), r.u32(), r.u32()];
         if let Some(&v) = tri.iter().find(|&&v| u64::from(v) >= num_vertexes) {
             return Err(LoadError::at(
-                ofs_tri + 12 * t as u64,
+                ofs_tri + (TRIANGLE_SIZE * t) as u64,
                 format!("triangle {t} uses vertex {v} ≥ {num_vertexes}"),
             ));
         }
         triangles.push(tri);
     }
+    Ok(triangles)
+}
+
+/// A mesh whose triangles use vertices outside its own range still draws; it is worth a warning.
+fn check_mesh_ranges(meshes: &[Mesh], triangles: &[[u32; 3]], w: &mut Vec<Warning>) {
     for (i, m) in meshes.iter().enumerate() {
         let (lo, hi) = (m.first_vertex, m.first_vertex.saturating_add(m.num_vertices));
         let range = m.first_triangle as usize..(m.first_triangle as usize + m.num_triangles as usize);
@@ -301,56 +393,48 @@ fn read_inner(data: &[u8]) -> Result<Scene, LoadError> {
             );
         }
     }
+}
 
-    // Adjacency: kept only if every entry is a triangle or "none".
+/// Adjacency: kept only if every entry is a triangle or "none".
+fn read_adjacency(
+    h: &Header,
+    bytes: &Bytes,
+    num_triangles: u64,
+    w: &mut Vec<Warning>,
+) -> Result<Option<Vec<[u32; 3]>>, LoadError> {
     let adj_data = if h.get("ofs_adjacency") != 0 {
-        h.section(&bytes, "adjacency", "ofs_adjacency", num_triangles, 12, w)?
+        h.section(bytes, "adjacency", "ofs_adjacency", num_triangles, ADJACENCY_SIZE, w)?
     } else {
         &[]
     };
-    let mut adjacency = (!adj_data.is_empty()).then(|| Vec::with_capacity(triangles.len()));
-    if let Some(adj) = adjacency.as_mut() {
-        for rec in adj_data.chunks_exact(12) {
-            let mut r = Record::new(rec);
-            adj.push([r.u32(), r.u32(), r.u32()]);
-        }
-        if let Some(t) = adj.iter().position(|a| a.iter().any(|&n| n != u32::MAX && u64::from(n) >= num_triangles)) {
-            warn(
-                w,
-                "iqm.adjacency.range",
-                Location::Offset(u64::from(h.get("ofs_adjacency")) + 12 * t as u64),
-                format!("adjacency invalid at triangle {t}; ignored"),
-            );
-            adjacency = None;
-        }
+    if adj_data.is_empty() {
+        return Ok(None);
     }
-
-    // Skeleton and animation.
-    let anim = animation::read(&h, &bytes, &text, &mut meta.warnings)?;
-    check_influences(&streams, anim.skeleton.len(), &mut meta.warnings)?;
-
-    // Comment and extensions.
-    let comment = h.section(&bytes, "comment", "ofs_comment", h.get("num_comment").into(), 1, &mut meta.warnings)?;
-    if !comment.is_empty() {
-        let end = comment.iter().position(|&b| b == 0).unwrap_or(comment.len());
-        meta.comment = Some(String::from_utf8_lossy(&comment[..end]).into_owned());
+    let mut adj = Vec::with_capacity(adj_data.len() / ADJACENCY_SIZE);
+    for rec in adj_data.chunks_exact(ADJACENCY_SIZE) {
+        let mut r = Record::new(rec);
+        adj.push([r.u32(), r.u32(), r.u32()]);
     }
-    meta.extensions = read_extensions(&h, &bytes, &text, &mut meta.warnings);
-    merge_alignment_warnings(&mut meta.warnings);
+    if let Some(t) = adj.iter().position(|a| a.iter().any(|&n| n != u32::MAX && u64::from(n) >= num_triangles)) {
+        warn(
+            w,
+            "iqm.adjacency.range",
+            Location::Offset(u64::from(h.get("ofs_adjacency")) + (ADJACENCY_SIZE * t) as u64),
+            format!("adjacency invalid at triangle {t}; ignored"),
+        );
+        return Ok(None);
+    }
+    Ok(Some(adj))
+}
 
-    // Every field this format sets; the rest (cameras, format facts of other formats) stay empty.
-    Ok(Scene {
-        vertices: streams,
-        triangles,
-        adjacency,
-        meshes,
-        materials,
-        skeleton: anim.skeleton,
-        clips: anim.clips,
-        up: UpAxis::Z,
-        front_face: FrontFace::Cw,
-        ..Scene::empty(meta)
-    })
+/// The comment up to its first NUL, if the file has one.
+fn read_comment(h: &Header, bytes: &Bytes, w: &mut Vec<Warning>) -> Result<Option<String>, LoadError> {
+    let comment = h.section(bytes, "comment", "ofs_comment", h.get("num_comment").into(), 1, w)?;
+    if comment.is_empty() {
+        return Ok(None);
+    }
+    let end = comment.iter().position(|&b| b == 0).unwrap_or(comment.len());
+    Ok(Some(String::from_utf8_lossy(&comment[..end]).into_owned()))
 }
 
 /// Check 5: one warning listing every section that breaks the 4-byte alignment rule, since a file that is
@@ -418,12 +502,12 @@ fn read_extensions(h: &Header, bytes: &Bytes, text: &Text, w: &mut Vec<Warning>)
         if ofs == 0 {
             break;
         }
-        if ofs < HEADER_SIZE || !seen.insert(ofs) {
-            let what = if ofs < HEADER_SIZE { "points into the header" } else { "loops" };
+        if ofs < HEADER_END || !seen.insert(ofs) {
+            let what = if ofs < HEADER_END { "points into the header" } else { "loops" };
             warn(w, "iqm.extensions", Location::Offset(ofs), format!("extension list {what}; rest ignored"));
             return out;
         }
-        let rec = match bytes.slice(ofs, 1, 16, "extension") {
+        let rec = match bytes.slice(ofs, 1, EXTENSION_SIZE as u64, "extension") {
             Ok(r) => r,
             Err(e) => {
                 warn(w, "iqm.extensions", Location::Offset(ofs), format!("{}; rest ignored", e.message));

@@ -5,32 +5,7 @@
 
 use glam::{Vec2, Vec3, Vec4};
 
-/// Component formats 0..=8.
-pub const FORMAT_NAMES: [&str; 9] = ["byte", "ubyte", "short", "ushort", "int", "uint", "half", "float", "double"];
-pub const FORMAT_BYTES: [u64; 9] = [1, 1, 2, 2, 4, 4, 2, 4, 8];
-
-pub const POSITION: u32 = 0;
-pub const TEXCOORD: u32 = 1;
-pub const NORMAL: u32 = 2;
-pub const TANGENT: u32 = 3;
-pub const BLENDINDEXES: u32 = 4;
-pub const BLENDWEIGHTS: u32 = 5;
-pub const COLOR: u32 = 6;
-pub const CUSTOM: u32 = 16;
-
-pub fn type_name(kind: u32) -> &'static str {
-    match kind {
-        POSITION => "position",
-        TEXCOORD => "texcoord",
-        NORMAL => "normal",
-        TANGENT => "tangent",
-        BLENDINDEXES => "blendindexes",
-        BLENDWEIGHTS => "blendweights",
-        COLOR => "color",
-        7..=15 => "reserved",
-        _ => "custom",
-    }
-}
+use super::layout::{BYTE, DOUBLE, FLOAT, HALF, INT, MAX_FORMAT, SHORT, UBYTE, UINT, USHORT, format_size};
 
 /// One array's raw data, already bounds-checked.
 #[derive(Clone, Copy)]
@@ -38,6 +13,14 @@ pub struct RawArray<'a> {
     pub format: u32,
     pub size: usize,
     pub data: &'a [u8],
+}
+
+/// Bytes per component, as a constant so each format's loop is compiled for its width.
+const fn width(format: u32) -> usize {
+    match format_size(format) {
+        Some(bytes) => bytes,
+        None => 1,
+    }
 }
 
 macro_rules! le {
@@ -66,36 +49,42 @@ impl RawArray<'_> {
         // The layouts exporters actually write get loops with no per-component slicing.
         if self.size == N {
             match self.format {
-                7 => {
+                FLOAT => {
                     return self
                         .data
                         .chunks_exact(4 * N)
                         .map(|c| make(std::array::from_fn(|k| le!(f32, &c[4 * k..4 * k + 4]))))
                         .collect();
                 }
-                1 if n => {
+                UBYTE if n => {
                     return self
                         .data
                         .chunks_exact(N)
                         .map(|c| make(std::array::from_fn(|k| f32::from(c[k]) / 255.0)))
                         .collect();
                 }
-                1 => {
+                UBYTE => {
                     return self.data.chunks_exact(N).map(|c| make(std::array::from_fn(|k| f32::from(c[k])))).collect();
                 }
                 _ => {}
             }
         }
         match self.format {
-            0 => self.run(1, defaults, &make, |b| norm(f32::from(b[0] as i8), 255.0, true, n)),
-            1 => self.run(1, defaults, &make, |b| norm(f32::from(b[0]), 255.0, false, n)),
-            2 => self.run(2, defaults, &make, |b| norm(f32::from(le!(i16, b)), 65535.0, true, n)),
-            3 => self.run(2, defaults, &make, |b| norm(f32::from(le!(u16, b)), 65535.0, false, n)),
-            4 => self.run(4, defaults, &make, |b| norm(le!(i32, b) as f32, 4294967295.0, true, n)),
-            5 => self.run(4, defaults, &make, |b| norm(le!(u32, b) as f32, 4294967295.0, false, n)),
-            6 => self.run(2, defaults, &make, |b| half::f16::from_bits(le!(u16, b)).to_f32()),
-            7 => self.run(4, defaults, &make, |b| le!(f32, b)),
-            _ => self.run(8, defaults, &make, |b| le!(f64, b) as f32),
+            BYTE => self.run(const { width(BYTE) }, defaults, &make, |b| norm(f32::from(b[0] as i8), 255.0, true, n)),
+            UBYTE => self.run(const { width(UBYTE) }, defaults, &make, |b| norm(f32::from(b[0]), 255.0, false, n)),
+            SHORT => {
+                self.run(const { width(SHORT) }, defaults, &make, |b| norm(f32::from(le!(i16, b)), 65535.0, true, n))
+            }
+            USHORT => {
+                self.run(const { width(USHORT) }, defaults, &make, |b| norm(f32::from(le!(u16, b)), 65535.0, false, n))
+            }
+            INT => self.run(const { width(INT) }, defaults, &make, |b| norm(le!(i32, b) as f32, 4294967295.0, true, n)),
+            UINT => {
+                self.run(const { width(UINT) }, defaults, &make, |b| norm(le!(u32, b) as f32, 4294967295.0, false, n))
+            }
+            HALF => self.run(const { width(HALF) }, defaults, &make, |b| half::f16::from_bits(le!(u16, b)).to_f32()),
+            FLOAT => self.run(const { width(FLOAT) }, defaults, &make, |b| le!(f32, b)),
+            _ => self.run(const { width(DOUBLE) }, defaults, &make, |b| le!(f64, b) as f32),
         }
     }
 
@@ -147,7 +136,7 @@ impl RawArray<'_> {
     }
 
     pub fn custom(&self) -> Vec<f32> {
-        let mut out = Vec::with_capacity(self.data.len() / FORMAT_BYTES[self.format.min(8) as usize] as usize);
+        let mut out = Vec::with_capacity(self.data.len() / width(self.format.min(MAX_FORMAT)));
         let size = self.size;
         for v in self.decode([0.0; 4], true, |v| v) {
             out.extend_from_slice(&v[..size.min(4)]);
@@ -162,27 +151,27 @@ mod tests {
 
     #[test]
     fn normalisation_matches_the_converter() {
-        let a = RawArray { format: 1, size: 2, data: &[255, 0] };
+        let a = RawArray { format: UBYTE, size: 2, data: &[255, 0] };
         assert_eq!(a.vec2(), vec![Vec2::new(1.0, 0.0)]);
-        let a = RawArray { format: 0, size: 1, data: &[0x80] };
+        let a = RawArray { format: BYTE, size: 1, data: &[0x80] };
         assert_eq!(a.decode([0.0; 1], true, |v| v[0]), vec![-1.0]);
-        let a = RawArray { format: 3, size: 1, data: &[0xff, 0xff] };
+        let a = RawArray { format: USHORT, size: 1, data: &[0xff, 0xff] };
         assert_eq!(a.decode([0.0; 1], true, |v| v[0]), vec![1.0]);
     }
 
     #[test]
     fn half_double_and_defaults() {
         let h = half::f16::from_f32(0.5).to_bits().to_le_bytes();
-        let a = RawArray { format: 6, size: 1, data: &h };
+        let a = RawArray { format: HALF, size: 1, data: &h };
         assert_eq!(a.vec4([0.0, 0.0, 0.0, 1.0]), vec![Vec4::new(0.5, 0.0, 0.0, 1.0)]);
         let d = 2.25f64.to_le_bytes();
-        let a = RawArray { format: 8, size: 1, data: &d };
+        let a = RawArray { format: DOUBLE, size: 1, data: &d };
         assert_eq!(a.positions(), vec![Vec3::new(2.25, 0.0, 0.0)]);
     }
 
     #[test]
     fn indices_are_not_normalised() {
-        let a = RawArray { format: 1, size: 4, data: &[3, 0, 255, 7] };
+        let a = RawArray { format: UBYTE, size: 4, data: &[3, 0, 255, 7] };
         assert_eq!(a.indices(), vec![[3, 0, 255, 7]]);
     }
 }
