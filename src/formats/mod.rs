@@ -4,7 +4,9 @@ pub mod binread;
 pub mod binwrite;
 pub mod iqe;
 pub mod iqm;
+mod mmd_common;
 pub mod mvd;
+pub mod pmx;
 pub mod rsm;
 
 use std::path::Path;
@@ -23,6 +25,9 @@ pub fn load_bytes(name: &str, data: &[u8]) -> Result<Scene, LoadError> {
     if mvd::sniff(data) {
         return mvd::read(name, data);
     }
+    if pmx::sniff(data) {
+        return pmx::read(name, data);
+    }
     let ext = Path::new(name).extension().and_then(|e| e.to_str()).unwrap_or("").to_ascii_lowercase();
     if rsm::sniff(data) || ext == "rsm" || ext == "rsm2" {
         return rsm::read(name, data);
@@ -32,6 +37,7 @@ pub fn load_bytes(name: &str, data: &[u8]) -> Result<Scene, LoadError> {
         "iqe" => return iqe::read(name, data),
         "iqm" => "not an IQM file: it does not start with \"INTERQUAKEMODEL\\0\"".to_string(),
         "mvd" => return mvd::read(name, data),
+        "pmx" => return pmx::read(name, data),
         "" => "unknown format: no recognised header and no file extension".to_string(),
         e => format!("unknown format: no recognised header, and rigscope does not read .{e} files yet"),
     };

@@ -1,13 +1,16 @@
 //! The format-neutral scene model.
 //!
-//! Every format (IQM, IQE, RSM, MVD) loads into a [`Scene`]; the renderer, the UI and the command line read
+//! Every format (IQM, IQE, RSM, MVD, PMX, PMD) loads into a [`Scene`]; the renderer, the UI and the command line read
 //! nothing else. The model keeps the file's own coordinate space (IQM stays Z-up) and says which way is up and
 //! which winding faces front, so presentation can adapt without the data being rewritten.
 
 pub mod adjacency;
 mod camera;
 mod clip;
+mod constraint;
 mod geometry;
+mod mmd;
+mod morph;
 mod mvd;
 mod rsm;
 mod skeleton;
@@ -17,9 +20,18 @@ pub use camera::{CameraKey, CameraPropertyKey, CameraTrack, CameraView};
 pub use clip::{
     Clip, ClipData, DEFAULT_FPS, Easing, FrameBounds, Interpolation, Key, MorphTrack, Track, TrackEase, TrackMode,
 };
+pub use constraint::{AngleLimits, Append, Constraints, IkChain, IkLink, JointDeform};
 pub use geometry::{
     AlphaMode, CustomStream, Material, Mesh, TextureSearch, UV_IDENTITY, UvAnimation, UvChannel, UvChannelKind,
     VertexStreams,
+};
+pub use mmd::{
+    BoneTail, DisplayFrame, DisplayItem, MmdBone, MmdEncoding, MmdInfo, MmdMaterial, PhysicsJoint, RigidBody,
+    SdefVertex, SphereMode, Toon, WeightKindCounts, bone_flags, material_flags,
+};
+pub use morph::{
+    BoneOffset, ImpulseOffset, MaterialOffset, MaterialOp, Morph, MorphKind, MorphPanel, MorphWeight, UvOffset,
+    VertexOffset,
 };
 pub use mvd::{MvdEncoding, MvdInfo, MvdMotionBlend, MvdMotionClip, MvdObject, MvdSection, MvdStage, MvdTrackInfo};
 pub use rsm::{RsmInfo, RsmLayout, RsmNode, RsmUvAnimation, RsmVolumeBox};
@@ -36,6 +48,8 @@ pub enum Format {
     Rsm,
     Rsm2,
     Mvd,
+    Pmx,
+    Pmd,
 }
 
 impl Format {
@@ -46,6 +60,8 @@ impl Format {
             Format::Rsm => "RSM",
             Format::Rsm2 => "RSM2",
             Format::Mvd => "MVD",
+            Format::Pmx => "PMX",
+            Format::Pmd => "PMD",
         }
     }
 }
@@ -172,6 +188,12 @@ pub struct Scene {
     pub cameras: Vec<CameraTrack>,
     /// MVD facts for `info` and the sidebar; `None` for other formats.
     pub mvd: Option<Box<MvdInfo>>,
+    /// Morph targets (PMX/PMD); empty for formats without them.
+    pub morphs: Vec<Morph>,
+    /// IK chains, append relations and evaluation order (PMX/PMD); empty for other formats.
+    pub constraints: Constraints,
+    /// PMX/PMD facts for `info` and the sidebar; `None` for other formats.
+    pub mmd: Option<Box<MmdInfo>>,
 }
 
 impl Scene {
@@ -190,6 +212,9 @@ impl Scene {
             rsm: None,
             cameras: Vec::new(),
             mvd: None,
+            morphs: Vec::new(),
+            constraints: Constraints::default(),
+            mmd: None,
         }
     }
 
