@@ -93,7 +93,9 @@ pub fn skeleton(bones: &[BoneIn], rule: &'static str, w: &mut Warnings) -> (Skel
 }
 
 /// A scene material for an MMD material: its texture found beside the model (subfolders as written), alpha
-/// blended as MikuMikuDance does (the renderer uses no more blending than the texture needs).
+/// blended as MikuMikuDance does (the renderer uses no more blending than the texture needs). A material without
+/// a texture gets the empty reference, which draws untextured (MMD material names are not texture names).
 pub fn material(name: &str, texture: Option<&str>) -> Material {
-    Material { alpha: crate::scene::AlphaMode::Blend, ..Material::new(name, texture.map(str::to_string)) }
+    let texture = Some(texture.unwrap_or("").to_string());
+    Material { alpha: crate::scene::AlphaMode::Blend, ..Material::new(name, texture) }
 }

@@ -6,6 +6,7 @@ pub mod iqe;
 pub mod iqm;
 mod mmd_common;
 pub mod mvd;
+pub mod pmd;
 pub mod pmx;
 pub mod rsm;
 
@@ -28,6 +29,9 @@ pub fn load_bytes(name: &str, data: &[u8]) -> Result<Scene, LoadError> {
     if pmx::sniff(data) {
         return pmx::read(name, data);
     }
+    if pmd::sniff(data) {
+        return pmd::read(name, data);
+    }
     let ext = Path::new(name).extension().and_then(|e| e.to_str()).unwrap_or("").to_ascii_lowercase();
     if rsm::sniff(data) || ext == "rsm" || ext == "rsm2" {
         return rsm::read(name, data);
@@ -38,6 +42,7 @@ pub fn load_bytes(name: &str, data: &[u8]) -> Result<Scene, LoadError> {
         "iqm" => "not an IQM file: it does not start with \"INTERQUAKEMODEL\\0\"".to_string(),
         "mvd" => return mvd::read(name, data),
         "pmx" => return pmx::read(name, data),
+        "pmd" => return pmd::read(name, data),
         "" => "unknown format: no recognised header and no file extension".to_string(),
         e => format!("unknown format: no recognised header, and rigscope does not read .{e} files yet"),
     };
