@@ -26,6 +26,7 @@ pub fn inputs() -> Vec<(String, Vec<u8>)> {
     let mut out: Vec<(String, Vec<u8>)> = corpus_files("iqm", &["iqm", "iqe"])
         .into_iter()
         .chain(corpus_files("rsm", &["rsm", "rsm2"]))
+        .chain(corpus_files("mmd", &["pmx", "pmd"]))
         .map(|p| (p.display().to_string(), read(&p)))
         .collect();
     let synth = iqm_bytes(SynthSpec { vertices: 512, joints: 6, frames: 4 });
