@@ -85,3 +85,113 @@ fn truncated_pmx_never_panics() {
         }
     }
 }
+
+#[test]
+fn written_pmx_reads_back_exactly_in_both_encodings_and_every_index_size() {
+    use glam::{Vec3, Vec4};
+    use rigscope::formats::pmx::write::sample_document;
+    use rigscope::scene::{BoneTail, MaterialOp, MmdEncoding, SphereMode, Toon, bone_flags as f};
+    for enc in [MmdEncoding::Utf16Le, MmdEncoding::Utf8] {
+        for size in [1u8, 2, 4] {
+            let doc = sample_document(enc, size);
+            let bytes = doc.to_bytes();
+            let what = format!("{enc:?} size {size}");
+            let s = rigscope::load_bytes("sample.pmx", &bytes).unwrap_or_else(|e| panic!("{what}: {e}"));
+            let mmd = s.mmd.as_ref().unwrap();
+            assert!(s.meta.warnings.is_empty(), "{what}: {:?}", s.meta.warnings);
+            assert_eq!((s.meta.version.as_str(), mmd.encoding, mmd.index_sizes), ("2.1", enc, [size; 6]), "{what}");
+            assert_eq!((mmd.name.as_str(), mmd.name_en.as_str()), ("モデル", "model"), "{what}");
+            assert_eq!((mmd.comment.as_str(), mmd.comment_en.as_str()), ("コメント", "comment"), "{what}");
+            // Vertices and weights.
+            assert_eq!(s.triangles, [[0, 1, 2], [2, 1, 3], [1, 4, 3]], "{what}");
+            assert_eq!(mmd.weight_kinds, [1, 1, 1, 1, 1], "{what}");
+            assert_eq!(mmd.sdef.len(), 1);
+            assert_eq!((mmd.sdef[0].vertex, mmd.sdef[0].c, mmd.sdef[0].r0), (3, Vec3::Y, Vec3::X), "{what}");
+            let j = |name: &str| s.skeleton.find(name).unwrap() as u32;
+            let (joints, weights) = (s.vertices.joints.as_ref().unwrap(), s.vertices.weights.as_ref().unwrap());
+            assert_eq!((joints[1][..2].to_vec(), weights[1]), (vec![j("child"), j("root")], [0.25, 0.75, 0.0, 0.0]));
+            assert_eq!(weights[2], [0.5, 0.25, 0.25, 0.0]);
+            assert_eq!((joints[4][..2].to_vec(), weights[4]), (vec![j("append"), j("axes")], [0.75, 0.25, 0.0, 0.0]));
+            assert_eq!(s.vertices.custom[0].name, "uv1");
+            assert_eq!(&s.vertices.custom[0].data[..4], &[0.0, 0.0, 1.0, 2.0]);
+            assert_eq!(mmd.edge_scale, [1.0; 5]);
+            // Bones: file order kept in the facts, parents-first in the skeleton.
+            let names: Vec<&str> = mmd.bones.iter().map(|b| b.name.as_str()).collect();
+            assert_eq!(names, ["child", "root", "append", "axes", "ik"], "{what}");
+            assert_eq!(s.skeleton.joints[0].name, "root");
+            for (b, raw) in mmd.bones.iter().zip(&doc.bones) {
+                assert_eq!((b.flags, b.parent, b.layer, &b.name_en), (raw.flags, raw.parent, raw.layer, &raw.name_en));
+                assert_eq!(b.tail, raw.tail);
+            }
+            assert_eq!(mmd.bones[0].tail, BoneTail::Bone(None));
+            assert_eq!(mmd.bones[3].external_key, Some(7));
+            assert_eq!(mmd.bones[2].append, Some((0, 0.5)));
+            let a = s.constraints.append[0];
+            assert_eq!((a.joint, a.source, a.ratio), (j("append") as usize, j("child") as usize, 0.5));
+            assert!(a.rotation && a.translation && a.local);
+            let d = &s.constraints.deform[j("axes") as usize];
+            assert_eq!((d.fixed_axis, d.local_axes, d.after_physics), (Some(Vec3::X), Some([Vec3::X, Vec3::Z]), true));
+            assert_eq!(s.constraints.deform[j("append") as usize].layer, 1);
+            let ik = &s.constraints.ik[0];
+            assert_eq!(
+                (ik.joint, ik.target, ik.loop_count, ik.limit_angle),
+                (j("ik") as usize, j("axes") as usize, 40, 0.5)
+            );
+            assert_eq!(ik.links.len(), 2);
+            assert_eq!(ik.links[0].limits.unwrap().max, Vec3::new(-0.01, 0.0, 0.0));
+            assert!(ik.links[1].limits.is_none());
+            assert_eq!(mmd.bones[4].ik, Some(0));
+            assert!(mmd.bones[4].flags & f::IK != 0);
+            // Morphs of every kind.
+            let kinds: Vec<&str> = s.morphs.iter().map(|m| m.kind.label()).collect();
+            assert_eq!(kinds, ["vertex", "uv", "additional uv", "bone", "material", "group", "flip", "impulse"]);
+            let MorphKind::Material(m) = &s.morphs[4].kind else { unreachable!() };
+            assert_eq!(
+                (m[0].material, m[0].op, m[1].material, m[1].op),
+                (None, MaterialOp::Multiply, Some(0), MaterialOp::Add)
+            );
+            assert_eq!(m[0].edge_size, 1.0);
+            let MorphKind::Bone(b) = &s.morphs[3].kind else { unreachable!() };
+            assert_eq!(b[0].joint, j("append") as usize);
+            let MorphKind::Group(g) = &s.morphs[5].kind else { unreachable!() };
+            assert_eq!((g[0].morph, g[0].weight, g[1].morph), (0, 0.5, 1));
+            let MorphKind::Uv { channel, offsets } = &s.morphs[2].kind else { unreachable!() };
+            assert_eq!((*channel, offsets[0].vertex, offsets[0].delta), (1, 3, Vec4::ONE));
+            // Materials, frames and physics as written.
+            assert_eq!(mmd.materials.len(), 2);
+            for (m, w) in mmd.materials.iter().zip(&doc.materials) {
+                let mut expect = w.material.clone();
+                expect.triangles = (w.indices / 3) as u32;
+                assert_eq!(m, &expect, "{what}");
+            }
+            assert_eq!(
+                (mmd.materials[0].sphere_mode, &mmd.materials[1].toon),
+                (SphereMode::Add, &Toon::Texture("toon.bmp".into()))
+            );
+            assert!(s.meshes[0].two_sided && !s.meshes[1].two_sided);
+            assert_eq!(s.materials[0].texture.as_deref(), Some("tex/body.png"));
+            assert_eq!(mmd.display_frames, doc.frames);
+            assert_eq!(mmd.rigid_bodies, doc.rigid_bodies);
+            assert_eq!(mmd.joints, doc.joints);
+        }
+    }
+}
+
+#[test]
+fn soft_bodies_and_bad_headers_are_refused_clearly() {
+    use rigscope::formats::pmx::write::sample_document;
+    use rigscope::scene::MmdEncoding;
+    let mut doc = sample_document(MmdEncoding::Utf8, 2);
+    doc.soft_bodies = Some(1);
+    let e = rigscope::load_bytes("soft.pmx", &doc.to_bytes()).unwrap_err();
+    assert!(e.message.contains("soft bod"), "{e}");
+    doc.soft_bodies = None;
+    assert!(rigscope::load_bytes("nosoft.pmx", &doc.to_bytes()).is_ok(), "a 2.1 file may end before the soft bodies");
+    let mut bytes = doc.to_bytes();
+    bytes[9 + 2] = 3; // vertex index size
+    let e = rigscope::load_bytes("size.pmx", &bytes).unwrap_err();
+    assert!(e.message.contains("vertex index size 3"), "{e}");
+    doc.version = 2.0;
+    let e = rigscope::load_bytes("v20.pmx", &doc.to_bytes()).unwrap_err();
+    assert!(e.message.contains("expected 0 to 8 in PMX 2.0"), "{e}");
+}

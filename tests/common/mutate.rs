@@ -40,6 +40,13 @@ pub fn inputs() -> Vec<(String, Vec<u8>)> {
     for enc in [MvdEncoding::Utf16Le, MvdEncoding::Utf8] {
         out.push((format!("{enc:?}.mvd"), rigscope::formats::mvd::write::sample_document(enc).to_bytes()));
     }
+    for enc in [rigscope::scene::MmdEncoding::Utf16Le, rigscope::scene::MmdEncoding::Utf8] {
+        for size in [1, 2, 4] {
+            let doc = rigscope::formats::pmx::write::sample_document(enc, size);
+            out.push((format!("{enc:?}_{size}.pmx"), doc.to_bytes()));
+        }
+    }
+    out.push(("sample.pmd".into(), rigscope::formats::pmd::write::sample_document().to_bytes()));
     out
 }
 

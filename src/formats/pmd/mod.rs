@@ -5,11 +5,12 @@
 
 mod build;
 mod parse;
+pub mod write;
 
 use crate::error::LoadError;
 use crate::scene::Scene;
 
-pub use parse::MAGIC;
+pub use parse::{English, MAGIC, RawBone, RawIk, RawMaterial, RawModel, RawSkin, RawVertex};
 
 /// True when the bytes start like a PMD file.
 pub fn sniff(bytes: &[u8]) -> bool {

@@ -14,11 +14,15 @@ mod morph;
 mod physics;
 mod reader;
 mod vertex;
+pub mod write;
 
 use crate::error::LoadError;
 use crate::scene::Scene;
 
+pub use bone::{RawBone, RawIk};
+pub use morph::{RawMorph, RawOffsets};
 pub use reader::MAGIC;
+pub use vertex::{RawVertex, Weights};
 
 /// True when the bytes start like a PMX file.
 pub fn sniff(bytes: &[u8]) -> bool {
