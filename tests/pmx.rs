@@ -195,3 +195,41 @@ fn soft_bodies_and_bad_headers_are_refused_clearly() {
     let e = rigscope::load_bytes("v20.pmx", &doc.to_bytes()).unwrap_err();
     assert!(e.message.contains("expected 0 to 8 in PMX 2.0"), "{e}");
 }
+
+#[test]
+fn check_names_the_rig_and_morph_problems() {
+    use rigscope::formats::pmx::write::sample_document;
+    use rigscope::formats::pmx::{RawOffsets, Weights};
+    use rigscope::scene::MmdEncoding;
+    let rules = |bytes: &[u8]| -> Vec<String> {
+        rigscope::check::check_bytes("x.pmx", bytes).into_iter().map(|f| f.rule).collect()
+    };
+    let doc = sample_document(MmdEncoding::Utf8, 2);
+    let clean = rules(&doc.to_bytes());
+    // The sample has one SDEF vertex and nothing else wrong with its rig.
+    assert!(clean.contains(&"pmx.vertex.sdef".to_string()), "{clean:?}");
+    for r in ["mmd.weights.sum", "mmd.ik.chain", "mmd.append.cycle", "mmd.morph.group_self", "mmd.bone.duplicate_name"] {
+        assert!(!clean.contains(&r.to_string()), "{r} in {clean:?}");
+    }
+    let mut bad = doc.clone();
+    bad.vertices[2].weights = Weights::Bdef4([Some(0), Some(1), None, None], [0.5, 0.25, 0.0, 0.0]);
+    // "root" is not an ancestor of "child"'s link order reversed: link 0 must be above the target.
+    bad.bones[4].ik.as_mut().unwrap().links.reverse();
+    // append ← child and child ← append.
+    bad.bones[0].flags |= rigscope::scene::bone_flags::APPEND_ROTATION;
+    bad.bones[0].append = Some((Some(2), 1.0));
+    bad.morphs[5].offsets = RawOffsets::Group(vec![(Some(5), 1.0)]);
+    bad.bones[3].name = "root".into();
+    bad.morphs[1].name = "vertex".into();
+    let found = rules(&bad.to_bytes());
+    for r in [
+        "mmd.weights.sum",
+        "mmd.ik.chain",
+        "mmd.append.cycle",
+        "mmd.morph.group_self",
+        "mmd.bone.duplicate_name",
+        "mmd.morph.duplicate_name",
+    ] {
+        assert!(found.contains(&r.to_string()), "{r} not in {found:?}");
+    }
+}
