@@ -233,3 +233,24 @@ fn check_names_the_rig_and_morph_problems() {
         assert!(found.contains(&r.to_string()), "{r} not in {found:?}");
     }
 }
+
+#[test]
+fn pose_lists_bones_in_file_order_with_file_parents_and_native_positions() {
+    use rigscope::formats::pmx::write::sample_document;
+    use rigscope::scene::MmdEncoding;
+    let doc = sample_document(MmdEncoding::Utf16Le, 4);
+    let s = rigscope::load_bytes("sample.pmx", &doc.to_bytes()).unwrap();
+    let json = rigscope::report::pose_json(&s, "sample.pmx", None, &Default::default()).unwrap();
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let joints = v["joints"].as_array().unwrap();
+    let names: Vec<&str> = joints.iter().map(|j| j["name"].as_str().unwrap()).collect();
+    assert_eq!(names, ["child", "root", "append", "axes", "ik"]);
+    let parents: Vec<i64> = joints.iter().map(|j| j["parent"].as_i64().unwrap()).collect();
+    assert_eq!(parents, [1, -1, 1, 0, 1]);
+    // World translations are the bones' positions as stored (left-handed Y-up, not converted).
+    for (j, b) in joints.iter().zip(&doc.bones) {
+        let w = j["world"].as_array().unwrap();
+        let t = [12, 13, 14].map(|k| w[k].as_f64().unwrap() as f32);
+        assert_eq!(t, b.position.to_array(), "{}", b.name);
+    }
+}
