@@ -208,7 +208,8 @@ fn check_names_the_rig_and_morph_problems() {
     let clean = rules(&doc.to_bytes());
     // The sample has one SDEF vertex and nothing else wrong with its rig.
     assert!(clean.contains(&"pmx.vertex.sdef".to_string()), "{clean:?}");
-    for r in ["mmd.weights.sum", "mmd.ik.chain", "mmd.append.cycle", "mmd.morph.group_self", "mmd.bone.duplicate_name"] {
+    for r in ["mmd.weights.sum", "mmd.ik.chain", "mmd.append.cycle", "mmd.morph.group_self", "mmd.bone.duplicate_name"]
+    {
         assert!(!clean.contains(&r.to_string()), "{r} in {clean:?}");
     }
     let mut bad = doc.clone();
