@@ -6,6 +6,7 @@
 //! edges, stored bounds against the skinned mesh at every frame). The window's Problems panel and the command
 //! line show the same list.
 
+mod mmd;
 mod scene;
 
 use serde::Serialize;
@@ -205,6 +206,7 @@ pub fn check_loaded(
         }));
     }
     out.extend(scene::check(name, scene, misses.unwrap_or_default(), dir));
+    out.extend(mmd::check(name, scene));
     out.sort_by_key(|f| f.severity);
     out
 }

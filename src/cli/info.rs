@@ -43,7 +43,129 @@ struct Info<'a> {
     vpd: Option<&'a crate::scene::VpdInfo>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     cameras: Vec<CameraInfo<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    mmd: Option<MmdSummary<'a>>,
     warnings: Vec<WarningInfo>,
+}
+
+/// PMX/PMD facts for `info`: the file's own tables (per-vertex data left out), morphs and constraints.
+#[derive(Serialize)]
+struct MmdSummary<'a> {
+    encoding: crate::scene::MmdEncoding,
+    name: &'a str,
+    name_en: &'a str,
+    comment_en: &'a str,
+    additional_uvs: u8,
+    index_sizes: [u8; 6],
+    /// Vertices per weight kind: BDEF1, BDEF2, BDEF4, SDEF, QDEF.
+    weight_kinds: [usize; 5],
+    textures: &'a [String],
+    toon_textures: &'a [String],
+    materials: &'a [crate::scene::MmdMaterial],
+    bones: &'a [crate::scene::MmdBone],
+    morphs: Vec<MorphSummary<'a>>,
+    ik: &'a [crate::scene::IkChain],
+    append: &'a [crate::scene::Append],
+    display_frames: Vec<FrameSummary<'a>>,
+    rigid_bodies: &'a [crate::scene::RigidBody],
+    joints: &'a [crate::scene::PhysicsJoint],
+}
+
+#[derive(Serialize)]
+struct MorphSummary<'a> {
+    name: &'a str,
+    name_en: &'a str,
+    panel: crate::scene::MorphPanel,
+    kind: &'static str,
+    offsets: usize,
+}
+
+#[derive(Serialize)]
+struct FrameSummary<'a> {
+    name: &'a str,
+    name_en: &'a str,
+    special: bool,
+    items: usize,
+}
+
+fn mmd_summary<'a>(s: &'a Scene, m: &'a crate::scene::MmdInfo) -> MmdSummary<'a> {
+    MmdSummary {
+        encoding: m.encoding,
+        name: &m.name,
+        name_en: &m.name_en,
+        comment_en: &m.comment_en,
+        additional_uvs: m.additional_uvs,
+        index_sizes: m.index_sizes,
+        weight_kinds: m.weight_kinds,
+        textures: &m.textures,
+        toon_textures: &m.toon_textures,
+        materials: &m.materials,
+        bones: &m.bones,
+        morphs: s
+            .morphs
+            .iter()
+            .map(|x| MorphSummary {
+                name: &x.name,
+                name_en: &x.name_en,
+                panel: x.panel,
+                kind: x.kind.label(),
+                offsets: x.kind.len(),
+            })
+            .collect(),
+        ik: &s.constraints.ik,
+        append: &s.constraints.append,
+        display_frames: m
+            .display_frames
+            .iter()
+            .map(|f| FrameSummary { name: &f.name, name_en: &f.name_en, special: f.special, items: f.items.len() })
+            .collect(),
+        rigid_bodies: &m.rigid_bodies,
+        joints: &m.joints,
+    }
+}
+
+fn mmd_text(o: &mut String, m: &MmdSummary) {
+    let english = if m.name_en.is_empty() { String::new() } else { format!(" / \"{}\"", m.name_en) };
+    let [b1, b2, b4, sdef, qdef] = m.weight_kinds;
+    let _ = writeln!(
+        o,
+        "  mmd: \"{}\"{english}, {:?} text, {} additional UV(s), index sizes {:?} (vertex, texture, material, bone, morph, rigid body)",
+        m.name, m.encoding, m.additional_uvs, m.index_sizes
+    );
+    let _ = writeln!(
+        o,
+        "    weights: {b1} BDEF1, {b2} BDEF2, {b4} BDEF4, {sdef} SDEF (blended linearly), {qdef} QDEF (as BDEF4)"
+    );
+    let _ = writeln!(
+        o,
+        "    {}, {}, {} IK chain(s), {} append relation(s), {}, {} and {} (listed, not simulated)",
+        plural(m.bones.len(), "bone", "bones"),
+        plural(m.morphs.len(), "morph", "morphs"),
+        m.ik.len(),
+        m.append.len(),
+        plural(m.display_frames.len(), "display frame", "display frames"),
+        plural(m.rigid_bodies.len(), "rigid body", "rigid bodies"),
+        plural(m.joints.len(), "joint", "joints"),
+    );
+    for mat in m.materials {
+        let tex = |t: &Option<String>| t.as_deref().map_or("none".to_string(), |t| format!("\"{t}\""));
+        let _ = writeln!(
+            o,
+            "    material \"{}\": {} triangle(s), diffuse {:?}, texture {}, sphere {} ({:?}), toon {:?}, flags {:#04x}",
+            mat.name,
+            mat.triangles,
+            mat.diffuse.to_array(),
+            tex(&mat.texture),
+            tex(&mat.sphere),
+            mat.sphere_mode,
+            mat.toon,
+            mat.flags
+        );
+    }
+    if !m.morphs.is_empty() {
+        let list: Vec<String> = m.morphs.iter().map(|x| format!("{} ({}, {})", x.name, x.kind, x.offsets)).collect();
+        let _ = writeln!(o, "    morphs: {}", list.join(", "));
+    }
 }
 
 /// An animated camera: its name, clip and key counts.
@@ -191,6 +313,7 @@ fn build<'a>(file: String, s: &'a Scene) -> Info<'a> {
         mvd: s.mvd.as_deref(),
         vmd: s.vmd.as_deref(),
         vpd: s.vpd.as_deref(),
+        mmd: s.mmd.as_deref().map(|m| mmd_summary(s, m)),
         cameras: s
             .cameras
             .iter()
@@ -243,6 +366,9 @@ fn text(i: &Info) -> String {
     }
     if let Some(v) = i.vpd {
         vpd_text(&mut o, v);
+    }
+    if let Some(m) = &i.mmd {
+        mmd_text(&mut o, m);
     }
     for c in &i.cameras {
         let clip = c.clip.map_or(String::new(), |n| format!(" (clip \"{n}\")"));

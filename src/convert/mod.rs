@@ -82,11 +82,33 @@ pub(crate) fn stored_rotation(q: glam::Quat) -> glam::Quat {
 
 /// Encodes `scene` in `target`'s format; returns the bytes and notes on what the encoder changed.
 pub fn encode(scene: &Scene, target: Target) -> Result<(Vec<u8>, Vec<String>), ConvertError> {
-    match target {
-        Target::Iqm => to_iqm(scene).map(|f| (f.bytes, f.notes)),
+    let (bytes, mut notes) = match target {
+        Target::Iqm => to_iqm(scene).map(|f| (f.bytes, f.notes))?,
         Target::Iqe => {
             let (text, notes) = to_iqe(scene);
-            Ok((text.into_bytes(), notes))
+            (text.into_bytes(), notes)
         }
+    };
+    notes.extend(dropped_notes(scene));
+    Ok((bytes, notes))
+}
+
+/// What the Inter-Quake formats cannot carry: morphs and skeleton constraints (PMX/PMD).
+fn dropped_notes(scene: &Scene) -> Vec<String> {
+    let mut notes = Vec::new();
+    if !scene.morphs.is_empty() {
+        notes.push(format!("dropped {} morph(s): IQM and IQE carry no morph targets", scene.morphs.len()));
     }
+    if scene.up == crate::scene::UpAxis::YLeftHanded && scene.mmd.is_some() {
+        notes.push("written in the model's own left-handed Y-up axes, not turned upright for Z-up viewers".to_string());
+    }
+    let c = &scene.constraints;
+    if !c.ik.is_empty() || !c.append.is_empty() {
+        notes.push(format!(
+            "dropped {} IK chain(s) and {} append relation(s): IQM and IQE carry no constraints",
+            c.ik.len(),
+            c.append.len()
+        ));
+    }
+    notes
 }

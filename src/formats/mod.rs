@@ -4,7 +4,10 @@ pub mod binread;
 pub mod binwrite;
 pub mod iqe;
 pub mod iqm;
+mod mmd_common;
 pub mod mvd;
+pub mod pmd;
+pub mod pmx;
 pub mod rsm;
 pub mod vmd;
 pub mod vpd;
@@ -17,7 +20,14 @@ use crate::scene::Scene;
 /// True when `head` (a file's first bytes) starts like a file rigscope reads (text formats by their header
 /// line), so folders can be searched for exports whatever their extensions.
 pub fn sniff_any(head: &[u8]) -> bool {
-    iqm::sniff(head) || iqe::sniff(head) || mvd::sniff(head) || rsm::sniff(head) || vmd::sniff(head) || vpd::sniff(head)
+    iqm::sniff(head)
+        || iqe::sniff(head)
+        || mvd::sniff(head)
+        || rsm::sniff(head)
+        || vmd::sniff(head)
+        || vpd::sniff(head)
+        || pmx::sniff(head)
+        || pmd::sniff(head)
 }
 
 /// Loads a model or motion from bytes, choosing the format by content and then by extension.
@@ -37,6 +47,12 @@ pub fn load_bytes(name: &str, data: &[u8]) -> Result<Scene, LoadError> {
     if vpd::sniff(data) {
         return vpd::read(name, data);
     }
+    if pmx::sniff(data) {
+        return pmx::read(name, data);
+    }
+    if pmd::sniff(data) {
+        return pmd::read(name, data);
+    }
     let ext = Path::new(name).extension().and_then(|e| e.to_str()).unwrap_or("").to_ascii_lowercase();
     if rsm::sniff(data) || ext == "rsm" || ext == "rsm2" {
         return rsm::read(name, data);
@@ -48,6 +64,8 @@ pub fn load_bytes(name: &str, data: &[u8]) -> Result<Scene, LoadError> {
         "mvd" => return mvd::read(name, data),
         "vmd" => return vmd::read(name, data),
         "vpd" => return vpd::read(name, data),
+        "pmx" => return pmx::read(name, data),
+        "pmd" => return pmd::read(name, data),
         "" => "unknown format: no recognised header and no file extension".to_string(),
         e => format!("unknown format: no recognised header, and rigscope does not read .{e} files yet"),
     };

@@ -109,8 +109,8 @@ struct BoundsOut {
     max: [f32; 3],
 }
 
-/// The joints as the file lists them: RSM nodes in file order with file-index parents (the skeleton itself is
-/// parents-first); every other format in skeleton order.
+/// The joints as the file lists them: RSM nodes and PMX/PMD bones in file order with file-index parents (the
+/// skeleton itself is parents-first); every other format in skeleton order.
 fn joints_out(scene: &Scene, pose: &Pose) -> Vec<JointOut> {
     let world = |j: usize| pose.world.get(j).copied().unwrap_or_default().to_cols_array();
     if let Some(rsm) = &scene.rsm {
@@ -121,6 +121,17 @@ fn joints_out(scene: &Scene, pose: &Pose) -> Vec<JointOut> {
                 name: n.name.clone(),
                 parent: n.parent.map_or(-1, |p| p as i64),
                 world: world(n.joint),
+            })
+            .collect();
+    }
+    if let Some(mmd) = &scene.mmd {
+        return mmd
+            .bones
+            .iter()
+            .map(|b| JointOut {
+                name: b.name.clone(),
+                parent: b.parent.map_or(-1, |p| p as i64),
+                world: world(b.joint),
             })
             .collect();
     }

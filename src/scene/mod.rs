@@ -1,13 +1,16 @@
 //! The format-neutral scene model.
 //!
-//! Every format (IQM, IQE, RSM, MVD) loads into a [`Scene`]; the renderer, the UI and the command line read
+//! Every format (IQM, IQE, RSM, MVD, PMX, PMD) loads into a [`Scene`]; the renderer, the UI and the command line read
 //! nothing else. The model keeps the file's own coordinate space (IQM stays Z-up) and says which way is up and
 //! which winding faces front, so presentation can adapt without the data being rewritten.
 
 pub mod adjacency;
 mod camera;
 mod clip;
+mod constraint;
 mod geometry;
+mod mmd;
+mod morph;
 mod mvd;
 mod rsm;
 mod skeleton;
@@ -18,9 +21,18 @@ pub use camera::{CameraKey, CameraPropertyKey, CameraTrack, CameraView};
 pub use clip::{
     Clip, ClipData, DEFAULT_FPS, Easing, FrameBounds, Interpolation, Key, MorphTrack, Track, TrackEase, TrackMode,
 };
+pub use constraint::{AngleLimits, Append, Constraints, IkChain, IkLink, JointDeform};
 pub use geometry::{
     AlphaMode, CustomStream, Material, Mesh, TextureSearch, UV_IDENTITY, UvAnimation, UvChannel, UvChannelKind,
     VertexStreams,
+};
+pub use mmd::{
+    BoneTail, DisplayFrame, DisplayItem, MmdBone, MmdEncoding, MmdInfo, MmdMaterial, PhysicsJoint, RigidBody,
+    SdefVertex, SphereMode, Toon, WeightKindCounts, bone_flags, material_flags,
+};
+pub use morph::{
+    BoneOffset, ImpulseOffset, MaterialOffset, MaterialOp, Morph, MorphKind, MorphPanel, MorphWeight, UvOffset,
+    VertexOffset,
 };
 pub use mvd::{MvdEncoding, MvdInfo, MvdMotionBlend, MvdMotionClip, MvdObject, MvdSection, MvdStage, MvdTrackInfo};
 pub use rsm::{RsmInfo, RsmLayout, RsmNode, RsmUvAnimation, RsmVolumeBox};
@@ -42,6 +54,8 @@ pub enum Format {
     Mvd,
     Vmd,
     Vpd,
+    Pmx,
+    Pmd,
 }
 
 impl Format {
@@ -54,6 +68,8 @@ impl Format {
             Format::Mvd => "MVD",
             Format::Vmd => "VMD",
             Format::Vpd => "VPD",
+            Format::Pmx => "PMX",
+            Format::Pmd => "PMD",
         }
     }
 }
@@ -184,6 +200,12 @@ pub struct Scene {
     pub vmd: Option<Box<VmdInfo>>,
     /// VPD facts for `info`; `None` for other formats.
     pub vpd: Option<Box<VpdInfo>>,
+    /// Morph targets (PMX/PMD); empty for formats without them.
+    pub morphs: Vec<Morph>,
+    /// IK chains, append relations and evaluation order (PMX/PMD); empty for other formats.
+    pub constraints: Constraints,
+    /// PMX/PMD facts for `info` and the sidebar; `None` for other formats.
+    pub mmd: Option<Box<MmdInfo>>,
 }
 
 impl Scene {
@@ -204,6 +226,9 @@ impl Scene {
             mvd: None,
             vmd: None,
             vpd: None,
+            morphs: Vec::new(),
+            constraints: Constraints::default(),
+            mmd: None,
         }
     }
 

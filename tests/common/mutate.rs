@@ -27,6 +27,7 @@ pub fn inputs() -> Vec<(String, Vec<u8>)> {
         .into_iter()
         .chain(corpus_files("rsm", &["rsm", "rsm2"]))
         .chain(corpus_files("mmd", &["vmd"]))
+        .chain(corpus_files("mmd", &["pmx", "pmd"]))
         .map(|p| (p.display().to_string(), read(&p)))
         .collect();
     let synth = iqm_bytes(SynthSpec { vertices: 512, joints: 6, frames: 4 });
@@ -49,6 +50,13 @@ pub fn inputs() -> Vec<(String, Vec<u8>)> {
     let vpd = rigscope::formats::vpd::write::sample_document();
     out.push(("sample.vpd".into(), vpd.to_bytes()));
     out.push(("utf8.vpd".into(), rigscope::formats::vpd::write::VpdDocument { utf8: true, ..vpd }.to_bytes()));
+    for enc in [rigscope::scene::MmdEncoding::Utf16Le, rigscope::scene::MmdEncoding::Utf8] {
+        for size in [1, 2, 4] {
+            let doc = rigscope::formats::pmx::write::sample_document(enc, size);
+            out.push((format!("{enc:?}_{size}.pmx"), doc.to_bytes()));
+        }
+    }
+    out.push(("sample.pmd".into(), rigscope::formats::pmd::write::sample_document().to_bytes()));
     out
 }
 

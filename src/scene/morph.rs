@@ -1,0 +1,158 @@
+//! Morph targets (MMD "morphs", PMD "skins"): named changes to vertices, UVs, bones and materials that a
+//! weight in 0..1 blends in. Format-neutral: indices point into the scene (vertices as stored, joints of the
+//! parents-first skeleton, scene materials, other morphs), never into a file's own tables.
+
+use glam::{Quat, Vec3, Vec4};
+
+/// Which panel of the morph list a morph belongs to (MMD's grouping of face controls).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MorphPanel {
+    /// Hidden from the panels (PMX panel 0, PMD's base skin).
+    System,
+    Eyebrow,
+    Eye,
+    Mouth,
+    Other,
+}
+
+impl MorphPanel {
+    /// MMD's panel number: 0 system, 1 eyebrow, 2 eye, 3 mouth, 4 other; `None` for other numbers.
+    pub fn from_mmd(n: u8) -> Option<MorphPanel> {
+        Some(match n {
+            0 => MorphPanel::System,
+            1 => MorphPanel::Eyebrow,
+            2 => MorphPanel::Eye,
+            3 => MorphPanel::Mouth,
+            4 => MorphPanel::Other,
+            _ => return None,
+        })
+    }
+}
+
+/// A vertex moved by `delta` (model space) at weight 1.
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
+pub struct VertexOffset {
+    pub vertex: u32,
+    pub delta: Vec3,
+}
+
+/// A UV (channel 0) or additional UV (channels 1–4) changed by `delta` at weight 1; channel 0 uses `x, y`.
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
+pub struct UvOffset {
+    pub vertex: u32,
+    pub delta: Vec4,
+}
+
+/// A joint moved and turned (relative to its pose) at weight 1.
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
+pub struct BoneOffset {
+    pub joint: usize,
+    pub translation: Vec3,
+    pub rotation: Quat,
+}
+
+/// How a material morph combines with the material.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MaterialOp {
+    /// Each value multiplied by `1 + (v − 1) · weight`.
+    Multiply,
+    /// Each value plus `v · weight`.
+    Add,
+}
+
+/// A change to one material (or all of them) at weight 1.
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
+pub struct MaterialOffset {
+    /// A scene material, or `None` for every material.
+    pub material: Option<usize>,
+    pub op: MaterialOp,
+    pub diffuse: Vec4,
+    pub specular: Vec3,
+    pub specular_power: f32,
+    pub ambient: Vec3,
+    pub edge_color: Vec4,
+    pub edge_size: f32,
+    pub texture_tint: Vec4,
+    pub sphere_tint: Vec4,
+    pub toon_tint: Vec4,
+}
+
+/// Another morph driven with a weight (group and flip morphs).
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
+pub struct MorphWeight {
+    pub morph: usize,
+    pub weight: f32,
+}
+
+/// A push given to a rigid body (PMX 2.1 impulse morphs; physics is not simulated, so they are listed only).
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
+pub struct ImpulseOffset {
+    /// Index into the file's rigid bodies.
+    pub rigid_body: usize,
+    pub local: bool,
+    pub velocity: Vec3,
+    pub torque: Vec3,
+}
+
+/// What a morph changes.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[serde(rename_all = "snake_case", tag = "kind", content = "offsets")]
+pub enum MorphKind {
+    Vertex(Vec<VertexOffset>),
+    /// Channel 0 is the texture coordinate, 1–4 the additional UVs.
+    Uv {
+        channel: u8,
+        offsets: Vec<UvOffset>,
+    },
+    Bone(Vec<BoneOffset>),
+    Material(Vec<MaterialOffset>),
+    /// Other morphs, each with its weight scaled by this one's.
+    Group(Vec<MorphWeight>),
+    /// One of the listed morphs, chosen by the weight (PMX 2.1).
+    Flip(Vec<MorphWeight>),
+    Impulse(Vec<ImpulseOffset>),
+}
+
+impl MorphKind {
+    /// How `info` and the sidebar name the kind.
+    pub fn label(&self) -> &'static str {
+        match self {
+            MorphKind::Vertex(_) => "vertex",
+            MorphKind::Uv { channel: 0, .. } => "uv",
+            MorphKind::Uv { .. } => "additional uv",
+            MorphKind::Bone(_) => "bone",
+            MorphKind::Material(_) => "material",
+            MorphKind::Group(_) => "group",
+            MorphKind::Flip(_) => "flip",
+            MorphKind::Impulse(_) => "impulse",
+        }
+    }
+
+    /// Number of offsets (entries) the morph has.
+    pub fn len(&self) -> usize {
+        match self {
+            MorphKind::Vertex(v) => v.len(),
+            MorphKind::Uv { offsets, .. } => offsets.len(),
+            MorphKind::Bone(v) => v.len(),
+            MorphKind::Material(v) => v.len(),
+            MorphKind::Group(v) | MorphKind::Flip(v) => v.len(),
+            MorphKind::Impulse(v) => v.len(),
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// A named morph.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct Morph {
+    pub name: String,
+    /// The English (universal) name; empty when the file has none.
+    pub name_en: String,
+    pub panel: MorphPanel,
+    pub kind: MorphKind,
+}
