@@ -91,6 +91,29 @@ impl<'a> Record<'a> {
     pub fn f32s<const N: usize>(&mut self) -> [f32; N] {
         std::array::from_fn(|_| self.f32())
     }
+
+    /// The next `N` bytes as they are (zeros past the end, like every read here).
+    pub fn array<const N: usize>(&mut self) -> [u8; N] {
+        let mut b = [0u8; N];
+        if let Some(s) = self.pos.checked_add(N).and_then(|end| self.data.get(self.pos..end)) {
+            b.copy_from_slice(s);
+        }
+        self.pos = self.pos.saturating_add(N);
+        b
+    }
+
+    pub fn u8(&mut self) -> u8 {
+        self.array::<1>()[0]
+    }
+
+    /// A one-byte flag: anything but 0 is true.
+    pub fn bool(&mut self) -> bool {
+        self.u8() != 0
+    }
+
+    pub fn i64(&mut self) -> i64 {
+        i64::from_le_bytes(self.array())
+    }
 }
 
 /// A forward reader for formats that are a stream of fields and counted arrays (RSM). Every read is checked
@@ -227,5 +250,18 @@ mod tests {
         assert_eq!(r.u32(), 1);
         assert_eq!(r.f32(), 1.0);
         assert_eq!(r.u32(), 0);
+    }
+
+    #[test]
+    fn record_reads_bytes_flags_and_i64_and_zeros_past_the_end() {
+        let data = [2u8, 0, 0xFE, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 7, 8];
+        let mut r = Record::new(&data[..]);
+        assert!(r.bool());
+        assert!(!r.bool());
+        assert_eq!(r.i64(), -2);
+        let mut past = r;
+        assert_eq!(past.array::<4>(), [0; 4], "a read that would cross the end yields zeros");
+        assert_eq!(r.array::<2>(), [7, 8]);
+        assert_eq!(r.u8(), 0);
     }
 }

@@ -6,6 +6,7 @@
 //! [`Scene::mvd`].
 
 mod build;
+mod layout;
 mod parse;
 pub mod write;
 
@@ -13,7 +14,7 @@ use crate::error::LoadError;
 use crate::scene::Scene;
 
 pub use build::{FALLBACK_FPS, ReadOptions, easing};
-pub use parse::{SIGNATURE, tag_kind};
+pub use layout::{SIGNATURE, tag_kind};
 
 /// True when the bytes start with the MVD signature ("Motion Vector Data file", NUL-padded).
 pub fn sniff(bytes: &[u8]) -> bool {

@@ -7,52 +7,10 @@
 
 use std::collections::HashMap;
 
+use super::layout::{self, *};
 use crate::error::{LoadError, Location, Warning};
-use crate::formats::binread::Cursor;
+use crate::formats::binread::{Cursor, Record};
 use crate::scene::{MvdEncoding, MvdMotionBlend, MvdMotionClip, MvdSection};
-
-/// The signature's text; the 30-byte field is NUL-padded.
-pub const SIGNATURE: &[u8] = b"Motion Vector Data file";
-
-pub const TAG_NAME_LIST: u8 = 0;
-pub const TAG_BONE: u8 = 16;
-pub const TAG_MORPH: u8 = 32;
-pub const TAG_MOTION_CLIP: u8 = 40;
-pub const TAG_MOTION_BLEND: u8 = 48;
-pub const TAG_MODEL_PROPERTY: u8 = 64;
-pub const TAG_ACCESSORY_PROPERTY: u8 = 80;
-pub const TAG_EFFECT_PROPERTY: u8 = 88;
-pub const TAG_CAMERA: u8 = 96;
-pub const TAG_CAMERA_PROPERTY: u8 = 104;
-pub const TAG_LIGHT: u8 = 112;
-pub const TAG_PROJECT: u8 = 128;
-pub const TAG_FILTER: u8 = 136;
-pub const TAG_EOF: u8 = 255;
-
-/// How `info` names a tag.
-pub fn tag_kind(tag: u8) -> &'static str {
-    match tag {
-        TAG_NAME_LIST => "name_list",
-        TAG_BONE => "bone",
-        TAG_MORPH => "morph",
-        TAG_MOTION_CLIP => "motion_clip",
-        TAG_MOTION_BLEND => "motion_blend",
-        TAG_MODEL_PROPERTY => "model_property",
-        TAG_ACCESSORY_PROPERTY => "accessory_property",
-        TAG_EFFECT_PROPERTY => "effect_property",
-        TAG_CAMERA => "camera",
-        TAG_CAMERA_PROPERTY => "camera_property",
-        TAG_LIGHT => "light",
-        TAG_PROJECT => "project",
-        TAG_FILTER => "filter",
-        TAG_EOF => "eof",
-        _ => "unknown",
-    }
-}
-
-fn known_tag(tag: u8) -> bool {
-    tag_kind(tag) != "unknown"
-}
 
 /// An interpolation curve as stored: x1, y1, x2, y2 (0–127).
 pub type Curve = [u8; 4];
@@ -212,54 +170,9 @@ pub struct RawFile {
     pub warnings: Vec<Warning>,
 }
 
-/// Infallible little-endian reads within one item whose size was checked against the fields it must hold;
-/// past the end (a caller's mistake) it yields zeros rather than panicking.
-struct Fields<'a> {
-    data: &'a [u8],
-    pos: usize,
-}
-
-impl<'a> Fields<'a> {
-    fn new(data: &'a [u8]) -> Self {
-        Fields { data, pos: 0 }
-    }
-
-    fn take<const N: usize>(&mut self) -> [u8; N] {
-        let mut b = [0u8; N];
-        if let Some(s) = self.data.get(self.pos..self.pos + N) {
-            b.copy_from_slice(s);
-        }
-        self.pos += N;
-        b
-    }
-
-    fn u8(&mut self) -> u8 {
-        self.take::<1>()[0]
-    }
-
-    fn bool(&mut self) -> bool {
-        self.u8() != 0
-    }
-
-    fn i32(&mut self) -> i32 {
-        i32::from_le_bytes(self.take())
-    }
-
-    fn i64(&mut self) -> i64 {
-        i64::from_le_bytes(self.take())
-    }
-
-    fn f32(&mut self) -> f32 {
-        f32::from_le_bytes(self.take())
-    }
-
-    fn f32s<const N: usize>(&mut self) -> [f32; N] {
-        std::array::from_fn(|_| self.f32())
-    }
-
-    fn curves(&mut self) -> [Curve; 4] {
-        std::array::from_fn(|_| self.take::<4>())
-    }
+/// A section item's four curves.
+fn curves(f: &mut Record) -> [Curve; 4] {
+    std::array::from_fn(|_| f.array::<4>())
 }
 
 struct Reader<'a> {
@@ -377,23 +290,23 @@ impl<'a> Reader<'a> {
 /// Reads the header and every object.
 pub fn parse(data: &[u8]) -> Result<RawFile, LoadError> {
     let mut r = Reader { c: Cursor::new(data), encoding: MvdEncoding::Utf8, warnings: Vec::new() };
-    let sig = r.c.bytes(30, "signature (30 bytes)")?;
+    let sig = r.c.bytes(SIGNATURE_LEN as u64, "signature (30 bytes)")?;
     let text = &sig[..sig.iter().position(|&b| b == 0).unwrap_or(sig.len())];
     if text != SIGNATURE {
         return Err(LoadError::at(0, "not an MVD file: expected the signature \"Motion Vector Data file\""));
     }
     let at = r.c.pos();
     let version = r.c.f32("version")?;
-    if !(1.0..2.0).contains(&version) {
+    if !VERSIONS.contains(&version) {
         return Err(LoadError::at(at, format!("version {version}: expected 1.0 (at least 1, below 2)")));
     }
-    if version != 1.0 {
+    if version != VERSION {
         r.warn("mvd.version", at, format!("version {version}: expected 1.0; read as 1.0"));
     }
     let at = r.c.pos();
     r.encoding = match r.c.u8("encoding")? {
-        0 => MvdEncoding::Utf16Le,
-        1 => MvdEncoding::Utf8,
+        ENCODING_UTF16LE => MvdEncoding::Utf16Le,
+        ENCODING_UTF8 => MvdEncoding::Utf8,
         e => {
             r.warn("mvd.encoding", at, format!("encoding {e}: expected 0 (UTF-16LE) or 1 (UTF-8); read as UTF-8"));
             MvdEncoding::Utf8
@@ -435,7 +348,7 @@ fn object(r: &mut Reader) -> Result<RawObject, LoadError> {
             break;
         }
         let mut fields = [0i32; 4];
-        for (f, name) in fields.iter_mut().zip(["key", "itemSize", "count", "extSize"]) {
+        for (f, name) in fields.iter_mut().zip(SECTION_FIELDS) {
             let what = format!("{} section (tag {tag}) @{at} header {name}", tag_kind(tag));
             *f = r.c.i32(&what).map_err(|e| LoadError::at(e.location_offset(), obj(e.message)))?;
         }
@@ -516,7 +429,7 @@ fn section(r: &mut Reader, o: &mut RawObject, h: &Header, ext: &[u8]) -> Result<
     match h.tag {
         TAG_NAME_LIST => {
             // Each item is at least a key and a length.
-            r.check_items(h, 8)?;
+            r.check_items(h, NAME_LIST_ITEM_MIN)?;
             for i in 0..h.count {
                 let key = r.c.i32(&format!("{} name {i} key", h.what()))?;
                 let name = r.string(&format!("{} name {i}", h.what()))?;
@@ -525,23 +438,23 @@ fn section(r: &mut Reader, o: &mut RawObject, h: &Header, ext: &[u8]) -> Result<
             Ok(true)
         }
         TAG_BONE => {
-            let min = if h.minor >= 1 { 57 } else { 56 };
-            if h.minor > 2 {
+            let min = bone_item_min(h.minor);
+            if h.minor > NEWEST_MINOR {
                 r.warn("mvd.minor", h.offset, format!("{}: minor {} is newer than 2; read as 2", h.what(), h.minor));
             }
             let frames = r
                 .items(h, stride, min)?
                 .into_iter()
                 .map(|(offset, b)| {
-                    let mut f = Fields::new(b);
+                    let mut f = Record::new(b);
                     BoneFrame {
                         offset,
                         stage: f.i32(),
                         time: f.i64(),
                         position: f.f32s(),
                         rotation: f.f32s(),
-                        curves: f.curves(),
-                        spline: (h.minor >= 1).then(|| f.bool()),
+                        curves: curves(&mut f),
+                        spline: bone_has_spline(h.minor).then(|| f.bool()),
                     }
                 })
                 .collect();
@@ -557,11 +470,11 @@ fn section(r: &mut Reader, o: &mut RawObject, h: &Header, ext: &[u8]) -> Result<
         }
         TAG_MORPH => {
             let frames = r
-                .items(h, stride, 16)?
+                .items(h, stride, MORPH_ITEM)?
                 .into_iter()
                 .map(|(offset, b)| {
-                    let mut f = Fields::new(b);
-                    MorphFrame { offset, time: f.i64(), weight: f.f32(), curve: f.take() }
+                    let mut f = Record::new(b);
+                    MorphFrame { offset, time: f.i64(), weight: f.f32(), curve: f.array() }
                 })
                 .collect();
             o.morphs.push(RawMorph {
@@ -574,25 +487,19 @@ fn section(r: &mut Reader, o: &mut RawObject, h: &Header, ext: &[u8]) -> Result<
             Ok(true)
         }
         TAG_CAMERA => {
-            let min = match h.minor {
-                0 => 61,
-                1 => 67,
-                2 => 60,
-                3 => 64,
-                m => {
-                    r.warn(
-                        "mvd.minor",
-                        h.offset,
-                        format!("{}: camera minor {m}: expected 0 to 3; section skipped", h.what()),
-                    );
-                    return skip(r, h);
-                }
+            let Some(min) = camera_item(h.minor) else {
+                r.warn(
+                    "mvd.minor",
+                    h.offset,
+                    format!("{}: camera minor {}: expected 0 to 3; section skipped", h.what(), h.minor),
+                );
+                return skip(r, h);
             };
             let frames = r
                 .items(h, stride, min)?
                 .into_iter()
                 .map(|(offset, b)| {
-                    let mut f = Fields::new(b);
+                    let mut f = Record::new(b);
                     let (stage, time, radius) = (f.i32(), f.i64(), f.f32());
                     let (position, angles, fov) = (f.f32s(), f.f32s(), f.f32());
                     let mut inline = None;
@@ -611,7 +518,7 @@ fn section(r: &mut Reader, o: &mut RawObject, h: &Header, ext: &[u8]) -> Result<
                         }
                         3 => {
                             spline = Some(f.bool());
-                            let _pad: [u8; 3] = f.take();
+                            let _pad: [u8; 3] = f.array();
                         }
                         _ => {}
                     }
@@ -625,7 +532,7 @@ fn section(r: &mut Reader, o: &mut RawObject, h: &Header, ext: &[u8]) -> Result<
                         fov,
                         inline,
                         spline,
-                        curves: f.curves(),
+                        curves: curves(&mut f),
                     }
                 })
                 .collect();
@@ -639,24 +546,20 @@ fn section(r: &mut Reader, o: &mut RawObject, h: &Header, ext: &[u8]) -> Result<
             Ok(true)
         }
         TAG_CAMERA_PROPERTY => {
-            let min = match h.minor {
-                0 => 16,
-                1 => 24,
-                _ => 32,
-            };
-            if h.minor > 2 {
+            let min = camera_property_item(h.minor);
+            if h.minor > NEWEST_MINOR {
                 r.warn("mvd.minor", h.offset, format!("{}: minor {} is newer than 2; read as 2", h.what(), h.minor));
             }
             for (_, b) in r.items(h, stride, min)? {
-                let mut f = Fields::new(b);
+                let mut f = Record::new(b);
                 let time = f.i64();
                 let (enabled, perspective, alpha, effect_enabled) = (f.bool(), f.bool(), f.f32(), f.bool());
                 let mut p =
                     CameraProps { enabled, perspective, alpha, effect_enabled, ..CameraProps::default_at(time) };
-                if h.minor >= 1 {
+                if camera_property_has_dynamic_fov(h.minor) {
                     p.dynamic_fov = Some((f.bool(), f.f32(), f.f32()));
                 }
-                if h.minor >= 2 {
+                if camera_property_has_related(h.minor) {
                     p.related = Some((f.i32(), f.i32()));
                 }
                 o.camera_properties.push(p);
@@ -666,11 +569,11 @@ fn section(r: &mut Reader, o: &mut RawObject, h: &Header, ext: &[u8]) -> Result<
         TAG_MODEL_PROPERTY => model_property(r, o, h, ext),
         TAG_MOTION_CLIP => {
             // Field by field: MMM writes a wrong itemSize (note §2). Each item is at least 32 bytes.
-            r.check_items(h, 32)?;
+            r.check_items(h, MOTION_CLIP_ITEM_MIN)?;
             for i in 0..h.count {
                 let what = format!("{} clip {i}", h.what());
-                let head = r.c.bytes(28, &what)?;
-                let mut f = Fields::new(head);
+                let head = r.c.bytes(MOTION_CLIP_HEAD, &what)?;
+                let mut f = Record::new(head);
                 let mut clip = MvdMotionClip {
                     parent_clip: ext_i32(ext, 0),
                     track_index: f.i32(),
@@ -682,12 +585,12 @@ fn section(r: &mut Reader, o: &mut RawObject, h: &Header, ext: &[u8]) -> Result<
                     time_warp_spline_type: f.i32(),
                     time_warp_points: Vec::new(),
                 };
-                let n = r.c.count(8, &format!("{what} time-warp point"))?;
-                let pts = r.c.bytes(8 * n as u64, &what)?;
+                let n = r.c.count(POINT, &format!("{what} time-warp point"))?;
+                let pts = r.c.bytes(POINT * n as u64, &what)?;
                 clip.time_warp_points = pts
-                    .chunks_exact(8)
+                    .chunks_exact(POINT as usize)
                     .map(|p| {
-                        let mut f = Fields::new(p);
+                        let mut f = Record::new(p);
                         [f.f32(), f.f32()]
                     })
                     .collect();
@@ -697,10 +600,10 @@ fn section(r: &mut Reader, o: &mut RawObject, h: &Header, ext: &[u8]) -> Result<
         }
         TAG_MOTION_BLEND => {
             // The points sit inside itemSize: stride by it, read the fields within.
-            for (offset, b) in r.items(h, stride, 16)? {
-                let mut f = Fields::new(b);
+            for (offset, b) in r.items(h, stride, MOTION_BLEND_HEAD)? {
+                let mut f = Record::new(b);
                 let (clip_a, clip_b, spline_type, n) = (f.i32(), f.i32(), f.i32(), f.i32());
-                let fit = (b.len() - 16) / 8;
+                let fit = (b.len() - MOTION_BLEND_HEAD as usize) / POINT as usize;
                 let take = usize::try_from(n).unwrap_or(0).min(fit);
                 if take as i64 != i64::from(n) {
                     r.warn(
@@ -749,7 +652,7 @@ fn model_property(r: &mut Reader, o: &mut RawObject, h: &Header, ext: &[u8]) -> 
     }
     let ik = ik_count as usize;
     let ik_bones: Vec<i32> = (0..ik).filter_map(|i| ext_i32(ext, 1 + i)).collect();
-    let relations = if h.minor >= 3 { ext_i32(ext, 1 + ik).unwrap_or(0) } else { 0 };
+    let relations = if model_property_has_relations(h.minor) { ext_i32(ext, 1 + ik).unwrap_or(0) } else { 0 };
     if relations < 0 {
         return Err(LoadError::at(
             h.offset,
@@ -758,17 +661,12 @@ fn model_property(r: &mut Reader, o: &mut RawObject, h: &Header, ext: &[u8]) -> 
     }
     let relations = relations as u64;
     let m = h.minor;
-    let expected: u64 = 12
-        + if m >= 1 { 4 } else { 0 }
-        + 8
-        + if m >= 2 { 4 } else { 0 }
-        + ik as u64
-        + if m >= 3 { relations.saturating_mul(12) } else { 0 };
+    let expected = layout::model_property_item(m, ik as u64, relations);
     let size = h.item_size as u64;
     let stride = if m == 0 || size == expected {
         size
-    } else if size + 4 == expected {
-        size + 4
+    } else if size + MMM_ITEM_SHORTFALL == expected {
+        size + MMM_ITEM_SHORTFALL
     } else {
         r.warn(
             "mvd.model_property.size",
@@ -776,24 +674,24 @@ fn model_property(r: &mut Reader, o: &mut RawObject, h: &Header, ext: &[u8]) -> 
             format!(
                 "{}: itemSize {size}: expected {expected} (or {} as MikuMikuMoving writes it); strided by {}",
                 h.what(),
-                expected - 4,
-                size + 4
+                expected - MMM_ITEM_SHORTFALL,
+                size + MMM_ITEM_SHORTFALL
             ),
         );
-        size + 4
+        size + MMM_ITEM_SHORTFALL
     };
     let mut frames = Vec::new();
     for (_, b) in r.items(h, stride, expected)? {
-        let mut f = Fields::new(b);
+        let mut f = Record::new(b);
         let time = f.i64();
         let (visible, shadow, add_blend, physics) = (f.bool(), f.bool(), f.bool(), f.bool());
-        let physics_still_mode = (m >= 1).then(|| {
+        let physics_still_mode = model_property_has_still_mode(m).then(|| {
             let v = f.u8();
-            let _pad: [u8; 3] = f.take();
+            let _pad: [u8; 3] = f.array();
             v
         });
-        let (edge_width, edge_color) = (f.f32(), f.take::<4>());
-        let scale = (m >= 2).then(|| f.f32());
+        let (edge_width, edge_color) = (f.f32(), f.array::<4>());
+        let scale = model_property_has_scale(m).then(|| f.f32());
         let ik_enabled = (0..ik).map(|_| f.bool()).collect();
         let relations = (0..relations).map(|_| [f.i32(), f.i32(), f.i32()]).collect();
         frames.push(ModelPropertyFrame {

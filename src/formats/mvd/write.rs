@@ -2,6 +2,8 @@
 //! and model-property sections, both encodings, several objects, the sections the reader skips, invented tags
 //! and raw bytes for malformed files. Not a user feature: it writes what it is told, defects included.
 
+use super::layout::*;
+use crate::formats::binwrite::ByteWriter;
 use crate::scene::MvdEncoding;
 
 /// MMD's linear curve (20, 20, 107, 107).
@@ -226,304 +228,328 @@ pub enum Section {
 impl MvdDocument {
     pub fn new(encoding: MvdEncoding) -> MvdDocument {
         let encoding_byte = match encoding {
-            MvdEncoding::Utf16Le => 0,
-            MvdEncoding::Utf8 => 1,
+            MvdEncoding::Utf16Le => ENCODING_UTF16LE,
+            MvdEncoding::Utf8 => ENCODING_UTF8,
         };
-        MvdDocument { version: 1.0, encoding_byte, objects: Vec::new(), trailing: Vec::new() }
+        MvdDocument { version: VERSION, encoding_byte, objects: Vec::new(), trailing: Vec::new() }
     }
 
     fn utf16(&self) -> bool {
-        self.encoding_byte == 0
+        self.encoding_byte == ENCODING_UTF16LE
     }
 
     /// The string as the file stores it: byte length, then the bytes.
     pub fn string(&self, s: &str) -> Vec<u8> {
-        let bytes: Vec<u8> =
-            if self.utf16() { s.encode_utf16().flat_map(u16::to_le_bytes).collect() } else { s.as_bytes().to_vec() };
-        let mut out = (bytes.len() as i32).to_le_bytes().to_vec();
-        out.extend(bytes);
-        out
+        let mut w = ByteWriter::new();
+        self.put_string(&mut w, s);
+        w.into_bytes()
+    }
+
+    fn put_string(&self, w: &mut ByteWriter, s: &str) {
+        if self.utf16() {
+            let units: Vec<u16> = s.encode_utf16().collect();
+            w.count_i32(2 * units.len());
+            for u in units {
+                w.u16(u);
+            }
+        } else {
+            w.count_i32(s.len()).bytes(s.as_bytes());
+        }
     }
 
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out = Vec::new();
-        let mut sig = [0u8; 30];
-        sig[..23].copy_from_slice(b"Motion Vector Data file");
-        out.extend(sig);
-        out.extend(self.version.to_le_bytes());
-        out.push(self.encoding_byte);
+        let mut w = ByteWriter::new();
+        w.fixed(SIGNATURE, SIGNATURE_LEN).f32(self.version).u8(self.encoding_byte);
         for o in &self.objects {
-            out.extend(self.string(&o.name));
-            out.extend(self.string(&o.english_name));
-            out.extend(o.key_fps.to_le_bytes());
-            out.extend(0i32.to_le_bytes());
+            self.put_string(&mut w, &o.name);
+            self.put_string(&mut w, &o.english_name);
+            w.f32(o.key_fps);
+            // The reserved string, empty.
+            w.i32(0);
             for s in &o.sections {
-                self.section(s, &mut out);
+                self.section(s, &mut w);
             }
             if o.eof {
-                out.extend([0xFF, 0]);
+                w.bytes(&EOF_MARKER);
             }
         }
-        out.extend(&self.trailing);
-        out
+        w.bytes(&self.trailing);
+        w.into_bytes()
     }
 
-    fn section(&self, s: &Section, out: &mut Vec<u8>) {
-        let i32s = |v: &[i32]| v.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>();
+    fn section(&self, s: &Section, w: &mut ByteWriter) {
         match s {
             Section::NameList(names) => {
-                let mut items = Vec::new();
+                let mut items = ByteWriter::new();
                 for (k, n) in names {
-                    items.extend(k.to_le_bytes());
-                    items.extend(self.string(n));
+                    items.i32(*k);
+                    self.put_string(&mut items, n);
                 }
-                header(out, 0, 0, 0, 0, names.len() as i32, &[], &items);
+                header(w, TAG_NAME_LIST, 0, 0, 0, names.len() as i32, &[], items.as_slice());
             }
             Section::Bone { minor, key, stage_count, parent_clip, item_size, frames } => {
-                let ext = if *minor >= 2 { i32s(&[*stage_count, *parent_clip]) } else { i32s(&[*stage_count]) };
-                let items: Vec<Vec<u8>> = frames
-                    .iter()
-                    .map(|f| {
-                        let mut b = Vec::new();
-                        b.extend(f.stage.to_le_bytes());
-                        b.extend(f.time.to_le_bytes());
-                        f.position.iter().chain(&f.rotation).for_each(|v| b.extend(v.to_le_bytes()));
-                        f.curves.iter().for_each(|c| b.extend(c));
-                        if *minor >= 1 {
-                            b.extend([u8::from(f.spline), 0, 0, 0]);
-                        }
-                        b
-                    })
-                    .collect();
-                let natural = if *minor >= 1 { 60 } else { 56 };
-                fixed(out, 16, *minor, *key, item_size.unwrap_or(natural), &ext, &items);
+                bone(w, *minor, *key, *stage_count, *parent_clip, *item_size, frames)
             }
             Section::Morph { minor, key, parent_clip, item_size, frames } => {
-                let ext = if *minor >= 1 { i32s(&[*parent_clip]) } else { Vec::new() };
+                let ext = if morph_ext_has_parent_clip(*minor) { i32s(&[*parent_clip]) } else { Vec::new() };
                 let items: Vec<Vec<u8>> = frames
                     .iter()
                     .map(|f| {
-                        let mut b = f.time.to_le_bytes().to_vec();
-                        b.extend(f.weight.to_le_bytes());
-                        b.extend(f.curve);
-                        b
+                        item(|b| {
+                            b.u64(f.time as u64).f32(f.weight).bytes(&f.curve);
+                        })
                     })
                     .collect();
-                fixed(out, 32, *minor, *key, item_size.unwrap_or(16), &ext, &items);
+                fixed(w, TAG_MORPH, *minor, *key, item_size.unwrap_or(MORPH_ITEM as i32), &ext, &items);
             }
             Section::Camera { minor, key, stage_count, item_size, frames } => {
-                let items: Vec<Vec<u8>> = frames
-                    .iter()
-                    .map(|f| {
-                        let mut b = f.stage.to_le_bytes().to_vec();
-                        b.extend(f.time.to_le_bytes());
-                        b.extend(f.radius.to_le_bytes());
-                        f.position.iter().chain(&f.angles).for_each(|v| b.extend(v.to_le_bytes()));
-                        b.extend(f.fov.to_le_bytes());
-                        match minor {
-                            0 => b.push(u8::from(f.perspective)),
-                            1 => {
-                                b.extend([u8::from(f.enabled), u8::from(f.perspective)]);
-                                b.extend(f.alpha.to_le_bytes());
-                                b.push(u8::from(f.effect_enabled));
-                            }
-                            3 => b.extend([u8::from(f.spline), 0, 0, 0]),
-                            _ => {}
-                        }
-                        f.curves.iter().for_each(|c| b.extend(c));
-                        b
-                    })
-                    .collect();
-                let natural = match minor {
-                    0 => 61,
-                    1 => 67,
-                    3 => 64,
-                    _ => 60,
-                };
-                fixed(out, 96, *minor, *key, item_size.unwrap_or(natural), &i32s(&[*stage_count]), &items);
+                camera(w, *minor, *key, *stage_count, *item_size, frames)
             }
-            Section::CameraProperty { minor, frames } => {
-                let items: Vec<Vec<u8>> = frames
-                    .iter()
-                    .map(|f| {
-                        let mut b = f.time.to_le_bytes().to_vec();
-                        b.extend([u8::from(f.enabled), u8::from(f.perspective)]);
-                        b.extend(f.alpha.to_le_bytes());
-                        b.push(u8::from(f.effect_enabled));
-                        if *minor == 0 {
-                            b.push(0);
-                        } else {
-                            b.push(u8::from(f.dynamic_fov));
-                            b.extend(f.dynamic_fov_rate.to_le_bytes());
-                            b.extend(f.dynamic_fov_coefficient.to_le_bytes());
-                        }
-                        if *minor >= 2 {
-                            b.extend(f.related_model.to_le_bytes());
-                            b.extend(f.related_bone.to_le_bytes());
-                        }
-                        b
-                    })
-                    .collect();
-                let size = items.first().map_or(16, |i| i.len() as i32);
-                // MLTD writes key 1, which names nothing.
-                fixed(out, 104, *minor, 1, size, &[], &items);
-            }
+            Section::CameraProperty { minor, frames } => camera_property(w, *minor, frames),
             Section::ModelProperty { minor, ik_bones, relations, mmm_bug, frames } => {
-                let mut ext = (ik_bones.len() as i32).to_le_bytes().to_vec();
-                ext.extend(i32s(ik_bones));
-                if *minor >= 3 {
-                    ext.extend((*relations as i32).to_le_bytes());
-                }
-                let items: Vec<Vec<u8>> = frames
-                    .iter()
-                    .map(|f| {
-                        let mut b = f.time.to_le_bytes().to_vec();
-                        b.extend([u8::from(f.visible), 1, 0, 1]);
-                        if *minor >= 1 {
-                            b.extend([0, 0, 0, 0]);
-                        }
-                        b.extend(f.edge_width.to_le_bytes());
-                        b.extend([255, 0, 0, 0]);
-                        if *minor >= 2 {
-                            b.extend(f.scale.to_le_bytes());
-                        }
-                        b.extend((0..ik_bones.len()).map(|i| u8::from(f.ik_enabled.get(i).copied().unwrap_or(true))));
-                        if *minor >= 3 {
-                            for i in 0..*relations {
-                                b.extend(i32s(&f.relations.get(i).copied().unwrap_or([-1; 3])));
-                            }
-                        }
-                        b
-                    })
-                    .collect();
-                let real = 12
-                    + if *minor >= 1 { 4 } else { 0 }
-                    + 8
-                    + if *minor >= 2 { 4 } else { 0 }
-                    + ik_bones.len()
-                    + if *minor >= 3 { 12 * relations } else { 0 };
-                let declared = if *mmm_bug { real as i32 - 4 } else { real as i32 };
-                let body: Vec<u8> = items.concat();
-                header(out, 64, *minor, 0, declared, frames.len() as i32, &ext, &body);
+                model_property(w, *minor, ik_bones, *relations, *mmm_bug, frames)
             }
             Section::MotionClip { item_size, parent_clip, time_warp } => {
-                let mut items = Vec::new();
+                let mut items = ByteWriter::new();
                 for (i, pts) in time_warp.iter().enumerate() {
-                    items.extend((i as i32).to_le_bytes());
-                    [0.0f32, 100.0].iter().for_each(|v| items.extend(v.to_le_bytes()));
-                    items.extend(1i32.to_le_bytes());
-                    [1.0f32, 1.0].iter().for_each(|v| items.extend(v.to_le_bytes()));
-                    items.extend(0i32.to_le_bytes());
-                    items.extend((pts.len() as i32).to_le_bytes());
-                    pts.iter().flatten().for_each(|v| items.extend(v.to_le_bytes()));
+                    items.i32(i as i32).f32s(&[0.0, 100.0]).i32(1).f32s(&[1.0, 1.0]).i32(0).i32(pts.len() as i32);
+                    points(&mut items, pts);
                 }
-                header(out, 40, 0, 0, *item_size, time_warp.len() as i32, &i32s(&[*parent_clip]), &items);
+                let ext = i32s(&[*parent_clip]);
+                header(w, TAG_MOTION_CLIP, 0, 0, *item_size, time_warp.len() as i32, &ext, items.as_slice());
             }
-            Section::MotionBlend { parent_clip, clip_a, clip_b, points } => {
-                let mut item = i32s(&[*clip_a, *clip_b, 0, points.len() as i32]);
-                points.iter().flatten().for_each(|v| item.extend(v.to_le_bytes()));
-                fixed(out, 48, 0, 0, item.len() as i32, &i32s(&[*parent_clip]), &[item]);
+            Section::MotionBlend { parent_clip, clip_a, clip_b, points: pts } => {
+                let blend = item(|b| {
+                    b.bytes(&i32s(&[*clip_a, *clip_b, 0, pts.len() as i32]));
+                    points(b, pts);
+                });
+                let size = blend.len() as i32;
+                fixed(w, TAG_MOTION_BLEND, 0, 0, size, &i32s(&[*parent_clip]), &[blend]);
             }
             Section::Light { frames } => {
                 let items: Vec<Vec<u8>> = frames
                     .iter()
                     .map(|(t, p, c)| {
-                        let mut b = t.to_le_bytes().to_vec();
-                        p.iter().for_each(|v| b.extend(v.to_le_bytes()));
-                        b.extend(c);
-                        b.push(1);
-                        b
+                        item(|b| {
+                            b.u64(*t as u64).f32s(p).bytes(c).u8(1);
+                        })
                     })
                     .collect();
-                fixed(out, 112, 0, 0, 24, &[], &items);
+                fixed(w, TAG_LIGHT, 0, 0, LIGHT_ITEM as i32, &[], &items);
             }
             Section::Accessory { frames } => {
                 let items: Vec<Vec<u8>> = frames
                     .iter()
                     .map(|t| {
-                        let mut b = t.to_le_bytes().to_vec();
-                        b.extend([1, 1, 0, 0]);
-                        b.extend(1.0f32.to_le_bytes());
-                        b.extend(1.0f32.to_le_bytes());
-                        b.extend(i32s(&[-1, -1]));
-                        b
+                        item(|b| {
+                            b.u64(*t as u64).bytes(&[1, 1, 0, 0]).f32s(&[1.0, 1.0]).i32(-1).i32(-1);
+                        })
                     })
                     .collect();
-                fixed(out, 80, 0, 0, 28, &[], &items);
+                fixed(w, TAG_ACCESSORY_PROPERTY, 0, 0, ACCESSORY_ITEM as i32, &[], &items);
             }
             Section::Effect { param, frames } => {
                 let ext = i32s(&[1, *param, 4]);
                 let items: Vec<Vec<u8>> = frames
                     .iter()
                     .map(|(t, v)| {
-                        let mut b = t.to_le_bytes().to_vec();
-                        b.extend([1, 0, 1, 0]);
-                        b.extend(1.0f32.to_le_bytes());
-                        b.extend(1.0f32.to_le_bytes());
-                        b.extend(i32s(&[-1, -1]));
-                        b.extend(v.to_le_bytes());
-                        b
+                        item(|b| {
+                            b.u64(*t as u64).bytes(&[1, 0, 1, 0]).f32s(&[1.0, 1.0]).i32(-1).i32(-1).f32(*v);
+                        })
                     })
                     .collect();
-                fixed(out, 88, 0, 0, 32, &ext, &items);
+                fixed(w, TAG_EFFECT_PROPERTY, 0, 0, EFFECT_ITEM as i32, &ext, &items);
             }
             Section::Project { frames } => {
                 let items: Vec<Vec<u8>> = frames
                     .iter()
                     .map(|t| {
-                        let mut b = t.to_le_bytes().to_vec();
-                        [9.8f32, 0.0, -1.0, 0.0].iter().for_each(|v| b.extend(v.to_le_bytes()));
-                        b.extend(1i32.to_le_bytes());
-                        [8875.0f32, 0.0].iter().for_each(|v| b.extend(v.to_le_bytes()));
-                        b
+                        item(|b| {
+                            b.u64(*t as u64).f32s(&[9.8, 0.0, -1.0, 0.0]).i32(1).f32s(&[8875.0, 0.0]);
+                        })
                     })
                     .collect();
-                fixed(out, 128, 1, 0, 36, &[], &items);
+                fixed(w, TAG_PROJECT, 1, 0, PROJECT_ITEM as i32, &[], &items);
             }
             Section::Filter { frames } => {
                 let most = frames.iter().map(|f| f.1.len()).max().unwrap_or(0);
                 let items: Vec<Vec<u8>> = frames
                     .iter()
                     .map(|(t, pts)| {
-                        let mut b = t.to_le_bytes().to_vec();
-                        b.extend(0i32.to_le_bytes());
-                        b.extend([1, 0, 0, 0]);
-                        [0.0f32; 7].iter().for_each(|v| b.extend(v.to_le_bytes()));
-                        b.extend((pts.len() as i32).to_le_bytes());
-                        pts.iter().flatten().for_each(|v| b.extend(v.to_le_bytes()));
-                        b
+                        item(|b| {
+                            b.u64(*t as u64).i32(0).bytes(&[1, 0, 0, 0]).f32s(&[0.0; 7]).i32(pts.len() as i32);
+                            points(b, pts);
+                        })
                     })
                     .collect();
-                fixed(out, 136, 0, 0, 48 + 8 * most as i32, &i32s(&[most as i32]), &items);
+                let size = FILTER_ITEM_HEAD as i32 + POINT as i32 * most as i32;
+                fixed(w, TAG_FILTER, 0, 0, size, &i32s(&[most as i32]), &items);
             }
             Section::Raw { tag, minor, key, item_size, count, ext, items } => {
-                header(out, *tag, *minor, *key, *item_size, *count, ext, items);
+                header(w, *tag, *minor, *key, *item_size, *count, ext, items);
             }
         }
     }
 }
 
+/// One item's bytes, written by `f`.
+fn item(f: impl FnOnce(&mut ByteWriter)) -> Vec<u8> {
+    let mut b = ByteWriter::new();
+    f(&mut b);
+    b.into_bytes()
+}
+
+fn i32s(v: &[i32]) -> Vec<u8> {
+    item(|b| {
+        for x in v {
+            b.i32(*x);
+        }
+    })
+}
+
+/// Time-warp, blend or tone-curve points, flattened.
+fn points(b: &mut ByteWriter, pts: &[[f32; 2]]) {
+    for p in pts {
+        b.f32s(p);
+    }
+}
+
+fn curves(b: &mut ByteWriter, curves: &[[u8; 4]; 4]) {
+    for c in curves {
+        b.bytes(c);
+    }
+}
+
+fn bone(
+    w: &mut ByteWriter,
+    minor: u8,
+    key: i32,
+    stage_count: i32,
+    parent_clip: i32,
+    item_size: Option<i32>,
+    frames: &[BoneFrame],
+) {
+    let ext = if bone_ext_has_parent_clip(minor) { i32s(&[stage_count, parent_clip]) } else { i32s(&[stage_count]) };
+    let spline = bone_has_spline(minor);
+    let items: Vec<Vec<u8>> = frames
+        .iter()
+        .map(|f| {
+            item(|b| {
+                b.i32(f.stage).u64(f.time as u64).f32s(&f.position).f32s(&f.rotation);
+                curves(b, &f.curves);
+                if spline {
+                    b.u8(u8::from(f.spline)).zeros(3);
+                }
+            })
+        })
+        .collect();
+    // The spline flag is written padded to four bytes.
+    let natural = BONE_ITEM as i32 + if spline { 4 } else { 0 };
+    fixed(w, TAG_BONE, minor, key, item_size.unwrap_or(natural), &ext, &items);
+}
+
+fn camera(w: &mut ByteWriter, minor: u8, key: i32, stage_count: i32, item_size: Option<i32>, frames: &[CameraFrame]) {
+    let items: Vec<Vec<u8>> = frames
+        .iter()
+        .map(|f| {
+            item(|b| {
+                b.i32(f.stage).u64(f.time as u64).f32(f.radius).f32s(&f.position).f32s(&f.angles).f32(f.fov);
+                match minor {
+                    0 => {
+                        b.u8(u8::from(f.perspective));
+                    }
+                    1 => {
+                        b.u8(u8::from(f.enabled)).u8(u8::from(f.perspective)).f32(f.alpha);
+                        b.u8(u8::from(f.effect_enabled));
+                    }
+                    3 => {
+                        b.u8(u8::from(f.spline)).zeros(3);
+                    }
+                    _ => {}
+                }
+                curves(b, &f.curves);
+            })
+        })
+        .collect();
+    // Minors past 3 are written like 2.
+    let natural = camera_item(minor).or(camera_item(2)).unwrap_or(0) as i32;
+    fixed(w, TAG_CAMERA, minor, key, item_size.unwrap_or(natural), &i32s(&[stage_count]), &items);
+}
+
+fn camera_property(w: &mut ByteWriter, minor: u8, frames: &[CameraPropertyFrame]) {
+    let items: Vec<Vec<u8>> = frames
+        .iter()
+        .map(|f| {
+            item(|b| {
+                b.u64(f.time as u64).u8(u8::from(f.enabled)).u8(u8::from(f.perspective)).f32(f.alpha);
+                b.u8(u8::from(f.effect_enabled));
+                if camera_property_has_dynamic_fov(minor) {
+                    b.u8(u8::from(f.dynamic_fov)).f32(f.dynamic_fov_rate).f32(f.dynamic_fov_coefficient);
+                } else {
+                    b.u8(0);
+                }
+                if camera_property_has_related(minor) {
+                    b.i32(f.related_model).i32(f.related_bone);
+                }
+            })
+        })
+        .collect();
+    let size = items.first().map_or(camera_property_item(0) as i32, |i| i.len() as i32);
+    // MLTD writes key 1, which names nothing.
+    fixed(w, TAG_CAMERA_PROPERTY, minor, 1, size, &[], &items);
+}
+
+fn model_property(
+    w: &mut ByteWriter,
+    minor: u8,
+    ik_bones: &[i32],
+    relations: usize,
+    mmm_bug: bool,
+    frames: &[ModelPropertyFrame],
+) {
+    let mut ext = ByteWriter::new();
+    ext.count_i32(ik_bones.len()).bytes(&i32s(ik_bones));
+    if model_property_has_relations(minor) {
+        ext.count_i32(relations);
+    }
+    let mut body = ByteWriter::new();
+    for f in frames {
+        body.u64(f.time as u64).bytes(&[u8::from(f.visible), 1, 0, 1]);
+        if model_property_has_still_mode(minor) {
+            body.zeros(4);
+        }
+        body.f32(f.edge_width).bytes(&[255, 0, 0, 0]);
+        if model_property_has_scale(minor) {
+            body.f32(f.scale);
+        }
+        for i in 0..ik_bones.len() {
+            body.u8(u8::from(f.ik_enabled.get(i).copied().unwrap_or(true)));
+        }
+        if model_property_has_relations(minor) {
+            for i in 0..relations {
+                body.bytes(&i32s(&f.relations.get(i).copied().unwrap_or([-1; 3])));
+            }
+        }
+    }
+    let real = model_property_item(minor, ik_bones.len() as u64, relations as u64) as i32;
+    let declared = if mmm_bug { real - MMM_ITEM_SHORTFALL as i32 } else { real };
+    header(w, TAG_MODEL_PROPERTY, minor, 0, declared, frames.len() as i32, ext.as_slice(), body.as_slice());
+}
+
 /// Tag, minor, key, itemSize, count, extSize, ext, then the item bytes as given.
 #[allow(clippy::too_many_arguments)]
-fn header(out: &mut Vec<u8>, tag: u8, minor: u8, key: i32, item_size: i32, count: i32, ext: &[u8], items: &[u8]) {
-    out.extend([tag, minor]);
-    for v in [key, item_size, count, ext.len() as i32] {
-        out.extend(v.to_le_bytes());
-    }
-    out.extend(ext);
-    out.extend(items);
+fn header(w: &mut ByteWriter, tag: u8, minor: u8, key: i32, item_size: i32, count: i32, ext: &[u8], items: &[u8]) {
+    w.u8(tag).u8(minor).i32(key).i32(item_size).i32(count).i32(ext.len() as i32).bytes(ext).bytes(items);
 }
 
 /// A fixed-item section: each item padded with zeros (or cut) to `item_size`.
-fn fixed(out: &mut Vec<u8>, tag: u8, minor: u8, key: i32, item_size: i32, ext: &[u8], items: &[Vec<u8>]) {
+fn fixed(w: &mut ByteWriter, tag: u8, minor: u8, key: i32, item_size: i32, ext: &[u8], items: &[Vec<u8>]) {
     let size = item_size.max(0) as usize;
-    let mut body = Vec::with_capacity(size * items.len());
+    let mut body = ByteWriter::with_capacity(size * items.len());
     for i in items {
-        let mut i = i.clone();
-        i.resize(size, 0);
-        body.extend(i);
+        body.fixed(i, size);
     }
-    header(out, tag, minor, key, item_size, items.len() as i32, ext, &body);
+    header(w, tag, minor, key, item_size, items.len() as i32, ext, body.as_slice());
 }
 
 /// A file with every section kind and minor type the reader knows, in `encoding`, with non-ASCII names:

@@ -5,6 +5,7 @@ use std::collections::HashMap;
 
 use glam::{Mat3, Mat4, Quat, Vec2, Vec3};
 
+use super::layout;
 use super::parse::{RawModel, RawNode};
 use crate::error::{LoadError, Location, Warning};
 use crate::scene::{
@@ -50,9 +51,9 @@ impl NodeKeys {
 }
 
 pub fn build(raw: RawModel, data: &[u8]) -> Result<Scene, LoadError> {
-    let rsm2 = raw.version() >= 0x202;
+    let rsm2 = layout::is_rsm2(raw.version());
     let mut w = Warnings(Vec::new());
-    if data.get(..4) == Some(b"GRSX") {
+    if data.get(..4) == Some(layout::MAGIC_ALT) {
         w.at("rsm.magic", 0, "magic \"GRSX\" read as \"GRSM\"".into());
     }
     let len = data.len() as u64;
@@ -318,7 +319,7 @@ pub fn build(raw: RawModel, data: &[u8]) -> Result<Scene, LoadError> {
         let reversed = Mat3::from_mat4(m).determinant() < 0.0;
 
         // The node's texture slots → materials.
-        let slots: Vec<Option<usize>> = if raw.version() >= 0x203 {
+        let slots: Vec<Option<usize>> = if layout::node_texture_names(raw.version()) {
             node.texture_names
                 .iter()
                 .map(|t| {

@@ -7,13 +7,14 @@
 //! centred (`UpAxis::NegY`), RSM2 is left-handed Y-up (`UpAxis::YLeftHanded`).
 
 mod build;
+mod layout;
 mod parse;
 pub mod write;
 
 use crate::error::LoadError;
 use crate::scene::{RsmLayout, Scene};
 
-pub use parse::MAGIC;
+pub use layout::MAGIC;
 
 /// True when the bytes start like an RSM or RSM2 file.
 pub fn sniff(bytes: &[u8]) -> bool {
@@ -35,16 +36,12 @@ fn read_inner(data: &[u8]) -> Result<Scene, LoadError> {
 /// layout B with trailing bytes (a warning); else layout B's error.
 fn choose_layout(data: &[u8]) -> Result<parse::RawModel, LoadError> {
     let (major, minor) = parse::version(data)?;
-    let v = u16::from(major) << 8 | u16::from(minor);
+    let v = layout::code(major, minor);
     let len = data.len() as u64;
-    let mut candidates = vec![RsmLayout::B];
-    if v == 0x105 {
-        candidates.push(RsmLayout::BExtraBeforeBlock);
-    }
     let mut first_error = None;
     let mut with_trailing = None;
-    for layout in candidates {
-        match parse::parse(data, layout) {
+    for candidate in layout::b_layouts(v) {
+        match parse::parse(data, candidate) {
             Ok(m) if m.end == len => return Ok(m),
             Ok(m) => {
                 with_trailing.get_or_insert(m);
@@ -54,7 +51,7 @@ fn choose_layout(data: &[u8]) -> Result<parse::RawModel, LoadError> {
             }
         }
     }
-    if v <= 0x105
+    if layout::fjs_possible(v)
         && let Ok(m) = parse::parse(data, RsmLayout::Fjs)
         && m.end == len
     {

@@ -3,6 +3,7 @@
 
 use glam::{Quat, Vec2, Vec3};
 
+use super::layout;
 use crate::error::LoadError;
 use crate::formats::binread::{Cursor, le_u32};
 use crate::scene::{RsmLayout, RsmVolumeBox};
@@ -90,24 +91,20 @@ pub struct RawModel {
 
 impl RawModel {
     pub fn version(&self) -> u16 {
-        u16::from(self.major) << 8 | u16::from(self.minor)
+        layout::code(self.major, self.minor)
     }
 }
-
-/// The magic every RSM file starts with.
-pub const MAGIC: &[u8; 4] = b"GRSM";
 
 /// Reads the header's version: (major, minor), erroring on anything rigscope does not read.
 pub fn version(data: &[u8]) -> Result<(u8, u8), LoadError> {
     let mut c = Cursor::new(data);
     let magic = c.bytes(4, "magic")?;
-    if magic != MAGIC && magic != b"GRSX" {
+    if magic != layout::MAGIC && magic != layout::MAGIC_ALT {
         return Err(LoadError::at(0, format!("magic {:?}: expected \"GRSM\"", String::from_utf8_lossy(magic))));
     }
     let major = c.u8("major version")?;
     let minor = c.u8("minor version")?;
-    let v = u16::from(major) << 8 | u16::from(minor);
-    if !(0x101..=0x106).contains(&v) && !(0x202..=0x203).contains(&v) {
+    if !layout::supported(layout::code(major, minor)) {
         return Err(LoadError::at(4, format!("version {major}.{minor}: expected 1.1 to 1.6, 2.2 or 2.3")));
     }
     Ok((major, minor))
@@ -116,14 +113,17 @@ pub fn version(data: &[u8]) -> Result<(u8, u8), LoadError> {
 /// Parses with layout B (RSM1 1.5 with the extra bytes where `extra` says) or, for RSM1 up to 1.5, FJS.
 pub fn parse(data: &[u8], layout: RsmLayout) -> Result<RawModel, LoadError> {
     let (major, minor) = version(data)?;
-    let v = u16::from(major) << 8 | u16::from(minor);
     let mut c = Cursor::new(data);
-    c.bytes(6, "magic and version")?;
-    if v >= 0x202 { parse_rsm2(&mut c, major, minor) } else { parse_rsm1(&mut c, major, minor, layout) }
+    c.bytes(layout::HEADER_LEN, "magic and version")?;
+    if layout::is_rsm2(layout::code(major, minor)) {
+        parse_rsm2(&mut c, major, minor)
+    } else {
+        parse_rsm1(&mut c, major, minor, layout)
+    }
 }
 
 fn str40(c: &mut Cursor, what: &str) -> Result<Name, LoadError> {
-    Ok(Name::from_bytes(c.bytes(40, what)?))
+    Ok(Name::from_bytes(c.bytes(layout::NAME_LEN as u64, what)?))
 }
 
 fn lstr(c: &mut Cursor, what: &str) -> Result<Name, LoadError> {
@@ -155,39 +155,35 @@ fn vec3_at(b: &[u8], i: usize) -> Vec3 {
     Vec3::new(f32_at(b, i), f32_at(b, i + 4), f32_at(b, i + 8))
 }
 
-fn parse_rsm1(c: &mut Cursor, major: u8, minor: u8, layout: RsmLayout) -> Result<RawModel, LoadError> {
-    let v = u16::from(major) << 8 | u16::from(minor);
-    let fjs = layout == RsmLayout::Fjs;
+fn parse_rsm1(c: &mut Cursor, major: u8, minor: u8, file_layout: RsmLayout) -> Result<RawModel, LoadError> {
+    let v = layout::code(major, minor);
     let anim_len = c.i32("animLen")?;
     let shade_type = c.i32("shadeType")?;
-    let alpha = if v >= 0x104 { Some(c.u8("alpha")?) } else { None };
-    c.bytes(16, "reserved header bytes")?;
-    let n = c.count(40, "texture")?;
+    let alpha = if layout::has_alpha(v) { Some(c.u8("alpha")?) } else { None };
+    c.bytes(layout::RSM1_RESERVED as u64, "reserved header bytes")?;
+    let n = c.count(layout::NAME_LEN as u64, "texture")?;
     let mut textures = Vec::with_capacity(n);
     for i in 0..n {
         textures.push(str40(c, &format!("texture {i} name"))?);
     }
     let main = str40(c, "main node name")?;
-    // A node is at least 80 B of names, 88 B of transform and four counts.
-    let n = c.count(184, "node")?;
+    let n = c.count(layout::RSM1_NODE_MIN, "node")?;
     let mut nodes = Vec::with_capacity(n);
     for i in 0..n {
-        nodes.push(rsm1_node(c, v, i, fjs)?);
+        nodes.push(rsm1_node(c, v, i, file_layout)?);
     }
-    let extra_before = !fjs && v == 0x105 && layout == RsmLayout::BExtraBeforeBlock;
-    if extra_before {
-        c.bytes(4, "1.5 extra bytes (before the model-level block)")?;
+    if layout::extra_before_block(v, file_layout) {
+        c.bytes(layout::EXTRA_1_5 as u64, "1.5 extra bytes (before the model-level block)")?;
     }
     let mut model_keys = 0;
-    // FJS: 16-byte model-level keys below 1.5 and none in 1.5; layout B: 20-byte keys below 1.6.
-    let block = if fjs { (v < 0x105).then_some(16) } else { (v < 0x106).then_some(20) };
-    if let Some(size) = block {
+    if let Some(size) = layout::model_key_size(v, file_layout) {
+        let size = size as u64;
         model_keys = c.count(size, "model-level key")?;
         c.bytes(model_keys as u64 * size, "model-level keys")?;
     }
-    let volume_boxes = volume_boxes(c, v >= 0x103)?;
-    if !fjs && v == 0x105 && layout == RsmLayout::B {
-        c.bytes(4, "1.5 extra bytes (at the end)")?;
+    let volume_boxes = volume_boxes(c, v)?;
+    if layout::extra_at_end(v, file_layout) {
+        c.bytes(layout::EXTRA_1_5 as u64, "1.5 extra bytes (at the end)")?;
     }
     Ok(RawModel {
         major,
@@ -202,14 +198,14 @@ fn parse_rsm1(c: &mut Cursor, major: u8, minor: u8, layout: RsmLayout) -> Result
         model_keys,
         volume_boxes,
         volume_count_missing: false,
-        layout,
+        layout: file_layout,
         end: c.pos(),
     })
 }
 
-fn volume_boxes(c: &mut Cursor, with_flag: bool) -> Result<Vec<RsmVolumeBox>, LoadError> {
-    let size = if with_flag { 40 } else { 36 };
-    Ok(records(c, size, "volume box")?
+fn volume_boxes(c: &mut Cursor, v: u16) -> Result<Vec<RsmVolumeBox>, LoadError> {
+    let with_flag = layout::volume_box_flag(v);
+    Ok(records(c, layout::volume_box_size(v), "volume box")?
         .into_iter()
         .map(|b| RsmVolumeBox {
             size: vec3_at(b, 0),
@@ -220,7 +216,7 @@ fn volume_boxes(c: &mut Cursor, with_flag: bool) -> Result<Vec<RsmVolumeBox>, Lo
         .collect())
 }
 
-fn rsm1_node(c: &mut Cursor, v: u16, i: usize, fjs: bool) -> Result<RawNode, LoadError> {
+fn rsm1_node(c: &mut Cursor, v: u16, i: usize, file_layout: RsmLayout) -> Result<RawNode, LoadError> {
     let offset = c.pos();
     let name = str40(c, &format!("node {i} name"))?;
     let parent = str40(c, &format!("node {i} parent name"))?;
@@ -233,13 +229,13 @@ fn rsm1_node(c: &mut Cursor, v: u16, i: usize, fjs: bool) -> Result<RawNode, Loa
     let rot_axis = vec3(c, &format!("{what} rotation axis"))?;
     let scale = vec3(c, &format!("{what} scale"))?;
     let vertices = vertices(c, &what)?;
-    let tv_size = if v >= 0x102 { 12 } else { 8 };
+    let tv_size = layout::rsm1_tex_vertex_size(v);
     let skip = tv_size - 8;
     let tex_coords = records(c, tv_size, &format!("{what} texture vertex"))?
         .iter()
         .map(|b| Vec2::new(f32_at(b, skip), f32_at(b, skip + 4)))
         .collect();
-    let face_size = if v >= 0x102 { 24 } else { 20 };
+    let face_size = layout::rsm1_face_size(v);
     let face_start = c.pos();
     let face_records = records(c, face_size, &format!("{what} face"))?;
     let mut faces = Vec::with_capacity(face_records.len());
@@ -247,7 +243,7 @@ fn rsm1_node(c: &mut Cursor, v: u16, i: usize, fjs: bool) -> Result<RawNode, Loa
         let at = face_start + 4 + (f * face_size) as u64;
         let u = |k: usize| u16::from_le_bytes([b[2 * k], b[2 * k + 1]]);
         let i = |k: usize| i32::from_le_bytes([b[k], b[k + 1], b[k + 2], b[k + 3]]);
-        let groups = if v >= 0x102 { vec![i(20)] } else { vec![0] };
+        let groups = if layout::has_colour_and_group(v) { vec![i(layout::FACE_BODY)] } else { vec![0] };
         faces.push(RawFace {
             offset: at,
             vertices: [u(0), u(1), u(2)],
@@ -257,10 +253,13 @@ fn rsm1_node(c: &mut Cursor, v: u16, i: usize, fjs: bool) -> Result<RawNode, Loa
             groups,
         });
     }
-    let scale_keys = if v >= 0x106 { frame_vec3_keys(c, 20, &format!("{what} scale key"))? } else { Vec::new() };
+    let scale_keys = if layout::has_scale_keys(v) { scale_keys(c, &what)? } else { Vec::new() };
     let rot_keys = rot_keys(c, &what)?;
-    let pos_keys =
-        if fjs && v >= 0x105 { frame_vec3_keys(c, 16, &format!("{what} position key (FJS)"))? } else { Vec::new() };
+    let pos_keys = if layout::has_fjs_pos_keys(v, file_layout) {
+        frame_vec3_keys(c, layout::FJS_POS_KEY, &format!("{what} position key (FJS)"))?
+    } else {
+        Vec::new()
+    };
     Ok(RawNode {
         offset,
         name,
@@ -292,21 +291,26 @@ fn frame_vec3_keys(c: &mut Cursor, size: usize, what: &str) -> Result<Vec<(i32, 
     Ok(records(c, size, what)?.iter().map(|b| (i32_at(b, 0), vec3_at(b, 4))).collect())
 }
 
+fn scale_keys(c: &mut Cursor, what: &str) -> Result<Vec<(i32, Vec3)>, LoadError> {
+    frame_vec3_keys(c, layout::SCALE_KEY, &format!("{what} scale key"))
+}
+
 fn rot_keys(c: &mut Cursor, what: &str) -> Result<Vec<(i32, Quat)>, LoadError> {
-    Ok(records(c, 20, &format!("{what} rotation key"))?
+    Ok(records(c, layout::ROT_KEY, &format!("{what} rotation key"))?
         .iter()
         .map(|b| (i32_at(b, 0), Quat::from_xyzw(f32_at(b, 4), f32_at(b, 8), f32_at(b, 12), f32_at(b, 16))))
         .collect())
 }
 
 fn parse_rsm2(c: &mut Cursor, major: u8, minor: u8) -> Result<RawModel, LoadError> {
-    let v = u16::from(major) << 8 | u16::from(minor);
+    let v = layout::code(major, minor);
     let anim_len = c.i32("animLen")?;
     let shade_type = c.i32("shadeType")?;
+    // Every RSM2 version has both (see `layout::has_alpha`).
     let alpha = Some(c.u8("alpha")?);
     let fps = Some(c.f32("fps")?);
     let mut textures = Vec::new();
-    if v == 0x202 {
+    if layout::has_rsm2_texture_list(v) {
         let n = c.count(4, "texture")?;
         textures.reserve(n);
         for i in 0..n {
@@ -318,14 +322,16 @@ fn parse_rsm2(c: &mut Cursor, major: u8, minor: u8) -> Result<RawModel, LoadErro
     for i in 0..n {
         roots.push(lstr(c, &format!("root {i} name"))?);
     }
-    // Two name lengths, a texture count, 48 B of matrix and position, six counts.
-    let n = c.count(84, "node")?;
+    let n = c.count(layout::RSM2_NODE_MIN, "node")?;
     let mut nodes = Vec::with_capacity(n);
     for i in 0..n {
         nodes.push(rsm2_node(c, v, i)?);
     }
-    let (volume_boxes, volume_count_missing) =
-        if v >= 0x203 && c.remaining() < 4 { (Vec::new(), true) } else { (volume_boxes(c, true)?, false) };
+    let (volume_boxes, volume_count_missing) = if layout::volume_count_optional(v) && c.remaining() < 4 {
+        (Vec::new(), true)
+    } else {
+        (volume_boxes(c, v)?, false)
+    };
     Ok(RawModel {
         major,
         minor,
@@ -351,7 +357,7 @@ fn rsm2_node(c: &mut Cursor, v: u16, i: usize) -> Result<RawNode, LoadError> {
     let what = format!("node {i} \"{}\"", name.text);
     let mut texture_indices = Vec::new();
     let mut texture_names = Vec::new();
-    if v >= 0x203 {
+    if layout::node_texture_names(v) {
         let n = c.count(4, &format!("{what} texture name"))?;
         texture_names.reserve(n);
         for t in 0..n {
@@ -367,13 +373,13 @@ fn rsm2_node(c: &mut Cursor, v: u16, i: usize) -> Result<RawNode, LoadError> {
         .iter()
         .map(|b| Vec2::new(f32_at(b, 4), f32_at(b, 8)))
         .collect();
-    let n = c.count(24, &format!("{what} face"))?;
+    let n = c.count((layout::FACE_BODY + layout::FACE_GROUP) as u64, &format!("{what} face"))?;
     let mut faces = Vec::with_capacity(n);
     let face_what = format!("{what} face");
     for f in 0..n {
         let at = c.pos();
         let len = c.i32(&face_what)?;
-        if !(20..=32).contains(&len) || len % 4 != 0 {
+        if !layout::rsm2_face_len_ok(len) {
             return Err(LoadError::at(
                 at,
                 format!("{what} face {f} length {len}: expected 24, 28 or 32 (20 B + 4 B per smoothing group)"),
@@ -382,7 +388,9 @@ fn rsm2_node(c: &mut Cursor, v: u16, i: usize) -> Result<RawNode, LoadError> {
         let b = c.bytes(len as u64, &face_what)?;
         let u = |k: usize| u16::from_le_bytes([b[2 * k], b[2 * k + 1]]);
         let i = |k: usize| i32::from_le_bytes([b[k], b[k + 1], b[k + 2], b[k + 3]]);
-        let groups = (0..(len as usize - 20) / 4).map(|g| i(20 + 4 * g)).collect();
+        let body = layout::FACE_BODY;
+        let groups =
+            (0..(len as usize - body) / layout::FACE_GROUP).map(|g| i(body + layout::FACE_GROUP * g)).collect();
         faces.push(RawFace {
             offset: at,
             vertices: [u(0), u(1), u(2)],
@@ -392,18 +400,18 @@ fn rsm2_node(c: &mut Cursor, v: u16, i: usize) -> Result<RawNode, LoadError> {
             groups,
         });
     }
-    let scale_keys = frame_vec3_keys(c, 20, &format!("{what} scale key"))?;
+    let scale_keys = scale_keys(c, &what)?;
     let rot_keys = rot_keys(c, &what)?;
-    let pos_keys = frame_vec3_keys(c, 20, &format!("{what} position key"))?;
+    let pos_keys = frame_vec3_keys(c, layout::RSM2_POS_KEY, &format!("{what} position key"))?;
     let mut uv_anims = Vec::new();
-    if v >= 0x203 {
+    if layout::has_uv_animations(v) {
         let n = c.count(8, &format!("{what} UV-animated texture"))?;
         for _ in 0..n {
             let slot = c.i32(&format!("{what} UV animation texture slot"))?;
             let kinds = c.count(8, &format!("{what} UV animation type"))?;
             for _ in 0..kinds {
                 let kind = c.i32(&format!("{what} UV animation type"))?;
-                let keys = records(c, 8, &format!("{what} UV animation key"))?
+                let keys = records(c, layout::UV_KEY, &format!("{what} UV animation key"))?
                     .iter()
                     .map(|b| (i32_at(b, 0), f32_at(b, 4)))
                     .collect();

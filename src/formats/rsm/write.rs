@@ -5,6 +5,8 @@
 //! [`RsmDocument::to_bytes`] writes exactly that for its version and layout: it validates nothing (counts are
 //! the lengths of the lists given), and it never panics.
 
+use super::layout;
+use crate::formats::binwrite::ByteWriter;
 use crate::scene::RsmLayout;
 
 /// One face. RSM1 writes the first smoothing group (none below 1.2); RSM2 writes all of them (1 to 3).
@@ -123,7 +125,7 @@ impl RsmDocument {
     /// An empty file of version `major.minor`: shadeType 2, alpha 255, 30 fps, layout B.
     pub fn new(major: u8, minor: u8) -> RsmDocument {
         RsmDocument {
-            magic: *b"GRSM",
+            magic: *layout::MAGIC,
             major,
             minor,
             anim_len: 0,
@@ -144,184 +146,169 @@ impl RsmDocument {
     }
 
     fn version(&self) -> u16 {
-        u16::from(self.major) << 8 | u16::from(self.minor)
+        layout::code(self.major, self.minor)
     }
 
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut o = Out(Vec::new());
+        let mut o = ByteWriter::new();
         let v = self.version();
-        o.0.extend(self.magic);
-        o.0.extend([self.major, self.minor]);
-        o.i32(self.anim_len);
-        o.i32(self.shade_type);
-        if v >= 0x202 {
-            o.0.push(self.alpha);
-            o.f32(self.fps);
-            if v == 0x202 {
-                o.count(self.textures.len());
-                for t in &self.textures {
-                    o.lstr(t);
-                }
-            }
-            o.count(self.roots.len());
-            for r in &self.roots {
-                o.lstr(r);
-            }
-            o.count(self.nodes.len());
-            for n in &self.nodes {
-                self.rsm2_node(&mut o, n);
-            }
-            if v < 0x203 || self.volume_box_count {
-                self.volume_boxes(&mut o, true);
-            }
+        o.bytes(&self.magic).u8(self.major).u8(self.minor);
+        o.i32(self.anim_len).i32(self.shade_type);
+        if layout::is_rsm2(v) {
+            self.rsm2_body(&mut o);
         } else {
-            if v >= 0x104 {
-                o.0.push(self.alpha);
-            }
-            o.0.extend([0u8; 16]);
-            o.count(self.textures.len());
-            for t in &self.textures {
-                o.str40(t);
-            }
-            o.str40(&self.main_node);
-            o.count(self.nodes.len());
-            for n in &self.nodes {
-                self.rsm1_node(&mut o, n);
-            }
-            let fjs = self.layout == RsmLayout::Fjs;
-            if !fjs && v == 0x105 && self.layout == RsmLayout::BExtraBeforeBlock {
-                o.0.extend(self.extra_1_5);
-            }
-            let block = if fjs { (v < 0x105).then_some(16) } else { (v < 0x106).then_some(20) };
-            if let Some(size) = block {
-                o.count(self.model_keys.len());
-                for (frame, p, d) in &self.model_keys {
-                    o.i32(*frame);
-                    o.f32s(p);
-                    if size == 20 {
-                        o.f32(*d);
-                    }
-                }
-            }
-            self.volume_boxes(&mut o, v >= 0x103);
-            if !fjs && v == 0x105 && self.layout == RsmLayout::B {
-                o.0.extend(self.extra_1_5);
-            }
+            self.rsm1_body(&mut o);
         }
-        o.0.extend(&self.trailing);
-        o.0
+        o.bytes(&self.trailing);
+        o.into_bytes()
     }
 
-    fn volume_boxes(&self, o: &mut Out, flag: bool) {
-        o.count(self.volume_boxes.len());
+    fn rsm2_body(&self, o: &mut ByteWriter) {
+        let v = self.version();
+        // Every RSM2 version has both (see `layout::has_alpha`).
+        o.u8(self.alpha).f32(self.fps);
+        if layout::has_rsm2_texture_list(v) {
+            o.count_i32(self.textures.len());
+            for t in &self.textures {
+                lstr(o, t);
+            }
+        }
+        o.count_i32(self.roots.len());
+        for r in &self.roots {
+            lstr(o, r);
+        }
+        o.count_i32(self.nodes.len());
+        for n in &self.nodes {
+            self.rsm2_node(o, n);
+        }
+        if !layout::volume_count_optional(v) || self.volume_box_count {
+            self.volume_boxes(o);
+        }
+    }
+
+    fn rsm1_body(&self, o: &mut ByteWriter) {
+        let v = self.version();
+        if layout::has_alpha(v) {
+            o.u8(self.alpha);
+        }
+        o.zeros(layout::RSM1_RESERVED);
+        o.count_i32(self.textures.len());
+        for t in &self.textures {
+            o.fixed(t, layout::NAME_LEN);
+        }
+        o.fixed(&self.main_node, layout::NAME_LEN);
+        o.count_i32(self.nodes.len());
+        for n in &self.nodes {
+            self.rsm1_node(o, n);
+        }
+        if layout::extra_before_block(v, self.layout) {
+            o.bytes(&self.extra_1_5);
+        }
+        if let Some(size) = layout::model_key_size(v, self.layout) {
+            o.count_i32(self.model_keys.len());
+            for (frame, p, d) in &self.model_keys {
+                o.i32(*frame).f32s(p);
+                if size == layout::MODEL_KEY_B {
+                    o.f32(*d);
+                }
+            }
+        }
+        self.volume_boxes(o);
+        if layout::extra_at_end(v, self.layout) {
+            o.bytes(&self.extra_1_5);
+        }
+    }
+
+    fn volume_boxes(&self, o: &mut ByteWriter) {
+        let flag = layout::volume_box_flag(self.version());
+        o.count_i32(self.volume_boxes.len());
         for (size, pos, rot, f) in &self.volume_boxes {
-            o.f32s(size);
-            o.f32s(pos);
-            o.f32s(rot);
+            o.f32s(size).f32s(pos).f32s(rot);
             if flag {
                 o.i32(*f);
             }
         }
     }
 
-    fn rsm1_node(&self, o: &mut Out, n: &Node) {
+    fn rsm1_node(&self, o: &mut ByteWriter, n: &Node) {
         let v = self.version();
-        o.str40(&n.name);
-        o.str40(&n.parent);
-        o.count(n.texture_indices.len());
+        o.fixed(&n.name, layout::NAME_LEN).fixed(&n.parent, layout::NAME_LEN);
+        o.count_i32(n.texture_indices.len());
         for t in &n.texture_indices {
             o.i32(*t);
         }
-        o.f32s(&n.m3);
-        o.f32s(&n.offset);
-        o.f32s(&n.pos);
-        o.f32(n.rot_angle);
-        o.f32s(&n.rot_axis);
-        o.f32s(&n.scale);
-        o.count(n.vertices.len());
-        for p in &n.vertices {
-            o.f32s(p);
-        }
-        o.count(n.tex_vertices.len());
+        o.f32s(&n.m3).f32s(&n.offset).f32s(&n.pos).f32(n.rot_angle).f32s(&n.rot_axis).f32s(&n.scale);
+        vertices(o, &n.vertices);
+        let colour = layout::has_colour_and_group(v);
+        o.count_i32(n.tex_vertices.len());
         for (c, uv) in &n.tex_vertices {
-            if v >= 0x102 {
-                o.0.extend(c.to_le_bytes());
+            if colour {
+                o.u32(*c);
             }
             o.f32s(uv);
         }
-        o.count(n.faces.len());
+        o.count_i32(n.faces.len());
         for f in &n.faces {
-            o.face_body(f);
-            if v >= 0x102 {
+            face_body(o, f);
+            if colour {
                 o.i32(f.groups.first().copied().unwrap_or(0));
             }
         }
-        if v >= 0x106 {
-            o.scale_keys(&n.scale_keys);
+        if layout::has_scale_keys(v) {
+            scale_keys(o, &n.scale_keys);
         }
-        o.rot_keys(&n.rot_keys);
-        if self.layout == RsmLayout::Fjs && v >= 0x105 {
-            o.count(n.pos_keys.len());
+        rot_keys(o, &n.rot_keys);
+        if layout::has_fjs_pos_keys(v, self.layout) {
+            o.count_i32(n.pos_keys.len());
             for (frame, p) in &n.pos_keys {
-                o.i32(*frame);
-                o.f32s(p);
+                o.i32(*frame).f32s(p);
             }
         }
     }
 
-    fn rsm2_node(&self, o: &mut Out, n: &Node) {
+    fn rsm2_node(&self, o: &mut ByteWriter, n: &Node) {
         let v = self.version();
-        o.lstr(&n.name);
-        o.lstr(&n.parent);
-        if v >= 0x203 {
-            o.count(n.texture_names.len());
+        lstr(o, &n.name);
+        lstr(o, &n.parent);
+        if layout::node_texture_names(v) {
+            o.count_i32(n.texture_names.len());
             for t in &n.texture_names {
-                o.lstr(t);
+                lstr(o, t);
             }
         } else {
-            o.count(n.texture_indices.len());
+            o.count_i32(n.texture_indices.len());
             for t in &n.texture_indices {
                 o.i32(*t);
             }
         }
-        o.f32s(&n.m3);
-        o.f32s(&n.pos);
-        o.count(n.vertices.len());
-        for p in &n.vertices {
-            o.f32s(p);
-        }
-        o.count(n.tex_vertices.len());
+        o.f32s(&n.m3).f32s(&n.pos);
+        vertices(o, &n.vertices);
+        o.count_i32(n.tex_vertices.len());
         for (c, uv) in &n.tex_vertices {
-            o.0.extend(c.to_le_bytes());
-            o.f32s(uv);
+            o.u32(*c).f32s(uv);
         }
-        o.count(n.faces.len());
+        o.count_i32(n.faces.len());
         for f in &n.faces {
-            o.count(20 + 4 * f.groups.len());
-            o.face_body(f);
+            o.count_i32(layout::FACE_BODY + layout::FACE_GROUP * f.groups.len());
+            face_body(o, f);
             for g in &f.groups {
                 o.i32(*g);
             }
         }
-        o.scale_keys(&n.scale_keys);
-        o.rot_keys(&n.rot_keys);
-        o.count(n.pos_keys.len());
+        scale_keys(o, &n.scale_keys);
+        rot_keys(o, &n.rot_keys);
+        o.count_i32(n.pos_keys.len());
         for (frame, p) in &n.pos_keys {
-            o.i32(*frame);
-            o.f32s(p);
-            o.i32(0);
+            o.i32(*frame).f32s(p).i32(0);
         }
-        if v >= 0x203 {
-            o.count(n.uv_animations.len());
+        if layout::has_uv_animations(v) {
+            o.count_i32(n.uv_animations.len());
             for (slot, kinds) in &n.uv_animations {
-                o.i32(*slot);
-                o.count(kinds.len());
+                o.i32(*slot).count_i32(kinds.len());
                 for (kind, keys) in kinds {
-                    o.i32(*kind);
-                    o.count(keys.len());
+                    o.i32(*kind).count_i32(keys.len());
                     for (frame, value) in keys {
-                        o.i32(*frame);
-                        o.f32(*value);
+                        o.i32(*frame).f32(*value);
                     }
                 }
             }
@@ -329,68 +316,40 @@ impl RsmDocument {
     }
 }
 
-struct Out(Vec<u8>);
+/// A length-prefixed name (RSM2).
+fn lstr(o: &mut ByteWriter, s: &[u8]) {
+    o.count_i32(s.len()).bytes(s);
+}
 
-impl Out {
-    fn i32(&mut self, v: i32) {
-        self.0.extend(v.to_le_bytes());
+fn vertices(o: &mut ByteWriter, vertices: &[[f32; 3]]) {
+    o.count_i32(vertices.len());
+    for p in vertices {
+        o.f32s(p);
     }
+}
 
-    fn f32(&mut self, v: f32) {
-        self.0.extend(v.to_le_bytes());
+/// Scale keys (RSM 1.6, RSM2): count, then frame, scale and the unused trailing float.
+fn scale_keys(o: &mut ByteWriter, keys: &[(i32, [f32; 3], f32)]) {
+    o.count_i32(keys.len());
+    for (frame, s, d) in keys {
+        o.i32(*frame).f32s(s).f32(*d);
     }
+}
 
-    fn f32s(&mut self, v: &[f32]) {
-        for x in v {
-            self.f32(*x);
-        }
+/// Rotation keys: count, then frame and quaternion x, y, z, w.
+fn rot_keys(o: &mut ByteWriter, keys: &[(i32, [f32; 4])]) {
+    o.count_i32(keys.len());
+    for (frame, q) in keys {
+        o.i32(*frame).f32s(q);
     }
+}
 
-    /// A length as an i32, saturating.
-    fn count(&mut self, n: usize) {
-        self.i32(i32::try_from(n).unwrap_or(i32::MAX));
+/// The first 20 bytes of a face: corners, texture vertices, slot, padding and the two-sided flag.
+fn face_body(o: &mut ByteWriter, f: &Face) {
+    for x in f.vertices.iter().chain(&f.tex_vertices).chain([&f.texture, &f.pad]) {
+        o.u16(*x);
     }
-
-    /// Exactly 40 bytes: the name, cut or padded with NULs.
-    fn str40(&mut self, s: &[u8]) {
-        let mut b = [0u8; 40];
-        for (d, c) in b.iter_mut().zip(s) {
-            *d = *c;
-        }
-        self.0.extend(b);
-    }
-
-    fn lstr(&mut self, s: &[u8]) {
-        self.count(s.len());
-        self.0.extend(s);
-    }
-
-    /// The first 20 bytes of a face: corners, texture vertices, slot, padding and the two-sided flag.
-    /// Scale keys (RSM 1.6, RSM2): count, then frame, scale and the unused trailing float.
-    fn scale_keys(&mut self, keys: &[(i32, [f32; 3], f32)]) {
-        self.count(keys.len());
-        for (frame, s, d) in keys {
-            self.i32(*frame);
-            self.f32s(s);
-            self.f32(*d);
-        }
-    }
-
-    /// Rotation keys: count, then frame and quaternion x, y, z, w.
-    fn rot_keys(&mut self, keys: &[(i32, [f32; 4])]) {
-        self.count(keys.len());
-        for (frame, q) in keys {
-            self.i32(*frame);
-            self.f32s(q);
-        }
-    }
-
-    fn face_body(&mut self, f: &Face) {
-        for x in f.vertices.iter().chain(&f.tex_vertices).chain([&f.texture, &f.pad]) {
-            self.0.extend(x.to_le_bytes());
-        }
-        self.i32(f.two_sided);
-    }
+    o.i32(f.two_sided);
 }
 
 /// A small two-node model of version `major.minor` with every kind of data that version holds (texture list,
