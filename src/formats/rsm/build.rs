@@ -53,6 +53,55 @@ impl NodeKeys {
 pub fn build(raw: RawModel, data: &[u8]) -> Result<Scene, LoadError> {
     let rsm2 = layout::is_rsm2(raw.version());
     let mut w = Warnings(Vec::new());
+    file_warnings(&raw, data, &mut w);
+    let fps = frame_rate(&raw, &mut w);
+    let h = hierarchy(&raw, rsm2, &mut w);
+    let keys: Vec<NodeKeys> = raw.nodes.iter().enumerate().map(|(i, node)| node_keys(i, node, &mut w)).collect();
+    let RestPose { mut rest, static_scale } = rest_pose(&raw, rsm2, &h.parent, &keys, &mut w);
+    let mut skeleton = h.skeleton(&raw, &rest)?;
+    let center_offset = if rsm2 { Vec3::ZERO } else { centre(&raw, &h, &mut rest, &mut skeleton)? };
+    let mut materials = Materials::new(&raw);
+    let g = geometry(&raw, fps, &h, &skeleton, &keys, &mut materials, &mut w)?;
+    let clips = clips(&raw, fps, &h, &keys, &static_scale, center_offset, &mut w);
+    let uv_animations = uv_animations(&raw, &mut w);
+
+    let version = format!("{}.{}", raw.major, raw.minor);
+    let mut meta = Metadata::new(if rsm2 { Format::Rsm2 } else { Format::Rsm }, version);
+    meta.warnings = w.0;
+    let info = RsmInfo {
+        layout: raw.layout,
+        centring: center_offset,
+        anim_len: raw.anim_len,
+        shade_type: raw.shade_type,
+        alpha: raw.alpha,
+        fps: raw.fps,
+        roots: raw.roots.iter().map(|r| r.text.clone()).collect(),
+        textures: raw.textures.iter().map(|t| t.text.clone()).collect(),
+        nodes: g.info_nodes,
+        two_sided: g.two_sided,
+        model_keys: raw.model_keys,
+        volume_boxes: raw.volume_boxes,
+        uv_animations,
+        node_of_joint: h.order,
+    };
+    // Every field this format sets; the rest (cameras, format facts of other formats) stay empty.
+    Ok(Scene {
+        vertices: g.streams,
+        triangles: g.triangles,
+        meshes: g.meshes,
+        materials: materials.list,
+        skeleton,
+        clips,
+        up: if rsm2 { UpAxis::YLeftHanded } else { UpAxis::NegY },
+        front_face: FrontFace::Ccw,
+        rsm: Some(Box::new(info)),
+        ..Scene::empty(meta)
+    })
+}
+
+/// Warnings about the file as a whole: alternative magic, trailing bytes, the FJS layout, ignored model-level
+/// keys and the shade type.
+fn file_warnings(raw: &RawModel, data: &[u8], w: &mut Warnings) {
     if data.get(..4) == Some(layout::MAGIC_ALT) {
         w.at("rsm.magic", 0, "magic \"GRSX\" read as \"GRSM\"".into());
     }
@@ -74,58 +123,48 @@ pub fn build(raw: RawModel, data: &[u8]) -> Result<Scene, LoadError> {
         3 => w.file("rsm.shade_type", "shadeType 3 (black): drawn unlit".into()),
         s => w.file("rsm.shade_type", format!("shadeType {s}: expected 0 to 3; flat normals used")),
     }
-    let fps = match raw.fps {
+}
+
+/// Key frames per second: RSM2's stored fps (or the fallback), RSM1's milliseconds.
+fn frame_rate(raw: &RawModel, w: &mut Warnings) -> f32 {
+    match raw.fps {
         Some(f) if f.is_finite() && f > 0.0 => f,
         Some(f) => {
             w.file("rsm2.fps", format!("fps {f}: expected a positive number; {FALLBACK_FPS} used"));
             FALLBACK_FPS
         }
         None => 1000.0,
-    };
-    let n = raw.nodes.len();
+    }
+}
 
-    // Parents by name: the first *other* node with that name; empty or own name is a root.
-    let mut parent: Vec<Option<usize>> = vec![None; n];
-    let mut by_name: HashMap<&[u8], Vec<usize>> = HashMap::new();
-    for (i, node) in raw.nodes.iter().enumerate() {
-        by_name.entry(&node.name.raw[..]).or_default().push(i);
+/// The node tree: each node's parent, the parents-first joint order and each node's joint.
+struct Hierarchy {
+    parent: Vec<Option<usize>>,
+    /// Node index of each joint.
+    order: Vec<usize>,
+    joint_of: Vec<usize>,
+}
+
+impl Hierarchy {
+    fn skeleton(&self, raw: &RawModel, rest: &[Transform]) -> Result<Skeleton, LoadError> {
+        let joints = self
+            .order
+            .iter()
+            .map(|&i| Joint {
+                name: raw.nodes[i].name.text.clone(),
+                parent: self.parent[i].map(|p| self.joint_of[p]),
+                bind: rest[i],
+            })
+            .collect();
+        Skeleton::new(joints, true).map_err(|j| LoadError::whole(format!("internal: joint {j} before its parent")))
     }
-    // Fixed-size names with garbage after their NUL: cut at the NUL, as the game does, and said.
-    let garbage: Vec<&str> = raw
-        .textures
-        .iter()
-        .chain(&raw.roots)
-        .chain(raw.nodes.iter().flat_map(|n| [&n.name, &n.parent]))
-        .filter(|name| name.garbage)
-        .map(|name| name.text.as_str())
-        .collect();
-    if let Some(first) = garbage.first() {
-        w.file(
-            "rsm.name.garbage",
-            format!("{} name field(s) hold bytes after their NUL (first: \"{first}\"); cut at the NUL", garbage.len()),
-        );
-    }
-    for (i, node) in raw.nodes.iter().enumerate() {
-        if by_name.get(&node.name.raw[..]).is_some_and(|v| v.len() > 1 && v[0] != i) {
-            w.at(
-                "rsm.node.duplicate_name",
-                node.offset,
-                format!("node {i} \"{}\" repeats an earlier node's name; children attach to the first", node.name.text),
-            );
-        }
-        if node.parent.raw.is_empty() || node.parent.raw == node.name.raw {
-            continue;
-        }
-        match by_name.get(&node.parent.raw[..]).and_then(|v| v.iter().find(|&&j| j != i)) {
-            Some(&j) => parent[i] = Some(j),
-            None => w.at(
-                "rsm.node.parent_unknown",
-                node.offset + if rsm2 { 4 } else { 40 },
-                format!("node {i} \"{}\": parent \"{}\" names no node; made a root", node.name.text, node.parent.text),
-            ),
-        }
-    }
-    break_cycles(&mut parent, &raw.nodes, &mut w);
+}
+
+/// Parents by name, cycles cut, roots ordered (RSM1's main node first), joints in depth-first order.
+fn hierarchy(raw: &RawModel, rsm2: bool, w: &mut Warnings) -> Hierarchy {
+    let n = raw.nodes.len();
+    let mut parent = parents(raw, rsm2, w);
+    break_cycles(&mut parent, &raw.nodes, w);
 
     // Roots: RSM1's main node first (node 0 when its name matches none), then every other root in file order.
     let mut first_root = None;
@@ -172,11 +211,62 @@ pub fn build(raw: RawModel, data: &[u8]) -> Result<Scene, LoadError> {
     for (j, &i) in order.iter().enumerate() {
         joint_of[i] = j;
     }
+    Hierarchy { parent, order, joint_of }
+}
 
-    // Keys, sorted and normalised.
-    let keys: Vec<NodeKeys> = raw.nodes.iter().enumerate().map(|(i, node)| node_keys(i, node, &mut w)).collect();
+/// Parents by name: the first *other* node with that name; empty or own name is a root.
+fn parents(raw: &RawModel, rsm2: bool, w: &mut Warnings) -> Vec<Option<usize>> {
+    let mut parent: Vec<Option<usize>> = vec![None; raw.nodes.len()];
+    let mut by_name: HashMap<&[u8], Vec<usize>> = HashMap::new();
+    for (i, node) in raw.nodes.iter().enumerate() {
+        by_name.entry(&node.name.raw[..]).or_default().push(i);
+    }
+    // Fixed-size names with garbage after their NUL: cut at the NUL, as the game does, and said.
+    let garbage: Vec<&str> = raw
+        .textures
+        .iter()
+        .chain(&raw.roots)
+        .chain(raw.nodes.iter().flat_map(|n| [&n.name, &n.parent]))
+        .filter(|name| name.garbage)
+        .map(|name| name.text.as_str())
+        .collect();
+    if let Some(first) = garbage.first() {
+        w.file(
+            "rsm.name.garbage",
+            format!("{} name field(s) hold bytes after their NUL (first: \"{first}\"); cut at the NUL", garbage.len()),
+        );
+    }
+    for (i, node) in raw.nodes.iter().enumerate() {
+        if by_name.get(&node.name.raw[..]).is_some_and(|v| v.len() > 1 && v[0] != i) {
+            w.at(
+                "rsm.node.duplicate_name",
+                node.offset,
+                format!("node {i} \"{}\" repeats an earlier node's name; children attach to the first", node.name.text),
+            );
+        }
+        if node.parent.raw.is_empty() || node.parent.raw == node.name.raw {
+            continue;
+        }
+        match by_name.get(&node.parent.raw[..]).and_then(|v| v.iter().find(|&&j| j != i)) {
+            Some(&j) => parent[i] = Some(j),
+            None => w.at(
+                "rsm.node.parent_unknown",
+                node.offset + if rsm2 { 4 } else { layout::NAME_LEN as u64 },
+                format!("node {i} \"{}\": parent \"{}\" names no node; made a root", node.name.text, node.parent.text),
+            ),
+        }
+    }
+    parent
+}
 
-    // Rest pose locals (file-space, before centring).
+/// Rest-pose locals (file space, before centring) and the static scale keyed scale multiplies.
+struct RestPose {
+    rest: Vec<Transform>,
+    static_scale: Vec<Vec3>,
+}
+
+fn rest_pose(raw: &RawModel, rsm2: bool, parent: &[Option<usize>], keys: &[NodeKeys], w: &mut Warnings) -> RestPose {
+    let n = raw.nodes.len();
     let mut rest: Vec<Transform> = Vec::with_capacity(n);
     let mut static_scale: Vec<Vec3> = vec![Vec3::ONE; n];
     for (i, node) in raw.nodes.iter().enumerate() {
@@ -222,89 +312,171 @@ pub fn build(raw: RawModel, data: &[u8]) -> Result<Scene, LoadError> {
         };
         rest.push(t);
     }
-    let pivot = |node: &RawNode| -> Mat4 {
-        if rsm2 {
-            Mat4::IDENTITY
-        } else {
-            Mat4::from_translation(node.offset_v) * Mat4::from_mat3(Mat3::from_cols_array(&node.m3))
-        }
-    };
-    let make_skeleton = |rest: &[Transform]| -> Result<Skeleton, LoadError> {
-        let joints = order
-            .iter()
-            .map(|&i| Joint {
-                name: raw.nodes[i].name.text.clone(),
-                parent: parent[i].map(|p| joint_of[p]),
-                bind: rest[i],
-            })
-            .collect();
-        Skeleton::new(joints, true).map_err(|j| LoadError::whole(format!("internal: joint {j} before its parent")))
-    };
-    let mut skeleton = make_skeleton(&rest)?;
+    RestPose { rest, static_scale }
+}
 
-    // RSM1 centring: C = T(−center.x, −max.y, −center.z) of the rest-pose box, folded into the roots.
-    let mut center_offset = Vec3::ZERO;
-    if !rsm2 {
-        let mut lo = Vec3::splat(f32::INFINITY);
-        let mut hi = Vec3::splat(f32::NEG_INFINITY);
-        for (i, node) in raw.nodes.iter().enumerate() {
-            let m = skeleton.bind_world[joint_of[i]] * pivot(node);
-            for v in &node.vertices {
-                let p = m.transform_point3(*v);
-                lo = lo.min(p);
-                hi = hi.max(p);
-            }
-        }
-        if lo.is_finite() && hi.is_finite() {
-            let c = (lo + hi) * 0.5;
-            center_offset = Vec3::new(-c.x, -hi.y, -c.z);
-            for i in 0..n {
-                if parent[i].is_none() {
-                    rest[i].translation += center_offset;
-                }
-            }
-            skeleton = make_skeleton(&rest)?;
-        }
+/// The node's pivot: RSM1's offset and matrix, applied to its vertices before the node transform.
+fn pivot(rsm2: bool, node: &RawNode) -> Mat4 {
+    if rsm2 {
+        Mat4::IDENTITY
+    } else {
+        Mat4::from_translation(node.offset_v) * Mat4::from_mat3(Mat3::from_cols_array(&node.m3))
     }
+}
 
-    // Materials: textures under a game data tree, magenta-keyed BMPs, TGA alpha blended; shadeType 0 and 3
-    // unlit.
-    let lit = !matches!(raw.shade_type, 0 | 3);
-    let new_material = |name: &str| Material {
-        name: name.to_string(),
-        texture: (!name.is_empty()).then(|| name.to_string()),
-        search: TextureSearch::DataTexture,
-        color_key: true,
-        alpha: AlphaMode::Blend,
-        lit,
-    };
-    let mut materials: Vec<Material> = Vec::new();
-    let mut global_material: Vec<usize> = Vec::new();
-    for t in &raw.textures {
-        global_material.push(materials.len());
-        materials.push(new_material(&t.text));
-    }
-    let mut by_texture_name: HashMap<Vec<u8>, usize> = HashMap::new();
-    let mut no_texture: Option<usize> = None;
-
-    // Geometry, node by node in file order.
-    let shade = raw.shade_type;
-    let mut streams = VertexStreams {
-        normals: Some(Vec::new()),
-        texcoords: Some(Vec::new()),
-        joints: Some(Vec::new()),
-        weights: Some(Vec::new()),
-        source: Some(Vec::new()),
-        ..Default::default()
-    };
-    let mut triangles: Vec<[u32; 3]> = Vec::new();
-    let mut two_sided: Vec<bool> = Vec::new();
-    let mut meshes: Vec<Mesh> = Vec::new();
-    let mut info_nodes: Vec<RsmNode> = Vec::with_capacity(n);
-    let mut file_base: u32 = 0;
+/// RSM1 centring: C = T(−center.x, −max.y, −center.z) of the rest-pose box, folded into the roots (and the
+/// skeleton rebuilt); the offset applied.
+fn centre(raw: &RawModel, h: &Hierarchy, rest: &mut [Transform], skeleton: &mut Skeleton) -> Result<Vec3, LoadError> {
+    let mut lo = Vec3::splat(f32::INFINITY);
+    let mut hi = Vec3::splat(f32::NEG_INFINITY);
     for (i, node) in raw.nodes.iter().enumerate() {
-        let joint = joint_of[i];
-        let m = skeleton.bind_world[joint] * pivot(node);
+        let m = skeleton.bind_world[h.joint_of[i]] * pivot(false, node);
+        for v in &node.vertices {
+            let p = m.transform_point3(*v);
+            lo = lo.min(p);
+            hi = hi.max(p);
+        }
+    }
+    if !(lo.is_finite() && hi.is_finite()) {
+        return Ok(Vec3::ZERO);
+    }
+    let c = (lo + hi) * 0.5;
+    let center_offset = Vec3::new(-c.x, -hi.y, -c.z);
+    for (t, p) in rest.iter_mut().zip(&h.parent) {
+        if p.is_none() {
+            t.translation += center_offset;
+        }
+    }
+    *skeleton = h.skeleton(raw, rest)?;
+    Ok(center_offset)
+}
+
+/// Materials: textures under a game data tree, magenta-keyed BMPs, TGA alpha blended; shadeType 0 and 3
+/// unlit. The global texture list first, then 2.3's node texture names by first use, then one untextured.
+struct Materials {
+    list: Vec<Material>,
+    lit: bool,
+    global: Vec<usize>,
+    by_texture_name: HashMap<Vec<u8>, usize>,
+    no_texture: Option<usize>,
+}
+
+impl Materials {
+    fn new(raw: &RawModel) -> Materials {
+        let mut m = Materials {
+            list: Vec::new(),
+            lit: !matches!(raw.shade_type, 0 | 3),
+            global: Vec::new(),
+            by_texture_name: HashMap::new(),
+            no_texture: None,
+        };
+        for t in &raw.textures {
+            m.global.push(m.list.len());
+            m.push(&t.text);
+        }
+        m
+    }
+
+    fn push(&mut self, name: &str) -> usize {
+        self.list.push(Material {
+            name: name.to_string(),
+            texture: (!name.is_empty()).then(|| name.to_string()),
+            search: TextureSearch::DataTexture,
+            color_key: true,
+            alpha: AlphaMode::Blend,
+            lit: self.lit,
+        });
+        self.list.len() - 1
+    }
+
+    /// The node's texture slots → materials (`None`: an index past the global list).
+    fn node_slots(&mut self, raw: &RawModel, node: &RawNode) -> Vec<Option<usize>> {
+        if layout::node_texture_names(raw.version()) {
+            node.texture_names
+                .iter()
+                .map(|t| match self.by_texture_name.get(&t.raw) {
+                    Some(&m) => Some(m),
+                    None => {
+                        let m = self.push(&t.text);
+                        self.by_texture_name.insert(t.raw.clone(), m);
+                        Some(m)
+                    }
+                })
+                .collect()
+        } else {
+            node.texture_indices
+                .iter()
+                .map(|&t| usize::try_from(t).ok().and_then(|t| self.global.get(t).copied()))
+                .collect()
+        }
+    }
+
+    /// The material of faces whose slot names no texture, made on first use.
+    fn untextured(&mut self) -> usize {
+        match self.no_texture {
+            Some(m) => m,
+            None => {
+                let m = self.push("");
+                self.no_texture = Some(m);
+                m
+            }
+        }
+    }
+}
+
+/// Every node's geometry, in file order.
+struct Geometry {
+    streams: VertexStreams,
+    triangles: Vec<[u32; 3]>,
+    two_sided: Vec<bool>,
+    meshes: Vec<Mesh>,
+    info_nodes: Vec<RsmNode>,
+    /// Index of the current node's first vertex in the file's vertex numbering.
+    file_base: u32,
+}
+
+/// A validated face: corners in front (CCW) winding, its face normal and smoothing groups.
+struct Face {
+    v: [usize; 3],
+    t: [Option<usize>; 3],
+    slot: u16,
+    two_sided: bool,
+    normal: Vec3,
+    groups: Vec<i32>,
+}
+
+/// Triangles of one texture slot and sidedness.
+type Bucket = (u16, bool, Vec<[u32; 3]>);
+
+#[allow(clippy::too_many_arguments)]
+fn geometry(
+    raw: &RawModel,
+    fps: f32,
+    h: &Hierarchy,
+    skeleton: &Skeleton,
+    keys: &[NodeKeys],
+    materials: &mut Materials,
+    w: &mut Warnings,
+) -> Result<Geometry, LoadError> {
+    let mut g = Geometry {
+        streams: VertexStreams {
+            normals: Some(Vec::new()),
+            texcoords: Some(Vec::new()),
+            joints: Some(Vec::new()),
+            weights: Some(Vec::new()),
+            source: Some(Vec::new()),
+            ..Default::default()
+        },
+        triangles: Vec::new(),
+        two_sided: Vec::new(),
+        meshes: Vec::new(),
+        info_nodes: Vec::with_capacity(raw.nodes.len()),
+        file_base: 0,
+    };
+    let rsm2 = layout::is_rsm2(raw.version());
+    for (i, node) in raw.nodes.iter().enumerate() {
+        let joint = h.joint_of[i];
+        let m = skeleton.bind_world[joint] * pivot(rsm2, node);
         let positions: Vec<Vec3> = node.vertices.iter().map(|v| m.transform_point3(*v)).collect();
         if let Some(k) = positions.iter().position(|p| !p.is_finite()) {
             return Err(LoadError::at(
@@ -317,24 +489,7 @@ pub fn build(raw: RawModel, data: &[u8]) -> Result<Scene, LoadError> {
             ));
         }
         let reversed = Mat3::from_mat4(m).determinant() < 0.0;
-
-        // The node's texture slots → materials.
-        let slots: Vec<Option<usize>> = if layout::node_texture_names(raw.version()) {
-            node.texture_names
-                .iter()
-                .map(|t| {
-                    Some(*by_texture_name.entry(t.raw.clone()).or_insert_with(|| {
-                        materials.push(new_material(&t.text));
-                        materials.len() - 1
-                    }))
-                })
-                .collect()
-        } else {
-            node.texture_indices
-                .iter()
-                .map(|&t| usize::try_from(t).ok().and_then(|t| global_material.get(t).copied()))
-                .collect()
-        };
+        let slots = materials.node_slots(raw, node);
         if slots.iter().any(Option::is_none) {
             w.at(
                 "rsm.node.texture_index",
@@ -342,148 +497,11 @@ pub fn build(raw: RawModel, data: &[u8]) -> Result<Scene, LoadError> {
                 format!("node {i} \"{}\": texture index past the texture list; drawn untextured", node.name.text),
             );
         }
-
-        // Faces: validated corners in front (CCW) winding, face normals.
-        struct Face {
-            v: [usize; 3],
-            t: [Option<usize>; 3],
-            slot: u16,
-            two_sided: bool,
-            normal: Vec3,
-            groups: Vec<i32>,
-        }
-        let (mut bad_vertex, mut bad_tex, mut bad_slot) = (None, None, None);
-        let mut faces: Vec<Face> = Vec::with_capacity(node.faces.len());
-        for (f, face) in node.faces.iter().enumerate() {
-            let mut v = face.vertices.map(usize::from);
-            let mut t = face.tex_vertices.map(usize::from).map(|t| (t < node.tex_coords.len()).then_some(t));
-            if v.iter().any(|&x| x >= positions.len()) {
-                bad_vertex.get_or_insert((f, face.offset));
-                continue;
-            }
-            if t.iter().any(Option::is_none) {
-                bad_tex.get_or_insert((f, face.offset));
-            }
-            if slots.get(usize::from(face.texture)).is_none() {
-                bad_slot.get_or_insert((f, face.offset));
-            }
-            if reversed {
-                v.swap(1, 2);
-                t.swap(1, 2);
-            }
-            let normal =
-                (positions[v[1]] - positions[v[0]]).cross(positions[v[2]] - positions[v[0]]).normalize_or_zero();
-            let mut groups = face.groups.clone();
-            groups.sort_unstable();
-            groups.dedup();
-            faces.push(Face { v, t, slot: face.texture, two_sided: face.two_sided, normal, groups });
-        }
+        let faces = node_faces(i, node, &positions, reversed, &slots, w);
+        let base = g.streams.positions.len();
+        let buckets = g.node_vertices(node, joint, &positions, &faces, raw.shade_type);
+        let num_vertices = (g.streams.positions.len() - base) as u32;
         let name = &node.name.text;
-        if let Some((f, at)) = bad_vertex {
-            let count = node.faces.len() - faces.len();
-            w.at(
-                "rsm.face.vertex_index",
-                at,
-                format!(
-                    "node {i} \"{name}\": {count} face(s) from face {f} use a vertex past the node's list; skipped"
-                ),
-            );
-        }
-        if let Some((f, at)) = bad_tex {
-            w.at(
-                "rsm.face.texcoord_index",
-                at,
-                format!("node {i} \"{name}\" face {f}: texture vertex past the node's list; UV (0, 0) used"),
-            );
-        }
-        if let Some((f, at)) = bad_slot {
-            w.at(
-                "rsm.face.texture_slot",
-                at,
-                format!("node {i} \"{name}\" face {f}: texture slot past the node's list; drawn untextured"),
-            );
-        }
-
-        // Smooth normals per (group, vertex index), summed over every group of a face.
-        let mut sums: HashMap<(i32, usize), Vec3> = HashMap::new();
-        if shade == 2 {
-            for f in &faces {
-                if f.normal == Vec3::ZERO {
-                    continue;
-                }
-                for &g in &f.groups {
-                    for &v in &f.v {
-                        *sums.entry((g, v)).or_insert(Vec3::ZERO) += f.normal;
-                    }
-                }
-            }
-        }
-        let corner_normal = |f: &Face, v: usize| -> Vec3 {
-            if shade != 2 {
-                return f.normal;
-            }
-            let s: Vec3 = f.groups.iter().filter_map(|&g| sums.get(&(g, v))).sum();
-            if s.length_squared() > 1e-12 { s.normalize() } else { f.normal }
-        };
-
-        // Split vertices: one per (file vertex, texture vertex, normal).
-        let base = streams.positions.len();
-        let mut split: HashMap<(usize, usize, [u32; 3]), u32> = HashMap::new();
-        let mut used = vec![false; positions.len()];
-        let push_vertex = |streams: &mut VertexStreams, v: usize, uv: Vec2, normal: Vec3| -> u32 {
-            let index = streams.positions.len() as u32;
-            streams.positions.push(positions[v]);
-            if let Some(x) = streams.normals.as_mut() {
-                x.push(normal);
-            }
-            if let Some(x) = streams.texcoords.as_mut() {
-                x.push(uv);
-            }
-            if let Some(x) = streams.joints.as_mut() {
-                x.push([joint as u32, 0, 0, 0]);
-            }
-            if let Some(x) = streams.weights.as_mut() {
-                x.push([1.0, 0.0, 0.0, 0.0]);
-            }
-            if let Some(x) = streams.source.as_mut() {
-                x.push(file_base + v as u32);
-            }
-            index
-        };
-        // Triangles grouped by texture slot and sidedness, in order of first use.
-        type Bucket = (u16, bool, Vec<[u32; 3]>);
-        let mut buckets: Vec<Bucket> = Vec::new();
-        for f in &faces {
-            let mut tri = [0u32; 3];
-            for (c, out) in tri.iter_mut().enumerate() {
-                let v = f.v[c];
-                used[v] = true;
-                let normal = corner_normal(f, v);
-                let tv = f.t[c].unwrap_or(usize::MAX);
-                let uv = f.t[c].and_then(|t| node.tex_coords.get(t)).copied().unwrap_or(Vec2::ZERO);
-                let uv = if uv.is_finite() { uv } else { Vec2::ZERO };
-                let key = (v, tv, normal.to_array().map(f32::to_bits));
-                *out = match split.get(&key) {
-                    Some(&x) => x,
-                    None => {
-                        let x = push_vertex(&mut streams, v, uv, normal);
-                        split.insert(key, x);
-                        x
-                    }
-                };
-            }
-            match buckets.iter_mut().find(|b| b.0 == f.slot && b.1 == f.two_sided) {
-                Some(b) => b.2.push(tri),
-                None => buckets.push((f.slot, f.two_sided, vec![tri])),
-            }
-        }
-        // Every file vertex appears at least once, for `pose --vertices`.
-        for (v, u) in used.iter().enumerate() {
-            if !u {
-                push_vertex(&mut streams, v, Vec2::ZERO, Vec3::ZERO);
-            }
-        }
-        let num_vertices = (streams.positions.len() - base) as u32;
         let mut node_meshes = Vec::new();
         let mixed = |slot: u16| buckets.iter().filter(|b| b.0 == slot).count() > 1;
         let names: Vec<String> = buckets
@@ -496,17 +514,14 @@ pub fn build(raw: RawModel, data: &[u8]) -> Result<Scene, LoadError> {
         for ((slot, two, tris), mesh_name) in buckets.into_iter().zip(names) {
             let material = match slots.get(usize::from(slot)).copied().flatten() {
                 Some(m) => m,
-                None => *no_texture.get_or_insert_with(|| {
-                    materials.push(new_material(""));
-                    materials.len() - 1
-                }),
+                None => materials.untextured(),
             };
-            node_meshes.push(meshes.len());
+            node_meshes.push(g.meshes.len());
             let uv_animation = uv_animation(node, slot, if rsm2 { fps } else { 1000.0 });
-            meshes.push(Mesh {
+            g.meshes.push(Mesh {
                 name: mesh_name,
                 material,
-                first_triangle: triangles.len() as u32,
+                first_triangle: g.triangles.len() as u32,
                 num_triangles: tris.len() as u32,
                 first_vertex: base as u32,
                 num_vertices,
@@ -514,21 +529,21 @@ pub fn build(raw: RawModel, data: &[u8]) -> Result<Scene, LoadError> {
                 uv_animation,
             });
             for t in tris {
-                triangles.push(t);
-                two_sided.push(two);
+                g.triangles.push(t);
+                g.two_sided.push(two);
             }
         }
         let k = &keys[i];
-        info_nodes.push(RsmNode {
+        g.info_nodes.push(RsmNode {
             name: name.clone(),
             parent_name: node.parent.text.clone(),
-            parent: parent[i],
+            parent: h.parent[i],
             joint,
             textures: slots
                 .iter()
                 .enumerate()
                 .map(|(s, m)| match m {
-                    Some(m) => materials[*m].name.clone(),
+                    Some(m) => materials.list[*m].name.clone(),
                     None => format!("(bad index {})", node.texture_indices.get(s).copied().unwrap_or(-1)),
                 })
                 .collect(),
@@ -540,50 +555,225 @@ pub fn build(raw: RawModel, data: &[u8]) -> Result<Scene, LoadError> {
             scale_keys: k.scale.len(),
             meshes: node_meshes,
         });
-        file_base = file_base.saturating_add(node.vertices.len() as u32);
+        g.file_base = g.file_base.saturating_add(node.vertices.len() as u32);
+    }
+    Ok(g)
+}
+
+/// A node's faces with their corners checked (faces using a vertex past the list are skipped), wound front
+/// (CCW) and given face normals; bad texture vertices and slots are said once per node.
+fn node_faces(
+    i: usize,
+    node: &RawNode,
+    positions: &[Vec3],
+    reversed: bool,
+    slots: &[Option<usize>],
+    w: &mut Warnings,
+) -> Vec<Face> {
+    let (mut bad_vertex, mut bad_tex, mut bad_slot) = (None, None, None);
+    let mut faces: Vec<Face> = Vec::with_capacity(node.faces.len());
+    for (f, face) in node.faces.iter().enumerate() {
+        let mut v = face.vertices.map(usize::from);
+        let mut t = face.tex_vertices.map(usize::from).map(|t| (t < node.tex_coords.len()).then_some(t));
+        if v.iter().any(|&x| x >= positions.len()) {
+            bad_vertex.get_or_insert((f, face.offset));
+            continue;
+        }
+        if t.iter().any(Option::is_none) {
+            bad_tex.get_or_insert((f, face.offset));
+        }
+        if slots.get(usize::from(face.texture)).is_none() {
+            bad_slot.get_or_insert((f, face.offset));
+        }
+        if reversed {
+            v.swap(1, 2);
+            t.swap(1, 2);
+        }
+        let normal = (positions[v[1]] - positions[v[0]]).cross(positions[v[2]] - positions[v[0]]).normalize_or_zero();
+        let mut groups = face.groups.clone();
+        groups.sort_unstable();
+        groups.dedup();
+        faces.push(Face { v, t, slot: face.texture, two_sided: face.two_sided, normal, groups });
+    }
+    let name = &node.name.text;
+    if let Some((f, at)) = bad_vertex {
+        let count = node.faces.len() - faces.len();
+        w.at(
+            "rsm.face.vertex_index",
+            at,
+            format!("node {i} \"{name}\": {count} face(s) from face {f} use a vertex past the node's list; skipped"),
+        );
+    }
+    if let Some((f, at)) = bad_tex {
+        w.at(
+            "rsm.face.texcoord_index",
+            at,
+            format!("node {i} \"{name}\" face {f}: texture vertex past the node's list; UV (0, 0) used"),
+        );
+    }
+    if let Some((f, at)) = bad_slot {
+        w.at(
+            "rsm.face.texture_slot",
+            at,
+            format!("node {i} \"{name}\" face {f}: texture slot past the node's list; drawn untextured"),
+        );
+    }
+    faces
+}
+
+impl Geometry {
+    /// One vertex, rigidly bound to `joint`; returns its index.
+    fn push_vertex(&mut self, position: Vec3, joint: usize, file_vertex: usize, uv: Vec2, normal: Vec3) -> u32 {
+        let streams = &mut self.streams;
+        let index = streams.positions.len() as u32;
+        streams.positions.push(position);
+        if let Some(x) = streams.normals.as_mut() {
+            x.push(normal);
+        }
+        if let Some(x) = streams.texcoords.as_mut() {
+            x.push(uv);
+        }
+        if let Some(x) = streams.joints.as_mut() {
+            x.push([joint as u32, 0, 0, 0]);
+        }
+        if let Some(x) = streams.weights.as_mut() {
+            x.push([1.0, 0.0, 0.0, 0.0]);
+        }
+        if let Some(x) = streams.source.as_mut() {
+            x.push(self.file_base + file_vertex as u32);
+        }
+        index
     }
 
-    // Node animation: keyed tracks replacing the keyed channels of each node's local transform.
+    /// A node's split vertices, one per (file vertex, texture vertex, normal), and its triangles grouped by
+    /// texture slot and sidedness in order of first use. Every file vertex appears at least once, for
+    /// `pose --vertices`.
+    fn node_vertices(
+        &mut self,
+        node: &RawNode,
+        joint: usize,
+        positions: &[Vec3],
+        faces: &[Face],
+        shade: i32,
+    ) -> Vec<Bucket> {
+        let corner_normal = smooth_normals(faces, shade);
+        let mut split: HashMap<(usize, usize, [u32; 3]), u32> = HashMap::new();
+        let mut used = vec![false; positions.len()];
+        let mut buckets: Vec<Bucket> = Vec::new();
+        for f in faces {
+            let mut tri = [0u32; 3];
+            for (c, out) in tri.iter_mut().enumerate() {
+                let v = f.v[c];
+                used[v] = true;
+                let normal = corner_normal(f, v);
+                let tv = f.t[c].unwrap_or(usize::MAX);
+                let uv = f.t[c].and_then(|t| node.tex_coords.get(t)).copied().unwrap_or(Vec2::ZERO);
+                let uv = if uv.is_finite() { uv } else { Vec2::ZERO };
+                let key = (v, tv, normal.to_array().map(f32::to_bits));
+                *out = match split.get(&key) {
+                    Some(&x) => x,
+                    None => {
+                        let x = self.push_vertex(positions[v], joint, v, uv, normal);
+                        split.insert(key, x);
+                        x
+                    }
+                };
+            }
+            match buckets.iter_mut().find(|b| b.0 == f.slot && b.1 == f.two_sided) {
+                Some(b) => b.2.push(tri),
+                None => buckets.push((f.slot, f.two_sided, vec![tri])),
+            }
+        }
+        for (v, u) in used.iter().enumerate() {
+            if !u {
+                self.push_vertex(positions[v], joint, v, Vec2::ZERO, Vec3::ZERO);
+            }
+        }
+        buckets
+    }
+}
+
+/// Each corner's normal: with shadeType 2, smooth normals per (group, vertex index) summed over every group
+/// of a face; otherwise (or where they cancel) the face normal.
+fn smooth_normals(faces: &[Face], shade: i32) -> impl Fn(&Face, usize) -> Vec3 {
+    let mut sums: HashMap<(i32, usize), Vec3> = HashMap::new();
+    if shade == 2 {
+        for f in faces {
+            if f.normal == Vec3::ZERO {
+                continue;
+            }
+            for &g in &f.groups {
+                for &v in &f.v {
+                    *sums.entry((g, v)).or_insert(Vec3::ZERO) += f.normal;
+                }
+            }
+        }
+    }
+    move |f: &Face, v: usize| -> Vec3 {
+        if shade != 2 {
+            return f.normal;
+        }
+        let s: Vec3 = f.groups.iter().filter_map(|&g| sums.get(&(g, v))).sum();
+        if s.length_squared() > 1e-12 { s.normalize() } else { f.normal }
+    }
+}
+
+/// Node animation: keyed tracks replacing the keyed channels of each node's local transform, one looping clip.
+fn clips(
+    raw: &RawModel,
+    fps: f32,
+    h: &Hierarchy,
+    keys: &[NodeKeys],
+    static_scale: &[Vec3],
+    center_offset: Vec3,
+    w: &mut Warnings,
+) -> Vec<Clip> {
+    let rsm2 = layout::is_rsm2(raw.version());
     let mut clips = Vec::new();
     let rate = if rsm2 { fps } else { 1000.0 };
-    let animated: Vec<usize> = (0..n).filter(|&i| !keys[i].is_empty()).collect();
+    let animated: Vec<usize> = (0..raw.nodes.len()).filter(|&i| !keys[i].is_empty()).collect();
     // UV animation alone (2.3) also needs a clip, for its time.
     let uv_last = raw.nodes.iter().flat_map(|node| node.uv_anims.iter().flat_map(|c| c.2.iter().map(|k| k.0))).max();
-    if !animated.is_empty() || uv_last.is_some() {
-        let last = animated.iter().filter_map(|&i| keys[i].last_frame()).chain(uv_last).max().unwrap_or(0);
-        let length = if raw.anim_len > 0 { raw.anim_len } else { last };
-        if raw.anim_len <= 0 {
-            w.file(
-                "rsm.anim_len",
-                format!("animLen {}: the last key's frame ({last}) is used as the loop length", raw.anim_len),
-            );
-        }
-        if length > 0 {
-            let time = |f: i32| f as f32 / rate;
-            let tracks = animated
-                .iter()
-                .map(|&i| {
-                    let k = &keys[i];
-                    let shift = if parent[i].is_none() { center_offset } else { Vec3::ZERO };
-                    Track {
-                        joint: joint_of[i],
-                        mode: TrackMode::Replace,
-                        interpolation: Interpolation::Linear,
-                        translation: k.position.iter().map(|&(f, p)| Key { time: time(f), value: p + shift }).collect(),
-                        rotation: k.rotation.iter().map(|&(f, q)| Key { time: time(f), value: q }).collect(),
-                        scale: k
-                            .scale
-                            .iter()
-                            .map(|&(f, s)| Key { time: time(f), value: static_scale_for(rsm2, static_scale[i]) * s })
-                            .collect(),
-                        ease: None,
-                    }
-                })
-                .collect();
-            clips.push(Clip::new("animation", rate, true, length as u32, ClipData::Keyed { tracks }));
-        }
+    if animated.is_empty() && uv_last.is_none() {
+        return clips;
     }
+    let last = animated.iter().filter_map(|&i| keys[i].last_frame()).chain(uv_last).max().unwrap_or(0);
+    let length = if raw.anim_len > 0 { raw.anim_len } else { last };
+    if raw.anim_len <= 0 {
+        w.file(
+            "rsm.anim_len",
+            format!("animLen {}: the last key's frame ({last}) is used as the loop length", raw.anim_len),
+        );
+    }
+    if length > 0 {
+        let time = |f: i32| f as f32 / rate;
+        let tracks = animated
+            .iter()
+            .map(|&i| {
+                let k = &keys[i];
+                let shift = if h.parent[i].is_none() { center_offset } else { Vec3::ZERO };
+                Track {
+                    joint: h.joint_of[i],
+                    mode: TrackMode::Replace,
+                    interpolation: Interpolation::Linear,
+                    translation: k.position.iter().map(|&(f, p)| Key { time: time(f), value: p + shift }).collect(),
+                    rotation: k.rotation.iter().map(|&(f, q)| Key { time: time(f), value: q }).collect(),
+                    scale: k
+                        .scale
+                        .iter()
+                        .map(|&(f, s)| Key { time: time(f), value: static_scale_for(rsm2, static_scale[i]) * s })
+                        .collect(),
+                    ease: None,
+                }
+            })
+            .collect();
+        clips.push(Clip::new("animation", rate, true, length as u32, ClipData::Keyed { tracks }));
+    }
+    clips
+}
 
+/// 2.3 UV animations as stored (keys sorted by frame), with a warning for slots or kinds out of range.
+fn uv_animations(raw: &RawModel, w: &mut Warnings) -> Vec<RsmUvAnimation> {
     let mut uv_animations = Vec::new();
     for (i, node) in raw.nodes.iter().enumerate() {
         let slots = node.texture_names.len();
@@ -600,39 +790,7 @@ pub fn build(raw: RawModel, data: &[u8]) -> Result<Scene, LoadError> {
             uv_animations.push(RsmUvAnimation { node: i, texture_slot: *slot, kind: *kind, keys });
         }
     }
-
-    let version = format!("{}.{}", raw.major, raw.minor);
-    let mut meta = Metadata::new(if rsm2 { Format::Rsm2 } else { Format::Rsm }, version);
-    meta.warnings = w.0;
-    let info = RsmInfo {
-        layout: raw.layout,
-        centring: center_offset,
-        anim_len: raw.anim_len,
-        shade_type: raw.shade_type,
-        alpha: raw.alpha,
-        fps: raw.fps,
-        roots: raw.roots.iter().map(|r| r.text.clone()).collect(),
-        textures: raw.textures.iter().map(|t| t.text.clone()).collect(),
-        nodes: info_nodes,
-        two_sided,
-        model_keys: raw.model_keys,
-        volume_boxes: raw.volume_boxes,
-        uv_animations,
-        node_of_joint: order,
-    };
-    // Every field this format sets; the rest (cameras, format facts of other formats) stay empty.
-    Ok(Scene {
-        vertices: streams,
-        triangles,
-        meshes,
-        materials,
-        skeleton,
-        clips,
-        up: if rsm2 { UpAxis::YLeftHanded } else { UpAxis::NegY },
-        front_face: FrontFace::Ccw,
-        rsm: Some(Box::new(info)),
-        ..Scene::empty(meta)
-    })
+    uv_animations
 }
 
 /// A node texture slot's UV channels (RSM 2.3) with key frames turned into seconds; `None` without any.
