@@ -425,210 +425,211 @@ fn ext_i32(ext: &[u8], i: usize) -> Option<i32> {
 
 /// Reads (or skips) one section's items; true when they were read.
 fn section(r: &mut Reader, o: &mut RawObject, h: &Header, ext: &[u8]) -> Result<bool, LoadError> {
-    let stride = h.item_size as u64;
     match h.tag {
-        TAG_NAME_LIST => {
-            // Each item is at least a key and a length.
-            r.check_items(h, NAME_LIST_ITEM_MIN)?;
-            for i in 0..h.count {
-                let key = r.c.i32(&format!("{} name {i} key", h.what()))?;
-                let name = r.string(&format!("{} name {i}", h.what()))?;
-                o.names.push((key, name));
-            }
-            Ok(true)
-        }
-        TAG_BONE => {
-            let min = bone_item_min(h.minor);
-            if h.minor > NEWEST_MINOR {
-                r.warn("mvd.minor", h.offset, format!("{}: minor {} is newer than 2; read as 2", h.what(), h.minor));
-            }
-            let frames = r
-                .items(h, stride, min)?
-                .into_iter()
-                .map(|(offset, b)| {
-                    let mut f = Record::new(b);
-                    BoneFrame {
-                        offset,
-                        stage: f.i32(),
-                        time: f.i64(),
-                        position: f.f32s(),
-                        rotation: f.f32s(),
-                        curves: curves(&mut f),
-                        spline: bone_has_spline(h.minor).then(|| f.bool()),
-                    }
-                })
-                .collect();
-            o.bones.push(RawBone {
-                offset: h.offset,
-                key: h.key,
-                minor: h.minor,
-                stage_count: ext_i32(ext, 0),
-                parent_clip: ext_i32(ext, 1),
-                frames,
-            });
-            Ok(true)
-        }
-        TAG_MORPH => {
-            let frames = r
-                .items(h, stride, MORPH_ITEM)?
-                .into_iter()
-                .map(|(offset, b)| {
-                    let mut f = Record::new(b);
-                    MorphFrame { offset, time: f.i64(), weight: f.f32(), curve: f.array() }
-                })
-                .collect();
-            o.morphs.push(RawMorph {
-                offset: h.offset,
-                key: h.key,
-                minor: h.minor,
-                parent_clip: ext_i32(ext, 0),
-                frames,
-            });
-            Ok(true)
-        }
-        TAG_CAMERA => {
-            let Some(min) = camera_item(h.minor) else {
-                r.warn(
-                    "mvd.minor",
-                    h.offset,
-                    format!("{}: camera minor {}: expected 0 to 3; section skipped", h.what(), h.minor),
-                );
-                return skip(r, h);
-            };
-            let frames = r
-                .items(h, stride, min)?
-                .into_iter()
-                .map(|(offset, b)| {
-                    let mut f = Record::new(b);
-                    let (stage, time, radius) = (f.i32(), f.i64(), f.f32());
-                    let (position, angles, fov) = (f.f32s(), f.f32s(), f.f32());
-                    let mut inline = None;
-                    let mut spline = None;
-                    match h.minor {
-                        0 => inline = Some(CameraProps { perspective: f.bool(), ..CameraProps::default_at(time) }),
-                        1 => {
-                            let (enabled, perspective, alpha, effect_enabled) = (f.bool(), f.bool(), f.f32(), f.bool());
-                            inline = Some(CameraProps {
-                                enabled,
-                                perspective,
-                                alpha,
-                                effect_enabled,
-                                ..CameraProps::default_at(time)
-                            });
-                        }
-                        3 => {
-                            spline = Some(f.bool());
-                            let _pad: [u8; 3] = f.array();
-                        }
-                        _ => {}
-                    }
-                    CameraFrame {
-                        offset,
-                        stage,
-                        time,
-                        radius,
-                        position,
-                        angles,
-                        fov,
-                        inline,
-                        spline,
-                        curves: curves(&mut f),
-                    }
-                })
-                .collect();
-            o.cameras.push(RawCamera {
-                offset: h.offset,
-                key: h.key,
-                minor: h.minor,
-                stage_count: ext_i32(ext, 0),
-                frames,
-            });
-            Ok(true)
-        }
-        TAG_CAMERA_PROPERTY => {
-            let min = camera_property_item(h.minor);
-            if h.minor > NEWEST_MINOR {
-                r.warn("mvd.minor", h.offset, format!("{}: minor {} is newer than 2; read as 2", h.what(), h.minor));
-            }
-            for (_, b) in r.items(h, stride, min)? {
-                let mut f = Record::new(b);
-                let time = f.i64();
-                let (enabled, perspective, alpha, effect_enabled) = (f.bool(), f.bool(), f.f32(), f.bool());
-                let mut p =
-                    CameraProps { enabled, perspective, alpha, effect_enabled, ..CameraProps::default_at(time) };
-                if camera_property_has_dynamic_fov(h.minor) {
-                    p.dynamic_fov = Some((f.bool(), f.f32(), f.f32()));
-                }
-                if camera_property_has_related(h.minor) {
-                    p.related = Some((f.i32(), f.i32()));
-                }
-                o.camera_properties.push(p);
-            }
-            Ok(true)
-        }
+        TAG_NAME_LIST => name_list(r, o, h),
+        TAG_BONE => bone_section(r, o, h, ext),
+        TAG_MORPH => morph_section(r, o, h, ext),
+        TAG_CAMERA => camera_section(r, o, h, ext),
+        TAG_CAMERA_PROPERTY => camera_property_section(r, o, h),
         TAG_MODEL_PROPERTY => model_property(r, o, h, ext),
-        TAG_MOTION_CLIP => {
-            // Field by field: MMM writes a wrong itemSize (note §2). Each item is at least 32 bytes.
-            r.check_items(h, MOTION_CLIP_ITEM_MIN)?;
-            for i in 0..h.count {
-                let what = format!("{} clip {i}", h.what());
-                let head = r.c.bytes(MOTION_CLIP_HEAD, &what)?;
-                let mut f = Record::new(head);
-                let mut clip = MvdMotionClip {
-                    parent_clip: ext_i32(ext, 0),
-                    track_index: f.i32(),
-                    frame_start: f.f32(),
-                    frame_length: f.f32(),
-                    repeat_count: f.i32(),
-                    weight: f.f32(),
-                    scale: f.f32(),
-                    time_warp_spline_type: f.i32(),
-                    time_warp_points: Vec::new(),
-                };
-                let n = r.c.count(POINT, &format!("{what} time-warp point"))?;
-                let pts = r.c.bytes(POINT * n as u64, &what)?;
-                clip.time_warp_points = pts
-                    .chunks_exact(POINT as usize)
-                    .map(|p| {
-                        let mut f = Record::new(p);
-                        [f.f32(), f.f32()]
-                    })
-                    .collect();
-                o.motion_clips.push(clip);
-            }
-            Ok(true)
-        }
-        TAG_MOTION_BLEND => {
-            // The points sit inside itemSize: stride by it, read the fields within.
-            for (offset, b) in r.items(h, stride, MOTION_BLEND_HEAD)? {
-                let mut f = Record::new(b);
-                let (clip_a, clip_b, spline_type, n) = (f.i32(), f.i32(), f.i32(), f.i32());
-                let fit = (b.len() - MOTION_BLEND_HEAD as usize) / POINT as usize;
-                let take = usize::try_from(n).unwrap_or(0).min(fit);
-                if take as i64 != i64::from(n) {
-                    r.warn(
-                        "mvd.motion_blend.points",
-                        offset,
-                        format!("{}: {n} blend points: the {} B item holds {fit}; {take} read", h.what(), b.len()),
-                    );
-                }
-                let blend_points = (0..take).map(|_| [f.f32(), f.f32()]).collect();
-                o.motion_blends.push(MvdMotionBlend {
-                    parent_clip: ext_i32(ext, 0),
-                    clip_a,
-                    clip_b,
-                    spline_type,
-                    blend_points,
-                });
-            }
-            Ok(true)
-        }
+        TAG_MOTION_CLIP => motion_clip_section(r, o, h, ext),
+        TAG_MOTION_BLEND => motion_blend_section(r, o, h, ext),
         TAG_ACCESSORY_PROPERTY | TAG_EFFECT_PROPERTY | TAG_LIGHT | TAG_PROJECT | TAG_FILTER => {
             o.other_keys += h.count as usize;
             skip(r, h)
         }
         _ => skip(r, h),
     }
+}
+
+/// NameList: keys and names, field by field (items vary in size).
+fn name_list(r: &mut Reader, o: &mut RawObject, h: &Header) -> Result<bool, LoadError> {
+    // Each item is at least a key and a length.
+    r.check_items(h, NAME_LIST_ITEM_MIN)?;
+    for i in 0..h.count {
+        let key = r.c.i32(&format!("{} name {i} key", h.what()))?;
+        let name = r.string(&format!("{} name {i}", h.what()))?;
+        o.names.push((key, name));
+    }
+    Ok(true)
+}
+
+/// A bone track: frames strided by itemSize, with the stage count and parent clip from the ext.
+fn bone_section(r: &mut Reader, o: &mut RawObject, h: &Header, ext: &[u8]) -> Result<bool, LoadError> {
+    let stride = h.item_size as u64;
+    let min = bone_item_min(h.minor);
+    if h.minor > NEWEST_MINOR {
+        r.warn("mvd.minor", h.offset, format!("{}: minor {} is newer than 2; read as 2", h.what(), h.minor));
+    }
+    let frames = r
+        .items(h, stride, min)?
+        .into_iter()
+        .map(|(offset, b)| {
+            let mut f = Record::new(b);
+            BoneFrame {
+                offset,
+                stage: f.i32(),
+                time: f.i64(),
+                position: f.f32s(),
+                rotation: f.f32s(),
+                curves: curves(&mut f),
+                spline: bone_has_spline(h.minor).then(|| f.bool()),
+            }
+        })
+        .collect();
+    o.bones.push(RawBone {
+        offset: h.offset,
+        key: h.key,
+        minor: h.minor,
+        stage_count: ext_i32(ext, 0),
+        parent_clip: ext_i32(ext, 1),
+        frames,
+    });
+    Ok(true)
+}
+
+/// A morph track: weight frames with their curve.
+fn morph_section(r: &mut Reader, o: &mut RawObject, h: &Header, ext: &[u8]) -> Result<bool, LoadError> {
+    let stride = h.item_size as u64;
+    let frames = r
+        .items(h, stride, MORPH_ITEM)?
+        .into_iter()
+        .map(|(offset, b)| {
+            let mut f = Record::new(b);
+            MorphFrame { offset, time: f.i64(), weight: f.f32(), curve: f.array() }
+        })
+        .collect();
+    o.morphs.push(RawMorph { offset: h.offset, key: h.key, minor: h.minor, parent_clip: ext_i32(ext, 0), frames });
+    Ok(true)
+}
+
+/// A camera track: frames of the minor's layout (inline properties, spline flag); unknown minors skipped.
+fn camera_section(r: &mut Reader, o: &mut RawObject, h: &Header, ext: &[u8]) -> Result<bool, LoadError> {
+    let stride = h.item_size as u64;
+    let Some(min) = camera_item(h.minor) else {
+        r.warn(
+            "mvd.minor",
+            h.offset,
+            format!("{}: camera minor {}: expected 0 to 3; section skipped", h.what(), h.minor),
+        );
+        return skip(r, h);
+    };
+    let frames = r
+        .items(h, stride, min)?
+        .into_iter()
+        .map(|(offset, b)| {
+            let mut f = Record::new(b);
+            let (stage, time, radius) = (f.i32(), f.i64(), f.f32());
+            let (position, angles, fov) = (f.f32s(), f.f32s(), f.f32());
+            let mut inline = None;
+            let mut spline = None;
+            match h.minor {
+                0 => inline = Some(CameraProps { perspective: f.bool(), ..CameraProps::default_at(time) }),
+                1 => {
+                    let (enabled, perspective, alpha, effect_enabled) = (f.bool(), f.bool(), f.f32(), f.bool());
+                    inline = Some(CameraProps {
+                        enabled,
+                        perspective,
+                        alpha,
+                        effect_enabled,
+                        ..CameraProps::default_at(time)
+                    });
+                }
+                3 => {
+                    spline = Some(f.bool());
+                    let _pad: [u8; 3] = f.array();
+                }
+                _ => {}
+            }
+            CameraFrame { offset, stage, time, radius, position, angles, fov, inline, spline, curves: curves(&mut f) }
+        })
+        .collect();
+    o.cameras.push(RawCamera { offset: h.offset, key: h.key, minor: h.minor, stage_count: ext_i32(ext, 0), frames });
+    Ok(true)
+}
+
+/// CameraProperty frames: enabled, perspective, alpha, effect, and the minor's extras.
+fn camera_property_section(r: &mut Reader, o: &mut RawObject, h: &Header) -> Result<bool, LoadError> {
+    let stride = h.item_size as u64;
+    let min = camera_property_item(h.minor);
+    if h.minor > NEWEST_MINOR {
+        r.warn("mvd.minor", h.offset, format!("{}: minor {} is newer than 2; read as 2", h.what(), h.minor));
+    }
+    for (_, b) in r.items(h, stride, min)? {
+        let mut f = Record::new(b);
+        let time = f.i64();
+        let (enabled, perspective, alpha, effect_enabled) = (f.bool(), f.bool(), f.f32(), f.bool());
+        let mut p = CameraProps { enabled, perspective, alpha, effect_enabled, ..CameraProps::default_at(time) };
+        if camera_property_has_dynamic_fov(h.minor) {
+            p.dynamic_fov = Some((f.bool(), f.f32(), f.f32()));
+        }
+        if camera_property_has_related(h.minor) {
+            p.related = Some((f.i32(), f.i32()));
+        }
+        o.camera_properties.push(p);
+    }
+    Ok(true)
+}
+
+/// MotionClip, field by field: MMM writes a wrong itemSize (note §2).
+fn motion_clip_section(r: &mut Reader, o: &mut RawObject, h: &Header, ext: &[u8]) -> Result<bool, LoadError> {
+    // Field by field: MMM writes a wrong itemSize (note §2). Each item is at least 32 bytes.
+    r.check_items(h, MOTION_CLIP_ITEM_MIN)?;
+    for i in 0..h.count {
+        let what = format!("{} clip {i}", h.what());
+        let head = r.c.bytes(MOTION_CLIP_HEAD, &what)?;
+        let mut f = Record::new(head);
+        let mut clip = MvdMotionClip {
+            parent_clip: ext_i32(ext, 0),
+            track_index: f.i32(),
+            frame_start: f.f32(),
+            frame_length: f.f32(),
+            repeat_count: f.i32(),
+            weight: f.f32(),
+            scale: f.f32(),
+            time_warp_spline_type: f.i32(),
+            time_warp_points: Vec::new(),
+        };
+        let n = r.c.count(POINT, &format!("{what} time-warp point"))?;
+        let pts = r.c.bytes(POINT * n as u64, &what)?;
+        clip.time_warp_points = pts
+            .chunks_exact(POINT as usize)
+            .map(|p| {
+                let mut f = Record::new(p);
+                [f.f32(), f.f32()]
+            })
+            .collect();
+        o.motion_clips.push(clip);
+    }
+    Ok(true)
+}
+
+/// MotionBlend: the points sit inside itemSize; stride by it, read the fields within.
+fn motion_blend_section(r: &mut Reader, o: &mut RawObject, h: &Header, ext: &[u8]) -> Result<bool, LoadError> {
+    let stride = h.item_size as u64;
+    // The points sit inside itemSize: stride by it, read the fields within.
+    for (offset, b) in r.items(h, stride, MOTION_BLEND_HEAD)? {
+        let mut f = Record::new(b);
+        let (clip_a, clip_b, spline_type, n) = (f.i32(), f.i32(), f.i32(), f.i32());
+        let fit = (b.len() - MOTION_BLEND_HEAD as usize) / POINT as usize;
+        let take = usize::try_from(n).unwrap_or(0).min(fit);
+        if take as i64 != i64::from(n) {
+            r.warn(
+                "mvd.motion_blend.points",
+                offset,
+                format!("{}: {n} blend points: the {} B item holds {fit}; {take} read", h.what(), b.len()),
+            );
+        }
+        let blend_points = (0..take).map(|_| [f.f32(), f.f32()]).collect();
+        o.motion_blends.push(MvdMotionBlend {
+            parent_clip: ext_i32(ext, 0),
+            clip_a,
+            clip_b,
+            spline_type,
+            blend_points,
+        });
+    }
+    Ok(true)
 }
 
 /// Skips `count × itemSize` bytes (note §2 rule 4).
