@@ -336,44 +336,7 @@ fn object(
     let mut tracks = base_tracks;
     tracks.extend(stage_tracks.into_iter().map(|(_, t)| t));
 
-    // Morphs.
-    let mut morphs: Vec<MorphTrack> = Vec::new();
-    for m in &o.morphs {
-        let name = resolve(&names, m.key, "morph", m.offset, w);
-        let mut frames = m.frames.clone();
-        sort_dedup(&mut frames, |f| (0, f.time), |f| f.offset, &format!("morph \"{name}\""), w);
-        if let Some(t) = frames.iter().map(|f| f.time).max() {
-            max_tick = max_tick.max(t);
-        }
-        info.morphs.push(MvdTrackInfo {
-            name: name.clone(),
-            key: m.key,
-            stages: vec![MvdStage { id: 0, name: None, keys: frames.len() }],
-            parent_clip: m.parent_clip,
-            stage_count: None,
-        });
-        let track = MorphTrack {
-            name,
-            keys: frames.iter().map(|f| Key { time: seconds(f.time, fps), value: f.weight }).collect(),
-            ease: (0..frames.len()).map(|i| frames.get(i + 1).map_or(Easing::LINEAR, |n| easing(n.curve))).collect(),
-        };
-        match morphs.iter_mut().find(|t| t.name == track.name) {
-            // A second section for the same morph: merged, keeping times sorted.
-            Some(t) => {
-                let mut all: Vec<(Key<f32>, Easing)> = t
-                    .keys
-                    .iter()
-                    .copied()
-                    .zip(t.ease.iter().copied())
-                    .chain(track.keys.into_iter().zip(track.ease))
-                    .collect();
-                all.sort_by(|a, b| a.0.time.total_cmp(&b.0.time));
-                t.keys = all.iter().map(|a| a.0).collect();
-                t.ease = all.iter().map(|a| a.1).collect();
-            }
-            None => morphs.push(track),
-        }
-    }
+    let morphs = morph_tracks(o, &names, fps, &mut info.morphs, &mut max_tick, w);
 
     // Cameras: stage 0 is the camera; inline minor 0/1 properties join the CameraProperty frames.
     let mut props: Vec<CameraProps> = o.camera_properties.clone();
@@ -419,4 +382,54 @@ fn object(
     }
     let frame_count = u32::try_from(max_tick.saturating_add(1)).unwrap_or(u32::MAX);
     BuiltObject { info, tracks, morphs, cameras: camera_tracks, frame_count }
+}
+
+/// Morph tracks, sections of one morph merged with their times kept sorted; lists them in `info_morphs` and
+/// raises `max_tick` to their last key.
+fn morph_tracks(
+    o: &RawObject,
+    names: &HashMap<i32, String>,
+    fps: f32,
+    info_morphs: &mut Vec<MvdTrackInfo>,
+    max_tick: &mut i64,
+    w: &mut Warnings,
+) -> Vec<MorphTrack> {
+    let mut morphs: Vec<MorphTrack> = Vec::new();
+    for m in &o.morphs {
+        let name = resolve(names, m.key, "morph", m.offset, w);
+        let mut frames = m.frames.clone();
+        sort_dedup(&mut frames, |f| (0, f.time), |f| f.offset, &format!("morph \"{name}\""), w);
+        if let Some(t) = frames.iter().map(|f| f.time).max() {
+            *max_tick = (*max_tick).max(t);
+        }
+        info_morphs.push(MvdTrackInfo {
+            name: name.clone(),
+            key: m.key,
+            stages: vec![MvdStage { id: 0, name: None, keys: frames.len() }],
+            parent_clip: m.parent_clip,
+            stage_count: None,
+        });
+        let track = MorphTrack {
+            name,
+            keys: frames.iter().map(|f| Key { time: seconds(f.time, fps), value: f.weight }).collect(),
+            ease: (0..frames.len()).map(|i| frames.get(i + 1).map_or(Easing::LINEAR, |n| easing(n.curve))).collect(),
+        };
+        match morphs.iter_mut().find(|t| t.name == track.name) {
+            // A second section for the same morph: merged, keeping times sorted.
+            Some(t) => {
+                let mut all: Vec<(Key<f32>, Easing)> = t
+                    .keys
+                    .iter()
+                    .copied()
+                    .zip(t.ease.iter().copied())
+                    .chain(track.keys.into_iter().zip(track.ease))
+                    .collect();
+                all.sort_by(|a, b| a.0.time.total_cmp(&b.0.time));
+                t.keys = all.iter().map(|a| a.0).collect();
+                t.ease = all.iter().map(|a| a.1).collect();
+            }
+            None => morphs.push(track),
+        }
+    }
+    morphs
 }
