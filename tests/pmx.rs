@@ -191,7 +191,7 @@ fn soft_bodies_and_bad_headers_are_refused_clearly() {
     bytes[9 + 2] = 3; // vertex index size
     let e = rigscope::load_bytes("size.pmx", &bytes).unwrap_err();
     assert!(e.message.contains("vertex index size 3"), "{e}");
-    doc.version = 2.0;
+    doc.header.version = 2.0;
     let e = rigscope::load_bytes("v20.pmx", &doc.to_bytes()).unwrap_err();
     assert!(e.message.contains("expected 0 to 8 in PMX 2.0"), "{e}");
 }

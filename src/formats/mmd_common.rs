@@ -3,8 +3,20 @@
 
 use glam::Vec3;
 
-use crate::error::{Location, Warning};
-use crate::scene::{Joint, Material, Skeleton, Transform};
+use crate::error::{LoadError, Location, Warning};
+use crate::scene::{
+    Constraints, Joint, Material, Mesh, Metadata, MmdInfo, MmdMaterial, Morph, Scene, Skeleton, Transform, UpAxis,
+    VertexStreams, material_flags,
+};
+
+/// The rule ids a format reports the checks it shares with the other MMD format under.
+pub struct Rules {
+    pub bone_parent: &'static str,
+    pub bone_cycle: &'static str,
+    pub vertex_bone: &'static str,
+    pub face_vertex: &'static str,
+    pub face_unassigned: &'static str,
+}
 
 /// Warnings collected while building.
 #[derive(Default)]
@@ -20,8 +32,8 @@ impl Warnings {
     }
 }
 
-/// One bone for [`skeleton`]: name, absolute position, parent (file index, already checked to be in range),
-/// and its offset for warnings.
+/// One bone for [`rig`]: name, absolute position, parent as a file index (not yet checked), and its offset for
+/// warnings.
 pub struct BoneIn<'a> {
     pub name: &'a str,
     pub position: Vec3,
@@ -29,12 +41,41 @@ pub struct BoneIn<'a> {
     pub offset: u64,
 }
 
+/// A bone table turned into a skeleton.
+pub struct Rig {
+    pub skeleton: Skeleton,
+    /// The scene joint of each file bone.
+    pub joint_of: Vec<usize>,
+    /// The file bone of each scene joint.
+    pub bone_of_joint: Vec<usize>,
+    /// Each file bone's parent, as a file index, after the range check (a cycle is not broken here).
+    pub parents: Vec<Option<usize>>,
+}
+
+/// The skeleton of a bone table in file order, each parent index checked first: one that is not another bone
+/// makes a root (warning `rules.bone_parent`).
+pub fn rig(mut bones: Vec<BoneIn>, rules: &Rules, w: &mut Warnings) -> Rig {
+    let n = bones.len();
+    for (i, b) in bones.iter_mut().enumerate() {
+        if let Some(p) = b.parent.filter(|&p| p >= n || p == i) {
+            w.at(
+                rules.bone_parent,
+                b.offset,
+                format!("bone {i} \"{}\": parent index {p} is not another bone; made a root", b.name),
+            );
+            b.parent = None;
+        }
+    }
+    let (skeleton, joint_of, bone_of_joint) = skeleton(&bones, rules.bone_cycle, w);
+    Rig { skeleton, joint_of, bone_of_joint, parents: bones.iter().map(|b| b.parent).collect() }
+}
+
 /// The skeleton made from a bone table in file order, and the scene joint of each file bone. Parents may
 /// follow their children in the file (PMX allows it): the joints are reordered parents-first, depth first
 /// from the roots in file order. A parent cycle is broken at its first bone in file order, which becomes a
 /// root (warning `rule`). The bind pose is the bones' absolute positions: local translation = position −
 /// parent position, no rotation.
-pub fn skeleton(bones: &[BoneIn], rule: &'static str, w: &mut Warnings) -> (Skeleton, Vec<usize>, Vec<usize>) {
+fn skeleton(bones: &[BoneIn], rule: &'static str, w: &mut Warnings) -> (Skeleton, Vec<usize>, Vec<usize>) {
     let n = bones.len();
     let mut parent: Vec<Option<usize>> = bones.iter().map(|b| b.parent).collect();
     let mut children: Vec<Vec<usize>> = vec![Vec::new(); n];
@@ -98,4 +139,151 @@ pub fn skeleton(bones: &[BoneIn], rule: &'static str, w: &mut Warnings) -> (Skel
 pub fn material(name: &str, texture: Option<&str>) -> Material {
     let texture = Some(texture.unwrap_or("").to_string());
     Material { alpha: crate::scene::AlphaMode::Blend, ..Material::new(name, texture) }
+}
+
+/// Joint and weight streams from each vertex's bones (file indices, `None` for an unused slot) and weights. A
+/// weight on a bone past the table is dropped (counted in one warning `rules.vertex_bone`).
+pub fn skin_weights(
+    vertices: impl Iterator<Item = ([Option<usize>; 4], [f32; 4])>,
+    joint_of: &[usize],
+    rules: &Rules,
+    w: &mut Warnings,
+) -> (Vec<[u32; 4]>, Vec<[f32; 4]>) {
+    let (mut joints, mut weights) = (Vec::new(), Vec::new());
+    let mut bad_bone = 0usize;
+    for (b, wt) in vertices {
+        let mut j = [0u32; 4];
+        let mut ws = [0f32; 4];
+        for k in 0..4 {
+            match b[k].and_then(|b| joint_of.get(b)) {
+                Some(&joint) => {
+                    j[k] = joint as u32;
+                    ws[k] = wt[k];
+                }
+                None if wt[k] != 0.0 && b[k].is_some() => bad_bone += 1,
+                None => {}
+            }
+        }
+        joints.push(j);
+        weights.push(ws);
+    }
+    if bad_bone > 0 {
+        w.file(rules.vertex_bone, format!("{bad_bone} vertex weights name a bone index past the bone count; dropped"));
+    }
+    (joints, weights)
+}
+
+/// Triangles from a face index list; one that names a vertex past `nv` is kept degenerate so the materials'
+/// face ranges still line up (warning `rules.face_vertex`).
+pub fn triangles<T: Copy + Into<u32>>(
+    faces: &[T],
+    nv: usize,
+    faces_at: u64,
+    rules: &Rules,
+    w: &mut Warnings,
+) -> Result<Vec<[u32; 3]>, LoadError> {
+    let mut triangles = Vec::with_capacity(faces.len() / 3);
+    let mut bad_faces = 0usize;
+    for t in faces.chunks_exact(3) {
+        let t = [t[0].into(), t[1].into(), t[2].into()];
+        if t.iter().any(|&v| v as usize >= nv) {
+            bad_faces += 1;
+            triangles.push([0; 3]);
+        } else {
+            triangles.push(t);
+        }
+    }
+    if bad_faces > 0 {
+        if nv == 0 {
+            return Err(LoadError::at(faces_at, "faces index vertices, but the file has none"));
+        }
+        w.at(
+            rules.face_vertex,
+            faces_at,
+            format!("{bad_faces} triangles index a vertex past the vertex count {nv}; not drawn"),
+        );
+    }
+    Ok(triangles)
+}
+
+/// One mesh and one scene material per MMD material, each drawing the next `counts[i].1` face indices (the
+/// file offset of its record first). Sets each material's triangle count; a count that is not a non-negative
+/// multiple of 3 or runs past the faces is an error, faces left over are a warning (`rules.face_unassigned`).
+pub fn meshes(
+    mmd: &mut [MmdMaterial],
+    counts: &[(u64, i64)],
+    triangles: usize,
+    nv: usize,
+    faces_at: u64,
+    rules: &Rules,
+    w: &mut Warnings,
+) -> Result<(Vec<Mesh>, Vec<Material>), LoadError> {
+    let total = triangles as u64;
+    let mut first = 0u64;
+    let mut meshes = Vec::with_capacity(mmd.len());
+    let mut materials = Vec::with_capacity(mmd.len());
+    for (i, (m, &(at, indices))) in mmd.iter_mut().zip(counts).enumerate() {
+        if indices < 0 || indices % 3 != 0 {
+            return Err(LoadError::at(
+                at,
+                format!("material {i} face index count {indices}: expected a non-negative multiple of 3"),
+            ));
+        }
+        let tris = indices as u64 / 3;
+        if first + tris > total {
+            return Err(LoadError::at(
+                at,
+                format!(
+                    "material {i} face index count {indices}: the materials before it leave only {} of the {} indices",
+                    (total - first) * 3,
+                    total * 3
+                ),
+            ));
+        }
+        m.triangles = tris as u32;
+        meshes.push(Mesh {
+            name: m.name.clone(),
+            material: i,
+            first_triangle: first as u32,
+            num_triangles: tris as u32,
+            first_vertex: 0,
+            num_vertices: nv as u32,
+            two_sided: m.flags & material_flags::TWO_SIDED != 0,
+            uv_animation: None,
+        });
+        materials.push(material(&m.name, m.texture.as_deref()));
+        first += tris;
+    }
+    if first < total {
+        w.at(rules.face_unassigned, faces_at, format!("{} triangles belong to no material; not drawn", total - first));
+    }
+    Ok((meshes, materials))
+}
+
+/// What a built MMD model is made of, besides its metadata and [`MmdInfo`].
+pub struct Body {
+    pub vertices: VertexStreams,
+    pub triangles: Vec<[u32; 3]>,
+    pub meshes: Vec<Mesh>,
+    pub materials: Vec<Material>,
+    pub skeleton: Skeleton,
+    pub morphs: Vec<Morph>,
+    pub constraints: Constraints,
+}
+
+/// The scene of an MMD model: left-handed Y-up, counter-clockwise front faces (as MikuMikuDance draws them).
+pub fn scene(meta: Metadata, body: Body, info: MmdInfo) -> Scene {
+    Scene {
+        vertices: body.vertices,
+        triangles: body.triangles,
+        meshes: body.meshes,
+        materials: body.materials,
+        skeleton: body.skeleton,
+        up: UpAxis::YLeftHanded,
+        front_face: crate::scene::FrontFace::Ccw,
+        morphs: body.morphs,
+        constraints: body.constraints,
+        mmd: Some(Box::new(info)),
+        ..Scene::empty(meta)
+    }
 }

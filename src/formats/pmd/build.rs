@@ -4,13 +4,21 @@
 
 use glam::{Vec3, Vec4};
 
-use super::parse::RawModel;
+use super::parse::{English, RawBone, RawIk, RawMaterial, RawModel, RawSkin};
 use crate::error::LoadError;
-use crate::formats::mmd_common::{self, BoneIn, Warnings};
+use crate::formats::mmd_common::{self, Body, BoneIn, Rules, Warnings};
 use crate::scene::{
-    AngleLimits, Append, BoneTail, Constraints, DisplayFrame, DisplayItem, Format, FrontFace, IkChain, IkLink,
-    JointDeform, Mesh, Metadata, MmdBone, MmdEncoding, MmdInfo, MmdMaterial, Morph, MorphKind, MorphPanel, Scene,
-    SphereMode, Toon, UpAxis, VertexOffset, VertexStreams, bone_flags as bf, material_flags as mf,
+    AngleLimits, Append, BoneTail, Constraints, DisplayFrame, DisplayItem, Format, IkChain, IkLink, JointDeform,
+    Metadata, MmdBone, MmdEncoding, MmdInfo, MmdMaterial, Morph, MorphKind, MorphPanel, Scene, SphereMode, Toon,
+    VertexOffset, VertexStreams, bone_flags as bf, material_flags as mf,
+};
+
+const RULES: Rules = Rules {
+    bone_parent: "pmd.bone.parent",
+    bone_cycle: "pmd.bone.cycle",
+    vertex_bone: "pmd.vertex.bone",
+    face_vertex: "pmd.face.vertex",
+    face_unassigned: "pmd.face.unassigned",
 };
 
 /// MikuMikuDance's knee links ("ひざ" in the name) turn about X only, within these limits (radians).
@@ -34,118 +42,102 @@ fn kind_flags(kind: u8) -> u16 {
     }
 }
 
+/// A bone index, if it names a bone of a table of `n`.
+fn index(b: u16, n: usize) -> Option<usize> {
+    (usize::from(b) < n).then_some(usize::from(b))
+}
+
 pub fn build(raw: RawModel) -> Result<Scene, LoadError> {
     let mut w = Warnings::default();
     let nb = raw.bones.len();
     let nv = raw.vertices.len();
-    let bone = |b: u16| (usize::from(b) < nb).then_some(usize::from(b));
-
-    let ins: Vec<BoneIn> = raw
+    let ins = raw
         .bones
         .iter()
-        .enumerate()
-        .map(|(i, b)| {
-            let parent = match b.parent {
-                0xFFFF => None,
-                p if usize::from(p) >= nb || usize::from(p) == i => {
-                    w.at(
-                        "pmd.bone.parent",
-                        b.offset,
-                        format!("bone {i} \"{}\": parent index {p} is not another bone; made a root", b.name),
-                    );
-                    None
-                }
-                p => Some(usize::from(p)),
-            };
-            BoneIn { name: &b.name, position: b.position, parent, offset: b.offset }
+        .map(|b| BoneIn {
+            name: &b.name,
+            position: b.position,
+            parent: (b.parent != 0xFFFF).then_some(usize::from(b.parent)),
+            offset: b.offset,
         })
         .collect();
-    let (skeleton, joint_of, bone_of_joint) = mmd_common::skeleton(&ins, "pmd.bone.cycle", &mut w);
-    let parents: Vec<Option<usize>> = ins.iter().map(|b| b.parent).collect();
-    drop(ins);
+    let rig = mmd_common::rig(ins, &RULES, &mut w);
 
     // Vertices: two bones and the first one's weight in percent.
-    let mut joints = Vec::with_capacity(nv);
-    let mut weights = Vec::with_capacity(nv);
-    let mut bad_bone = 0usize;
-    for v in &raw.vertices {
+    let skin = raw.vertices.iter().map(|v| {
         let w0 = f32::from(v.weight.min(100)) / 100.0;
-        let mut j = [0u32; 4];
-        let mut ws = [w0, 1.0 - w0, 0.0, 0.0];
-        for k in 0..2 {
-            match bone(v.bones[k]) {
-                Some(b) => j[k] = joint_of[b] as u32,
-                None => {
-                    if ws[k] != 0.0 {
-                        bad_bone += 1;
-                    }
-                    ws[k] = 0.0;
-                }
-            }
-        }
-        joints.push(j);
-        weights.push(ws);
-    }
-    if bad_bone > 0 {
-        w.file("pmd.vertex.bone", format!("{bad_bone} vertex weights name a bone index past the bone count; dropped"));
-    }
+        let b = v.bones.map(|b| Some(usize::from(b)));
+        ([b[0], b[1], None, None], [w0, 1.0 - w0, 0.0, 0.0])
+    });
+    let (joints, weights) = mmd_common::skin_weights(skin, &rig.joint_of, &RULES, &mut w);
     let weight_over = raw.vertices.iter().filter(|v| v.weight > 100).count();
     if weight_over > 0 {
         w.file("pmd.vertex.weight", format!("{weight_over} vertices give a weight above 100; taken as 100"));
     }
+    let triangles = mmd_common::triangles(&raw.faces, nv, raw.faces_at, &RULES, &mut w)?;
 
-    // Faces.
-    let mut triangles = Vec::with_capacity(raw.faces.len() / 3);
-    let mut bad_faces = 0usize;
-    for t in raw.faces.chunks_exact(3) {
-        if t.iter().any(|&v| usize::from(v) >= nv) {
-            bad_faces += 1;
-            triangles.push([0; 3]);
-        } else {
-            triangles.push([u32::from(t[0]), u32::from(t[1]), u32::from(t[2])]);
-        }
-    }
-    if bad_faces > 0 {
-        if nv == 0 {
-            return Err(LoadError::at(raw.faces_at, "faces index vertices, but the file has none"));
-        }
-        w.at(
-            "pmd.face.vertex",
-            raw.faces_at,
-            format!("{bad_faces} triangles index a vertex past the vertex count {nv}; not drawn"),
-        );
-    }
+    let (mut mmd_materials, textures) = materials(&raw.materials, raw.toons.as_deref());
+    let counts: Vec<(u64, i64)> = raw.materials.iter().map(|m| (m.offset, i64::from(m.indices))).collect();
+    let (meshes, materials) =
+        mmd_common::meshes(&mut mmd_materials, &counts, triangles.len(), nv, raw.faces_at, &RULES, &mut w)?;
 
-    // Materials: "texture*sphere" names, .sph multiplies and .spa adds.
-    let toon_names: Vec<String> = match &raw.toons {
-        Some(t) => t.clone(),
-        None => (1..=10).map(|i| format!("toon{i:02}.bmp")).collect(),
+    let english = raw.english.as_ref();
+    let mut constraints = Constraints::default();
+    let ik_of_bone = ik_chains(&raw.iks, &raw.bones, &rig.joint_of, &mut constraints, &mut w);
+    let bones = bones(&raw.bones, english, &rig, &ik_of_bone, &mut constraints, &mut w);
+    constraints.deform = deform_order(&raw.bones, &rig.bone_of_joint);
+    let (morphs, morph_of_skin) = skins(&raw.skins, nv, english, &mut w);
+    let display_frames = display_frames(&raw, &morph_of_skin);
+
+    let mut rigid_bodies = raw.rigid_bodies;
+    for r in &mut rigid_bodies {
+        r.bone = r.bone.filter(|&b| b < nb);
+    }
+    let vertices = VertexStreams {
+        positions: raw.vertices.iter().map(|v| v.position).collect(),
+        normals: Some(raw.vertices.iter().map(|v| v.normal).collect()),
+        texcoords: Some(raw.vertices.iter().map(|v| v.uv).collect()),
+        joints: (nb > 0).then_some(joints),
+        weights: (nb > 0).then_some(weights),
+        ..Default::default()
     };
-    let total = triangles.len() as u64;
-    let mut first = 0u64;
-    let mut meshes = Vec::new();
-    let mut materials = Vec::new();
-    let mut mmd_materials = Vec::new();
+    let mut meta = Metadata::new(Format::Pmd, format!("{}", raw.version));
+    meta.comment = (!raw.comment.is_empty()).then(|| raw.comment.clone());
+    meta.warnings = w.0;
+    let info = MmdInfo {
+        encoding: MmdEncoding::ShiftJis,
+        name: raw.name,
+        name_en: english.map(|e| e.name.clone()).unwrap_or_default(),
+        comment: raw.comment,
+        comment_en: english.map(|e| e.comment.clone()).unwrap_or_default(),
+        additional_uvs: 0,
+        index_sizes: [2, 1, 4, 2, 2, 4],
+        weight_kinds: [0, nv, 0, 0, 0],
+        sdef: Vec::new(),
+        edge_scale: raw.vertices.iter().map(|v| if v.no_edge == 0 { 1.0 } else { 0.0 }).collect(),
+        textures,
+        materials: mmd_materials,
+        bones,
+        bone_of_joint: rig.bone_of_joint,
+        display_frames,
+        toon_textures: match raw.toons {
+            Some(t) => t,
+            None => (1..=10).map(|i| format!("toon{i:02}.bmp")).collect(),
+        },
+        rigid_bodies,
+        joints: raw.joints,
+        has_english: english.is_some(),
+    };
+    let body = Body { vertices, triangles, meshes, materials, skeleton: rig.skeleton, morphs, constraints };
+    Ok(mmd_common::scene(meta, body, info))
+}
+
+/// The materials (triangle counts set later) and the texture list: "texture*sphere" names split, `.sph`
+/// multiplies and `.spa` adds; the toon index names the file's own toon list when it has one.
+fn materials(raw: &[RawMaterial], toons: Option<&[String]>) -> (Vec<MmdMaterial>, Vec<String>) {
     let mut textures: Vec<String> = Vec::new();
-    for (i, m) in raw.materials.iter().enumerate() {
-        if m.indices % 3 != 0 {
-            return Err(LoadError::at(
-                m.offset,
-                format!("material {i} face index count {}: expected a multiple of 3", m.indices),
-            ));
-        }
-        let tris = u64::from(m.indices / 3);
-        if first + tris > total {
-            return Err(LoadError::at(
-                m.offset,
-                format!(
-                    "material {i} face index count {}: the materials before it leave only {} of the {} indices",
-                    m.indices,
-                    (total - first) * 3,
-                    total * 3
-                ),
-            ));
-        }
+    let mut out = Vec::with_capacity(raw.len());
+    for (i, m) in raw.iter().enumerate() {
         let mut texture = None;
         let mut sphere = None;
         for part in m.texture.split('*').map(|p| p.replace('\\', "/")).filter(|p| !p.is_empty()) {
@@ -167,7 +159,7 @@ pub fn build(raw: RawModel) -> Result<Scene, LoadError> {
             }
         }
         let toon = match m.toon {
-            t if usize::from(t) < 10 => match &raw.toons {
+            t if usize::from(t) < 10 => match toons {
                 Some(list) => Toon::Texture(list[usize::from(t)].clone()),
                 None => Toon::Shared(t),
             },
@@ -178,20 +170,8 @@ pub fn build(raw: RawModel) -> Result<Scene, LoadError> {
         if m.diffuse.w < 1.0 {
             flags |= mf::TWO_SIDED;
         }
-        let name = format!("material {i}");
-        meshes.push(Mesh {
-            name: name.clone(),
-            material: i,
-            first_triangle: first as u32,
-            num_triangles: tris as u32,
-            first_vertex: 0,
-            num_vertices: nv as u32,
-            two_sided: flags & mf::TWO_SIDED != 0,
-            uv_animation: None,
-        });
-        materials.push(mmd_common::material(&name, texture.as_deref()));
-        mmd_materials.push(MmdMaterial {
-            name,
+        out.push(MmdMaterial {
+            name: format!("material {i}"),
             name_en: String::new(),
             diffuse: m.diffuse,
             specular: m.specular,
@@ -205,23 +185,24 @@ pub fn build(raw: RawModel) -> Result<Scene, LoadError> {
             sphere_mode,
             toon,
             memo: String::new(),
-            triangles: tris as u32,
+            triangles: 0,
         });
-        first += tris;
     }
-    if first < total {
-        w.at(
-            "pmd.face.unassigned",
-            raw.faces_at,
-            format!("{} triangles belong to no material; not drawn", total - first),
-        );
-    }
+    (out, textures)
+}
 
-    // IK chains.
-    let mut constraints = Constraints::default();
+/// The IK list as chains (knee links limited as MikuMikuDance limits them); the chain of each bone.
+fn ik_chains(
+    iks: &[RawIk],
+    bones: &[RawBone],
+    joint_of: &[usize],
+    constraints: &mut Constraints,
+    w: &mut Warnings,
+) -> Vec<Option<usize>> {
+    let nb = bones.len();
     let mut ik_of_bone = vec![None; nb];
-    for (i, ik) in raw.iks.iter().enumerate() {
-        let (Some(b), Some(t)) = (bone(ik.bone), bone(ik.target)) else {
+    for (i, ik) in iks.iter().enumerate() {
+        let (Some(b), Some(t)) = (index(ik.bone, nb), index(ik.target, nb)) else {
             w.at(
                 "pmd.ik.bone",
                 ik.offset,
@@ -231,9 +212,9 @@ pub fn build(raw: RawModel) -> Result<Scene, LoadError> {
         };
         let mut links = Vec::with_capacity(ik.links.len());
         for &l in &ik.links {
-            match bone(l) {
+            match index(l, nb) {
                 Some(l) => {
-                    let knee = raw.bones[l].name.contains("ひざ");
+                    let knee = bones[l].name.contains("ひざ");
                     links.push(IkLink { joint: joint_of[l], limits: knee.then_some(KNEE) });
                 }
                 None => w.at("pmd.ik.link", ik.offset, format!("IK {i}: link {l} is not a bone; dropped")),
@@ -248,37 +229,27 @@ pub fn build(raw: RawModel) -> Result<Scene, LoadError> {
             links,
         });
     }
+    ik_of_bone
+}
 
-    // Bones, append relations and deform order.
-    let english = raw.english.as_ref();
-    let mut mmd_bones = Vec::with_capacity(nb);
-    for (i, b) in raw.bones.iter().enumerate() {
+/// Each bone's facts in file order, and the append relations its kind implies.
+fn bones(
+    raw: &[RawBone],
+    english: Option<&English>,
+    rig: &mmd_common::Rig,
+    ik_of_bone: &[Option<usize>],
+    constraints: &mut Constraints,
+    w: &mut Warnings,
+) -> Vec<MmdBone> {
+    let nb = raw.len();
+    let joint_of = &rig.joint_of;
+    let mut out = Vec::with_capacity(nb);
+    for (i, b) in raw.iter().enumerate() {
         let mut flags = kind_flags(b.kind);
         if ik_of_bone[i].is_some() {
             flags |= bf::IK | bf::TRANSLATABLE;
         }
-        let mut append = None;
-        match b.kind {
-            // Rotation influenced: takes the rotation of the bone in its IK field.
-            5 => match bone(b.ik).filter(|&s| s != i) {
-                Some(s) => append = Some((s, 1.0)),
-                None => w.at(
-                    "pmd.append.source",
-                    b.offset,
-                    format!("bone {i} \"{}\": rotation source {} is not another bone; ignored", b.name, b.ik),
-                ),
-            },
-            // Rotation follow: takes the rotation of its tail bone, by the IK field in percent.
-            9 => match bone(b.tail).filter(|&t| t != i) {
-                Some(t) => append = Some((t, f32::from(b.ik) / 100.0)),
-                None => w.at(
-                    "pmd.append.source",
-                    b.offset,
-                    format!("bone {i} \"{}\": follows no other bone (tail {}); ignored", b.name, b.tail),
-                ),
-            },
-            _ => {}
-        }
+        let append = append_source(i, b, nb, w);
         if let Some((s, ratio)) = append {
             constraints.append.push(Append {
                 joint: joint_of[i],
@@ -289,38 +260,76 @@ pub fn build(raw: RawModel) -> Result<Scene, LoadError> {
                 local: false,
             });
         }
-        mmd_bones.push(MmdBone {
+        out.push(MmdBone {
             name: b.name.clone(),
             name_en: english.and_then(|e| e.bones.get(i).cloned()).unwrap_or_default(),
             joint: joint_of[i],
-            parent: parents[i],
+            parent: rig.parents[i],
             position: b.position,
             layer: 0,
             flags,
-            tail: BoneTail::Bone(bone(b.tail)),
+            tail: BoneTail::Bone(index(b.tail, nb)),
             pmd_kind: Some(b.kind),
             ik: ik_of_bone[i],
             append,
             external_key: None,
         });
     }
-    constraints.deform = bone_of_joint
+    out
+}
+
+/// The bone a PMD bone takes its rotation from, and by how much: kind 5 ("rotation influenced") names it in
+/// its IK field, kind 9 ("rotation follow") is its tail with the IK field as a percentage.
+fn append_source(i: usize, b: &RawBone, nb: usize, w: &mut Warnings) -> Option<(usize, f32)> {
+    match b.kind {
+        5 => {
+            let s = index(b.ik, nb).filter(|&s| s != i);
+            if s.is_none() {
+                w.at(
+                    "pmd.append.source",
+                    b.offset,
+                    format!("bone {i} \"{}\": rotation source {} is not another bone; ignored", b.name, b.ik),
+                );
+            }
+            Some((s?, 1.0))
+        }
+        9 => {
+            let t = index(b.tail, nb).filter(|&t| t != i);
+            if t.is_none() {
+                w.at(
+                    "pmd.append.source",
+                    b.offset,
+                    format!("bone {i} \"{}\": follows no other bone (tail {}); ignored", b.name, b.tail),
+                );
+            }
+            Some((t?, f32::from(b.ik) / 100.0))
+        }
+        _ => None,
+    }
+}
+
+/// Each scene joint's file order, and the fixed axis of kind-8 bones (towards their tail).
+fn deform_order(raw: &[RawBone], bone_of_joint: &[usize]) -> Vec<JointDeform> {
+    bone_of_joint
         .iter()
         .map(|&i| {
-            let b = &raw.bones[i];
+            let b = &raw[i];
             let fixed_axis = (b.kind == 8)
-                .then(|| bone(b.tail).map(|t| raw.bones[t].position - b.position))
+                .then(|| index(b.tail, raw.len()).map(|t| raw[t].position - b.position))
                 .flatten()
                 .and_then(|a| a.try_normalize());
             JointDeform { layer: 0, after_physics: false, order: i as u32, fixed_axis, local_axes: None }
         })
-        .collect();
+        .collect()
+}
 
-    // Skins: the base lists absolute vertices; the others index into the base's list.
-    let base = raw.skins.iter().position(|s| s.kind == 0);
+/// Skins after the base as vertex morphs: the base lists absolute vertices, the others index into the base's
+/// list. Also the morph of each skin (none for the base and dropped skins).
+fn skins(raw: &[RawSkin], nv: usize, english: Option<&English>, w: &mut Warnings) -> (Vec<Morph>, Vec<Option<usize>>) {
+    let base = raw.iter().position(|s| s.kind == 0);
     let mut morphs = Vec::new();
-    let mut morph_of_skin = vec![None; raw.skins.len()];
-    for (i, skin) in raw.skins.iter().enumerate() {
+    let mut morph_of_skin = vec![None; raw.len()];
+    for (i, skin) in raw.iter().enumerate() {
         if Some(i) == base {
             let bad = skin.entries.iter().filter(|e| e.0 as usize >= nv).count();
             if bad > 0 {
@@ -332,7 +341,7 @@ pub fn build(raw: RawModel) -> Result<Scene, LoadError> {
             }
             continue;
         }
-        let Some(b) = base.map(|b| &raw.skins[b]) else {
+        let Some(b) = base.map(|b| &raw[b]) else {
             w.at(
                 "pmd.skin.base",
                 skin.offset,
@@ -378,8 +387,12 @@ pub fn build(raw: RawModel) -> Result<Scene, LoadError> {
             kind: MorphKind::Vertex(offsets),
         });
     }
+    (morphs, morph_of_skin)
+}
 
-    // Display frames: the expression list, then the named bone frames.
+/// Display frames: the expression list, then the named bone frames.
+fn display_frames(raw: &RawModel, morph_of_skin: &[Option<usize>]) -> Vec<DisplayFrame> {
+    let english = raw.english.as_ref();
     let mut frames = vec![DisplayFrame {
         name: "表情".to_string(),
         name_en: "Exp".to_string(),
@@ -402,58 +415,9 @@ pub fn build(raw: RawModel) -> Result<Scene, LoadError> {
                 .frame_bones
                 .iter()
                 .filter(|(_, f)| usize::from(*f) == k + 1)
-                .filter_map(|&(b, _)| bone(b).map(DisplayItem::Bone))
+                .filter_map(|&(b, _)| index(b, raw.bones.len()).map(DisplayItem::Bone))
                 .collect(),
         });
     }
-
-    let mut rigid_bodies = raw.rigid_bodies;
-    for r in &mut rigid_bodies {
-        r.bone = r.bone.filter(|&b| b < nb);
-    }
-    let streams = VertexStreams {
-        positions: raw.vertices.iter().map(|v| v.position).collect(),
-        normals: Some(raw.vertices.iter().map(|v| v.normal).collect()),
-        texcoords: Some(raw.vertices.iter().map(|v| v.uv).collect()),
-        joints: (nb > 0).then_some(joints),
-        weights: (nb > 0).then_some(weights),
-        ..Default::default()
-    };
-    let mut meta = Metadata::new(Format::Pmd, format!("{}", raw.version));
-    meta.comment = (!raw.comment.is_empty()).then(|| raw.comment.clone());
-    meta.warnings = w.0;
-    let info = MmdInfo {
-        encoding: MmdEncoding::ShiftJis,
-        name: raw.name,
-        name_en: english.map(|e| e.name.clone()).unwrap_or_default(),
-        comment: raw.comment,
-        comment_en: english.map(|e| e.comment.clone()).unwrap_or_default(),
-        additional_uvs: 0,
-        index_sizes: [2, 1, 4, 2, 2, 4],
-        weight_kinds: [0, nv, 0, 0, 0],
-        sdef: Vec::new(),
-        edge_scale: raw.vertices.iter().map(|v| if v.no_edge == 0 { 1.0 } else { 0.0 }).collect(),
-        textures,
-        materials: mmd_materials,
-        bones: mmd_bones,
-        bone_of_joint,
-        display_frames: frames,
-        toon_textures: toon_names,
-        rigid_bodies,
-        joints: raw.joints,
-        has_english: english.is_some(),
-    };
-    Ok(Scene {
-        vertices: streams,
-        triangles,
-        meshes,
-        materials,
-        skeleton,
-        up: UpAxis::YLeftHanded,
-        front_face: FrontFace::Ccw,
-        morphs,
-        constraints,
-        mmd: Some(Box::new(info)),
-        ..Scene::empty(meta)
-    })
+    frames
 }

@@ -123,6 +123,19 @@ pub struct English {
     pub frames: Vec<String>,
 }
 
+/// `n` records read one after the other by `read` (given the cursor and the record's index).
+fn records<T>(
+    c: &mut Cursor,
+    n: usize,
+    mut read: impl FnMut(&mut Cursor, usize) -> Result<T, LoadError>,
+) -> Result<Vec<T>, LoadError> {
+    let mut out = Vec::with_capacity(n);
+    for i in 0..n {
+        out.push(read(c, i)?);
+    }
+    Ok(out)
+}
+
 pub fn parse(data: &[u8]) -> Result<RawModel, LoadError> {
     let mut c = Cursor::new(data);
     if c.bytes(3, "PMD magic")? != MAGIC {
@@ -131,181 +144,31 @@ pub fn parse(data: &[u8]) -> Result<RawModel, LoadError> {
     let version = c.f32("PMD version")?;
     let name = text(&mut c, 20, "model name")?;
     let comment = text(&mut c, 256, "comment")?;
-
     let n = count(&mut c, 4, 38, "vertex")?;
-    let mut vertices = Vec::with_capacity(n);
-    for i in 0..n {
-        let f = c.f32s::<8>(&format!("vertex {i}"))?;
-        let bones = [c.u16(&format!("vertex {i} bone"))?, c.u16(&format!("vertex {i} bone"))?];
-        let weight = c.u8(&format!("vertex {i} weight"))?;
-        let no_edge = c.u8(&format!("vertex {i} edge flag"))?;
-        vertices.push(RawVertex {
-            position: Vec3::new(f[0], f[1], f[2]),
-            normal: Vec3::new(f[3], f[4], f[5]),
-            uv: Vec2::new(f[6], f[7]),
-            bones,
-            weight,
-            no_edge,
-        });
-    }
-
-    let faces_at = c.pos();
-    let n = count(&mut c, 4, 2, "face index")?;
-    if n % 3 != 0 {
-        return Err(LoadError::at(faces_at, format!("face index count {n}: expected a multiple of 3")));
-    }
-    let mut faces = Vec::with_capacity(n);
-    for _ in 0..n {
-        faces.push(c.u16("face vertex index")?);
-    }
-
+    let vertices = records(&mut c, n, vertex)?;
+    let (faces_at, faces) = faces(&mut c)?;
     let n = count(&mut c, 4, 70, "material")?;
-    let mut materials = Vec::with_capacity(n);
-    for i in 0..n {
-        let offset = c.pos();
-        let f = c.f32s::<11>(&format!("material {i} colours"))?;
-        materials.push(RawMaterial {
-            offset,
-            diffuse: Vec4::new(f[0], f[1], f[2], f[3]),
-            specular_power: f[4],
-            specular: Vec3::new(f[5], f[6], f[7]),
-            ambient: Vec3::new(f[8], f[9], f[10]),
-            toon: c.u8(&format!("material {i} toon index"))?,
-            edge: c.u8(&format!("material {i} edge flag"))?,
-            indices: c.u32(&format!("material {i} face index count"))?,
-            texture: text(&mut c, 20, &format!("material {i} texture"))?,
-        });
-    }
-
+    let materials = records(&mut c, n, material)?;
     let n = count(&mut c, 2, 39, "bone")?;
-    let mut bones = Vec::with_capacity(n);
-    for i in 0..n {
-        let offset = c.pos();
-        bones.push(RawBone {
-            offset,
-            name: text(&mut c, 20, &format!("bone {i} name"))?,
-            parent: c.u16(&format!("bone {i} parent"))?,
-            tail: c.u16(&format!("bone {i} tail"))?,
-            kind: c.u8(&format!("bone {i} kind"))?,
-            ik: c.u16(&format!("bone {i} IK bone"))?,
-            position: vec3(&mut c, &format!("bone {i} position"))?,
-        });
-    }
-
+    let bones = records(&mut c, n, bone)?;
     let n = count(&mut c, 2, 11, "IK")?;
-    let mut iks = Vec::with_capacity(n);
-    for i in 0..n {
-        let offset = c.pos();
-        let bone = c.u16(&format!("IK {i} bone"))?;
-        let target = c.u16(&format!("IK {i} target"))?;
-        let links = count(&mut c, 1, 2, &format!("IK {i} link"))?;
-        let iterations = c.u16(&format!("IK {i} iterations"))?;
-        let limit = c.f32(&format!("IK {i} limit"))?;
-        let mut l = Vec::with_capacity(links);
-        for k in 0..links {
-            l.push(c.u16(&format!("IK {i} link {k}"))?);
-        }
-        iks.push(RawIk { offset, bone, target, iterations, limit, links: l });
-    }
-
+    let iks = records(&mut c, n, ik)?;
     let n = count(&mut c, 2, 25, "skin")?;
-    let mut skins = Vec::with_capacity(n);
-    for i in 0..n {
-        let offset = c.pos();
-        let name = text(&mut c, 20, &format!("skin {i} name"))?;
-        let m = count(&mut c, 4, 16, &format!("skin {i} vertex"))?;
-        let kind = c.u8(&format!("skin {i} kind"))?;
-        let mut entries = Vec::with_capacity(m);
-        for _ in 0..m {
-            let v = c.u32(&format!("skin {i} vertex index"))?;
-            entries.push((v, vec3(&mut c, &format!("skin {i} offset"))?));
-        }
-        skins.push(RawSkin { offset, name, kind, entries });
-    }
-
+    let skins = records(&mut c, n, skin)?;
     let n = count(&mut c, 1, 2, "skin display")?;
-    let mut skin_list = Vec::with_capacity(n);
-    for _ in 0..n {
-        skin_list.push(c.u16("skin display index")?);
-    }
+    let skin_list = records(&mut c, n, |c, _| c.u16("skin display index"))?;
     let n = count(&mut c, 1, 50, "bone display name")?;
-    let mut frame_names = Vec::with_capacity(n);
-    for i in 0..n {
-        frame_names.push(text(&mut c, 50, &format!("bone display name {i}"))?);
-    }
+    let frame_names = records(&mut c, n, |c, i| text(c, 50, &format!("bone display name {i}")))?;
     let n = count(&mut c, 4, 3, "bone display")?;
-    let mut frame_bones = Vec::with_capacity(n);
-    for _ in 0..n {
-        frame_bones.push((c.u16("bone display bone")?, c.u8("bone display frame")?));
-    }
+    let frame_bones = records(&mut c, n, |c, _| Ok((c.u16("bone display bone")?, c.u8("bone display frame")?)))?;
 
     // Extensions: each present only when the file goes on.
-    let mut english = None;
-    if c.remaining() > 0 && c.u8("English flag")? != 0 {
-        let name = text(&mut c, 20, "English model name")?;
-        let comment = text(&mut c, 256, "English comment")?;
-        let list = |c: &mut Cursor, n: usize, w: u64, what: &str| -> Result<Vec<String>, LoadError> {
-            (0..n).map(|i| text(c, w, &format!("{what} {i}"))).collect()
-        };
-        let bones_en = list(&mut c, bones.len(), 20, "English bone name")?;
-        let skins_en = list(&mut c, skins.len().saturating_sub(1), 20, "English skin name")?;
-        let frames_en = list(&mut c, frame_names.len(), 50, "English bone display name")?;
-        english = Some(English { name, comment, bones: bones_en, skins: skins_en, frames: frames_en });
-    }
+    let english = english(&mut c, bones.len(), skins.len(), frame_names.len())?;
     let mut toons = None;
     if c.remaining() > 0 {
-        toons = Some((0..10).map(|i| text(&mut c, 100, &format!("toon texture {i}"))).collect::<Result<_, _>>()?);
+        toons = Some(records(&mut c, 10, |c, i| text(c, 100, &format!("toon texture {i}")))?);
     }
-    let mut rigid_bodies = Vec::new();
-    let mut joints = Vec::new();
-    if c.remaining() > 0 {
-        let n = count(&mut c, 4, 83, "rigid body")?;
-        rigid_bodies.reserve(n);
-        for i in 0..n {
-            let w = |s: &str| format!("rigid body {i} {s}");
-            let name = text(&mut c, 20, &w("name"))?;
-            let bone = c.u16(&w("bone"))?;
-            rigid_bodies.push(RigidBody {
-                name,
-                name_en: String::new(),
-                bone: (bone != 0xFFFF).then_some(usize::from(bone)),
-                group: c.u8(&w("group"))?,
-                no_collision_mask: c.u16(&w("collision mask"))?,
-                shape: c.u8(&w("shape"))?,
-                size: vec3(&mut c, &w("size"))?,
-                position: vec3(&mut c, &w("position"))?,
-                rotation: vec3(&mut c, &w("rotation"))?,
-                mass: c.f32(&w("mass"))?,
-                linear_damping: c.f32(&w("linear damping"))?,
-                angular_damping: c.f32(&w("angular damping"))?,
-                restitution: c.f32(&w("restitution"))?,
-                friction: c.f32(&w("friction"))?,
-                mode: c.u8(&w("physics mode"))?,
-            });
-        }
-        let n = count(&mut c, 4, 124, "joint")?;
-        joints.reserve(n);
-        for i in 0..n {
-            let w = |s: &str| format!("joint {i} {s}");
-            let name = text(&mut c, 20, &w("name"))?;
-            let a = c.u32(&w("rigid body A"))?;
-            let b = c.u32(&w("rigid body B"))?;
-            joints.push(PhysicsJoint {
-                name,
-                name_en: String::new(),
-                kind: 0,
-                bodies: [usize::try_from(a).ok(), usize::try_from(b).ok()],
-                position: vec3(&mut c, &w("position"))?,
-                rotation: vec3(&mut c, &w("rotation"))?,
-                translation_min: vec3(&mut c, &w("translation lower limit"))?,
-                translation_max: vec3(&mut c, &w("translation upper limit"))?,
-                rotation_min: vec3(&mut c, &w("rotation lower limit"))?,
-                rotation_max: vec3(&mut c, &w("rotation upper limit"))?,
-                spring_translation: vec3(&mut c, &w("translation spring"))?,
-                spring_rotation: vec3(&mut c, &w("rotation spring"))?,
-            });
-        }
-    }
+    let (rigid_bodies, joints) = if c.remaining() > 0 { physics(&mut c)? } else { Default::default() };
     if c.remaining() > 0 {
         return Err(LoadError::at(
             c.pos(),
@@ -330,5 +193,146 @@ pub fn parse(data: &[u8]) -> Result<RawModel, LoadError> {
         toons,
         rigid_bodies,
         joints,
+    })
+}
+
+fn vertex(c: &mut Cursor, i: usize) -> Result<RawVertex, LoadError> {
+    let f = c.f32s::<8>(&format!("vertex {i}"))?;
+    let bones = [c.u16(&format!("vertex {i} bone"))?, c.u16(&format!("vertex {i} bone"))?];
+    Ok(RawVertex {
+        position: Vec3::new(f[0], f[1], f[2]),
+        normal: Vec3::new(f[3], f[4], f[5]),
+        uv: Vec2::new(f[6], f[7]),
+        bones,
+        weight: c.u8(&format!("vertex {i} weight"))?,
+        no_edge: c.u8(&format!("vertex {i} edge flag"))?,
+    })
+}
+
+/// The face index list and where it starts.
+fn faces(c: &mut Cursor) -> Result<(u64, Vec<u16>), LoadError> {
+    let faces_at = c.pos();
+    let n = count(c, 4, 2, "face index")?;
+    if n % 3 != 0 {
+        return Err(LoadError::at(faces_at, format!("face index count {n}: expected a multiple of 3")));
+    }
+    Ok((faces_at, records(c, n, |c, _| c.u16("face vertex index"))?))
+}
+
+fn material(c: &mut Cursor, i: usize) -> Result<RawMaterial, LoadError> {
+    let offset = c.pos();
+    let f = c.f32s::<11>(&format!("material {i} colours"))?;
+    Ok(RawMaterial {
+        offset,
+        diffuse: Vec4::new(f[0], f[1], f[2], f[3]),
+        specular_power: f[4],
+        specular: Vec3::new(f[5], f[6], f[7]),
+        ambient: Vec3::new(f[8], f[9], f[10]),
+        toon: c.u8(&format!("material {i} toon index"))?,
+        edge: c.u8(&format!("material {i} edge flag"))?,
+        indices: c.u32(&format!("material {i} face index count"))?,
+        texture: text(c, 20, &format!("material {i} texture"))?,
+    })
+}
+
+fn bone(c: &mut Cursor, i: usize) -> Result<RawBone, LoadError> {
+    Ok(RawBone {
+        offset: c.pos(),
+        name: text(c, 20, &format!("bone {i} name"))?,
+        parent: c.u16(&format!("bone {i} parent"))?,
+        tail: c.u16(&format!("bone {i} tail"))?,
+        kind: c.u8(&format!("bone {i} kind"))?,
+        ik: c.u16(&format!("bone {i} IK bone"))?,
+        position: vec3(c, &format!("bone {i} position"))?,
+    })
+}
+
+fn ik(c: &mut Cursor, i: usize) -> Result<RawIk, LoadError> {
+    let offset = c.pos();
+    let bone = c.u16(&format!("IK {i} bone"))?;
+    let target = c.u16(&format!("IK {i} target"))?;
+    let links = count(c, 1, 2, &format!("IK {i} link"))?;
+    let iterations = c.u16(&format!("IK {i} iterations"))?;
+    let limit = c.f32(&format!("IK {i} limit"))?;
+    let links = records(c, links, |c, k| c.u16(&format!("IK {i} link {k}")))?;
+    Ok(RawIk { offset, bone, target, iterations, limit, links })
+}
+
+fn skin(c: &mut Cursor, i: usize) -> Result<RawSkin, LoadError> {
+    let offset = c.pos();
+    let name = text(c, 20, &format!("skin {i} name"))?;
+    let m = count(c, 4, 16, &format!("skin {i} vertex"))?;
+    let kind = c.u8(&format!("skin {i} kind"))?;
+    let entries = records(c, m, |c, _| {
+        let v = c.u32(&format!("skin {i} vertex index"))?;
+        Ok((v, vec3(c, &format!("skin {i} offset"))?))
+    })?;
+    Ok(RawSkin { offset, name, kind, entries })
+}
+
+/// The English extension, when the file goes on and its flag is set: names for the model, every bone, the skins
+/// after the base and the bone display frames.
+fn english(c: &mut Cursor, bones: usize, skins: usize, frames: usize) -> Result<Option<English>, LoadError> {
+    if c.remaining() == 0 || c.u8("English flag")? == 0 {
+        return Ok(None);
+    }
+    let name = text(c, 20, "English model name")?;
+    let comment = text(c, 256, "English comment")?;
+    let bones = records(c, bones, |c, i| text(c, 20, &format!("English bone name {i}")))?;
+    let skins = records(c, skins.saturating_sub(1), |c, i| text(c, 20, &format!("English skin name {i}")))?;
+    let frames = records(c, frames, |c, i| text(c, 50, &format!("English bone display name {i}")))?;
+    Ok(Some(English { name, comment, bones, skins, frames }))
+}
+
+/// The physics extension: rigid bodies, then joints.
+fn physics(c: &mut Cursor) -> Result<(Vec<RigidBody>, Vec<PhysicsJoint>), LoadError> {
+    let n = count(c, 4, 83, "rigid body")?;
+    let rigid_bodies = records(c, n, rigid_body)?;
+    let n = count(c, 4, 124, "joint")?;
+    let joints = records(c, n, joint)?;
+    Ok((rigid_bodies, joints))
+}
+
+fn rigid_body(c: &mut Cursor, i: usize) -> Result<RigidBody, LoadError> {
+    let w = |s: &str| format!("rigid body {i} {s}");
+    let name = text(c, 20, &w("name"))?;
+    let bone = c.u16(&w("bone"))?;
+    Ok(RigidBody {
+        name,
+        name_en: String::new(),
+        bone: (bone != 0xFFFF).then_some(usize::from(bone)),
+        group: c.u8(&w("group"))?,
+        no_collision_mask: c.u16(&w("collision mask"))?,
+        shape: c.u8(&w("shape"))?,
+        size: vec3(c, &w("size"))?,
+        position: vec3(c, &w("position"))?,
+        rotation: vec3(c, &w("rotation"))?,
+        mass: c.f32(&w("mass"))?,
+        linear_damping: c.f32(&w("linear damping"))?,
+        angular_damping: c.f32(&w("angular damping"))?,
+        restitution: c.f32(&w("restitution"))?,
+        friction: c.f32(&w("friction"))?,
+        mode: c.u8(&w("physics mode"))?,
+    })
+}
+
+fn joint(c: &mut Cursor, i: usize) -> Result<PhysicsJoint, LoadError> {
+    let w = |s: &str| format!("joint {i} {s}");
+    let name = text(c, 20, &w("name"))?;
+    let a = c.u32(&w("rigid body A"))?;
+    let b = c.u32(&w("rigid body B"))?;
+    Ok(PhysicsJoint {
+        name,
+        name_en: String::new(),
+        kind: 0,
+        bodies: [usize::try_from(a).ok(), usize::try_from(b).ok()],
+        position: vec3(c, &w("position"))?,
+        rotation: vec3(c, &w("rotation"))?,
+        translation_min: vec3(c, &w("translation lower limit"))?,
+        translation_max: vec3(c, &w("translation upper limit"))?,
+        rotation_min: vec3(c, &w("rotation lower limit"))?,
+        rotation_max: vec3(c, &w("rotation upper limit"))?,
+        spring_translation: vec3(c, &w("translation spring"))?,
+        spring_rotation: vec3(c, &w("rotation spring"))?,
     })
 }

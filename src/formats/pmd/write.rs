@@ -8,7 +8,7 @@ use glam::{Vec2, Vec3, Vec4};
 
 use super::{English, RawBone, RawIk, RawMaterial, RawModel, RawSkin, RawVertex};
 use crate::formats::binwrite::ByteWriter;
-use crate::scene::{PhysicsJoint, RigidBody};
+use crate::scene::RigidBody;
 
 pub struct PmdDocument {
     pub model: RawModel,
@@ -217,20 +217,7 @@ pub fn sample_document() -> PmdDocument {
             }),
             toons: Some((1..=10).map(|i| format!("toon{i:02}.bmp")).collect()),
             rigid_bodies: vec![body.clone(), RigidBody { name: "二".into(), bone: None, ..body }],
-            joints: vec![PhysicsJoint {
-                name: "ジョイント".into(),
-                name_en: String::new(),
-                kind: 0,
-                bodies: [Some(0), Some(1)],
-                position: Vec3::Y,
-                rotation: Vec3::ZERO,
-                translation_min: Vec3::ZERO,
-                translation_max: Vec3::ZERO,
-                rotation_min: Vec3::splat(-1.0),
-                rotation_max: Vec3::splat(1.0),
-                spring_translation: Vec3::ZERO,
-                spring_rotation: Vec3::ZERO,
-            }],
+            joints: vec![crate::formats::pmx::write::sample_joint("ジョイント", "")],
         },
     }
 }

@@ -8,11 +8,19 @@ use super::morph::{RawMorph, RawOffsets};
 use super::reader::Header;
 use super::vertex::RawVertex;
 use crate::error::LoadError;
-use crate::formats::mmd_common::{self, BoneIn, Warnings};
+use crate::formats::mmd_common::{self, Body, BoneIn, Rig, Rules, Warnings};
 use crate::scene::{
-    Append, BoneOffset, Constraints, CustomStream, DisplayFrame, Format, FrontFace, IkChain, IkLink, ImpulseOffset,
-    JointDeform, MaterialOffset, Mesh, Metadata, MmdBone, MmdInfo, MmdMaterial, Morph, MorphKind, MorphWeight,
-    PhysicsJoint, RigidBody, Scene, SdefVertex, UpAxis, UvOffset, VertexOffset, bone_flags as bf, material_flags,
+    Append, BoneOffset, Constraints, CustomStream, DisplayFrame, Format, IkChain, IkLink, ImpulseOffset, JointDeform,
+    MaterialOffset, Metadata, MmdBone, MmdInfo, Morph, MorphKind, MorphWeight, PhysicsJoint, RigidBody, Scene,
+    SdefVertex, UvOffset, VertexOffset, VertexStreams, bone_flags as bf,
+};
+
+const RULES: Rules = Rules {
+    bone_parent: "pmx.bone.parent",
+    bone_cycle: "pmx.bone.cycle",
+    vertex_bone: "pmx.vertex.bone",
+    face_vertex: "pmx.face.vertex",
+    face_unassigned: "pmx.face.unassigned",
 };
 
 pub struct RawModel {
@@ -32,154 +40,113 @@ pub struct RawModel {
 
 pub fn build(raw: RawModel) -> Result<Scene, LoadError> {
     let mut w = Warnings::default();
-    let nb = raw.bones.len();
     let nv = raw.vertices.len();
-    let bone_ok = |b: Option<usize>| b.filter(|&b| b < nb);
-
-    // Skeleton.
-    let ins: Vec<BoneIn> = raw
+    let ins = raw
         .bones
         .iter()
-        .enumerate()
-        .map(|(i, b)| {
-            let parent = match b.parent {
-                Some(p) if p >= nb || p == i => {
-                    w.at(
-                        "pmx.bone.parent",
-                        b.offset,
-                        format!("bone {i} \"{}\": parent index {p} is not another bone; made a root", b.name),
-                    );
-                    None
-                }
-                p => p,
-            };
-            BoneIn { name: &b.name, position: b.position, parent, offset: b.offset }
-        })
+        .map(|b| BoneIn { name: &b.name, position: b.position, parent: b.parent, offset: b.offset })
         .collect();
-    let (skeleton, joint_of, bone_of_joint) = mmd_common::skeleton(&ins, "pmx.bone.cycle", &mut w);
-    let parents: Vec<Option<usize>> = ins.iter().map(|b| b.parent).collect();
-    drop(ins);
+    let rig = mmd_common::rig(ins, &RULES, &mut w);
+    let (mut vertices, vertex_facts) = vertices(&raw, &rig.joint_of, &mut w);
+    let triangles = mmd_common::triangles(&raw.faces, nv, raw.faces_at, &RULES, &mut w)?;
+    let counts: Vec<(u64, i64)> = raw.materials.iter().map(|m| (m.offset, i64::from(m.indices))).collect();
+    let mut mmd_materials: Vec<_> = raw.materials.into_iter().map(|m| m.material).collect();
+    let (meshes, materials) =
+        mmd_common::meshes(&mut mmd_materials, &counts, triangles.len(), nv, raw.faces_at, &RULES, &mut w)?;
+    let (mut constraints, bones) = bones(&raw.bones, &rig, &mut w);
+    constraints.deform = deform_order(&raw.bones, &rig.bone_of_joint);
+    let tables =
+        Tables { vertices: nv, bones: &rig.joint_of, materials: materials.len(), rigid: raw.rigid_bodies.len() };
+    let morphs = morphs(raw.morphs, &tables, &mut w);
+    if raw.dropped_frame_items > 0 {
+        w.file(
+            "pmx.frame.none",
+            format!("{} display frame entries name no bone or morph; dropped", raw.dropped_frame_items),
+        );
+    }
+    if raw.bones.is_empty() {
+        vertices.joints = None;
+        vertices.weights = None;
+    }
 
-    // Vertices.
-    let mut positions = Vec::with_capacity(nv);
-    let mut normals = Vec::with_capacity(nv);
-    let mut texcoords: Vec<Vec2> = Vec::with_capacity(nv);
-    let mut joints = Vec::with_capacity(nv);
-    let mut weights = Vec::with_capacity(nv);
+    let h = raw.header;
+    let version = if h.version == 2.0 { "2.0" } else { "2.1" };
+    let mut meta = Metadata::new(Format::Pmx, version);
+    meta.comment = (!h.comment.is_empty()).then(|| h.comment.clone());
+    meta.warnings = w.0;
+    let info = MmdInfo {
+        encoding: h.encoding,
+        name: h.name,
+        name_en: h.name_en,
+        comment: h.comment,
+        comment_en: h.comment_en,
+        additional_uvs: h.additional_uvs,
+        index_sizes: h.sizes,
+        weight_kinds: vertex_facts.kinds,
+        sdef: vertex_facts.sdef,
+        edge_scale: vertex_facts.edge_scale,
+        textures: raw.textures,
+        materials: mmd_materials,
+        bones,
+        bone_of_joint: rig.bone_of_joint,
+        display_frames: raw.frames,
+        toon_textures: Vec::new(),
+        rigid_bodies: raw.rigid_bodies,
+        joints: raw.joints,
+        has_english: true,
+    };
+    let body = Body { vertices, triangles, meshes, materials, skeleton: rig.skeleton, morphs, constraints };
+    Ok(mmd_common::scene(meta, body, info))
+}
+
+/// What the vertices say that the streams don't carry: weight kinds counted, SDEF parameters, edge scales.
+struct VertexFacts {
+    kinds: [usize; 5],
+    sdef: Vec<SdefVertex>,
+    edge_scale: Vec<f32>,
+}
+
+/// The vertex streams (additional UVs as custom streams `uv1`…`uv4`, SDEF and QDEF weights blended linearly).
+fn vertices(raw: &RawModel, joint_of: &[usize], w: &mut Warnings) -> (VertexStreams, VertexFacts) {
+    let nv = raw.vertices.len();
     let mut extra: Vec<Vec<f32>> = vec![Vec::with_capacity(nv * 4); usize::from(raw.header.additional_uvs)];
-    let mut kinds = [0usize; 5];
-    let mut sdef = Vec::new();
-    let mut edge_scale = Vec::with_capacity(nv);
-    let mut bad_bone = 0usize;
+    let mut facts = VertexFacts { kinds: [0; 5], sdef: Vec::new(), edge_scale: Vec::with_capacity(nv) };
     for (i, v) in raw.vertices.iter().enumerate() {
-        positions.push(v.position);
-        normals.push(v.normal);
-        texcoords.push(v.uv);
         for (k, e) in extra.iter_mut().enumerate() {
             e.extend_from_slice(&v.additional[k].to_array());
         }
-        kinds[v.weights.kind()] += 1;
+        facts.kinds[v.weights.kind()] += 1;
         if let super::vertex::Weights::Sdef(_, _, [c, r0, r1]) = v.weights {
-            sdef.push(SdefVertex { vertex: i as u32, c, r0, r1 });
+            facts.sdef.push(SdefVertex { vertex: i as u32, c, r0, r1 });
         }
-        edge_scale.push(v.edge_scale);
-        let (b, wt) = v.weights.linear();
-        let mut j = [0u32; 4];
-        let mut ws = [0f32; 4];
-        for k in 0..4 {
-            match bone_ok(b[k]) {
-                Some(b) => {
-                    j[k] = joint_of[b] as u32;
-                    ws[k] = wt[k];
-                }
-                None if wt[k] != 0.0 && b[k].is_some() => bad_bone += 1,
-                None => {}
-            }
-        }
-        joints.push(j);
-        weights.push(ws);
+        facts.edge_scale.push(v.edge_scale);
     }
-    if bad_bone > 0 {
-        w.file("pmx.vertex.bone", format!("{bad_bone} vertex weights name a bone index past the bone count; dropped"));
-    }
+    let (joints, weights) =
+        mmd_common::skin_weights(raw.vertices.iter().map(|v| v.weights.linear()), joint_of, &RULES, w);
+    let streams = VertexStreams {
+        positions: raw.vertices.iter().map(|v| v.position).collect(),
+        normals: Some(raw.vertices.iter().map(|v| v.normal).collect()),
+        texcoords: Some(raw.vertices.iter().map(|v| v.uv).collect::<Vec<Vec2>>()),
+        joints: Some(joints),
+        weights: Some(weights),
+        custom: extra
+            .into_iter()
+            .enumerate()
+            .map(|(k, data)| CustomStream { name: format!("uv{}", k + 1), components: 4, data })
+            .collect(),
+        ..Default::default()
+    };
+    (streams, facts)
+}
 
-    // Faces.
-    let mut triangles: Vec<[u32; 3]> = Vec::with_capacity(raw.faces.len() / 3);
-    let mut bad_faces = 0usize;
-    for t in raw.faces.chunks_exact(3) {
-        if t.iter().any(|&v| v as usize >= nv) {
-            bad_faces += 1;
-            triangles.push([0; 3]);
-        } else {
-            triangles.push([t[0], t[1], t[2]]);
-        }
-    }
-    if bad_faces > 0 {
-        if nv == 0 {
-            return Err(LoadError::at(raw.faces_at, "faces index vertices, but the file has none"));
-        }
-        w.at(
-            "pmx.face.vertex",
-            raw.faces_at,
-            format!("{bad_faces} triangles index a vertex past the vertex count {nv}; not drawn"),
-        );
-    }
-
-    // Materials and meshes.
-    let mut meshes = Vec::with_capacity(raw.materials.len());
-    let mut materials = Vec::with_capacity(raw.materials.len());
-    let mut mmd_materials: Vec<MmdMaterial> = Vec::with_capacity(raw.materials.len());
-    let mut first = 0u64;
-    let total = triangles.len() as u64;
-    for (i, m) in raw.materials.into_iter().enumerate() {
-        let at = m.offset;
-        if m.indices < 0 || m.indices % 3 != 0 {
-            return Err(LoadError::at(
-                at,
-                format!("material {i} face index count {}: expected a non-negative multiple of 3", m.indices),
-            ));
-        }
-        let tris = m.indices as u64 / 3;
-        if first + tris > total {
-            return Err(LoadError::at(
-                at,
-                format!(
-                    "material {i} face index count {}: the materials before it leave only {} of the {} indices",
-                    m.indices,
-                    (total - first) * 3,
-                    total * 3
-                ),
-            ));
-        }
-        let mut mm = m.material;
-        mm.triangles = tris as u32;
-        meshes.push(Mesh {
-            name: mm.name.clone(),
-            material: i,
-            first_triangle: first as u32,
-            num_triangles: tris as u32,
-            first_vertex: 0,
-            num_vertices: nv as u32,
-            two_sided: mm.flags & material_flags::TWO_SIDED != 0,
-            uv_animation: None,
-        });
-        materials.push(mmd_common::material(&mm.name, mm.texture.as_deref()));
-        mmd_materials.push(mm);
-        first += tris;
-    }
-    if first < total {
-        w.at(
-            "pmx.face.unassigned",
-            raw.faces_at,
-            format!("{} triangles belong to no material; not drawn", total - first),
-        );
-    }
-    let nm = materials.len();
-
-    // Constraints and bone facts.
+/// IK chains and append relations with their indices checked, and each bone's facts in file order.
+fn bones(raw: &[RawBone], rig: &Rig, w: &mut Warnings) -> (Constraints, Vec<MmdBone>) {
+    let nb = raw.len();
+    let bone_ok = |b: Option<usize>| b.filter(|&b| b < nb);
+    let joint_of = &rig.joint_of;
     let mut constraints = Constraints::default();
     let mut mmd_bones = Vec::with_capacity(nb);
-    for (i, b) in raw.bones.iter().enumerate() {
+    for (i, b) in raw.iter().enumerate() {
         let mut ik_index = None;
         if let Some(ik) = &b.ik {
             match bone_ok(ik.target) {
@@ -236,7 +203,7 @@ pub fn build(raw: RawModel) -> Result<Scene, LoadError> {
             name: b.name.clone(),
             name_en: b.name_en.clone(),
             joint: joint_of[i],
-            parent: parents[i],
+            parent: rig.parents[i],
             position: b.position,
             layer: b.layer,
             flags: b.flags,
@@ -247,10 +214,15 @@ pub fn build(raw: RawModel) -> Result<Scene, LoadError> {
             external_key: b.external_key,
         });
     }
-    constraints.deform = bone_of_joint
+    (constraints, mmd_bones)
+}
+
+/// Each scene joint's deform layer, physics stage, file order, fixed axis and local axes.
+fn deform_order(raw: &[RawBone], bone_of_joint: &[usize]) -> Vec<JointDeform> {
+    bone_of_joint
         .iter()
         .map(|&i| {
-            let b = &raw.bones[i];
+            let b = &raw[i];
             JointDeform {
                 layer: b.layer,
                 after_physics: b.flags & bf::AFTER_PHYSICS != 0,
@@ -259,13 +231,22 @@ pub fn build(raw: RawModel) -> Result<Scene, LoadError> {
                 local_axes: b.local_axes,
             }
         })
-        .collect();
+        .collect()
+}
 
-    // Morphs.
-    let nmorph = raw.morphs.len();
-    let nrigid = raw.rigid_bodies.len();
+/// The table sizes morph offsets index into, and the scene joint of each file bone.
+struct Tables<'a> {
+    vertices: usize,
+    bones: &'a [usize],
+    materials: usize,
+    rigid: usize,
+}
+
+/// Morphs with their offsets' indices checked (an offset past its table is dropped, one warning per morph).
+fn morphs(raw: Vec<RawMorph>, t: &Tables, w: &mut Warnings) -> Vec<Morph> {
+    let nmorph = raw.len();
     let mut morphs = Vec::with_capacity(nmorph);
-    for (i, m) in raw.morphs.into_iter().enumerate() {
+    for (i, m) in raw.into_iter().enumerate() {
         let mut dropped = 0usize;
         let mut keep = |ok: bool| {
             if !ok {
@@ -273,60 +254,7 @@ pub fn build(raw: RawModel) -> Result<Scene, LoadError> {
             }
             ok
         };
-        let kind = match m.offsets {
-            RawOffsets::Vertex(v) => MorphKind::Vertex(
-                v.into_iter()
-                    .filter(|o| keep((o.0 as usize) < nv))
-                    .map(|(vertex, delta)| VertexOffset { vertex, delta })
-                    .collect(),
-            ),
-            RawOffsets::Uv(channel, v) => MorphKind::Uv {
-                channel,
-                offsets: v
-                    .into_iter()
-                    .filter(|o| keep((o.0 as usize) < nv))
-                    .map(|(vertex, delta)| UvOffset { vertex, delta })
-                    .collect(),
-            },
-            RawOffsets::Bone(v) => MorphKind::Bone(
-                v.into_iter()
-                    .filter_map(|(b, translation, rotation)| {
-                        let b = bone_ok(b);
-                        keep(b.is_some());
-                        Some(BoneOffset { joint: joint_of[b?], translation, rotation })
-                    })
-                    .collect(),
-            ),
-            RawOffsets::Material(v) => MorphKind::Material(
-                v.into_iter()
-                    .filter(|o| keep(o.0.is_none_or(|m| m < nm)))
-                    .map(|(material, op, c)| MaterialOffset {
-                        material,
-                        op,
-                        diffuse: c[0],
-                        specular: c[1].truncate(),
-                        specular_power: c[1].w,
-                        ambient: c[2].truncate(),
-                        edge_color: c[3],
-                        edge_size: c[4].x,
-                        texture_tint: c[5],
-                        sphere_tint: c[6],
-                        toon_tint: c[7],
-                    })
-                    .collect(),
-            ),
-            RawOffsets::Group(v) => MorphKind::Group(morph_weights(v, nmorph, &mut keep)),
-            RawOffsets::Flip(v) => MorphKind::Flip(morph_weights(v, nmorph, &mut keep)),
-            RawOffsets::Impulse(v) => MorphKind::Impulse(
-                v.into_iter()
-                    .filter_map(|(b, local, velocity, torque)| {
-                        let b = b.filter(|&b| b < nrigid);
-                        keep(b.is_some());
-                        Some(ImpulseOffset { rigid_body: b?, local, velocity, torque })
-                    })
-                    .collect(),
-            ),
-        };
+        let kind = morph_kind(m.offsets, t, nmorph, &mut keep);
         if dropped > 0 {
             w.at(
                 "pmx.morph.index",
@@ -336,68 +264,66 @@ pub fn build(raw: RawModel) -> Result<Scene, LoadError> {
         }
         morphs.push(Morph { name: m.name, name_en: m.name_en, panel: m.panel, kind });
     }
-    if raw.dropped_frame_items > 0 {
-        w.file(
-            "pmx.frame.none",
-            format!("{} display frame entries name no bone or morph; dropped", raw.dropped_frame_items),
-        );
-    }
+    morphs
+}
 
-    let mut streams = crate::scene::VertexStreams {
-        positions,
-        normals: Some(normals),
-        texcoords: Some(texcoords),
-        custom: extra
-            .into_iter()
-            .enumerate()
-            .map(|(k, data)| CustomStream { name: format!("uv{}", k + 1), components: 4, data })
-            .collect(),
-        ..Default::default()
-    };
-    if nb > 0 {
-        streams.joints = Some(joints);
-        streams.weights = Some(weights);
+/// One morph's offsets in scene terms; `keep` is told of every offset whether its index is in range.
+fn morph_kind(offsets: RawOffsets, t: &Tables, nmorph: usize, keep: &mut impl FnMut(bool) -> bool) -> MorphKind {
+    let nv = t.vertices;
+    match offsets {
+        RawOffsets::Vertex(v) => MorphKind::Vertex(
+            v.into_iter()
+                .filter(|o| keep((o.0 as usize) < nv))
+                .map(|(vertex, delta)| VertexOffset { vertex, delta })
+                .collect(),
+        ),
+        RawOffsets::Uv(channel, v) => MorphKind::Uv {
+            channel,
+            offsets: v
+                .into_iter()
+                .filter(|o| keep((o.0 as usize) < nv))
+                .map(|(vertex, delta)| UvOffset { vertex, delta })
+                .collect(),
+        },
+        RawOffsets::Bone(v) => MorphKind::Bone(
+            v.into_iter()
+                .filter_map(|(b, translation, rotation)| {
+                    let joint = b.and_then(|b| t.bones.get(b)).copied();
+                    keep(joint.is_some());
+                    Some(BoneOffset { joint: joint?, translation, rotation })
+                })
+                .collect(),
+        ),
+        RawOffsets::Material(v) => MorphKind::Material(
+            v.into_iter()
+                .filter(|o| keep(o.0.is_none_or(|m| m < t.materials)))
+                .map(|(material, op, c)| MaterialOffset {
+                    material,
+                    op,
+                    diffuse: c[0],
+                    specular: c[1].truncate(),
+                    specular_power: c[1].w,
+                    ambient: c[2].truncate(),
+                    edge_color: c[3],
+                    edge_size: c[4].x,
+                    texture_tint: c[5],
+                    sphere_tint: c[6],
+                    toon_tint: c[7],
+                })
+                .collect(),
+        ),
+        RawOffsets::Group(v) => MorphKind::Group(morph_weights(v, nmorph, keep)),
+        RawOffsets::Flip(v) => MorphKind::Flip(morph_weights(v, nmorph, keep)),
+        RawOffsets::Impulse(v) => MorphKind::Impulse(
+            v.into_iter()
+                .filter_map(|(b, local, velocity, torque)| {
+                    let b = b.filter(|&b| b < t.rigid);
+                    keep(b.is_some());
+                    Some(ImpulseOffset { rigid_body: b?, local, velocity, torque })
+                })
+                .collect(),
+        ),
     }
-
-    let h = raw.header;
-    let version = if h.version == 2.0 { "2.0" } else { "2.1" };
-    let mut meta = Metadata::new(Format::Pmx, version);
-    meta.comment = (!h.comment.is_empty()).then(|| h.comment.clone());
-    meta.warnings = w.0;
-    let info = MmdInfo {
-        encoding: h.encoding,
-        name: h.name,
-        name_en: h.name_en,
-        comment: h.comment,
-        comment_en: h.comment_en,
-        additional_uvs: h.additional_uvs,
-        index_sizes: h.sizes,
-        weight_kinds: kinds,
-        sdef,
-        edge_scale,
-        textures: raw.textures,
-        materials: mmd_materials,
-        bones: mmd_bones,
-        bone_of_joint,
-        display_frames: raw.frames,
-        toon_textures: Vec::new(),
-        rigid_bodies: raw.rigid_bodies,
-        joints: raw.joints,
-        has_english: true,
-    };
-    Ok(Scene {
-        vertices: streams,
-        triangles,
-        meshes,
-        materials,
-        skeleton,
-        up: UpAxis::YLeftHanded,
-        front_face: FrontFace::Ccw,
-        morphs,
-        constraints,
-        mmd: Some(Box::new(info)),
-        ..Scene::empty(meta)
-    })
 }
 
 /// Group and flip entries with their morph index checked.

@@ -21,7 +21,7 @@ use crate::scene::Scene;
 
 pub use bone::{RawBone, RawIk};
 pub use morph::{RawMorph, RawOffsets};
-pub use reader::MAGIC;
+pub use reader::{Header, MAGIC};
 pub use vertex::{RawVertex, Weights};
 
 /// True when the bytes start like a PMX file.

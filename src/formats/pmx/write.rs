@@ -7,6 +7,7 @@
 
 use glam::{Quat, Vec2, Vec3, Vec4};
 
+use super::reader::Header;
 use super::{RawBone, RawIk, RawMorph, RawOffsets, RawVertex, Weights};
 use crate::formats::binwrite::ByteWriter;
 use crate::scene::{
@@ -25,15 +26,8 @@ pub struct Material {
 
 #[derive(Debug, Clone)]
 pub struct PmxDocument {
-    pub version: f32,
-    pub encoding: MmdEncoding,
-    pub additional_uvs: u8,
-    /// Vertex, texture, material, bone, morph, rigid body.
-    pub sizes: [u8; 6],
-    pub name: String,
-    pub name_en: String,
-    pub comment: String,
-    pub comment_en: String,
+    /// The header as the reader returns it (the writer uses its index sizes and encoding for everything after).
+    pub header: Header,
     pub vertices: Vec<RawVertex>,
     pub faces: Vec<u32>,
     pub textures: Vec<String>,
@@ -62,7 +56,7 @@ struct W<'a> {
 
 impl W<'_> {
     fn text(&mut self, s: &str) {
-        let bytes: Vec<u8> = match self.d.encoding {
+        let bytes: Vec<u8> = match self.d.header.encoding {
             MmdEncoding::Utf8 => s.as_bytes().to_vec(),
             _ => s.encode_utf16().flat_map(u16::to_le_bytes).collect(),
         };
@@ -71,7 +65,7 @@ impl W<'_> {
 
     fn index(&mut self, table: usize, v: Option<usize>) {
         let v = v.map_or(-1i64, |v| v as i64);
-        match self.d.sizes[table] {
+        match self.d.header.sizes[table] {
             1 => self.b.i8(v as i8),
             2 => self.b.i16(v as i16),
             _ => self.b.i32(v as i32),
@@ -79,7 +73,7 @@ impl W<'_> {
     }
 
     fn vertex_index(&mut self, v: u32) {
-        match self.d.sizes[0] {
+        match self.d.header.sizes[0] {
             1 => self.b.u8(v as u8),
             2 => self.b.u16(v as u16),
             _ => self.b.u32(v),
@@ -103,83 +97,21 @@ impl W<'_> {
 
     fn write(&mut self) {
         let d = self.d;
-        self.b.bytes(b"PMX ").f32(d.version).u8(8);
-        let enc = if d.encoding == MmdEncoding::Utf8 { 1 } else { 0 };
-        self.b.u8(enc).u8(d.additional_uvs).bytes(&d.sizes);
-        for s in [&d.name, &d.name_en, &d.comment, &d.comment_en] {
+        let h = &d.header;
+        self.b.bytes(b"PMX ").f32(h.version).u8(8);
+        let enc = if h.encoding == MmdEncoding::Utf8 { 1 } else { 0 };
+        self.b.u8(enc).u8(h.additional_uvs).bytes(&h.sizes);
+        for s in [&h.name, &h.name_en, &h.comment, &h.comment_en] {
             self.text(s);
         }
         self.b.count_i32(d.vertices.len());
-        for v in &d.vertices {
-            self.v3(v.position);
-            self.v3(v.normal);
-            self.v2(v.uv);
-            for a in v.additional.iter().take(usize::from(d.additional_uvs)) {
-                self.v4(*a);
-            }
-            match v.weights {
-                Weights::Bdef1(b) => {
-                    self.b.u8(0);
-                    self.index(3, b);
-                }
-                Weights::Bdef2(b, w) | Weights::Sdef(b, w, _) => {
-                    self.b.u8(if matches!(v.weights, Weights::Bdef2(..)) { 1 } else { 3 });
-                    self.index(3, b[0]);
-                    self.index(3, b[1]);
-                    self.b.f32(w);
-                    if let Weights::Sdef(_, _, s) = v.weights {
-                        s.iter().for_each(|x| self.v3(*x));
-                    }
-                }
-                Weights::Bdef4(b, w) | Weights::Qdef(b, w) => {
-                    self.b.u8(if matches!(v.weights, Weights::Bdef4(..)) { 2 } else { 4 });
-                    b.iter().for_each(|x| self.index(3, *x));
-                    self.b.f32s(&w);
-                }
-            }
-            self.b.f32(v.edge_scale);
-        }
+        d.vertices.iter().for_each(|v| self.vertex(v));
         self.b.count_i32(d.faces.len());
         d.faces.iter().for_each(|&v| self.vertex_index(v));
         self.b.count_i32(d.textures.len());
         d.textures.iter().for_each(|t| self.text(t));
         self.b.count_i32(d.materials.len());
-        for m in &d.materials {
-            let mm = &m.material;
-            self.text(&mm.name);
-            self.text(&mm.name_en);
-            self.v4(mm.diffuse);
-            self.v3(mm.specular);
-            self.b.f32(mm.specular_power);
-            self.v3(mm.ambient);
-            self.b.u8(mm.flags);
-            self.v4(mm.edge_color);
-            self.b.f32(mm.edge_size);
-            self.texture(mm.texture.as_ref());
-            self.texture(mm.sphere.as_ref());
-            let mode = match mm.sphere_mode {
-                SphereMode::None => 0,
-                SphereMode::Multiply => 1,
-                SphereMode::Add => 2,
-                SphereMode::SubTexture => 3,
-            };
-            self.b.u8(mode);
-            match &mm.toon {
-                Toon::Shared(n) => {
-                    self.b.u8(1).u8(*n);
-                }
-                Toon::Texture(t) => {
-                    self.b.u8(0);
-                    self.texture(Some(t));
-                }
-                Toon::None => {
-                    self.b.u8(0);
-                    self.index(1, None);
-                }
-            }
-            self.text(&mm.memo);
-            self.b.i32(m.indices);
-        }
+        d.materials.iter().for_each(|m| self.material(m));
         self.b.count_i32(d.bones.len());
         for bone in &d.bones {
             self.bone(bone);
@@ -189,56 +121,129 @@ impl W<'_> {
             self.morph(m);
         }
         self.b.count_i32(d.frames.len());
-        for fr in &d.frames {
-            self.text(&fr.name);
-            self.text(&fr.name_en);
-            self.b.u8(u8::from(fr.special)).count_i32(fr.items.len());
-            for it in &fr.items {
-                match *it {
-                    DisplayItem::Bone(b) => {
-                        self.b.u8(0);
-                        self.index(3, Some(b));
-                    }
-                    DisplayItem::Morph(m) => {
-                        self.b.u8(1);
-                        self.index(4, Some(m));
-                    }
+        d.frames.iter().for_each(|fr| self.frame(fr));
+        self.b.count_i32(d.rigid_bodies.len());
+        d.rigid_bodies.iter().for_each(|r| self.rigid_body(r));
+        self.b.count_i32(d.joints.len());
+        d.joints.iter().for_each(|j| self.joint(j));
+        if let Some(n) = d.soft_bodies {
+            self.b.i32(n);
+        }
+    }
+
+    fn vertex(&mut self, v: &RawVertex) {
+        self.v3(v.position);
+        self.v3(v.normal);
+        self.v2(v.uv);
+        for a in v.additional.iter().take(usize::from(self.d.header.additional_uvs)) {
+            self.v4(*a);
+        }
+        match v.weights {
+            Weights::Bdef1(b) => {
+                self.b.u8(0);
+                self.index(3, b);
+            }
+            Weights::Bdef2(b, w) | Weights::Sdef(b, w, _) => {
+                self.b.u8(if matches!(v.weights, Weights::Bdef2(..)) { 1 } else { 3 });
+                self.index(3, b[0]);
+                self.index(3, b[1]);
+                self.b.f32(w);
+                if let Weights::Sdef(_, _, s) = v.weights {
+                    s.iter().for_each(|x| self.v3(*x));
+                }
+            }
+            Weights::Bdef4(b, w) | Weights::Qdef(b, w) => {
+                self.b.u8(if matches!(v.weights, Weights::Bdef4(..)) { 2 } else { 4 });
+                b.iter().for_each(|x| self.index(3, *x));
+                self.b.f32s(&w);
+            }
+        }
+        self.b.f32(v.edge_scale);
+    }
+
+    fn material(&mut self, m: &Material) {
+        let mm = &m.material;
+        self.text(&mm.name);
+        self.text(&mm.name_en);
+        self.v4(mm.diffuse);
+        self.v3(mm.specular);
+        self.b.f32(mm.specular_power);
+        self.v3(mm.ambient);
+        self.b.u8(mm.flags);
+        self.v4(mm.edge_color);
+        self.b.f32(mm.edge_size);
+        self.texture(mm.texture.as_ref());
+        self.texture(mm.sphere.as_ref());
+        let mode = match mm.sphere_mode {
+            SphereMode::None => 0,
+            SphereMode::Multiply => 1,
+            SphereMode::Add => 2,
+            SphereMode::SubTexture => 3,
+        };
+        self.b.u8(mode);
+        match &mm.toon {
+            Toon::Shared(n) => {
+                self.b.u8(1).u8(*n);
+            }
+            Toon::Texture(t) => {
+                self.b.u8(0);
+                self.texture(Some(t));
+            }
+            Toon::None => {
+                self.b.u8(0);
+                self.index(1, None);
+            }
+        }
+        self.text(&mm.memo);
+        self.b.i32(m.indices);
+    }
+
+    fn frame(&mut self, fr: &DisplayFrame) {
+        self.text(&fr.name);
+        self.text(&fr.name_en);
+        self.b.u8(u8::from(fr.special)).count_i32(fr.items.len());
+        for it in &fr.items {
+            match *it {
+                DisplayItem::Bone(b) => {
+                    self.b.u8(0);
+                    self.index(3, Some(b));
+                }
+                DisplayItem::Morph(m) => {
+                    self.b.u8(1);
+                    self.index(4, Some(m));
                 }
             }
         }
-        self.b.count_i32(d.rigid_bodies.len());
-        for r in &d.rigid_bodies {
-            self.text(&r.name);
-            self.text(&r.name_en);
-            self.index(3, r.bone);
-            self.b.u8(r.group).u16(r.no_collision_mask).u8(r.shape);
-            for v in [r.size, r.position, r.rotation] {
-                self.v3(v);
-            }
-            self.b.f32s(&[r.mass, r.linear_damping, r.angular_damping, r.restitution, r.friction]).u8(r.mode);
+    }
+
+    fn rigid_body(&mut self, r: &RigidBody) {
+        self.text(&r.name);
+        self.text(&r.name_en);
+        self.index(3, r.bone);
+        self.b.u8(r.group).u16(r.no_collision_mask).u8(r.shape);
+        for v in [r.size, r.position, r.rotation] {
+            self.v3(v);
         }
-        self.b.count_i32(d.joints.len());
-        for j in &d.joints {
-            self.text(&j.name);
-            self.text(&j.name_en);
-            self.b.u8(j.kind);
-            self.index(5, j.bodies[0]);
-            self.index(5, j.bodies[1]);
-            for v in [
-                j.position,
-                j.rotation,
-                j.translation_min,
-                j.translation_max,
-                j.rotation_min,
-                j.rotation_max,
-                j.spring_translation,
-                j.spring_rotation,
-            ] {
-                self.v3(v);
-            }
-        }
-        if let Some(n) = d.soft_bodies {
-            self.b.i32(n);
+        self.b.f32s(&[r.mass, r.linear_damping, r.angular_damping, r.restitution, r.friction]).u8(r.mode);
+    }
+
+    fn joint(&mut self, j: &PhysicsJoint) {
+        self.text(&j.name);
+        self.text(&j.name_en);
+        self.b.u8(j.kind);
+        self.index(5, j.bodies[0]);
+        self.index(5, j.bodies[1]);
+        for v in [
+            j.position,
+            j.rotation,
+            j.translation_min,
+            j.translation_max,
+            j.rotation_min,
+            j.rotation_max,
+            j.spring_translation,
+            j.spring_rotation,
+        ] {
+            self.v3(v);
         }
     }
 
@@ -370,6 +375,46 @@ impl W<'_> {
 /// A small document with every weight kind, bone flag and morph kind, in `encoding` with every index of
 /// `size` bytes (1, 2 or 4), as PMX 2.1.
 pub fn sample_document(encoding: MmdEncoding, size: u8) -> PmxDocument {
+    let (rigid_bodies, joints) = sample_physics();
+    PmxDocument {
+        header: Header {
+            version: 2.1,
+            encoding,
+            additional_uvs: 1,
+            sizes: [size; 6],
+            name: "モデル".into(),
+            name_en: "model".into(),
+            comment: "コメント".into(),
+            comment_en: "comment".into(),
+        },
+        vertices: sample_vertices(),
+        faces: vec![0, 1, 2, 2, 1, 3, 1, 4, 3],
+        textures: vec!["tex/body.png".into(), "sub/sphere.spa".into(), "toon.bmp".into()],
+        materials: sample_materials(),
+        bones: sample_bones(),
+        morphs: sample_morphs(),
+        frames: vec![
+            DisplayFrame {
+                name: "Root".into(),
+                name_en: "Root".into(),
+                special: true,
+                items: vec![DisplayItem::Bone(1)],
+            },
+            DisplayFrame {
+                name: "表情".into(),
+                name_en: "Exp".into(),
+                special: true,
+                items: vec![DisplayItem::Morph(0), DisplayItem::Morph(5)],
+            },
+        ],
+        rigid_bodies,
+        joints,
+        soft_bodies: Some(0),
+    }
+}
+
+/// One vertex of each weight kind.
+fn sample_vertices() -> Vec<RawVertex> {
     let v = |x: f32, y: f32, weights: Weights| RawVertex {
         position: Vec3::new(x, y, 0.0),
         normal: Vec3::Z,
@@ -378,13 +423,17 @@ pub fn sample_document(encoding: MmdEncoding, size: u8) -> PmxDocument {
         weights,
         edge_scale: 1.0,
     };
-    let vertices = vec![
+    vec![
         v(0.0, 0.0, Weights::Bdef1(Some(0))),
         v(1.0, 0.0, Weights::Bdef2([Some(0), Some(1)], 0.25)),
         v(0.0, 1.0, Weights::Bdef4([Some(0), Some(1), Some(2), None], [0.5, 0.25, 0.25, 0.0])),
         v(1.0, 1.0, Weights::Sdef([Some(1), Some(2)], 0.5, [Vec3::Y, Vec3::X, Vec3::Z])),
         v(2.0, 1.0, Weights::Qdef([Some(2), Some(3), None, None], [0.75, 0.25, 0.0, 0.0])),
-    ];
+    ]
+}
+
+/// Bones with every flag, the root listed after its child.
+fn sample_bones() -> Vec<RawBone> {
     let bone = |name: &str, parent: Option<usize>, y: f32, flags: u16| RawBone {
         offset: 0,
         name: name.into(),
@@ -422,10 +471,15 @@ pub fn sample_document(encoding: MmdEncoding, size: u8) -> PmxDocument {
             (Some(1), None),
         ],
     });
+    bones
+}
+
+/// One morph of each kind.
+fn sample_morphs() -> Vec<RawMorph> {
     let morph =
         |name: &str, panel, offsets| RawMorph { offset: 0, name: name.into(), name_en: String::new(), panel, offsets };
     let tint = [Vec4::ONE; 8];
-    let morphs = vec![
+    vec![
         morph("vertex", MorphPanel::Mouth, RawOffsets::Vertex(vec![(1, Vec3::X), (4, Vec3::Y)])),
         morph("uv", MorphPanel::Eye, RawOffsets::Uv(0, vec![(2, Vec4::new(0.5, 0.5, 0.0, 0.0))])),
         morph("uv1", MorphPanel::Eye, RawOffsets::Uv(1, vec![(3, Vec4::ONE)])),
@@ -438,7 +492,11 @@ pub fn sample_document(encoding: MmdEncoding, size: u8) -> PmxDocument {
         morph("group", MorphPanel::Other, RawOffsets::Group(vec![(Some(0), 0.5), (Some(1), 1.0)])),
         morph("flip", MorphPanel::Other, RawOffsets::Flip(vec![(Some(0), 1.0)])),
         morph("impulse", MorphPanel::System, RawOffsets::Impulse(vec![(Some(0), true, Vec3::X, Vec3::Y)])),
-    ];
+    ]
+}
+
+/// A textured material with every flag and shared toon, and an untextured one with its own toon.
+fn sample_materials() -> Vec<Material> {
     let material = |name: &str, texture: Option<&str>, toon: Toon, flags: u8, indices: i32| Material {
         material: MmdMaterial {
             name: name.into(),
@@ -459,6 +517,14 @@ pub fn sample_document(encoding: MmdEncoding, size: u8) -> PmxDocument {
         },
         indices,
     };
+    vec![
+        material("a", Some("tex/body.png"), Toon::Shared(3), 0x1F, 6),
+        material("b", None, Toon::Texture("toon.bmp".into()), 0, 3),
+    ]
+}
+
+/// Two rigid bodies (one on no bone) and a joint between them.
+fn sample_physics() -> (Vec<RigidBody>, Vec<PhysicsJoint>) {
     let body = RigidBody {
         name: "body".into(),
         name_en: "body_en".into(),
@@ -476,53 +542,25 @@ pub fn sample_document(encoding: MmdEncoding, size: u8) -> PmxDocument {
         friction: 0.5,
         mode: 1,
     };
-    PmxDocument {
-        version: 2.1,
-        encoding,
-        additional_uvs: 1,
-        sizes: [size; 6],
-        name: "モデル".into(),
-        name_en: "model".into(),
-        comment: "コメント".into(),
-        comment_en: "comment".into(),
-        vertices,
-        faces: vec![0, 1, 2, 2, 1, 3, 1, 4, 3],
-        textures: vec!["tex/body.png".into(), "sub/sphere.spa".into(), "toon.bmp".into()],
-        materials: vec![
-            material("a", Some("tex/body.png"), Toon::Shared(3), 0x1F, 6),
-            material("b", None, Toon::Texture("toon.bmp".into()), 0, 3),
-        ],
-        bones,
-        morphs,
-        frames: vec![
-            DisplayFrame {
-                name: "Root".into(),
-                name_en: "Root".into(),
-                special: true,
-                items: vec![DisplayItem::Bone(1)],
-            },
-            DisplayFrame {
-                name: "表情".into(),
-                name_en: "Exp".into(),
-                special: true,
-                items: vec![DisplayItem::Morph(0), DisplayItem::Morph(5)],
-            },
-        ],
-        rigid_bodies: vec![body.clone(), RigidBody { name: "second".into(), bone: None, ..body }],
-        joints: vec![PhysicsJoint {
-            name: "joint".into(),
-            name_en: "joint_en".into(),
-            kind: 0,
-            bodies: [Some(0), Some(1)],
-            position: Vec3::Y,
-            rotation: Vec3::ZERO,
-            translation_min: Vec3::ZERO,
-            translation_max: Vec3::ZERO,
-            rotation_min: Vec3::splat(-1.0),
-            rotation_max: Vec3::splat(1.0),
-            spring_translation: Vec3::ZERO,
-            spring_rotation: Vec3::ZERO,
-        }],
-        soft_bodies: Some(0),
+    let bodies = vec![body.clone(), RigidBody { name: "second".into(), bone: None, ..body }];
+    let joints = vec![sample_joint("joint", "joint_en")];
+    (bodies, joints)
+}
+
+/// A joint between rigid bodies 0 and 1 with rotation limits of ±1 (shared by the PMD sample).
+pub fn sample_joint(name: &str, name_en: &str) -> PhysicsJoint {
+    PhysicsJoint {
+        name: name.into(),
+        name_en: name_en.into(),
+        kind: 0,
+        bodies: [Some(0), Some(1)],
+        position: Vec3::Y,
+        rotation: Vec3::ZERO,
+        translation_min: Vec3::ZERO,
+        translation_max: Vec3::ZERO,
+        rotation_min: Vec3::splat(-1.0),
+        rotation_max: Vec3::splat(1.0),
+        spring_translation: Vec3::ZERO,
+        spring_rotation: Vec3::ZERO,
     }
 }
