@@ -12,6 +12,8 @@ struct DrawParams {
     // x: 1 lit, 0 the texture colour as it is; y: texels with less alpha are discarded (0: alpha ignored);
     // z: 1 blended with the texture's alpha, 0 opaque.
     flags: vec4<f32>,
+    // The material's colour (linear RGBA), multiplied with the texture (white for materials without one).
+    color: vec4<f32>,
 };
 
 @group(2) @binding(2) var<uniform> draw: DrawParams;
@@ -50,7 +52,7 @@ fn mesh_vertex(v: VertexIn) -> MeshOut {
     var out: MeshOut;
     out.clip = view.view_proj * world;
     out.normal = (view.model * vec4<f32>(s.normal, 0.0)).xyz;
-    let uv = vec3<f32>(v.uv, 1.0);
+    let uv = vec3<f32>(s.uv, 1.0);
     out.uv = vec2<f32>(dot(draw.uv_u.xyz, uv), dot(draw.uv_v.xyz, uv));
     out.color = v.color;
     out.world = world.xyz;
@@ -104,7 +106,7 @@ fn fs_mesh(in: MeshOut, @builtin(front_facing) front: bool) -> @location(0) vec4
     if !front {
         n = -n;
     }
-    var texel = textureSample(albedo, albedo_sampler, in.uv);
+    var texel = textureSample(albedo, albedo_sampler, in.uv) * draw.color;
     if view.modes.y > 0.5 {
         texel = vec4<f32>(uv_checker(in.uv), 1.0);
     }
@@ -180,8 +182,9 @@ struct CaptureOut {
 };
 
 @vertex
-fn vs_capture(v: VertexIn, @builtin(vertex_index) index: u32) -> CaptureOut {
+fn vs_capture(v: VertexIn) -> CaptureOut {
     let s = skin(v);
+    let index = v.index;
     let width = u32(view.params.y);
     let px = vec2<f32>(f32(index % width) + 0.5, f32(index / width) + 0.5);
     let size = vec2<f32>(view.params.y, view.params.z);

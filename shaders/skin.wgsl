@@ -12,6 +12,10 @@ struct Palette {
 
 @group(1) @binding(0) var<storage, read> palette: Palette;
 
+// Vertex and texture-coordinate morphs (src/render/morph.rs): a header [vertices, slots, ranges, entries] of word
+// offsets, a weight per slot, (first, count) per vertex, then six words per offset: dx, dy, dz, du, dv, slot.
+@group(3) @binding(0) var<storage, read> morph_data: array<u32>;
+
 struct VertexIn {
     @location(0) position: vec3<f32>,
     @location(1) normal: vec3<f32>,
@@ -20,13 +24,59 @@ struct VertexIn {
     @location(4) color: vec4<f32>,
     @location(5) joints: vec4<u32>,
     @location(6) weights: vec4<f32>,
+    @builtin(vertex_index) index: u32,
 };
 
 struct Skinned {
     position: vec3<f32>,
     normal: vec3<f32>,
     tangent: vec4<f32>,
+    // The texture coordinate after UV morphs.
+    uv: vec2<f32>,
 };
+
+struct Morphed {
+    position: vec3<f32>,
+    uv: vec2<f32>,
+};
+
+// The vertex's position and texture coordinate with its morphs' offsets added, each times its morph's weight.
+// Every read is checked against the buffer, so a short or stale buffer leaves the vertex as it is.
+fn morph(index: u32, position: vec3<f32>, uv: vec2<f32>) -> Morphed {
+    var out = Morphed(position, uv);
+    let len = arrayLength(&morph_data);
+    if len < 4u || index >= morph_data[0] {
+        return out;
+    }
+    let slots = morph_data[1];
+    let r = morph_data[2] + 2u * index;
+    if r + 1u >= len {
+        return out;
+    }
+    let first = morph_data[r];
+    let count = morph_data[r + 1u];
+    let entries = morph_data[3];
+    for (var k = 0u; k < count; k++) {
+        let e = entries + 6u * (first + k);
+        if e + 5u >= len {
+            break;
+        }
+        let slot = morph_data[e + 5u];
+        if slot >= slots {
+            continue;
+        }
+        let w = bitcast<f32>(morph_data[4u + slot]);
+        if w != 0.0 {
+            out.position += w * vec3<f32>(
+                bitcast<f32>(morph_data[e]),
+                bitcast<f32>(morph_data[e + 1u]),
+                bitcast<f32>(morph_data[e + 2u]),
+            );
+            out.uv += w * vec2<f32>(bitcast<f32>(morph_data[e + 3u]), bitcast<f32>(morph_data[e + 4u]));
+        }
+    }
+    return out;
+}
 
 const IDENTITY = mat4x4<f32>(
     vec4<f32>(1.0, 0.0, 0.0, 0.0),
@@ -66,8 +116,10 @@ fn skin(v: VertexIn) -> Skinned {
     let det = dot(a, cross(b, c));
     let n = (cross(b, c) * v.normal.x + cross(c, a) * v.normal.y + cross(a, b) * v.normal.z) * sign(det);
     let t = a * v.tangent.x + b * v.tangent.y + c * v.tangent.z;
+    let morphed = morph(v.index, v.position, v.uv);
     var out: Skinned;
-    out.position = (m * vec4<f32>(v.position, 1.0)).xyz;
+    out.position = (m * vec4<f32>(morphed.position, 1.0)).xyz;
+    out.uv = morphed.uv;
     out.normal = select(vec3<f32>(0.0), normalize(n), dot(n, n) > 1e-30);
     out.tangent = vec4<f32>(select(vec3<f32>(0.0), normalize(t), dot(t, t) > 1e-30), v.tangent.w);
     return out;

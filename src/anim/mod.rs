@@ -5,6 +5,7 @@
 mod attach;
 mod axes;
 mod bounds;
+mod morph;
 mod onion;
 mod pose;
 mod sample;
@@ -13,6 +14,7 @@ mod skin;
 pub use attach::{AttachError, AttachReport, attach};
 pub use axes::{convert_deltas, mmd_to_model};
 pub use bounds::{BOUNDS_TOLERANCE, BoundsMiss, bounds_miss_warnings, stored_bounds_misses, stored_bounds_warnings};
+pub use morph::{apply_morphs, clip_morph_weights, effective_morph_weights, morph_weights, sample_morph_track};
 pub use onion::{Ghost, MAX_ONION_FRAMES, onion_ghosts};
 pub use pose::Pose;
 pub use sample::{sample_clip, sample_keys, sample_keys_eased, sample_track};

@@ -14,6 +14,9 @@ pub struct Pose {
     pub world: Vec<Mat4>,
     /// Skinning matrices: world · inverse bind. A bind-pose vertex times this lands where the joint moved it.
     pub palette: Vec<Mat4>,
+    /// The effective weight of each of the scene's morphs ([`super::effective_morph_weights`]); empty or short
+    /// means 0 for the rest. The renderer applies vertex and UV morphs from these.
+    pub morphs: Vec<f32>,
 }
 
 impl Pose {

@@ -20,6 +20,10 @@ pub enum Action {
     SetLoop(bool),
     SelectJoint(Option<usize>),
     SetMeshHidden(usize, bool),
+    /// Holds morph `i` at a weight in place of the animation's (`None`: the animation drives it again).
+    SetMorphWeight(usize, Option<f32>),
+    /// Lets the animation drive every morph again.
+    ResetMorphs,
     DismissNotice(usize),
     ClearProblems,
     /// Drive the view from the animated camera (`Scene::cameras`) at the clip's time.
@@ -160,6 +164,8 @@ fn apply_to_document(doc: &mut Document, action: Action) {
                 *h = hidden;
             }
         }
+        Action::SetMorphWeight(i, w) => doc.set_morph_override(i, w),
+        Action::ResetMorphs => doc.clear_morph_overrides(),
         Action::SetMmdAxes(on) => doc.set_mmd_axes(on),
         Action::SelectCurve(c) => doc.curve = c,
         Action::GoToFinding(i) => {

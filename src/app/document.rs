@@ -113,12 +113,16 @@ struct PoseKey {
     looping: bool,
     /// The bind pose is shown instead of the clip's (`ViewToggles::bind_pose`).
     bind_pose: bool,
+    /// [`Document::morph_edits`]: a morph slider moved.
+    morph_edits: u64,
 }
 
 /// The pose shown and the skinned bounds of it, each with what it was computed for.
 #[derive(Debug, Default)]
 struct PoseCache {
     pose: Pose,
+    /// What the clip gives each morph at the pose's frame, before the sliders' overrides and groups.
+    clip_morphs: Vec<f32>,
     key: Option<PoseKey>,
     /// Bounds of the skinned mesh for `computed_key`'s pose; filled only when asked for (the Bounds section is
     /// open or the computed-bounds overlay is on).
@@ -141,6 +145,10 @@ pub struct Document {
     revision: u64,
     pub(super) selected_joint: Option<usize>,
     pub(super) hidden_meshes: Vec<bool>,
+    /// Per scene morph: the weight a Morphs slider holds in place of the clip's (`None`: the clip's).
+    morph_overrides: Vec<Option<f32>>,
+    /// Bumps whenever a morph override changes: the pose is stale.
+    morph_edits: u64,
     /// What the curve view plots.
     pub(super) curve: Option<CurveTarget>,
     /// Attached clips' delta tracks are converted from MMD axes ([`crate::anim::mmd_to_model`]).
@@ -183,6 +191,8 @@ impl Document {
             revision: 0,
             selected_joint: None,
             hidden_meshes,
+            morph_overrides: Vec::new(),
+            morph_edits: 0,
             curve: None,
             mmd_axes: false,
             texture_dir,
@@ -230,6 +240,14 @@ impl Document {
         self.selected_joint = memory.joint_in(scene);
         self.hidden_meshes = memory.hidden_in(scene);
         self.curve = memory.curve_in(scene);
+        // Overrides are kept by morph name.
+        let held: Vec<(&str, f32)> = (self.model.scene.morphs.iter().zip(&self.morph_overrides))
+            .filter_map(|(m, o)| Some((m.name.as_str(), (*o)?)))
+            .collect();
+        let overrides: Vec<Option<f32>> =
+            scene.morphs.iter().map(|m| held.iter().find(|(n, _)| *n == m.name).map(|(_, w)| *w)).collect();
+        self.morph_overrides = overrides;
+        self.morph_edits += 1;
         self.player.select(clip);
         if let Some(c) = clip.and_then(|c| scene.clips.get(c)) {
             let c = c.clone_meta();
@@ -324,13 +342,20 @@ impl Document {
         let scene = &self.model.scene;
         if self.pose.key != Some(key) {
             self.pose.key = Some(key);
-            match self.player.clip.and_then(|c| scene.clips.get(c)) {
-                Some(clip) if !bind_pose => {
-                    let frame = self.player.frame(clip);
-                    self.pose.pose.update(&scene.skeleton, clip, frame, DEFAULT_FPS);
-                }
-                _ => self.pose.pose = Pose::bind(&scene.skeleton),
+            let shown = self.player.clip.and_then(|c| scene.clips.get(c)).filter(|_| !bind_pose);
+            let frame = shown.map_or(0.0, |clip| self.player.frame(clip));
+            match shown {
+                Some(clip) => self.pose.pose.update(&scene.skeleton, clip, frame, DEFAULT_FPS),
+                None => self.pose.pose = Pose::bind(&scene.skeleton),
             }
+            self.pose.clip_morphs = crate::anim::clip_morph_weights(&scene.morphs, shown, frame, DEFAULT_FPS);
+            let mut own = self.pose.clip_morphs.clone();
+            for (w, o) in own.iter_mut().zip(&self.morph_overrides) {
+                if let Some(o) = o {
+                    *w = *o;
+                }
+            }
+            self.pose.pose.morphs = crate::anim::effective_morph_weights(&scene.morphs, &own);
         }
         if want_bounds && self.pose.computed_key != Some(key) {
             self.pose.computed_key = Some(key);
@@ -346,6 +371,37 @@ impl Document {
             frame: clip.map_or(0, |c| self.player.frame(c).to_bits()),
             looping: clip.is_some_and(|c| c.looping),
             bind_pose,
+            morph_edits: self.morph_edits,
+        }
+    }
+
+    /// Morph `i`'s weight: the slider's when one is held, else what the clip gives it now (as of the last
+    /// [`Document::refresh`]), and whether a slider holds it.
+    pub fn morph_weight(&self, i: usize) -> (f32, bool) {
+        match self.morph_overrides.get(i).copied().flatten() {
+            Some(w) => (w, true),
+            None => (self.pose.clip_morphs.get(i).copied().unwrap_or(0.0), false),
+        }
+    }
+
+    /// Holds morph `i` at `weight` in place of the clip's weight (`None`: let the clip drive it again).
+    pub(super) fn set_morph_override(&mut self, i: usize, weight: Option<f32>) {
+        if i >= self.model.scene.morphs.len() {
+            return;
+        }
+        self.morph_overrides.resize(self.model.scene.morphs.len(), None);
+        let weight = weight.filter(|w| w.is_finite());
+        if self.morph_overrides[i] != weight {
+            self.morph_overrides[i] = weight;
+            self.morph_edits += 1;
+        }
+    }
+
+    /// Lets the clip drive every morph again.
+    pub(super) fn clear_morph_overrides(&mut self) {
+        if self.morph_overrides.iter().any(Option::is_some) {
+            self.morph_overrides.iter_mut().for_each(|o| *o = None);
+            self.morph_edits += 1;
         }
     }
 

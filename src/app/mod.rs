@@ -20,6 +20,7 @@ mod labels;
 mod menu;
 mod meshes;
 mod model;
+mod morphs;
 mod mvd;
 mod nodes;
 mod notices;
@@ -515,6 +516,7 @@ impl App {
             files::section(ui, doc, watch, actions);
             file_info::section(ui, &mut doc.model);
             meshes::section(ui, doc, actions);
+            morphs::section(ui, doc, actions);
             animations::section(ui, doc, actions);
             mvd::section(ui, doc, actions);
         } else {

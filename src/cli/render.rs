@@ -100,6 +100,10 @@ pub struct RenderArgs {
     /// Draw the bind pose instead of the animation's.
     #[arg(long, conflicts_with = "sheet")]
     pub bind_pose: bool,
+    /// Set a morph's weight (by its name, as `info` lists it), in place of what the animation gives it; may be
+    /// given more than once: `--morph あ=1 --morph まばたき=0.5`.
+    #[arg(long = "morph", value_name = "NAME=WEIGHT", conflicts_with = "sheet")]
+    pub morphs: Vec<String>,
     /// Onion skin: ghosts of the N frames before (reddish) and after (greenish) the one drawn.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(0..=MAX_ONION_FRAMES as i64))]
     pub onion: Option<u32>,
@@ -293,10 +297,16 @@ fn render_file(args: &RenderArgs, parsed: &Parsed, headless: &mut Option<Headles
         }
         _ => {
             let clip_frame = selection;
-            let pose = match clip_frame {
+            let mut pose = match clip_frame {
                 Some((c, f)) if !args.bind_pose => Pose::sample(&scene.skeleton, &scene.clips[c], f, args.default_fps),
                 _ => Pose::bind(&scene.skeleton),
             };
+            let overrides = morph_overrides(&scene, &args.morphs)?;
+            let (clip, f) = match clip_frame {
+                Some((c, f)) if !args.bind_pose => (scene.clips.get(c), f),
+                _ => (None, 0.0),
+            };
+            pose.morphs = crate::anim::morph_weights(&scene.morphs, clip, f, args.default_fps, &overrides);
             let mut overlays = base;
             if let (Some(n), Some((c, f))) = (args.onion, clip_frame) {
                 overlays.ghosts = onion_ghosts(&scene.skeleton, &scene.clips[c], f, n, args.default_fps);
@@ -315,6 +325,31 @@ fn render_file(args: &RenderArgs, parsed: &Parsed, headless: &mut Option<Headles
         .save_with_format(&args.output, image::ImageFormat::Png)
         .map_err(|e| CliError::load(format!("{}: cannot write: {e}", args.output.display())))?;
     Ok(())
+}
+
+/// `--morph NAME=WEIGHT` options as a weight per scene morph (`None`: what the animation gives).
+fn morph_overrides(scene: &crate::scene::Scene, given: &[String]) -> Result<Vec<Option<f32>>, CliError> {
+    let mut out = vec![None; scene.morphs.len()];
+    for g in given {
+        let (name, weight) =
+            g.rsplit_once('=').ok_or_else(|| CliError::usage(format!("--morph {g}: expected NAME=WEIGHT")))?;
+        let weight: f32 = weight
+            .trim()
+            .parse()
+            .ok()
+            .filter(|w: &f32| w.is_finite())
+            .ok_or_else(|| CliError::usage(format!("--morph {g}: the weight is not a number")))?;
+        let Some(i) = scene.morphs.iter().position(|m| m.name == name || m.name_en == name) else {
+            let names: Vec<&str> = scene.morphs.iter().take(20).map(|m| m.name.as_str()).collect();
+            return Err(CliError::usage(if names.is_empty() {
+                format!("--morph {name}: the model has no morphs")
+            } else {
+                format!("--morph {name}: the model has no morph of that name (it has {})", names.join(", "))
+            }));
+        };
+        out[i] = Some(weight);
+    }
+    Ok(out)
 }
 
 /// Parses `AxB` (`640x480`, `4x3`), each between `min` and `max`.

@@ -134,11 +134,24 @@ fn skeleton(bones: &[BoneIn], rule: &'static str, w: &mut Warnings) -> (Skeleton
 }
 
 /// A scene material for an MMD material: its texture found beside the model (subfolders as written), alpha
-/// blended as MikuMikuDance does (the renderer uses no more blending than the texture needs). A material without
-/// a texture gets the empty reference, which draws untextured (MMD material names are not texture names).
-pub fn material(name: &str, texture: Option<&str>) -> Material {
-    let texture = Some(texture.unwrap_or("").to_string());
-    Material { alpha: crate::scene::AlphaMode::Blend, ..Material::new(name, texture) }
+/// blended as MikuMikuDance does (the renderer uses no more blending than the texture and the colour need),
+/// coloured by its diffuse colour. A material without a texture gets the empty reference, which draws in its
+/// colour alone (MMD material names are not texture names).
+pub fn material(m: &MmdMaterial) -> Material {
+    let texture = Some(m.texture.clone().unwrap_or_default());
+    Material {
+        alpha: crate::scene::AlphaMode::Blend,
+        color: Some(diffuse_color(m.diffuse)),
+        ..Material::new(m.name.clone(), texture)
+    }
+}
+
+/// MikuMikuDance's diffuse colour (sRGB-encoded, as its shaders use it unconverted) as a linear colour,
+/// alpha as it is. Non-finite components read as 1, and the colour is clamped to 0..1.
+pub fn diffuse_color(d: glam::Vec4) -> glam::Vec4 {
+    let d = glam::Vec4::from_array(d.to_array().map(|c| if c.is_finite() { c.clamp(0.0, 1.0) } else { 1.0 }));
+    let lin = |c: f32| if c <= 0.04045 { c / 12.92 } else { ((c + 0.055) / 1.055).powf(2.4) };
+    glam::Vec4::new(lin(d.x), lin(d.y), lin(d.z), d.w)
 }
 
 /// Joint and weight streams from each vertex's bones (file indices, `None` for an unused slot) and weights. A
@@ -251,7 +264,7 @@ pub fn meshes(
             two_sided: m.flags & material_flags::TWO_SIDED != 0,
             uv_animation: None,
         });
-        materials.push(material(&m.name, m.texture.as_deref()));
+        materials.push(material(m));
         first += tris;
     }
     if first < total {

@@ -42,11 +42,17 @@ pub fn capture_skinning(renderer: &Renderer, model: &GpuModel, pose: &Pose) -> R
     let camera = Camera::framing(model.up, &model.bind_bounds().unwrap_or(UNIT), 0.0, 0.0, 1.0);
     write_uniforms(renderer, view.uniforms(), &camera, 1.0, [0.0; 4], [0.0, w as f32, h as f32, 0.0], [0.0; 4]);
     model.write_palette(renderer, &pose.palette);
+    model.morphs.write(renderer, &pose.morphs);
 
     let shader = &renderer.mesh.shader;
     let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
         label: Some("rigscope skin capture"),
-        bind_group_layouts: &[Some(&renderer.layouts.view), Some(&renderer.layouts.palette)],
+        bind_group_layouts: &[
+            Some(&renderer.layouts.view),
+            Some(&renderer.layouts.palette),
+            None,
+            Some(&renderer.layouts.morphs),
+        ],
         immediate_size: 0,
     });
     let buffers = mesh::vertex_layouts().map(Some);
@@ -120,6 +126,7 @@ pub fn capture_skinning(renderer: &Renderer, model: &GpuModel, pose: &Pose) -> R
         pass.set_pipeline(pipe);
         pass.set_bind_group(0, view.bind_group(), &[]);
         pass.set_bind_group(1, &model.palette_group, &[]);
+        pass.set_bind_group(3, &model.morphs.group, &[]);
         mesh::bind_streams(&mut pass, model);
         pass.draw(0..n, 0..1);
     }

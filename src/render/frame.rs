@@ -200,6 +200,7 @@ impl ViewState {
         let params = [0.002, 0.0, 0.0, highlight];
         write_uniforms(renderer, &self.uniforms, input.camera, aspect, wire, params, modes);
         model.write_palette(renderer, &input.pose.palette);
+        model.morphs.write(renderer, &input.pose.morphs);
         self.prepare_ghosts(renderer, model, &o.ghosts);
         model.write_draw_params(renderer, input.time);
         let camera = input.camera;
@@ -305,6 +306,7 @@ impl ViewState {
     pub fn paint(&self, renderer: &Renderer, model: &GpuModel, pass: &mut wgpu::RenderPass<'_>) {
         pass.set_bind_group(0, &self.group, &[]);
         pass.set_bind_group(1, &model.palette_group, &[]);
+        pass.set_bind_group(3, &model.morphs.group, &[]);
         if self.overlays.mesh {
             let o = &self.overlays;
             renderer.mesh.draw(pass, model, o.cull_back_faces, &o.hidden_meshes, &self.blend_order);

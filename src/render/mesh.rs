@@ -51,7 +51,12 @@ impl MeshPipelines {
         });
         let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
             label: Some("rigscope mesh"),
-            bind_group_layouts: &[Some(&layouts.view), Some(&layouts.palette), Some(&layouts.material)],
+            bind_group_layouts: &[
+                Some(&layouts.view),
+                Some(&layouts.palette),
+                Some(&layouts.material),
+                Some(&layouts.morphs),
+            ],
             immediate_size: 0,
         });
         MeshPipelines { shader, device: device.clone(), layout, format, samples, pipelines: Default::default() }

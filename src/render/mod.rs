@@ -27,6 +27,7 @@ mod headless;
 mod lines;
 mod mesh;
 mod model;
+mod morph;
 mod sheet;
 mod texture;
 mod wireframe;
@@ -77,6 +78,7 @@ pub(crate) struct Layouts {
     pub view: wgpu::BindGroupLayout,
     pub palette: wgpu::BindGroupLayout,
     pub material: wgpu::BindGroupLayout,
+    pub morphs: wgpu::BindGroupLayout,
 }
 
 impl Renderer {
@@ -156,19 +158,23 @@ impl Layouts {
             label: Some("rigscope view"),
             entries: &[uniform_entry(0)],
         });
-        let palette = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-            label: Some("rigscope palette"),
-            entries: &[wgpu::BindGroupLayoutEntry {
-                binding: 0,
-                visibility: wgpu::ShaderStages::VERTEX,
-                ty: wgpu::BindingType::Buffer {
-                    ty: wgpu::BufferBindingType::Storage { read_only: true },
-                    has_dynamic_offset: false,
-                    min_binding_size: None,
-                },
-                count: None,
-            }],
-        });
+        let vertex_storage = |label| {
+            device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+                label: Some(label),
+                entries: &[wgpu::BindGroupLayoutEntry {
+                    binding: 0,
+                    visibility: wgpu::ShaderStages::VERTEX,
+                    ty: wgpu::BindingType::Buffer {
+                        ty: wgpu::BufferBindingType::Storage { read_only: true },
+                        has_dynamic_offset: false,
+                        min_binding_size: None,
+                    },
+                    count: None,
+                }],
+            })
+        };
+        let palette = vertex_storage("rigscope palette");
+        let morphs = vertex_storage("rigscope morphs");
         let material = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
             label: Some("rigscope material"),
             entries: &[
@@ -191,7 +197,7 @@ impl Layouts {
                 uniform_entry(2),
             ],
         });
-        Layouts { view, palette, material }
+        Layouts { view, palette, material, morphs }
     }
 }
 

@@ -5,7 +5,7 @@
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
-use glam::{Mat4, Vec3};
+use glam::{Mat4, Vec3, Vec4};
 use wgpu::util::DeviceExt;
 
 use super::texture;
@@ -27,6 +27,8 @@ pub(crate) struct Draw {
     /// Drawn without culling.
     pub two_sided: bool,
     lit: bool,
+    /// The material's colour (linear RGBA), multiplied with its texture.
+    color: Vec4,
     uv_animation: Option<UvAnimation>,
     /// The bind-pose centre of the draw's vertices and the joint of its first vertex: blended draws are sorted
     /// back to front by where that joint carries the centre.
@@ -35,7 +37,7 @@ pub(crate) struct Draw {
 }
 
 /// The `DrawParams` uniform block of shaders/mesh.wgsl, in floats.
-const DRAW_PARAM_FLOATS: usize = 12;
+const DRAW_PARAM_FLOATS: usize = 16;
 
 impl Draw {
     fn params(&self, time: f32) -> [f32; DRAW_PARAM_FLOATS] {
@@ -47,7 +49,11 @@ impl Draw {
         };
         let blend = if self.alpha == AlphaMode::Blend { 1.0 } else { 0.0 };
         let lit = if self.lit { 1.0 } else { 0.0 };
-        [uv[0][0], uv[0][1], uv[0][2], 0.0, uv[1][0], uv[1][1], uv[1][2], 0.0, lit, cutoff, blend, 0.0]
+        let c = self.color;
+        [
+            uv[0][0], uv[0][1], uv[0][2], 0.0, uv[1][0], uv[1][1], uv[1][2], 0.0, lit, cutoff, blend, 0.0, c.x, c.y,
+            c.z, c.w,
+        ]
     }
 }
 
@@ -64,6 +70,8 @@ pub struct GpuModel {
     palette: wgpu::Buffer,
     palette_len: usize,
     pub(crate) palette_group: wgpu::BindGroup,
+    /// The vertex and UV morphs (group 3), weighted per frame from `Pose::morphs`.
+    pub(crate) morphs: super::morph::GpuMorphs,
     pub(crate) parents: Vec<Option<usize>>,
     pub(crate) up: UpAxis,
     pub(crate) front_face: FrontFace,
@@ -173,6 +181,7 @@ impl GpuModel {
                 alpha: m.alpha,
                 two_sided: scene_mesh.is_some_and(|s| s.two_sided),
                 lit: m.lit,
+                color: m.color,
                 uv_animation: scene_mesh.and_then(|s| s.uv_animation.clone()),
                 center,
                 joint,
@@ -209,6 +218,7 @@ impl GpuModel {
             palette,
             palette_len,
             palette_group,
+            morphs: super::morph::GpuMorphs::upload(renderer, &scene.morphs, n),
             parents: scene.skeleton.joints.iter().map(|j| j.parent).collect(),
             up: scene.up,
             front_face: scene.front_face,
@@ -376,6 +386,7 @@ struct GpuMaterial {
     view: wgpu::TextureView,
     alpha: AlphaMode,
     lit: bool,
+    color: Vec4,
 }
 
 /// One entry per scene material, then the placeholder's. Each decoded texture is uploaded once, however many
@@ -383,6 +394,8 @@ struct GpuMaterial {
 fn upload_materials(renderer: &Renderer, scene: &Scene, textures: &TextureSet) -> Vec<GpuMaterial> {
     let (device, queue) = (&renderer.device, &renderer.queue);
     let placeholder = texture::upload(device, queue, &placeholder_image(), "placeholder texture");
+    let white = image::RgbaImage::from_pixel(1, 1, image::Rgba([255; 4]));
+    let white = texture::upload(device, queue, &white, "white texture");
     let views: Vec<wgpu::TextureView> = textures
         .images()
         .iter()
@@ -392,14 +405,26 @@ fn upload_materials(renderer: &Renderer, scene: &Scene, textures: &TextureSet) -
         .materials
         .iter()
         .enumerate()
-        .map(|(i, m)| match textures.materials().get(i) {
-            Some(MaterialTexture::Image(k)) if *k < views.len() => {
-                GpuMaterial { view: views[*k].clone(), alpha: textures.alpha(i), lit: m.lit }
+        .map(|(i, m)| {
+            let color = m.color.unwrap_or(Vec4::ONE);
+            // A translucent colour blends whatever the texture holds.
+            let blend_color =
+                |alpha| if color.w < 1.0 && m.alpha == AlphaMode::Blend { AlphaMode::Blend } else { alpha };
+            match textures.materials().get(i) {
+                Some(MaterialTexture::Image(k)) if *k < views.len() => {
+                    GpuMaterial { view: views[*k].clone(), alpha: blend_color(textures.alpha(i)), lit: m.lit, color }
+                }
+                // An untextured material with a colour of its own draws in that colour.
+                Some(MaterialTexture::Untextured) if m.color.is_some() => {
+                    GpuMaterial { view: white.clone(), alpha: blend_color(AlphaMode::Opaque), lit: m.lit, color }
+                }
+                _ => {
+                    GpuMaterial { view: placeholder.clone(), alpha: blend_color(AlphaMode::Opaque), lit: m.lit, color }
+                }
             }
-            _ => GpuMaterial { view: placeholder.clone(), alpha: AlphaMode::Opaque, lit: m.lit },
         })
         .collect();
-    out.push(GpuMaterial { view: placeholder, alpha: AlphaMode::Opaque, lit: true });
+    out.push(GpuMaterial { view: placeholder, alpha: AlphaMode::Opaque, lit: true, color: Vec4::ONE });
     out
 }
 

@@ -51,7 +51,8 @@ pub fn render_sheet(
     let mut cells = Vec::with_capacity(frames.len());
     for &f in &frames {
         let frame = f as f32;
-        let pose = Pose::sample(&scene.skeleton, clip, frame, spec.default_fps);
+        let mut pose = Pose::sample(&scene.skeleton, clip, frame, spec.default_fps);
+        pose.morphs = crate::anim::morph_weights(&scene.morphs, Some(clip), frame, spec.default_fps, &[]);
         let mut overlays = spec.overlays.clone();
         overlays.ghosts = spec.ghosts.map(|g| g(frame)).unwrap_or_default();
         if spec.stored_bounds || spec.computed_bounds {

@@ -31,7 +31,7 @@ impl WirePipeline {
     ) -> Self {
         let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
             label: Some("rigscope wireframe"),
-            bind_group_layouts: &[Some(&layouts.view), Some(&layouts.palette)],
+            bind_group_layouts: &[Some(&layouts.view), Some(&layouts.palette), None, Some(&layouts.morphs)],
             immediate_size: 0,
         });
         let buffers = mesh::vertex_layouts().map(Some);

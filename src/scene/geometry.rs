@@ -134,6 +134,9 @@ pub struct Material {
     pub alpha: AlphaMode,
     /// Lit by the viewer's light; `false` draws the texture colour as it is.
     pub lit: bool,
+    /// The material's own colour (linear RGBA), multiplied with its texture; an untextured material with a
+    /// colour draws in that colour. `None`: white, and an untextured material draws the placeholder.
+    pub color: Option<glam::Vec4>,
 }
 
 impl Material {
@@ -146,6 +149,7 @@ impl Material {
             color_key: false,
             alpha: AlphaMode::Opaque,
             lit: true,
+            color: None,
         }
     }
 }

@@ -164,6 +164,7 @@ mod tests {
             color_key,
             alpha,
             lit: true,
+            color: None,
         }
     }
 

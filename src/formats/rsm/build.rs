@@ -385,6 +385,7 @@ impl Materials {
             color_key: true,
             alpha: AlphaMode::Blend,
             lit: self.lit,
+            color: None,
         });
         self.list.len() - 1
     }

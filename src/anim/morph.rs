@@ -1,0 +1,217 @@
+//! Morph weights: what a clip's morph tracks give each of a model's morphs (matched by name), group and flip
+//! morphs passed on to their members, and vertex and UV morphs applied on the CPU (the renderer applies them
+//! on the GPU from the same weights).
+
+use glam::{Vec2, Vec3};
+
+use super::sample_keys_eased;
+use crate::scene::{Clip, Morph, MorphKind, MorphTrack};
+
+/// How deep group morphs may nest before the rest is ignored (a group that contains itself, which `check`
+/// reports, would otherwise never end).
+const MAX_GROUP_DEPTH: usize = 8;
+
+/// A morph track's weight at `time` seconds (eased per segment; the first and last keys hold outside their
+/// range). `None` for a track without keys.
+pub fn sample_morph_track(track: &MorphTrack, time: f32) -> Option<f32> {
+    sample_keys_eased(&track.keys, time, |a, b, i, u| {
+        let e = track.ease.get(i).copied().unwrap_or(crate::scene::Easing::LINEAR);
+        a + (b - a) * e.weight(u)
+    })
+}
+
+/// The weight each of `morphs` gets from `clip` at `frame` (clip frames, fractional): the track with the
+/// morph's name, 0 where the clip has none. When a clip names a morph twice, the first track wins.
+pub fn clip_morph_weights(morphs: &[Morph], clip: Option<&Clip>, frame: f32, default_fps: f32) -> Vec<f32> {
+    let mut out = vec![0.0; morphs.len()];
+    let Some(clip) = clip.filter(|c| !c.morphs.is_empty()) else {
+        return out;
+    };
+    let time = frame / clip.fps(default_fps);
+    let by_name: std::collections::HashMap<&str, usize> =
+        morphs.iter().enumerate().rev().map(|(i, m)| (m.name.as_str(), i)).collect();
+    let mut seen = vec![false; morphs.len()];
+    for track in &clip.morphs {
+        if let Some(&i) = by_name.get(track.name.as_str())
+            && !seen[i]
+        {
+            seen[i] = true;
+            out[i] = sample_morph_track(track, time).unwrap_or(0.0);
+        }
+    }
+    out
+}
+
+/// The effective weight of every morph ([`effective_morph_weights`]) at `frame` of `clip` (none: all 0), where
+/// `overrides[i]`, when set, replaces what the clip gives morph `i` (a slider held by the user).
+pub fn morph_weights(
+    morphs: &[Morph],
+    clip: Option<&Clip>,
+    frame: f32,
+    default_fps: f32,
+    overrides: &[Option<f32>],
+) -> Vec<f32> {
+    if morphs.is_empty() {
+        return Vec::new();
+    }
+    let mut w = clip_morph_weights(morphs, clip, frame, default_fps);
+    for (w, o) in w.iter_mut().zip(overrides) {
+        if let Some(o) = o {
+            *w = *o;
+        }
+    }
+    effective_morph_weights(morphs, &w)
+}
+
+/// The weight every morph ends up with: its own plus what the group and flip morphs that contain it pass on.
+/// A group passes each member its weight times the member's factor. A flip morph passes its weight on to one
+/// member only, chosen by the weight (of `n` members, member `⌊weight · n⌋`, the last at weight 1), with that
+/// member's factor (PMX 2.1; the choice rule is MikuMikuMoving's as its documentation describes it, not
+/// confirmed against the program). Nesting deeper than [`MAX_GROUP_DEPTH`] is ignored.
+pub fn effective_morph_weights(morphs: &[Morph], weights: &[f32]) -> Vec<f32> {
+    let mut out: Vec<f32> = (0..morphs.len()).map(|i| weights.get(i).copied().unwrap_or(0.0)).collect();
+    let mut stack: Vec<(usize, f32, usize)> = Vec::new();
+    for (i, m) in morphs.iter().enumerate() {
+        let w = weights.get(i).copied().unwrap_or(0.0);
+        if w != 0.0 && matches!(m.kind, MorphKind::Group(_) | MorphKind::Flip(_)) {
+            stack.push((i, w, 0));
+        }
+        while let Some((g, w, depth)) = stack.pop() {
+            if depth >= MAX_GROUP_DEPTH {
+                continue;
+            }
+            let members: &[crate::scene::MorphWeight] = match &morphs[g].kind {
+                MorphKind::Group(v) => v,
+                MorphKind::Flip(v) if !v.is_empty() => {
+                    let k = ((w.clamp(0.0, 1.0) * v.len() as f32) as usize).min(v.len() - 1);
+                    &v[k..=k]
+                }
+                _ => &[],
+            };
+            for member in members.iter().filter(|m| m.morph < morphs.len()) {
+                let mw = if matches!(morphs[g].kind, MorphKind::Flip(_)) { member.weight } else { w * member.weight };
+                out[member.morph] += mw;
+                if matches!(morphs[member.morph].kind, MorphKind::Group(_) | MorphKind::Flip(_)) {
+                    stack.push((member.morph, mw, depth + 1));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Applies the vertex morphs and texture-coordinate (channel 0) UV morphs of `morphs` at the effective
+/// `weights` to `positions` and `uvs` (vertices past either list are skipped).
+pub fn apply_morphs(morphs: &[Morph], weights: &[f32], positions: &mut [Vec3], mut uvs: Option<&mut [Vec2]>) {
+    for (m, &w) in morphs.iter().zip(weights) {
+        if w == 0.0 {
+            continue;
+        }
+        match &m.kind {
+            MorphKind::Vertex(offsets) => {
+                for o in offsets {
+                    if let Some(p) = positions.get_mut(o.vertex as usize) {
+                        *p += o.delta * w;
+                    }
+                }
+            }
+            MorphKind::Uv { channel: 0, offsets } => {
+                if let Some(uvs) = uvs.as_deref_mut() {
+                    for o in offsets {
+                        if let Some(t) = uvs.get_mut(o.vertex as usize) {
+                            *t += o.delta.truncate().truncate() * w;
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scene::{Easing, Key, MorphPanel, MorphWeight, VertexOffset};
+
+    fn morph(name: &str, kind: MorphKind) -> Morph {
+        Morph { name: name.into(), name_en: String::new(), panel: MorphPanel::Other, kind }
+    }
+
+    fn vertex(name: &str, v: u32, d: Vec3) -> Morph {
+        morph(name, MorphKind::Vertex(vec![VertexOffset { vertex: v, delta: d }]))
+    }
+
+    #[test]
+    fn groups_pass_their_weight_on_scaled_and_nested_and_a_cycle_ends() {
+        let morphs = vec![
+            vertex("a", 0, Vec3::X),
+            vertex("b", 1, Vec3::Y),
+            morph(
+                "g",
+                MorphKind::Group(vec![MorphWeight { morph: 0, weight: 0.5 }, MorphWeight { morph: 3, weight: 1.0 }]),
+            ),
+            morph(
+                "h",
+                MorphKind::Group(vec![MorphWeight { morph: 1, weight: 2.0 }, MorphWeight { morph: 2, weight: 1.0 }]),
+            ),
+        ];
+        // g at 1: a gets 0.5, h gets 1, so b gets 2 and g gets 1 more (the cycle is cut at MAX_GROUP_DEPTH).
+        let w = effective_morph_weights(&morphs, &[0.2, 0.0, 1.0, 0.0]);
+        assert!(w[0] > 0.7 - 1e-6, "a: own 0.2 + 0.5 from g (+ more through the cycle): {w:?}");
+        assert!(w[1] >= 2.0 - 1e-6, "{w:?}");
+        // Without groups set, the weights are the own weights.
+        assert_eq!(effective_morph_weights(&morphs, &[0.25, 0.5]), vec![0.25, 0.5, 0.0, 0.0]);
+    }
+
+    #[test]
+    fn a_flip_morph_passes_its_weight_to_one_member() {
+        let morphs = vec![
+            vertex("a", 0, Vec3::X),
+            vertex("b", 0, Vec3::Y),
+            morph(
+                "f",
+                MorphKind::Flip(vec![MorphWeight { morph: 0, weight: 1.0 }, MorphWeight { morph: 1, weight: 0.5 }]),
+            ),
+        ];
+        assert_eq!(effective_morph_weights(&morphs, &[0.0, 0.0, 0.25]), vec![1.0, 0.0, 0.25]);
+        assert_eq!(effective_morph_weights(&morphs, &[0.0, 0.0, 1.0]), vec![0.0, 0.5, 1.0]);
+    }
+
+    #[test]
+    fn vertex_and_uv_morphs_move_what_they_name_by_their_weight() {
+        let morphs = vec![
+            vertex("a", 1, Vec3::new(0.0, 2.0, 0.0)),
+            morph(
+                "uv",
+                MorphKind::Uv {
+                    channel: 0,
+                    offsets: vec![crate::scene::UvOffset { vertex: 0, delta: glam::Vec4::new(0.5, 0.25, 9.0, 9.0) }],
+                },
+            ),
+            vertex("past the end", 7, Vec3::ONE),
+        ];
+        let mut p = vec![Vec3::ZERO; 2];
+        let mut uv = vec![Vec2::ZERO; 2];
+        apply_morphs(&morphs, &[0.5, 1.0, 1.0], &mut p, Some(&mut uv));
+        assert_eq!(p, vec![Vec3::ZERO, Vec3::new(0.0, 1.0, 0.0)]);
+        assert_eq!(uv, vec![Vec2::new(0.5, 0.25), Vec2::ZERO]);
+    }
+
+    #[test]
+    fn clip_tracks_give_weights_by_name_with_their_easing() {
+        let morphs = vec![vertex("あ", 0, Vec3::X), vertex("い", 0, Vec3::Y)];
+        let mut clip = Clip::new("c", 30.0, false, 30, crate::scene::ClipData::Keyed { tracks: Vec::new() });
+        clip.morphs = vec![
+            MorphTrack {
+                name: "あ".into(),
+                keys: vec![Key { time: 0.0, value: 0.0 }, Key { time: 1.0, value: 1.0 }],
+                ease: vec![Easing::LINEAR],
+            },
+            MorphTrack { name: "not in the model".into(), keys: vec![Key { time: 0.0, value: 1.0 }], ease: Vec::new() },
+        ];
+        let w = clip_morph_weights(&morphs, Some(&clip), 15.0, 30.0);
+        assert!((w[0] - 0.5).abs() < 1e-6 && w[1] == 0.0, "{w:?}");
+        assert_eq!(clip_morph_weights(&morphs, None, 15.0, 30.0), vec![0.0, 0.0]);
+    }
+}
