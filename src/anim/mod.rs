@@ -5,6 +5,7 @@
 mod attach;
 mod axes;
 mod bounds;
+mod constraint;
 mod morph;
 mod onion;
 mod pose;
@@ -14,6 +15,7 @@ mod skin;
 pub use attach::{AttachError, AttachReport, attach};
 pub use axes::{convert_deltas, mmd_to_model};
 pub use bounds::{BOUNDS_TOLERANCE, BoundsMiss, bounds_miss_warnings, stored_bounds_misses, stored_bounds_warnings};
+pub use constraint::apply_constraints;
 pub use morph::{apply_morphs, clip_morph_weights, effective_morph_weights, morph_weights, sample_morph_track};
 pub use onion::{Ghost, MAX_ONION_FRAMES, onion_ghosts};
 pub use pose::Pose;

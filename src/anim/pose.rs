@@ -48,10 +48,16 @@ impl Pose {
 
     /// Recomputes `world` and `palette` from `locals` in one parents-first pass.
     pub fn evaluate(&mut self, skeleton: &Skeleton) {
-        let n = skeleton.len();
-        self.world.resize(n, Mat4::IDENTITY);
-        self.palette.resize(n, Mat4::IDENTITY);
-        for (i, joint) in skeleton.joints.iter().enumerate() {
+        self.world.resize(skeleton.len(), Mat4::IDENTITY);
+        self.palette.resize(skeleton.len(), Mat4::IDENTITY);
+        self.evaluate_from(skeleton, 0);
+    }
+
+    /// Recomputes `world` and `palette` of joint `first` and every joint after it (parents come first, so
+    /// that covers `first`'s descendants); the ones before must be current.
+    pub fn evaluate_from(&mut self, skeleton: &Skeleton, first: usize) {
+        let n = skeleton.len().min(self.locals.len()).min(self.world.len()).min(self.palette.len());
+        for (i, joint) in skeleton.joints.iter().enumerate().take(n).skip(first) {
             let local = self.locals[i].to_mat4();
             // Parents precede children (a Skeleton invariant), so the parent's world is already final.
             self.world[i] = match joint.parent {

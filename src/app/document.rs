@@ -345,7 +345,10 @@ impl Document {
             let shown = self.player.clip.and_then(|c| scene.clips.get(c)).filter(|_| !bind_pose);
             let frame = shown.map_or(0.0, |clip| self.player.frame(clip));
             match shown {
-                Some(clip) => self.pose.pose.update(&scene.skeleton, clip, frame, DEFAULT_FPS),
+                Some(clip) => {
+                    self.pose.pose.update(&scene.skeleton, clip, frame, DEFAULT_FPS);
+                    crate::anim::apply_constraints(&scene.skeleton, &scene.constraints, &mut self.pose.pose);
+                }
                 None => self.pose.pose = Pose::bind(&scene.skeleton),
             }
             self.pose.clip_morphs = crate::anim::clip_morph_weights(&scene.morphs, shown, frame, DEFAULT_FPS);

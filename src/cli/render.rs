@@ -306,6 +306,9 @@ fn render_file(args: &RenderArgs, parsed: &Parsed, headless: &mut Option<Headles
                 Some((c, f)) if !args.bind_pose => (scene.clips.get(c), f),
                 _ => (None, 0.0),
             };
+            if clip.is_some() {
+                crate::anim::apply_constraints(&scene.skeleton, &scene.constraints, &mut pose);
+            }
             pose.morphs = crate::anim::morph_weights(&scene.morphs, clip, f, args.default_fps, &overrides);
             let mut overlays = base;
             if let (Some(n), Some((c, f))) = (args.onion, clip_frame) {

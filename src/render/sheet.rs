@@ -52,6 +52,7 @@ pub fn render_sheet(
     for &f in &frames {
         let frame = f as f32;
         let mut pose = Pose::sample(&scene.skeleton, clip, frame, spec.default_fps);
+        crate::anim::apply_constraints(&scene.skeleton, &scene.constraints, &mut pose);
         pose.morphs = crate::anim::morph_weights(&scene.morphs, Some(clip), frame, spec.default_fps, &[]);
         let mut overlays = spec.overlays.clone();
         overlays.ghosts = spec.ghosts.map(|g| g(frame)).unwrap_or_default();

@@ -36,7 +36,8 @@ pub fn pose_json(
     let fps = options.default_fps;
     let (pose, anim, frame, time) = match clip_frame.and_then(|(i, f)| Some((scene.clips.get(i)?, f))) {
         Some((clip, f)) => {
-            let pose = Pose::sample(&scene.skeleton, clip, f, fps);
+            let mut pose = Pose::sample(&scene.skeleton, clip, f, fps);
+            crate::anim::apply_constraints(&scene.skeleton, &scene.constraints, &mut pose);
             (pose, Some(clip.name.as_str()), f, f / clip.fps(fps))
         }
         None => (Pose::bind(&scene.skeleton), None, 0.0, 0.0),

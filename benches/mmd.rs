@@ -1,0 +1,133 @@
+//! MMD models: loading a PMX of 30 000 vertices and 200 bones (`load_pmx_30k`, baseline: copying its bytes),
+//! and the CPU time per frame of morph playback (`morph_frame`): what the viewer computes each frame for the
+//! GPU (clip tracks sampled, sliders applied, groups passed on) with the same 30 morphs over 1 000 and over
+//! 1 000 000 morphed vertices; baseline: applying the same morphs to the vertices on the CPU, which grows with
+//! them. `cargo bench --bench mmd`.
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use glam::{Vec2, Vec3, Vec4};
+use rigscope::anim::{apply_morphs, morph_weights};
+use rigscope::formats::pmx::write::sample_document;
+use rigscope::formats::pmx::{RawBone, RawMorph, RawOffsets, RawVertex, Weights};
+use rigscope::scene::{
+    BoneTail, Clip, ClipData, Easing, Key, MmdEncoding, Morph, MorphKind, MorphPanel, MorphTrack, MorphWeight,
+    VertexOffset, bone_flags as f,
+};
+
+/// A PMX 2.1 file of `vertices` BDEF4 vertices over `bones` chained bones, two triangles per vertex pair, and 30
+/// vertex morphs of 500 offsets each.
+fn pmx_bytes(vertices: usize, bones: usize) -> Vec<u8> {
+    let mut doc = sample_document(MmdEncoding::Utf16Le, 4);
+    doc.vertices = (0..vertices)
+        .map(|i| {
+            let b = |k: usize| Some((i / 7 + k * 13) % bones);
+            RawVertex {
+                position: Vec3::new((i % 200) as f32, (i / 200) as f32, 0.0),
+                normal: Vec3::Z,
+                uv: Vec2::new(i as f32 / vertices as f32, 0.5),
+                additional: [Vec4::ZERO; 4],
+                weights: Weights::Bdef4([b(0), b(1), b(2), b(3)], [0.4, 0.3, 0.2, 0.1]),
+                edge_scale: 1.0,
+            }
+        })
+        .collect();
+    doc.faces = (0..vertices as u32 - 2).flat_map(|i| [i, i + 1, i + 2]).collect();
+    doc.materials.truncate(1);
+    doc.materials[0].indices = doc.faces.len() as i32;
+    doc.bones = (0..bones)
+        .map(|i| RawBone {
+            offset: 0,
+            name: format!("bone{i}"),
+            name_en: String::new(),
+            position: Vec3::new(0.0, i as f32, 0.0),
+            parent: i.checked_sub(1),
+            layer: 0,
+            flags: f::ROTATABLE | f::VISIBLE | f::OPERABLE | f::TAIL_IS_BONE,
+            tail: BoneTail::Bone(None),
+            append: None,
+            fixed_axis: None,
+            local_axes: None,
+            external_key: None,
+            ik: None,
+        })
+        .collect();
+    doc.morphs = (0..30)
+        .map(|m| RawMorph {
+            offset: 0,
+            name: format!("morph{m}"),
+            name_en: String::new(),
+            panel: MorphPanel::Mouth,
+            offsets: RawOffsets::Vertex((0..500).map(|k| (((m * 500 + k) % vertices) as u32, Vec3::Y)).collect()),
+        })
+        .collect();
+    doc.frames.clear();
+    doc.rigid_bodies.clear();
+    doc.joints.clear();
+    doc.to_bytes()
+}
+
+fn load(c: &mut Criterion) {
+    let bytes = pmx_bytes(30_000, 200);
+    let scene = rigscope::load_bytes("bench.pmx", &bytes).unwrap();
+    assert_eq!((scene.vertices.len(), scene.skeleton.len(), scene.morphs.len()), (30_000, 200, 30));
+    let mut g = c.benchmark_group("load_pmx_30k");
+    g.throughput(criterion::Throughput::Bytes(bytes.len() as u64));
+    g.bench_function("load", |b| b.iter(|| rigscope::load_bytes("bench.pmx", std::hint::black_box(&bytes)).unwrap()));
+    g.bench_function("baseline_copy", |b| b.iter(|| std::hint::black_box(&bytes).to_vec()));
+    g.finish();
+}
+
+/// 30 vertex morphs over `vertices` vertices in all, a group of three of them, and a clip keying every morph.
+fn morphs(vertices: usize) -> (Vec<Morph>, Clip) {
+    let per = vertices / 30;
+    let mut morphs: Vec<Morph> = (0..30)
+        .map(|m| Morph {
+            name: format!("morph{m}"),
+            name_en: String::new(),
+            panel: MorphPanel::Mouth,
+            kind: MorphKind::Vertex(
+                (0..per).map(|k| VertexOffset { vertex: (m * per + k) as u32, delta: Vec3::Y }).collect(),
+            ),
+        })
+        .collect();
+    morphs.push(Morph {
+        name: "group".into(),
+        name_en: String::new(),
+        panel: MorphPanel::Other,
+        kind: MorphKind::Group((0..3).map(|m| MorphWeight { morph: m, weight: 0.5 }).collect()),
+    });
+    let mut clip = Clip::new("dance", 30.0, true, 3000, ClipData::Keyed { tracks: Vec::new() });
+    clip.morphs = morphs
+        .iter()
+        .map(|m| MorphTrack {
+            name: m.name.clone(),
+            keys: (0..100).map(|k| Key { time: k as f32, value: (k % 2) as f32 }).collect(),
+            ease: vec![Easing::LINEAR; 99],
+        })
+        .collect();
+    (morphs, clip)
+}
+
+fn morph_frame(c: &mut Criterion) {
+    let mut g = c.benchmark_group("morph_frame");
+    for vertices in [1_000, 1_000_000] {
+        let (morphs, clip) = morphs(vertices);
+        let overrides = vec![None; morphs.len()];
+        let mut frame = 0.0f32;
+        g.bench_function(format!("weights_for_gpu_{vertices}"), |b| {
+            b.iter(|| {
+                frame = (frame + 0.37) % 2900.0;
+                morph_weights(&morphs, Some(&clip), std::hint::black_box(frame), 30.0, &overrides)
+            })
+        });
+        let weights = morph_weights(&morphs, Some(&clip), 15.5, 30.0, &overrides);
+        let mut positions = vec![Vec3::ZERO; vertices];
+        g.bench_function(format!("baseline_cpu_apply_{vertices}"), |b| {
+            b.iter(|| apply_morphs(&morphs, std::hint::black_box(&weights), &mut positions, None))
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(benches, load, morph_frame);
+criterion_main!(benches);

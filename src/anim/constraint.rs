@@ -1,0 +1,214 @@
+//! MikuMikuDance's bone constraints on a sampled pose, as MikuMikuDance applies them: bone by bone in the
+//! model's deform order (`Constraints::transform_order`), an appended bone takes a share of its source's
+//! rotation and/or translation, and reaching an IK bone solves its chain by cyclic coordinate descent (CCD):
+//! each link, from the effector's parent up, turns so the effector points at the IK bone, at most the chain's
+//! limit angle per step, within the link's angle limits, for the chain's loop count.
+//!
+//! Not yet: the VMD/MVD IK switches (every chain is solved), "local" append (taken as the ordinary one), fixed
+//! axes and local axes (they constrain the user's handles, not playback), physics.
+
+use glam::{EulerRot, Quat, Vec3};
+
+use super::Pose;
+use crate::scene::{AngleLimits, Constraints, IkChain, Skeleton};
+
+/// Below this angle (radians) a CCD step turns nothing.
+const MIN_STEP: f32 = 1e-5;
+
+/// Applies `constraints` to `pose` (whose `locals` hold the sampled motion) and re-evaluates it. A chain or
+/// relation naming a joint past the skeleton is skipped.
+pub fn apply_constraints(skeleton: &Skeleton, constraints: &Constraints, pose: &mut Pose) {
+    let n = skeleton.len();
+    if (constraints.ik.is_empty() && constraints.append.is_empty()) || pose.locals.len() != n {
+        return;
+    }
+    let mut append_of = vec![Vec::new(); n];
+    for (i, a) in constraints.append.iter().enumerate() {
+        if a.joint < n && a.source < n {
+            append_of[a.joint].push(i);
+        }
+    }
+    let mut ik_of = vec![Vec::new(); n];
+    for (i, c) in constraints.ik.iter().enumerate() {
+        if c.joint < n && c.target < n && c.links.iter().all(|l| l.joint < n) {
+            ik_of[c.joint].push(i);
+        }
+    }
+    pose.evaluate(skeleton);
+    for j in constraints.transform_order(n) {
+        for &a in &append_of[j] {
+            let a = &constraints.append[a];
+            let source = pose.locals[a.source];
+            let bind = skeleton.joints[a.source].bind;
+            let local = &mut pose.locals[j];
+            if a.rotation {
+                let turn = (bind.rotation.inverse() * source.rotation).normalize();
+                local.rotation = (local.rotation * Quat::IDENTITY.slerp(turn, a.ratio)).normalize();
+            }
+            if a.translation {
+                local.translation += (source.translation - bind.translation) * a.ratio;
+            }
+        }
+        if !append_of[j].is_empty() {
+            pose.evaluate_from(skeleton, j);
+        }
+        for &c in &ik_of[j] {
+            solve(skeleton, &constraints.ik[c], pose);
+        }
+    }
+}
+
+/// One IK chain by CCD on `pose`, whose world matrices are current; leaves them current.
+fn solve(skeleton: &Skeleton, chain: &IkChain, pose: &mut Pose) {
+    let position = |pose: &Pose, j: usize| pose.world[j].w_axis.truncate();
+    for iteration in 0..chain.loop_count.min(1000) {
+        let mut turned = false;
+        for link in &chain.links {
+            let goal = position(pose, chain.joint);
+            let effector = position(pose, chain.target);
+            let origin = position(pose, link.joint);
+            let (_, world_rotation, _) = pose.world[link.joint].to_scale_rotation_translation();
+            let inverse = world_rotation.inverse();
+            let (Some(to_effector), Some(to_goal)) =
+                ((inverse * (effector - origin)).try_normalize(), (inverse * (goal - origin)).try_normalize())
+            else {
+                continue;
+            };
+            let step = |angle: f32| {
+                if chain.limit_angle > 0.0 { angle.clamp(-chain.limit_angle, chain.limit_angle) } else { angle }
+            };
+            let local = &mut pose.locals[link.joint];
+            let rotation = match link.limits.and_then(|l| single_axis(&l)) {
+                // A hinge (a knee): the angle about its axis, in the plane the axis is normal to.
+                Some((axis, k, min, max)) => {
+                    let (e, g) = (to_effector.reject_from(axis), to_goal.reject_from(axis));
+                    let angle = axis.dot(e.cross(g)).atan2(e.dot(g));
+                    if !angle.is_finite() || angle.abs() < MIN_STEP {
+                        continue;
+                    }
+                    let current = euler(local.rotation)[k];
+                    let mut turned_to = current + step(angle);
+                    // MikuMikuDance's first step picks the bend the limits allow: a knee bends backwards.
+                    if iteration == 0 && !(min..=max).contains(&turned_to) {
+                        let middle = (min + max) / 2.0;
+                        if (min..=max).contains(&-turned_to) || (middle - turned_to).abs() > (middle + turned_to).abs()
+                        {
+                            turned_to = -turned_to;
+                        }
+                    }
+                    Quat::from_axis_angle(axis, turned_to.clamp(min, max))
+                }
+                _ => {
+                    let angle = step(to_effector.dot(to_goal).clamp(-1.0, 1.0).acos());
+                    if angle < MIN_STEP {
+                        continue;
+                    }
+                    let Some(axis) = to_effector.cross(to_goal).try_normalize() else { continue };
+                    let mut rotation = (local.rotation * Quat::from_axis_angle(axis, angle)).normalize();
+                    if let Some(limits) = link.limits {
+                        let e = euler(rotation).clamp(limits.min.min(limits.max), limits.max.max(limits.min));
+                        rotation = Quat::from_euler(EulerRot::XYZ, e.x, e.y, e.z);
+                    }
+                    rotation
+                }
+            };
+            if rotation.is_finite() {
+                local.rotation = rotation;
+                turned = true;
+            }
+            pose.evaluate_from(skeleton, link.joint);
+        }
+        if !turned || position(pose, chain.target).distance(position(pose, chain.joint)) < 1e-5 {
+            break;
+        }
+    }
+}
+
+/// A rotation's XYZ Euler angles.
+fn euler(q: Quat) -> Vec3 {
+    let (x, y, z) = q.to_euler(EulerRot::XYZ);
+    Vec3::new(x, y, z)
+}
+
+/// When the limits let a link turn about one axis only (X, Y or Z): that axis, its index and its range.
+fn single_axis(l: &AngleLimits) -> Option<(Vec3, usize, f32, f32)> {
+    let (min, max) = (l.min.min(l.max), l.max.max(l.min));
+    let free: Vec<usize> = (0..3).filter(|&k| min[k] != 0.0 || max[k] != 0.0).collect();
+    match free[..] {
+        [k] => Some((Vec3::AXES[k], k, min[k], max[k])),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scene::{Append, IkLink, Joint, Transform};
+
+    /// hip (0) → knee (1) → ankle (2), each 1 below its parent, and an IK bone (3) under the root.
+    fn leg() -> Skeleton {
+        let at = |y: f32| Transform { translation: Vec3::new(0.0, y, 0.0), ..Transform::IDENTITY };
+        let joints = vec![
+            Joint { name: "hip".into(), parent: None, bind: at(2.0) },
+            Joint { name: "knee".into(), parent: Some(0), bind: at(-1.0) },
+            Joint { name: "ankle".into(), parent: Some(1), bind: at(-1.0) },
+            Joint { name: "leg IK".into(), parent: None, bind: at(0.0) },
+        ];
+        Skeleton::new(joints, true).unwrap()
+    }
+
+    fn chain(limits: Option<AngleLimits>) -> Constraints {
+        Constraints {
+            ik: vec![IkChain {
+                joint: 3,
+                target: 2,
+                loop_count: 40,
+                limit_angle: 2.0,
+                links: vec![IkLink { joint: 1, limits }, IkLink { joint: 0, limits: None }],
+            }],
+            ..Constraints::default()
+        }
+    }
+
+    #[test]
+    fn the_effector_reaches_an_ik_target_within_reach() {
+        let s = leg();
+        let mut pose = Pose::bind(&s);
+        // Raise the foot: the IK bone moves up and forward.
+        pose.locals[3].translation = Vec3::new(0.0, 0.8, 0.6);
+        apply_constraints(&s, &chain(None), &mut pose);
+        let ankle = pose.world[2].w_axis.truncate();
+        assert!(ankle.distance(Vec3::new(0.0, 0.8, 0.6)) < 1e-3, "ankle at {ankle}");
+    }
+
+    #[test]
+    fn a_knee_limited_to_x_bends_about_x_only_and_the_foot_still_reaches() {
+        let s = leg();
+        let mut pose = Pose::bind(&s);
+        pose.locals[3].translation = Vec3::new(0.0, 0.6, 0.3);
+        let knee = AngleLimits { min: Vec3::new(-std::f32::consts::PI, 0.0, 0.0), max: Vec3::new(-0.0087, 0.0, 0.0) };
+        apply_constraints(&s, &chain(Some(knee)), &mut pose);
+        let (x, y, z) = pose.locals[1].rotation.to_euler(EulerRot::XYZ);
+        assert!(x < -0.0087 + 1e-4 && y.abs() < 1e-4 && z.abs() < 1e-4, "knee ({x}, {y}, {z})");
+        let ankle = pose.world[2].w_axis.truncate();
+        assert!(ankle.distance(Vec3::new(0.0, 0.6, 0.3)) < 0.05, "ankle at {ankle}");
+    }
+
+    #[test]
+    fn an_appended_bone_takes_its_share_of_the_source_rotation_and_translation() {
+        let s = leg();
+        let mut pose = Pose::bind(&s);
+        pose.locals[0].rotation = Quat::from_rotation_z(1.0);
+        pose.locals[0].translation += Vec3::new(2.0, 0.0, 0.0);
+        pose.locals[3].rotation = Quat::from_rotation_x(0.2);
+        let c = Constraints {
+            append: vec![Append { joint: 3, source: 0, ratio: 0.5, rotation: true, translation: true, local: false }],
+            ..Constraints::default()
+        };
+        apply_constraints(&s, &c, &mut pose);
+        let expected = Quat::from_rotation_x(0.2) * Quat::from_rotation_z(0.5);
+        assert!(pose.locals[3].rotation.angle_between(expected) < 1e-5, "{:?}", pose.locals[3].rotation);
+        assert!(pose.locals[3].translation.distance(Vec3::new(1.0, 0.0, 0.0)) < 1e-6);
+        assert!(pose.world[3].w_axis.truncate().distance(Vec3::new(1.0, 0.0, 0.0)) < 1e-6, "world re-evaluated");
+    }
+}
