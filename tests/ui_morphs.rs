@@ -78,3 +78,26 @@ fn with_a_dance_attached_the_morphs_follow_its_keys() {
     }
     assert!(seen > 0.9, "the eyes close at some point of the dance (max blink {seen})");
 }
+
+/// With the machine's CJK font added (CI installs Droid Sans Fallback), the Japanese morph names draw with no
+/// missing glyph: this harness, unlike the others, fails on a box.
+#[test]
+fn with_a_cjk_font_the_japanese_names_draw_without_boxes() {
+    // The model is opened once the font is in: the first frame would draw its Japanese comment.
+    let mut h = Harness::builder().with_size([1400.0, 3200.0]).build_ui_state(
+        |ui, s: &mut State| {
+            let intents = s.app.show(ui);
+            s.intents.extend(intents);
+        },
+        State { app: App::new(), intents: Vec::new() },
+    );
+    let ctx = h.ctx.clone();
+    let font = h.state_mut().app.install_cjk_font(&ctx);
+    assert!(font.is_some(), "a CJK font is installed (fonts-droid-fallback or fonts-noto-cjk)");
+    h.run();
+    h.state_mut().app.open_path(&mmd("miku/miku_v2.pmd"));
+    h.run();
+    h.get_all_by_label("Morphs (30)").next().expect("the Morphs section").click();
+    h.run();
+    assert!(h.query_all_by_label("blink (まばたき)").next().is_some());
+}

@@ -14,6 +14,7 @@ mod bounds;
 mod document;
 mod file_info;
 mod files;
+pub mod fonts;
 mod help;
 mod joints;
 mod labels;
@@ -129,6 +130,8 @@ struct Chrome {
     view_projection: Option<glam::Mat4>,
     /// The intents of the current frame's passes so far (see [`App::ui`]).
     frame_intents: Vec<Intent>,
+    /// Why Japanese names draw as boxes (no CJK font was added), for the sections that show MMD names.
+    cjk_font_missing: Option<String>,
 }
 
 /// What the viewer remembers besides the toggles (the playback speed is the idle player's).
@@ -403,6 +406,21 @@ impl App {
 
     /// Lets the start screen show (the window does at start): it shows while no model is open or the model was
     /// opened from memory (the built-in demo), until a file is opened or it is dismissed.
+    /// Adds a CJK font found on the machine to `ctx` ([`fonts::install_cjk_font`]), so MMD names draw; when
+    /// none could be added, the Morphs section says why.
+    pub fn install_cjk_font(&mut self, ctx: &egui::Context) -> Option<PathBuf> {
+        match fonts::install_cjk_font(ctx) {
+            Ok(path) => {
+                self.chrome.cjk_font_missing = None;
+                Some(path)
+            }
+            Err(e) => {
+                self.chrome.cjk_font_missing = Some(e);
+                None
+            }
+        }
+    }
+
     pub fn set_start_screen(&mut self, on: bool) {
         self.chrome.start = on;
     }
@@ -512,11 +530,12 @@ impl App {
     /// The sidebar sections, top to bottom. Actions are applied after each section so later ones see them.
     fn sidebar(&mut self, ui: &mut egui::Ui, actions: &mut Vec<Action>) {
         let watch = self.prefs.watch;
+        let cjk_missing = self.chrome.cjk_font_missing.as_deref();
         if let Some(doc) = self.documents.get_mut(self.active) {
             files::section(ui, doc, watch, actions);
             file_info::section(ui, &mut doc.model);
             meshes::section(ui, doc, actions);
-            morphs::section(ui, doc, actions);
+            morphs::section(ui, doc, cjk_missing, actions);
             animations::section(ui, doc, actions);
             mvd::section(ui, doc, actions);
         } else {

@@ -13,12 +13,16 @@ const PANELS: [(MorphPanel, &str); 5] = [
     (MorphPanel::System, "System"),
 ];
 
-pub fn section(ui: &mut egui::Ui, doc: &Document, out: &mut Vec<Action>) {
+/// `cjk_missing`: why Japanese names draw as boxes, when they do.
+pub fn section(ui: &mut egui::Ui, doc: &Document, cjk_missing: Option<&str>, out: &mut Vec<Action>) {
     let morphs = &doc.scene().morphs;
     if morphs.is_empty() {
         return;
     }
     egui::CollapsingHeader::new(format!("Morphs ({})", morphs.len())).id_salt("morphs").show(ui, |ui| {
+        if let Some(why) = cjk_missing {
+            ui.weak(format!("{why}: install one (fonts-noto-cjk, fonts-ipafont) or set RIGSCOPE_CJK_FONT."));
+        }
         let held = (0..morphs.len()).filter(|&i| doc.morph_weight(i).1).count();
         ui.horizontal(|ui| {
             ui.label(format!("{held} held by a slider"));
@@ -48,7 +52,7 @@ pub fn section(ui: &mut egui::Ui, doc: &Document, out: &mut Vec<Action>) {
 fn row(ui: &mut egui::Ui, doc: &Document, i: usize, out: &mut Vec<Action>) {
     let m = &doc.scene().morphs[i];
     let (mut weight, held) = doc.morph_weight(i);
-    // Japanese names draw as boxes without a CJK font: the English name leads when there is one.
+    // The English name leads when there is one (Japanese names draw as boxes where no CJK font is installed).
     let label = if m.name_en.is_empty() { m.name.clone() } else { format!("{} ({})", m.name_en, m.name) };
     ui.horizontal(|ui| {
         let slider = egui::Slider::new(&mut weight, 0.0..=1.0).clamping(egui::SliderClamping::Edits).text(label);

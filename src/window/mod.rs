@@ -153,6 +153,7 @@ impl Viewer {
         if let Some(problem) = problem {
             app.add_notice(Notice::error(problem));
         }
+        app.install_cjk_font(&egui);
         app.set_start_screen(true);
         let mut viewer = Viewer {
             app,
