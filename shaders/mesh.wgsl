@@ -110,7 +110,8 @@ fn fs_mesh(in: MeshOut, @builtin(front_facing) front: bool) -> @location(0) vec4
     if view.modes.y > 0.5 {
         texel = vec4<f32>(uv_checker(in.uv), 1.0);
     }
-    if texel.a < draw.flags.y {
+    // A material faded out by its colour (a material morph hides it) is not drawn, blended or not.
+    if texel.a < draw.flags.y || draw.color.a <= 0.0 {
         discard;
     }
     let albedo = texel.rgb * in.color.rgb;

@@ -112,3 +112,63 @@ fn mmd_materials_draw_in_their_diffuse_colours() {
     assert!(drawn > 10_000, "the character is drawn ({drawn} pixels)");
     assert!(teal * 5 > drawn, "a fifth or more of the character is teal ({teal} of {drawn})");
 }
+
+/// A material morph that multiplies a material's alpha by 0 hides it (MMD models hide accessories so), and a
+/// bone morph moves what its joint carries: both through the same pose the window draws.
+#[test]
+fn material_and_bone_morphs_change_the_picture() {
+    use glam::{Quat, Vec4};
+    use rigscope::scene::{BoneOffset, MaterialOffset, MaterialOp, Morph, MorphKind, MorphPanel};
+    let p = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/corpus/mmd/yohawing/test_1bone_cube.pmx"));
+    let mut scene = rigscope::load_path(&p).unwrap();
+    assert_eq!(scene.materials.len(), 1);
+    let hide = MaterialOffset {
+        material: Some(0),
+        op: MaterialOp::Multiply,
+        diffuse: Vec4::new(1.0, 1.0, 1.0, 0.0),
+        specular: Vec3::ONE,
+        specular_power: 1.0,
+        ambient: Vec3::ONE,
+        edge_color: Vec4::ONE,
+        edge_size: 1.0,
+        texture_tint: Vec4::ONE,
+        sphere_tint: Vec4::ONE,
+        toon_tint: Vec4::ONE,
+    };
+    // A quarter of the cube's height.
+    let bounds = rigscope::scene::FrameBounds::of_points(&scene.vertices.positions).unwrap();
+    let lift = (bounds.max.y - bounds.min.y) / 4.0;
+    let morph = |name: &str, kind| Morph { name: name.into(), name_en: String::new(), panel: MorphPanel::Other, kind };
+    scene.morphs = vec![
+        morph("hide", MorphKind::Material(vec![hide])),
+        morph(
+            "lift",
+            MorphKind::Bone(vec![BoneOffset {
+                joint: 0,
+                translation: Vec3::new(0.0, lift, 0.0),
+                rotation: Quat::IDENTITY,
+            }]),
+        ),
+    ];
+    let headless = headless();
+    let model = GpuModel::upload(headless.renderer(), &scene, None);
+    let size = (160, 160);
+    let at = |weights: [Option<f32>; 2]| {
+        let pose = Pose::of_scene(&scene, None, 0.0, 30.0, &weights);
+        draw(&headless, &scene, &model, &pose, size)
+    };
+    let drawn = |img: &RgbaImage| img.pixels().filter(|p| p.0[..3] != [0, 0, 0]).count();
+    let (plain, hidden, lifted, back) =
+        (at([None, None]), at([Some(1.0), None]), at([None, Some(1.0)]), at([None, None]));
+    assert!(drawn(&plain) > 2000, "the cube is drawn ({} pixels)", drawn(&plain));
+    assert_eq!(drawn(&hidden), 0, "its only material is hidden");
+    assert_eq!(plain, back, "weights back at 0 draw the cube as before");
+    let top =
+        |img: &RgbaImage| img.enumerate_pixels().find(|(_, _, p)| p.0[..3] != [0, 0, 0]).map(|(_, y, _)| y).unwrap();
+    assert!(
+        top(&lifted) + 5 < top(&plain),
+        "the bone morph lifts the cube: top row {} vs {}",
+        top(&lifted),
+        top(&plain)
+    );
+}

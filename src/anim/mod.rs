@@ -16,7 +16,10 @@ pub use attach::{AttachError, AttachReport, attach};
 pub use axes::{convert_deltas, mmd_to_model};
 pub use bounds::{BOUNDS_TOLERANCE, BoundsMiss, bounds_miss_warnings, stored_bounds_misses, stored_bounds_warnings};
 pub use constraint::apply_constraints;
-pub use morph::{apply_morphs, clip_morph_weights, effective_morph_weights, morph_weights, sample_morph_track};
+pub use morph::{
+    apply_bone_morphs, apply_morphs, clip_morph_weights, effective_morph_weights, material_colors, material_morphs,
+    morph_weights, morphed_vertices, sample_morph_track,
+};
 pub use onion::{Ghost, MAX_ONION_FRAMES, onion_ghosts};
 pub use pose::Pose;
 pub use sample::{sample_clip, sample_keys, sample_keys_eased, sample_track};

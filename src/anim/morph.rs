@@ -100,6 +100,106 @@ pub fn effective_morph_weights(morphs: &[Morph], weights: &[f32]) -> Vec<f32> {
     out
 }
 
+/// Moves and turns the joints of the bone morphs at the effective `weights` (relative to the locals, as
+/// MikuMikuDance adds them before its bone constraints); true when any joint moved.
+pub fn apply_bone_morphs(morphs: &[Morph], weights: &[f32], locals: &mut [crate::scene::Transform]) -> bool {
+    let mut moved = false;
+    for (m, &w) in morphs.iter().zip(weights) {
+        let MorphKind::Bone(offsets) = &m.kind else { continue };
+        if w == 0.0 || !w.is_finite() {
+            continue;
+        }
+        for o in offsets {
+            if let Some(l) = locals.get_mut(o.joint) {
+                l.translation += o.translation * w;
+                let turn = glam::Quat::IDENTITY.slerp(o.rotation.normalize(), w);
+                if turn.is_finite() {
+                    l.rotation = (l.rotation * turn).normalize();
+                }
+                moved = true;
+            }
+        }
+    }
+    moved
+}
+
+/// The material morphs of `morphs` with their scene morph index, for [`material_colors`].
+pub fn material_morphs(morphs: &[Morph]) -> Vec<(usize, Vec<crate::scene::MaterialOffset>)> {
+    morphs
+        .iter()
+        .enumerate()
+        .filter_map(|(i, m)| match &m.kind {
+            MorphKind::Material(v) => Some((i, v.clone())),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Each material's colour (linear RGBA) with the material morphs (from [`material_morphs`]) at the effective
+/// `weights` applied to `base` (the materials' own colours): a multiply offset scales by `1 + (v − 1)·w`, an
+/// add offset adds `v·w`, both on the sRGB-encoded diffuse colour as MikuMikuDance computes them. `None` when
+/// no material morph has a weight (the colours are the base ones).
+pub fn material_colors(
+    morphs: &[(usize, Vec<crate::scene::MaterialOffset>)],
+    weights: &[f32],
+    base: &[glam::Vec4],
+) -> Option<Vec<glam::Vec4>> {
+    use crate::scene::MaterialOp;
+    let active: Vec<(&[crate::scene::MaterialOffset], f32)> = morphs
+        .iter()
+        .filter_map(|(i, v)| {
+            let w = weights.get(*i).copied().unwrap_or(0.0);
+            (w != 0.0 && w.is_finite()).then_some((v.as_slice(), w))
+        })
+        .collect();
+    if active.is_empty() {
+        return None;
+    }
+    let to_srgb = |c: f32| if c <= 0.003_130_8 { c * 12.92 } else { 1.055 * c.powf(1.0 / 2.4) - 0.055 };
+    let to_linear = |c: f32| if c <= 0.04045 { c / 12.92 } else { ((c + 0.055) / 1.055).powf(2.4) };
+    let encode = |c: glam::Vec4| glam::Vec4::new(to_srgb(c.x), to_srgb(c.y), to_srgb(c.z), c.w);
+    let decode = |c: glam::Vec4| {
+        let c = c.clamp(glam::Vec4::ZERO, glam::Vec4::ONE);
+        glam::Vec4::new(to_linear(c.x), to_linear(c.y), to_linear(c.z), c.w)
+    };
+    let mut out: Vec<glam::Vec4> = base.iter().map(|&c| encode(c)).collect();
+    for (offsets, w) in active {
+        for o in offsets {
+            let targets = match o.material {
+                Some(m) if m < out.len() => m..m + 1,
+                Some(_) => continue,
+                None => 0..out.len(),
+            };
+            for c in &mut out[targets] {
+                *c = match o.op {
+                    MaterialOp::Multiply => *c * (glam::Vec4::ONE + (o.diffuse - glam::Vec4::ONE) * w),
+                    MaterialOp::Add => *c + o.diffuse * w,
+                };
+            }
+        }
+    }
+    Some(out.into_iter().map(decode).collect())
+}
+
+/// The scene's vertices with the vertex and UV morphs at the effective `weights` applied (borrowed as they
+/// are when no vertex or UV morph has a weight), for CPU skinning of what the renderer draws.
+pub fn morphed_vertices<'a>(
+    scene: &'a crate::scene::Scene,
+    weights: &[f32],
+) -> std::borrow::Cow<'a, crate::scene::VertexStreams> {
+    let moves = scene
+        .morphs
+        .iter()
+        .zip(weights)
+        .any(|(m, &w)| w != 0.0 && matches!(m.kind, MorphKind::Vertex(_) | MorphKind::Uv { channel: 0, .. }));
+    if !moves {
+        return std::borrow::Cow::Borrowed(&scene.vertices);
+    }
+    let mut v = scene.vertices.clone();
+    apply_morphs(&scene.morphs, weights, &mut v.positions, v.texcoords.as_deref_mut());
+    std::borrow::Cow::Owned(v)
+}
+
 /// Applies the vertex morphs and texture-coordinate (channel 0) UV morphs of `morphs` at the effective
 /// `weights` to `positions` and `uvs` (vertices past either list are skipped).
 pub fn apply_morphs(morphs: &[Morph], weights: &[f32], positions: &mut [Vec3], mut uvs: Option<&mut [Vec2]>) {
@@ -213,5 +313,54 @@ mod tests {
         let w = clip_morph_weights(&morphs, Some(&clip), 15.0, 30.0);
         assert!((w[0] - 0.5).abs() < 1e-6 && w[1] == 0.0, "{w:?}");
         assert_eq!(clip_morph_weights(&morphs, None, 15.0, 30.0), vec![0.0, 0.0]);
+    }
+
+    #[test]
+    fn material_morphs_multiply_and_add_on_the_srgb_colour_and_can_hide() {
+        use crate::scene::{MaterialOffset, MaterialOp};
+        use glam::Vec4;
+        let offset = |material, op, diffuse| MaterialOffset {
+            material,
+            op,
+            diffuse,
+            specular: Vec3::ZERO,
+            specular_power: 0.0,
+            ambient: Vec3::ZERO,
+            edge_color: Vec4::ZERO,
+            edge_size: 0.0,
+            texture_tint: Vec4::ZERO,
+            sphere_tint: Vec4::ZERO,
+            toon_tint: Vec4::ZERO,
+        };
+        let morphs = vec![
+            (0, vec![offset(Some(1), MaterialOp::Multiply, Vec4::new(1.0, 1.0, 1.0, 0.0))]),
+            (2, vec![offset(None, MaterialOp::Add, Vec4::new(0.5, 0.0, 0.0, 0.0))]),
+        ];
+        let base = [Vec4::new(0.0, 0.0, 0.0, 1.0), Vec4::ONE];
+        assert_eq!(material_colors(&morphs, &[0.0, 1.0, 0.0], &base), None, "no material morph has a weight");
+        let c = material_colors(&morphs, &[1.0, 0.0, 1.0], &base).unwrap();
+        assert_eq!(c[1].w, 0.0, "multiplied to 0: hidden");
+        // Half added in sRGB: 0.5 encoded is about 0.214 linear.
+        assert!((c[0].x - 0.214).abs() < 1e-3 && c[0].y == 0.0, "{:?}", c[0]);
+        assert_eq!(c[1].x, 1.0, "clamped to 1");
+    }
+
+    #[test]
+    fn bone_morphs_move_and_turn_their_joints_by_the_weight() {
+        use crate::scene::{BoneOffset, Transform};
+        let morphs = vec![morph(
+            "b",
+            MorphKind::Bone(vec![BoneOffset {
+                joint: 1,
+                translation: Vec3::new(0.0, 2.0, 0.0),
+                rotation: glam::Quat::from_rotation_z(1.0),
+            }]),
+        )];
+        let mut locals = vec![Transform::IDENTITY; 2];
+        assert!(!apply_bone_morphs(&morphs, &[0.0], &mut locals));
+        assert!(apply_bone_morphs(&morphs, &[0.5], &mut locals));
+        assert_eq!(locals[1].translation, Vec3::new(0.0, 1.0, 0.0));
+        assert!(locals[1].rotation.angle_between(glam::Quat::from_rotation_z(0.5)) < 1e-5);
+        assert_eq!(locals[0], Transform::IDENTITY);
     }
 }

@@ -3,7 +3,7 @@
 use glam::Mat4;
 
 use super::sample_clip;
-use crate::scene::{Clip, Skeleton, Transform};
+use crate::scene::{Clip, Scene, Skeleton, Transform};
 
 /// A posed skeleton. Buffers are reused between frames, so evaluating a pose allocates nothing.
 #[derive(Debug, Clone, Default)]
@@ -31,6 +31,42 @@ impl Pose {
     pub fn sample(skeleton: &Skeleton, clip: &Clip, frame: f32, default_fps: f32) -> Pose {
         let mut pose = Pose::default();
         pose.update(skeleton, clip, frame, default_fps);
+        pose
+    }
+
+    /// The whole pose of a scene as the viewer draws it: `clip` at `frame` (`None`: the bind pose), the morph
+    /// weights (the clip's morph tracks, `overrides[i]` in place of morph `i`'s when set, groups passed on),
+    /// bone morphs on the locals, then the skeleton's constraints (append transforms, IK).
+    pub fn update_scene(
+        &mut self,
+        scene: &Scene,
+        clip: Option<&Clip>,
+        frame: f32,
+        default_fps: f32,
+        overrides: &[Option<f32>],
+    ) {
+        let skeleton = &scene.skeleton;
+        match clip {
+            Some(clip) => self.update(skeleton, clip, frame, default_fps),
+            None => self.set_locals_from(skeleton, |locals| locals.copy_from_slice(&skeleton.bind_locals())),
+        }
+        self.morphs = super::morph_weights(&scene.morphs, clip, frame, default_fps, overrides);
+        if super::apply_bone_morphs(&scene.morphs, &self.morphs, &mut self.locals) {
+            self.evaluate(skeleton);
+        }
+        super::apply_constraints(skeleton, &scene.constraints, self);
+    }
+
+    /// [`Pose::update_scene`] into a new pose.
+    pub fn of_scene(
+        scene: &Scene,
+        clip: Option<&Clip>,
+        frame: f32,
+        default_fps: f32,
+        overrides: &[Option<f32>],
+    ) -> Pose {
+        let mut pose = Pose::default();
+        pose.update_scene(scene, clip, frame, default_fps, overrides);
         pose
     }
 

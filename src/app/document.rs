@@ -344,25 +344,13 @@ impl Document {
             self.pose.key = Some(key);
             let shown = self.player.clip.and_then(|c| scene.clips.get(c)).filter(|_| !bind_pose);
             let frame = shown.map_or(0.0, |clip| self.player.frame(clip));
-            match shown {
-                Some(clip) => {
-                    self.pose.pose.update(&scene.skeleton, clip, frame, DEFAULT_FPS);
-                    crate::anim::apply_constraints(&scene.skeleton, &scene.constraints, &mut self.pose.pose);
-                }
-                None => self.pose.pose = Pose::bind(&scene.skeleton),
-            }
+            self.pose.pose.update_scene(scene, shown, frame, DEFAULT_FPS, &self.morph_overrides);
             self.pose.clip_morphs = crate::anim::clip_morph_weights(&scene.morphs, shown, frame, DEFAULT_FPS);
-            let mut own = self.pose.clip_morphs.clone();
-            for (w, o) in own.iter_mut().zip(&self.morph_overrides) {
-                if let Some(o) = o {
-                    *w = *o;
-                }
-            }
-            self.pose.pose.morphs = crate::anim::effective_morph_weights(&scene.morphs, &own);
         }
         if want_bounds && self.pose.computed_key != Some(key) {
             self.pose.computed_key = Some(key);
-            self.pose.computed = crate::anim::skinned_bounds(&scene.vertices, &self.pose.pose.palette);
+            let vertices = crate::anim::morphed_vertices(scene, &self.pose.pose.morphs);
+            self.pose.computed = crate::anim::skinned_bounds(&vertices, &self.pose.pose.palette);
         }
     }
 

@@ -297,19 +297,12 @@ fn render_file(args: &RenderArgs, parsed: &Parsed, headless: &mut Option<Headles
         }
         _ => {
             let clip_frame = selection;
-            let mut pose = match clip_frame {
-                Some((c, f)) if !args.bind_pose => Pose::sample(&scene.skeleton, &scene.clips[c], f, args.default_fps),
-                _ => Pose::bind(&scene.skeleton),
-            };
             let overrides = morph_overrides(&scene, &args.morphs)?;
             let (clip, f) = match clip_frame {
                 Some((c, f)) if !args.bind_pose => (scene.clips.get(c), f),
                 _ => (None, 0.0),
             };
-            if clip.is_some() {
-                crate::anim::apply_constraints(&scene.skeleton, &scene.constraints, &mut pose);
-            }
-            pose.morphs = crate::anim::morph_weights(&scene.morphs, clip, f, args.default_fps, &overrides);
+            let pose = Pose::of_scene(&scene, clip, f, args.default_fps, &overrides);
             let mut overlays = base;
             if let (Some(n), Some((c, f))) = (args.onion, clip_frame) {
                 overlays.ghosts = onion_ghosts(&scene.skeleton, &scene.clips[c], f, n, args.default_fps);

@@ -93,7 +93,7 @@ pub fn frame_bounds(
     pose: &Pose,
 ) -> (Option<FrameBounds>, Option<FrameBounds>) {
     let stored = clip_frame.and_then(|(c, f)| scene.clips.get(c)?.stored_bounds_at(f));
-    (stored, skinned_bounds(&scene.vertices, &pose.palette))
+    (stored, skinned_bounds(&crate::anim::morphed_vertices(scene, &pose.morphs), &pose.palette))
 }
 
 /// Everything that changes from frame to frame.
@@ -202,7 +202,7 @@ impl ViewState {
         model.write_palette(renderer, &input.pose.palette);
         model.morphs.write(renderer, &input.pose.morphs);
         self.prepare_ghosts(renderer, model, &o.ghosts);
-        model.write_draw_params(renderer, input.time);
+        model.write_draw_params(renderer, input.time, &input.pose.morphs);
         let camera = input.camera;
         self.blend_order = mesh::blend_order(model, &input.pose.palette, camera.model_matrix(), camera.eye());
 

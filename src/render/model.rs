@@ -29,6 +29,10 @@ pub(crate) struct Draw {
     lit: bool,
     /// The material's colour (linear RGBA), multiplied with its texture.
     color: Vec4,
+    /// The scene material drawn (`None`: the placeholder), whose colour material morphs change.
+    material: Option<usize>,
+    /// The colour the parameters were last written with (material morphs change it per frame).
+    written_color: std::cell::Cell<Vec4>,
     uv_animation: Option<UvAnimation>,
     /// The bind-pose centre of the draw's vertices and the joint of its first vertex: blended draws are sorted
     /// back to front by where that joint carries the centre.
@@ -40,7 +44,7 @@ pub(crate) struct Draw {
 const DRAW_PARAM_FLOATS: usize = 16;
 
 impl Draw {
-    fn params(&self, time: f32) -> [f32; DRAW_PARAM_FLOATS] {
+    fn params(&self, time: f32, c: Vec4) -> [f32; DRAW_PARAM_FLOATS] {
         let uv = self.uv_animation.as_ref().map_or(UV_IDENTITY, |a| a.matrix(time));
         let cutoff = match self.alpha {
             AlphaMode::Opaque => 0.0,
@@ -49,7 +53,6 @@ impl Draw {
         };
         let blend = if self.alpha == AlphaMode::Blend { 1.0 } else { 0.0 };
         let lit = if self.lit { 1.0 } else { 0.0 };
-        let c = self.color;
         [
             uv[0][0], uv[0][1], uv[0][2], 0.0, uv[1][0], uv[1][1], uv[1][2], 0.0, lit, cutoff, blend, 0.0, c.x, c.y,
             c.z, c.w,
@@ -72,6 +75,9 @@ pub struct GpuModel {
     pub(crate) palette_group: wgpu::BindGroup,
     /// The vertex and UV morphs (group 3), weighted per frame from `Pose::morphs`.
     pub(crate) morphs: super::morph::GpuMorphs,
+    /// The material morphs, and each scene material's own colour they apply to.
+    material_morphs: Vec<(usize, Vec<crate::scene::MaterialOffset>)>,
+    base_colors: Vec<Vec4>,
     pub(crate) parents: Vec<Option<usize>>,
     pub(crate) up: UpAxis,
     pub(crate) front_face: FrontFace,
@@ -182,11 +188,13 @@ impl GpuModel {
                 two_sided: scene_mesh.is_some_and(|s| s.two_sided),
                 lit: m.lit,
                 color: m.color,
+                material: (material < scene.materials.len()).then_some(material),
+                written_color: std::cell::Cell::new(m.color),
                 uv_animation: scene_mesh.and_then(|s| s.uv_animation.clone()),
                 center,
                 joint,
             };
-            renderer.queue.write_buffer(&d.params, 0, bytes(&d.params(0.0)));
+            renderer.queue.write_buffer(&d.params, 0, bytes(&d.params(0.0, d.color)));
             d
         };
         let mut draws: Vec<Draw> = scene
@@ -219,6 +227,8 @@ impl GpuModel {
             palette_len,
             palette_group,
             morphs: super::morph::GpuMorphs::upload(renderer, &scene.morphs, n),
+            material_morphs: crate::anim::material_morphs(&scene.morphs),
+            base_colors: scene.materials.iter().map(|m| m.color.unwrap_or(Vec4::ONE)).collect(),
             parents: scene.skeleton.joints.iter().map(|j| j.parent).collect(),
             up: scene.up,
             front_face: scene.front_face,
@@ -260,10 +270,19 @@ impl GpuModel {
         self.draws.iter().any(|d| d.uv_animation.is_some())
     }
 
-    /// Writes the UV transforms of the animated draws for `time`, seconds into the clip.
-    pub(crate) fn write_draw_params(&self, renderer: &Renderer, time: f32) {
-        for d in self.draws.iter().filter(|d| d.uv_animation.is_some()) {
-            renderer.queue.write_buffer(&d.params, 0, bytes(&d.params(time)));
+    /// Writes the UV transforms of the animated draws for `time`, seconds into the clip, and the colours of the
+    /// draws whose material the material morphs at `morph_weights` (effective, per scene morph) change.
+    pub(crate) fn write_draw_params(&self, renderer: &Renderer, time: f32, morph_weights: &[f32]) {
+        let colors = crate::anim::material_colors(&self.material_morphs, morph_weights, &self.base_colors);
+        for d in &self.draws {
+            let color = match (&colors, d.material) {
+                (Some(c), Some(m)) => c.get(m).copied().unwrap_or(d.color),
+                _ => d.color,
+            };
+            if d.uv_animation.is_some() || color != d.written_color.get() {
+                d.written_color.set(color);
+                renderer.queue.write_buffer(&d.params, 0, bytes(&d.params(time, color)));
+            }
         }
     }
 

@@ -51,9 +51,7 @@ pub fn render_sheet(
     let mut cells = Vec::with_capacity(frames.len());
     for &f in &frames {
         let frame = f as f32;
-        let mut pose = Pose::sample(&scene.skeleton, clip, frame, spec.default_fps);
-        crate::anim::apply_constraints(&scene.skeleton, &scene.constraints, &mut pose);
-        pose.morphs = crate::anim::morph_weights(&scene.morphs, Some(clip), frame, spec.default_fps, &[]);
+        let pose = Pose::of_scene(scene, Some(clip), frame, spec.default_fps, &[]);
         let mut overlays = spec.overlays.clone();
         overlays.ghosts = spec.ghosts.map(|g| g(frame)).unwrap_or_default();
         if spec.stored_bounds || spec.computed_bounds {

@@ -36,13 +36,12 @@ pub fn pose_json(
     let fps = options.default_fps;
     let (pose, anim, frame, time) = match clip_frame.and_then(|(i, f)| Some((scene.clips.get(i)?, f))) {
         Some((clip, f)) => {
-            let mut pose = Pose::sample(&scene.skeleton, clip, f, fps);
-            crate::anim::apply_constraints(&scene.skeleton, &scene.constraints, &mut pose);
+            let pose = Pose::of_scene(scene, Some(clip), f, fps, &[]);
             (pose, Some(clip.name.as_str()), f, f / clip.fps(fps))
         }
         None => (Pose::bind(&scene.skeleton), None, 0.0, 0.0),
     };
-    let skinned: Vec<Vec3> = skin_positions(&scene.vertices, &pose.palette);
+    let skinned: Vec<Vec3> = skin_positions(&crate::anim::morphed_vertices(scene, &pose.morphs), &pose.palette);
     let out = Output {
         file: file.to_string(),
         anim,

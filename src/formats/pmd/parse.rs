@@ -196,16 +196,24 @@ pub fn parse(data: &[u8]) -> Result<RawModel, LoadError> {
     })
 }
 
+/// One vertex; fields are read with fixed labels and the vertex named only on error (formatting a label per
+/// field cost more than the reading itself).
 fn vertex(c: &mut Cursor, i: usize) -> Result<RawVertex, LoadError> {
-    let f = c.f32s::<8>(&format!("vertex {i}"))?;
-    let bones = [c.u16(&format!("vertex {i} bone"))?, c.u16(&format!("vertex {i} bone"))?];
-    Ok(RawVertex {
-        position: Vec3::new(f[0], f[1], f[2]),
-        normal: Vec3::new(f[3], f[4], f[5]),
-        uv: Vec2::new(f[6], f[7]),
-        bones,
-        weight: c.u8(&format!("vertex {i} weight"))?,
-        no_edge: c.u8(&format!("vertex {i} edge flag"))?,
+    let read = |c: &mut Cursor| -> Result<RawVertex, LoadError> {
+        let f = c.f32s::<8>("position, normal and uv")?;
+        let bones = [c.u16("bone")?, c.u16("bone")?];
+        Ok(RawVertex {
+            position: Vec3::new(f[0], f[1], f[2]),
+            normal: Vec3::new(f[3], f[4], f[5]),
+            uv: Vec2::new(f[6], f[7]),
+            bones,
+            weight: c.u8("weight")?,
+            no_edge: c.u8("edge flag")?,
+        })
+    };
+    read(c).map_err(|mut e| {
+        e.message = format!("vertex {i} {}", e.message);
+        e
     })
 }
 

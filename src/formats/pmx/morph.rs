@@ -62,28 +62,30 @@ pub fn morphs(r: &mut Reader, version: f32) -> Result<Vec<RawMorph>, LoadError> 
             _ => rx + 1 + 24,
         };
         let m = r.count(size, &format!("morph {i} offset"))?;
+        // The count was checked against the bytes left at this kind's fixed size, so reads below cannot run out;
+        // one label per morph (not one formatted per field) keeps large morphs fast.
         let what = format!("morph {i} offset");
         let offsets = match kind {
             0 | 9 => {
                 let mut v = Vec::with_capacity(m);
                 for _ in 0..m {
-                    v.push((r.index(Ix::Morph, &format!("{what} morph index"))?, r.f32(&format!("{what} weight"))?));
+                    v.push((r.index(Ix::Morph, &what)?, r.f32(&what)?));
                 }
                 if kind == 0 { RawOffsets::Group(v) } else { RawOffsets::Flip(v) }
             }
             1 => {
                 let mut v = Vec::with_capacity(m);
                 for _ in 0..m {
-                    v.push((r.vertex_index(&format!("{what} vertex index"))?, r.vec3(&format!("{what} delta"))?));
+                    v.push((r.vertex_index(&what)?, r.vec3(&what)?));
                 }
                 RawOffsets::Vertex(v)
             }
             2 => {
                 let mut v = Vec::with_capacity(m);
                 for _ in 0..m {
-                    let b = r.index(Ix::Bone, &format!("{what} bone index"))?;
-                    let t = r.vec3(&format!("{what} translation"))?;
-                    let q = Quat::from_vec4(r.vec4(&format!("{what} rotation"))?);
+                    let b = r.index(Ix::Bone, &what)?;
+                    let t = r.vec3(&what)?;
+                    let q = Quat::from_vec4(r.vec4(&what)?);
                     v.push((b, t, q));
                 }
                 RawOffsets::Bone(v)
@@ -91,16 +93,16 @@ pub fn morphs(r: &mut Reader, version: f32) -> Result<Vec<RawMorph>, LoadError> 
             3..=7 => {
                 let mut v = Vec::with_capacity(m);
                 for _ in 0..m {
-                    v.push((r.vertex_index(&format!("{what} vertex index"))?, r.vec4(&format!("{what} delta"))?));
+                    v.push((r.vertex_index(&what)?, r.vec4(&what)?));
                 }
                 RawOffsets::Uv(kind - 3, v)
             }
             8 => {
                 let mut v = Vec::with_capacity(m);
                 for _ in 0..m {
-                    let mat = r.index(Ix::Material, &format!("{what} material index"))?;
+                    let mat = r.index(Ix::Material, &what)?;
                     let at = r.pos();
-                    let op = match r.u8(&format!("{what} operation"))? {
+                    let op = match r.u8(&what)? {
                         0 => MaterialOp::Multiply,
                         1 => MaterialOp::Add,
                         o => {
@@ -110,14 +112,14 @@ pub fn morphs(r: &mut Reader, version: f32) -> Result<Vec<RawMorph>, LoadError> 
                             ));
                         }
                     };
-                    let diffuse = r.vec4(&format!("{what} diffuse"))?;
-                    let specular = r.vec4(&format!("{what} specular"))?;
-                    let ambient = r.vec3(&format!("{what} ambient"))?.extend(0.0);
-                    let edge = r.vec4(&format!("{what} edge colour"))?;
-                    let edge_size = Vec4::new(r.f32(&format!("{what} edge size"))?, 0.0, 0.0, 0.0);
-                    let tex = r.vec4(&format!("{what} texture tint"))?;
-                    let sphere = r.vec4(&format!("{what} sphere tint"))?;
-                    let toon = r.vec4(&format!("{what} toon tint"))?;
+                    let diffuse = r.vec4(&what)?;
+                    let specular = r.vec4(&what)?;
+                    let ambient = r.vec3(&what)?.extend(0.0);
+                    let edge = r.vec4(&what)?;
+                    let edge_size = Vec4::new(r.f32(&what)?, 0.0, 0.0, 0.0);
+                    let tex = r.vec4(&what)?;
+                    let sphere = r.vec4(&what)?;
+                    let toon = r.vec4(&what)?;
                     v.push((mat, op, [diffuse, specular, ambient, edge, edge_size, tex, sphere, toon]));
                 }
                 RawOffsets::Material(v)
@@ -125,10 +127,10 @@ pub fn morphs(r: &mut Reader, version: f32) -> Result<Vec<RawMorph>, LoadError> 
             _ => {
                 let mut v = Vec::with_capacity(m);
                 for _ in 0..m {
-                    let b = r.index(Ix::Rigid, &format!("{what} rigid body index"))?;
-                    let local = r.u8(&format!("{what} local flag"))? != 0;
-                    let vel = r.vec3(&format!("{what} velocity"))?;
-                    let torque = r.vec3(&format!("{what} torque"))?;
+                    let b = r.index(Ix::Rigid, &what)?;
+                    let local = r.u8(&what)? != 0;
+                    let vel = r.vec3(&what)?;
+                    let torque = r.vec3(&what)?;
                     v.push((b, local, vel, torque));
                 }
                 RawOffsets::Impulse(v)

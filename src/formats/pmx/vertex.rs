@@ -54,51 +54,62 @@ pub fn vertices(r: &mut Reader, additional_uvs: u8) -> Result<Vec<RawVertex>, Lo
     let n = r.count(min, "vertex")?;
     let mut out = Vec::with_capacity(n);
     for i in 0..n {
-        let position = r.vec3(&format!("vertex {i} position"))?;
-        let normal = r.vec3(&format!("vertex {i} normal"))?;
-        let uv = r.vec2(&format!("vertex {i} uv"))?;
-        let mut additional = [Vec4::ZERO; 4];
-        for (k, a) in additional.iter_mut().take(usize::from(additional_uvs)).enumerate() {
-            *a = r.vec4(&format!("vertex {i} additional uv {}", k + 1))?;
-        }
-        let at = r.pos();
-        let kind = r.u8(&format!("vertex {i} weight kind"))?;
-        let what = format!("vertex {i} bone index");
-        let bones = |r: &mut Reader, n: usize| -> Result<[Option<usize>; 4], LoadError> {
-            let mut b = [None; 4];
-            for slot in b.iter_mut().take(n) {
-                *slot = r.index(Ix::Bone, &what)?;
-            }
-            Ok(b)
-        };
-        let weights = match kind {
-            0 => Weights::Bdef1(bones(r, 1)?[0]),
-            1 | 3 => {
-                let b = bones(r, 2)?;
-                let w = r.f32(&format!("vertex {i} weight"))?;
-                if kind == 1 {
-                    Weights::Bdef2([b[0], b[1]], w)
-                } else {
-                    let c = r.vec3(&format!("vertex {i} SDEF C"))?;
-                    let r0 = r.vec3(&format!("vertex {i} SDEF R0"))?;
-                    let r1 = r.vec3(&format!("vertex {i} SDEF R1"))?;
-                    Weights::Sdef([b[0], b[1]], w, [c, r0, r1])
-                }
-            }
-            2 | 4 => {
-                let b = bones(r, 4)?;
-                let w = r.vec4(&format!("vertex {i} weights"))?.to_array();
-                if kind == 2 { Weights::Bdef4(b, w) } else { Weights::Qdef(b, w) }
-            }
-            k => {
-                return Err(LoadError::at(at, format!("vertex {i} weight kind {k}: expected 0 (BDEF1) to 4 (QDEF)")));
-            }
-        };
-        let edge_scale = r.f32(&format!("vertex {i} edge scale"))?;
-        out.push(RawVertex { position, normal, uv, additional, weights, edge_scale });
+        // Fields are read with fixed labels and the vertex named only on error: formatting a label per field
+        // cost more than the reading itself.
+        out.push(vertex(r, additional_uvs).map_err(|mut e| {
+            e.message = format!("vertex {i} {}", e.message);
+            e
+        })?);
     }
     Ok(out)
 }
+
+/// One vertex; errors name the field, [`vertices`] puts the vertex index in front.
+fn vertex(r: &mut Reader, additional_uvs: u8) -> Result<RawVertex, LoadError> {
+    let position = r.vec3("position")?;
+    let normal = r.vec3("normal")?;
+    let uv = r.vec2("uv")?;
+    let mut additional = [Vec4::ZERO; 4];
+    for (k, a) in additional.iter_mut().take(usize::from(additional_uvs)).enumerate() {
+        *a = r.vec4(ADDITIONAL[k])?;
+    }
+    let at = r.pos();
+    let kind = r.u8("weight kind")?;
+    let bones = |r: &mut Reader, n: usize| -> Result<[Option<usize>; 4], LoadError> {
+        let mut b = [None; 4];
+        for slot in b.iter_mut().take(n) {
+            *slot = r.index(Ix::Bone, "bone index")?;
+        }
+        Ok(b)
+    };
+    let weights = match kind {
+        0 => Weights::Bdef1(bones(r, 1)?[0]),
+        1 | 3 => {
+            let b = bones(r, 2)?;
+            let w = r.f32("weight")?;
+            if kind == 1 {
+                Weights::Bdef2([b[0], b[1]], w)
+            } else {
+                let c = r.vec3("SDEF C")?;
+                let r0 = r.vec3("SDEF R0")?;
+                let r1 = r.vec3("SDEF R1")?;
+                Weights::Sdef([b[0], b[1]], w, [c, r0, r1])
+            }
+        }
+        2 | 4 => {
+            let b = bones(r, 4)?;
+            let w = r.vec4("weights")?.to_array();
+            if kind == 2 { Weights::Bdef4(b, w) } else { Weights::Qdef(b, w) }
+        }
+        k => {
+            return Err(LoadError::at(at, format!("weight kind {k}: expected 0 (BDEF1) to 4 (QDEF)")));
+        }
+    };
+    let edge_scale = r.f32("edge scale")?;
+    Ok(RawVertex { position, normal, uv, additional, weights, edge_scale })
+}
+
+const ADDITIONAL: [&str; 4] = ["additional uv 1", "additional uv 2", "additional uv 3", "additional uv 4"];
 
 /// The face list: vertex indices, three per triangle. Returns the offset of the list with it.
 pub fn faces(r: &mut Reader) -> Result<(u64, Vec<u32>), LoadError> {
