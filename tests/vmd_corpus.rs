@@ -311,3 +311,25 @@ fn the_dance_plants_the_feet_where_the_leg_ik_bones_are() {
     assert!(without_ik > 1.0, "the motion alone leaves the feet away from their IK bones (mean {without_ik})");
     assert!(with_ik < 0.2, "with IK the ankles land near their IK bones (mean miss {with_ik}, {without_ik} without)");
 }
+
+/// A motion that switches the left leg's IK off (as a VMD property key does) leaves that foot where the motion
+/// alone puts it; the right foot still lands on its IK bone.
+#[test]
+fn an_ik_switch_turns_one_chain_off() {
+    let mut miku = load("threejs/miku/miku_v2.pmd");
+    let motion = load("threejs/vmds/wavefile_v2.vmd");
+    attach(&mut miku, &motion, "wavefile_v2.vmd").unwrap();
+    let joint = |name: &str| miku.skeleton.find(name).unwrap_or_else(|| panic!("no bone {name}"));
+    let (l_ankle, l_ik, r_ankle, r_ik) = (joint("左足首"), joint("左足ＩＫ"), joint("右足首"), joint("右足ＩＫ"));
+    miku.clips[0].ik_switches = vec![rigscope::scene::IkSwitchTrack {
+        name: "左足ＩＫ".into(),
+        keys: vec![rigscope::scene::Key { time: 0.0, value: false }],
+    }];
+    let at = |p: &Pose, j: usize| p.world[j].w_axis.truncate();
+    let frame = 1200.0;
+    let plain = Pose::sample(&miku.skeleton, &miku.clips[0], frame, 30.0);
+    let pose = Pose::of_scene(&miku, Some(&miku.clips[0]), frame, 30.0, &[]);
+    assert!(at(&pose, l_ankle).distance(at(&plain, l_ankle)) < 1e-4, "the left leg is as the motion left it");
+    assert!(at(&pose, l_ankle).distance(at(&pose, l_ik)) > 0.5, "so its foot is off its IK bone");
+    assert!(at(&pose, r_ankle).distance(at(&pose, r_ik)) < 0.2, "the right leg's IK still runs");
+}

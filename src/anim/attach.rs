@@ -125,6 +125,7 @@ pub fn attach(model: &mut Scene, anim: &Scene, source: &str) -> Result<AttachRep
             bounds: None,
             source: Some(source.to_string()),
             morphs: clip.morphs.clone(),
+            ik_switches: clip.ik_switches.clone(),
         });
     }
     model.clips.extend(added);

@@ -18,6 +18,16 @@ const MIN_STEP: f32 = 1e-5;
 /// Applies `constraints` to `pose` (whose `locals` hold the sampled motion) and re-evaluates it. A chain or
 /// relation naming a joint past the skeleton is skipped.
 pub fn apply_constraints(skeleton: &Skeleton, constraints: &Constraints, pose: &mut Pose) {
+    apply_constraints_switched(skeleton, constraints, pose, |_| true);
+}
+
+/// [`apply_constraints`], solving only the IK chains `enabled(chain)` says are on (a motion's IK switches).
+pub fn apply_constraints_switched(
+    skeleton: &Skeleton,
+    constraints: &Constraints,
+    pose: &mut Pose,
+    enabled: impl Fn(usize) -> bool,
+) {
     let n = skeleton.len();
     if (constraints.ik.is_empty() && constraints.append.is_empty()) || pose.locals.len() != n {
         return;
@@ -30,7 +40,7 @@ pub fn apply_constraints(skeleton: &Skeleton, constraints: &Constraints, pose: &
     }
     let mut ik_of = vec![Vec::new(); n];
     for (i, c) in constraints.ik.iter().enumerate() {
-        if c.joint < n && c.target < n && c.links.iter().all(|l| l.joint < n) {
+        if c.joint < n && c.target < n && c.links.iter().all(|l| l.joint < n) && enabled(i) {
             ik_of[c.joint].push(i);
         }
     }

@@ -54,7 +54,14 @@ impl Pose {
         if super::apply_bone_morphs(&scene.morphs, &self.morphs, &mut self.locals) {
             self.evaluate(skeleton);
         }
-        super::apply_constraints(skeleton, &scene.constraints, self);
+        // The motion's IK switches, by the IK bone's name; chains it doesn't name stay on.
+        let time = clip.map_or(0.0, |c| frame / c.fps(default_fps));
+        let switches = clip.map_or(&[][..], |c| &c.ik_switches[..]);
+        super::apply_constraints_switched(skeleton, &scene.constraints, self, |chain| {
+            let name =
+                scene.constraints.ik.get(chain).and_then(|c| skeleton.joints.get(c.joint)).map(|j| j.name.as_str());
+            switches.iter().find(|s| Some(s.name.as_str()) == name).is_none_or(|s| s.enabled_at(time))
+        });
     }
 
     /// [`Pose::update_scene`] into a new pose.

@@ -140,6 +140,7 @@ mod tests {
             bounds: None,
             source: None,
             morphs: Vec::new(),
+            ik_switches: Vec::new(),
         }
     }
 

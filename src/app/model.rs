@@ -80,6 +80,7 @@ impl ClipMeta for Clip {
             bounds: None,
             source: None,
             morphs: Vec::new(),
+            ik_switches: Vec::new(),
         }
     }
 }

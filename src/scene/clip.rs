@@ -183,6 +183,22 @@ pub struct MorphTrack {
     pub ease: Vec<Easing>,
 }
 
+/// An IK chain switched on and off over time, named by its IK bone (VMD property keys, MVD model properties):
+/// each key holds from its time until the next; before the first the chain is on (MikuMikuDance's default).
+#[derive(Debug, Clone, PartialEq)]
+pub struct IkSwitchTrack {
+    pub name: String,
+    pub keys: Vec<Key<bool>>,
+}
+
+impl IkSwitchTrack {
+    /// Whether the chain is on at `time` seconds.
+    pub fn enabled_at(&self, time: f32) -> bool {
+        let n = self.keys.partition_point(|k| k.time <= time);
+        n == 0 || self.keys[n - 1].value
+    }
+}
+
 /// The animation data of a clip.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ClipData {
@@ -208,8 +224,10 @@ pub struct Clip {
     pub bounds: Option<Vec<FrameBounds>>,
     /// The attached file this clip came from, when it isn't the model's own.
     pub source: Option<String>,
-    /// Morph weight tracks (MVD); empty for formats without morph animation.
+    /// Morph weight tracks (MVD, VMD); empty for formats without morph animation.
     pub morphs: Vec<MorphTrack>,
+    /// IK chains the motion switches off and on (VMD); empty: every chain stays on.
+    pub ik_switches: Vec<IkSwitchTrack>,
 }
 
 /// Frame rate used for clips whose file stores none (IQM framerate 0 is common in Red Eclipse files).
@@ -228,6 +246,7 @@ impl Clip {
             bounds: None,
             source: None,
             morphs: Vec::new(),
+            ik_switches: Vec::new(),
         }
     }
 

@@ -300,6 +300,7 @@ impl Frames<'_> {
             bounds,
             source: None,
             morphs: Vec::new(),
+            ik_switches: Vec::new(),
         }
     }
 }

@@ -223,6 +223,7 @@ pub fn build(raw: RawFile, opts: &ReadOptions) -> Result<Scene, LoadError> {
         let mut clip =
             Clip::new(o.name.clone(), fps, false, built.frame_count, ClipData::Keyed { tracks: built.tracks });
         clip.morphs = built.morphs;
+        clip.ik_switches = built.ik_switches;
         clips.push(clip);
         objects.push(info);
     }
@@ -252,8 +253,34 @@ struct BuiltObject {
     info: MvdObject,
     tracks: Vec<Track>,
     morphs: Vec<MorphTrack>,
+    ik_switches: Vec<crate::scene::IkSwitchTrack>,
     cameras: Vec<CameraTrack>,
     frame_count: u32,
+}
+
+/// The ModelProperty keys' IK switches as one stepped track per IK bone (by NameList name, `#key` when
+/// unlisted), keys of all sections merged in time order.
+fn ik_switches(o: &RawObject, names: &HashMap<i32, String>, fps: f32) -> Vec<crate::scene::IkSwitchTrack> {
+    let mut out: Vec<crate::scene::IkSwitchTrack> = Vec::new();
+    for m in &o.model_properties {
+        for (k, key) in m.ik_bones.iter().enumerate() {
+            let name = names.get(key).cloned().unwrap_or_else(|| format!("#{key}"));
+            let i = match out.iter().position(|t| t.name == name) {
+                Some(i) => i,
+                None => {
+                    out.push(crate::scene::IkSwitchTrack { name, keys: Vec::new() });
+                    out.len() - 1
+                }
+            };
+            let keys =
+                m.frames.iter().filter_map(|f| Some(Key { time: seconds(f.time, fps), value: *f.ik_enabled.get(k)? }));
+            out[i].keys.extend(keys);
+        }
+    }
+    for t in &mut out {
+        t.keys.sort_by(|a, b| a.time.total_cmp(&b.time));
+    }
+    out
 }
 
 fn object(
@@ -381,7 +408,8 @@ fn object(
         t.properties = prop_keys.clone();
     }
     let frame_count = u32::try_from(max_tick.saturating_add(1)).unwrap_or(u32::MAX);
-    BuiltObject { info, tracks, morphs, cameras: camera_tracks, frame_count }
+    let ik_switches = ik_switches(o, &names, fps);
+    BuiltObject { info, tracks, morphs, ik_switches, cameras: camera_tracks, frame_count }
 }
 
 /// Morph tracks, sections of one morph merged with their times kept sorted; lists them in `info_morphs` and

@@ -74,6 +74,10 @@ fn sample_document_reads_in_both_encodings() {
         assert_eq!(o.morphs.iter().map(|m| m.name.as_str()).collect::<Vec<_>>(), ["まばたき", "あ"]);
         assert_eq!(o.model_property_keys, 4);
         assert_eq!(o.ik_bones[..2], ["右足ＩＫ".to_string(), "左足ＩＫ".to_string()]);
+        // The ModelProperty switches as the clip's IK switch tracks: the right leg on, the left off.
+        let clip = s.clips.iter().find(|c| c.name == o.name).expect("the object's clip");
+        let sw: Vec<(&str, bool)> = clip.ik_switches.iter().map(|t| (t.name.as_str(), t.enabled_at(0.0))).collect();
+        assert_eq!(sw, [("右足ＩＫ", true), ("左足ＩＫ", false)]);
         assert_eq!(o.motion_clips.len(), 2);
         assert_eq!(o.motion_clips[1].time_warp_points, vec![[0.0, 0.0], [1.0, 1.0]]);
         assert_eq!(o.motion_blends[0].blend_points, vec![[0.5, 0.5]]);

@@ -289,6 +289,19 @@ pub fn build(raw: RawVmd, file: &str) -> Result<Scene, LoadError> {
     let frame_count = last_frame.saturating_add(1);
     let mut clip = Clip::new(name.clone(), FPS, false, frame_count, ClipData::Keyed { tracks });
     clip.morphs = morphs;
+    // The property keys' IK switches as one stepped track per IK bone (keys sorted by frame above).
+    clip.ik_switches = ik_chains
+        .iter()
+        .map(|name| crate::scene::IkSwitchTrack {
+            name: name.clone(),
+            keys: properties
+                .iter()
+                .filter_map(|p| {
+                    p.ik.iter().find(|s| &s.bone.text == name).map(|s| Key { time: seconds(p.frame), value: s.enabled })
+                })
+                .collect(),
+        })
+        .collect();
     let mut cameras = Vec::new();
     if !cams.is_empty() {
         cameras.push(CameraTrack {

@@ -54,6 +54,10 @@ fn sample_document_reads_every_section() {
     let clip = &s.clips[0];
     assert_eq!((clip.name.as_str(), clip.frame_rate, clip.frame_count), ("初音ミク", 30.0, 61));
     assert_eq!(clip.morphs[0].name, "まばたき");
+    // The same switches as clip tracks, in seconds (the pose path reads these).
+    let left = clip.ik_switches.iter().find(|t| t.name == "左足ＩＫ").unwrap();
+    assert!(left.enabled_at(19.0 / 30.0) && !left.enabled_at(20.0 / 30.0));
+    assert_eq!(clip.ik_switches.iter().map(|t| t.name.as_str()).collect::<Vec<_>>(), ["左足ＩＫ", "右足ＩＫ"]);
     assert_eq!(clip.morphs[0].keys.len(), 2);
     assert_eq!(s.cameras.len(), 1);
     assert_eq!(s.cameras[0].clip.as_deref(), Some("初音ミク"));
