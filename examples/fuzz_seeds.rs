@@ -66,6 +66,13 @@ fn main() -> std::io::Result<()> {
     let vpd = rigscope::formats::vpd::write::sample_document();
     write("vpd", "sample.vpd", &vpd.to_bytes())?;
     write("vpd", "utf8.vpd", &rigscope::formats::vpd::write::VpdDocument { utf8: true, ..vpd }.to_bytes())?;
+    for enc in [rigscope::scene::MmdEncoding::Utf16Le, rigscope::scene::MmdEncoding::Utf8] {
+        for size in [1, 2, 4] {
+            let doc = rigscope::formats::pmx::write::sample_document(enc, size);
+            write("pmx", &format!("{enc:?}-{size}.pmx"), &doc.to_bytes())?;
+        }
+    }
+    write("pmd", "sample.pmd", &rigscope::formats::pmd::write::sample_document().to_bytes())?;
     println!("seeds written under {out}");
     Ok(())
 }

@@ -27,9 +27,10 @@ pub struct MenuState<'a> {
 }
 
 /// The view switches the View menu lists, with their labels.
-const VIEW_TOGGLES: [(Toggle, &str); 11] = [
+const VIEW_TOGGLES: [(Toggle, &str); 12] = [
     (Toggle::Grid, "Grid"),
     (Toggle::Skeleton, "Skeleton"),
+    (Toggle::IkChains, "IK chains"),
     (Toggle::Wireframe, "Wireframe"),
     (Toggle::JointNames, "Joint names"),
     (Toggle::JointAxes, "Joint axes"),

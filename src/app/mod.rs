@@ -621,6 +621,7 @@ impl App {
             cull_back_faces: t.cull_back_faces,
             grid: t.grid,
             skeleton: t.skeleton,
+            ik_chains: t.ik_chains,
             selected_joint: self.selected_joint(),
             highlight_joint: if t.highlight_selected { self.selected_joint() } else { None },
             wireframe: t.wireframe,

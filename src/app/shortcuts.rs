@@ -105,6 +105,7 @@ static TABLE: LazyLock<Vec<Shortcut>> = LazyLock::new(|| {
         row(NONE, Key::R, View, "Reset the view", window(Intent::ResetView)),
         row(NONE, Key::G, View, "Grid", toggle(Toggle::Grid)),
         row(NONE, Key::K, View, "Skeleton", toggle(Toggle::Skeleton)),
+        row(NONE, Key::I, View, "IK chains", toggle(Toggle::IkChains)),
         row(NONE, Key::X, View, "Wireframe", toggle(Toggle::Wireframe)),
         row(NONE, Key::J, View, "Joint names", toggle(Toggle::JointNames)),
         row(NONE, Key::A, View, "Joint axes of the selected joint", toggle(Toggle::JointAxes)),

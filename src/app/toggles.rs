@@ -39,6 +39,8 @@ pub struct ViewToggles {
     pub joint_axes: bool,
     /// Joint names as labels in the view.
     pub joint_names: bool,
+    /// IK chains: goal, effector and links.
+    pub ik_chains: bool,
 }
 
 impl Default for ViewToggles {
@@ -64,6 +66,7 @@ impl Default for ViewToggles {
             onion_frames: 2,
             joint_axes: true,
             joint_names: false,
+            ik_chains: false,
         }
     }
 }
@@ -89,6 +92,7 @@ pub enum Toggle {
     Onion,
     JointAxes,
     JointNames,
+    IkChains,
 }
 
 impl ViewToggles {
@@ -113,6 +117,7 @@ impl ViewToggles {
             Toggle::Onion => &mut self.onion,
             Toggle::JointAxes => &mut self.joint_axes,
             Toggle::JointNames => &mut self.joint_names,
+            Toggle::IkChains => &mut self.ik_chains,
         }
     }
 
@@ -137,6 +142,7 @@ impl ViewToggles {
             ui.checkbox(&mut self.cull_back_faces, "Backface culling");
             ui.checkbox(&mut self.grid, "Grid");
             ui.checkbox(&mut self.skeleton, "Skeleton");
+            ui.checkbox(&mut self.ik_chains, "IK chains (goal red, links violet)");
             ui.checkbox(&mut self.stored_bounds, "Stored bounds (green)");
             ui.checkbox(&mut self.computed_bounds, "Computed bounds (pink)");
             ui.checkbox(&mut self.highlight_selected, "Tint the selected joint's vertices");
@@ -189,6 +195,7 @@ mod tests {
             Toggle::Onion,
             Toggle::JointAxes,
             Toggle::JointNames,
+            Toggle::IkChains,
         ];
         let mut t = ViewToggles::default();
         for toggle in all {

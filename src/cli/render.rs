@@ -54,6 +54,9 @@ pub struct RenderArgs {
     /// Draw the ground grid.
     #[arg(long)]
     pub grid: bool,
+    /// Draw the IK chains: each goal (IK bone) and the line from its effector in red, the links in violet.
+    #[arg(long)]
+    pub ik: bool,
     /// Draw the skeleton: bones from each joint to its parent.
     #[arg(long)]
     pub skeleton: bool,
@@ -257,6 +260,7 @@ fn render_file(args: &RenderArgs, parsed: &Parsed, headless: &mut Option<Headles
         cull_back_faces: !args.no_cull,
         grid: args.grid,
         skeleton: args.skeleton,
+        ik_chains: args.ik,
         selected_joint,
         highlight_joint: selected_joint.filter(|_| args.tint),
         wireframe: args.wireframe,

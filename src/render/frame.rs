@@ -51,6 +51,8 @@ pub struct Overlays {
     pub joint_axes: bool,
     /// Onion-skin ghosts: the mesh under other poses, translucent, drawn after the mesh without writing depth.
     pub ghosts: Vec<Ghost>,
+    /// IK chains (goal, effector, links; [`crate::scene::Constraints::ik`]), drawn over everything.
+    pub ik_chains: bool,
 }
 
 impl Default for Overlays {
@@ -75,6 +77,7 @@ impl Default for Overlays {
             tangents: false,
             joint_axes: false,
             ghosts: Vec::new(),
+            ik_chains: false,
         }
     }
 }
@@ -263,6 +266,10 @@ impl ViewState {
         if o.skeleton {
             let size = model.bind_bounds().map_or(0.01, |b| b.diagonal() * 0.006);
             lines::skeleton(&mut v, &input.pose.world, &model.parents, o.selected_joint, size);
+        }
+        if o.ik_chains {
+            let size = model.bind_bounds().map_or(0.01, |b| b.diagonal() * 0.006);
+            lines::ik_chains(&mut v, &input.pose.world, &model.ik_chains, size);
         }
         if let Some((_, _, flipped)) = &self.directions {
             v.extend_from_slice(flipped);

@@ -45,6 +45,10 @@ pub(crate) mod colors {
     pub const JOINT_X: [f32; 4] = [1.0, 0.0, 0.0, 1.0];
     pub const JOINT_Y: [f32; 4] = [0.0, 1.0, 0.0, 1.0];
     pub const JOINT_Z: [f32; 4] = [0.0, 0.0, 1.0, 1.0];
+    /// An IK chain: its IK bone (the goal) and the line from the effector to it.
+    pub const IK_GOAL: [f32; 4] = [1.0, 0.25, 0.2, 1.0];
+    /// An IK chain's links, from the effector up.
+    pub const IK_LINK: [f32; 4] = [0.75, 0.35, 1.0, 1.0];
 }
 
 /// Lines of the skinned normals and tangents.
@@ -121,6 +125,32 @@ pub(crate) fn skeleton(
         let (r, color) = if selected == Some(i) { (size * 3.0, colors::SELECTED) } else { (size, colors::JOINT) };
         for axis in [Vec3::X, Vec3::Y, Vec3::Z] {
             line(out, at(i) - axis * r, at(i) + axis * r, color);
+        }
+    }
+}
+
+/// IK chains: the goal (IK bone) as a diamond and a line from the effector to it, in red; the links from the
+/// effector up through each link joint, in violet, each link joint marked. `size` scales the marks.
+pub(crate) fn ik_chains(out: &mut Vec<LineVertex>, world: &[Mat4], chains: &[crate::scene::IkChain], size: f32) {
+    let n = world.len();
+    let at = |i: usize| world[i].w_axis.truncate();
+    for c in chains.iter().filter(|c| c.joint < n && c.target < n && c.links.iter().all(|l| l.joint < n)) {
+        let goal = at(c.joint);
+        let r = size * 3.0;
+        for (a, b) in [(Vec3::X, Vec3::Y), (Vec3::Y, Vec3::Z), (Vec3::Z, Vec3::X)] {
+            for (s, t) in [(1.0, 1.0), (1.0, -1.0), (-1.0, -1.0), (-1.0, 1.0)] {
+                line(out, goal + a * r * s, goal + b * r * t, colors::IK_GOAL);
+            }
+        }
+        line(out, at(c.target), goal, colors::IK_GOAL);
+        let mut from = at(c.target);
+        for l in &c.links {
+            let p = at(l.joint);
+            line(out, from, p, colors::IK_LINK);
+            for axis in [Vec3::X, Vec3::Y, Vec3::Z] {
+                line(out, p - axis * size * 2.0, p + axis * size * 2.0, colors::IK_LINK);
+            }
+            from = p;
         }
     }
 }

@@ -79,6 +79,8 @@ pub struct GpuModel {
     material_morphs: Vec<(usize, Vec<crate::scene::MaterialOffset>)>,
     base_colors: Vec<Vec4>,
     pub(crate) parents: Vec<Option<usize>>,
+    /// The skeleton's IK chains, for the IK overlay.
+    pub(crate) ik_chains: Vec<crate::scene::IkChain>,
     pub(crate) up: UpAxis,
     pub(crate) front_face: FrontFace,
     bind_bounds: Option<FrameBounds>,
@@ -230,6 +232,7 @@ impl GpuModel {
             material_morphs: crate::anim::material_morphs(&scene.morphs),
             base_colors: scene.materials.iter().map(|m| m.color.unwrap_or(Vec4::ONE)).collect(),
             parents: scene.skeleton.joints.iter().map(|j| j.parent).collect(),
+            ik_chains: scene.constraints.ik.clone(),
             up: scene.up,
             front_face: scene.front_face,
             bind_bounds: FrameBounds::of_points(&v.positions),

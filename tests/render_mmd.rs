@@ -1,6 +1,7 @@
-//! Morphs and material colours on the GPU, on the real PMD character: vertex morphs drawn by the vertex shader
+//! MMD models on the GPU, on the real PMD character: vertex morphs drawn by the vertex shader
 //! match the CPU's (`anim::apply_morphs`, then skinning), a mouth and a blink change the face and nothing else,
-//! and MMD materials draw in their diffuse colours. Needs a GPU adapter (lavapipe on CI); without one these
+//! material and bone morphs change the picture, MMD materials draw in their diffuse colours, and the IK
+//! overlay draws the chains. Needs a GPU adapter (lavapipe on CI); without one these
 //! fail rather than skip.
 
 use std::path::PathBuf;
@@ -171,4 +172,27 @@ fn material_and_bone_morphs_change_the_picture() {
         top(&lifted),
         top(&plain)
     );
+}
+
+/// The IK overlay draws Miku's seven chains (legs, toes, hair) over the view: with the mesh off, lines appear
+/// where there were none, red at the goals.
+#[test]
+fn the_ik_overlay_draws_the_chains() {
+    let scene = miku();
+    let headless = headless();
+    let model = GpuModel::upload(headless.renderer(), &scene, None);
+    let size = (300, 600);
+    let camera = camera(&scene, size);
+    let pose = Pose::bind(&scene.skeleton);
+    let render = |ik_chains: bool| {
+        let overlays = Overlays { mesh: false, grid: false, ik_chains, ..Overlays::default() };
+        let input = FrameInput { camera: &camera, pose: &pose, overlays: &overlays, time: 0.0 };
+        let mut view = ViewState::new(headless.renderer());
+        headless.render(&model, &mut view, &input, size, Background::Color([0, 0, 0])).unwrap()
+    };
+    let (off, on) = (render(false), render(true));
+    let lit = |img: &RgbaImage| img.pixels().filter(|p| p.0[..3] != [0, 0, 0]).count();
+    let red = on.pixels().filter(|p| p.0[0] > 180 && p.0[1] < 140 && p.0[2] < 140).count();
+    assert_eq!(lit(&off), 0, "nothing is drawn without the mesh and overlays");
+    assert!(lit(&on) > 300 && red > 50, "chains drawn ({} pixels, {red} red)", lit(&on));
 }
