@@ -1,4 +1,5 @@
-//! The joint tree (name, index, parent) and the selected joint's transforms at the current frame.
+//! The joint tree (name, index, parent) and the selected joint's transforms at the current frame, with what
+//! constrains it (`bone_facts`).
 
 use glam::{EulerRot, Mat4};
 
@@ -51,6 +52,7 @@ pub fn section(ui: &mut egui::Ui, doc: &Document, out: &mut Vec<Action>) {
             ui.label("Model-space (world) matrix:");
             ui.monospace(matrix_rows(world));
         }
+        super::bone_facts::show(ui, scene, i);
     });
 }
 

@@ -10,6 +10,7 @@
 
 mod actions;
 mod animations;
+pub mod bone_facts;
 mod bounds;
 mod document;
 mod file_info;
