@@ -363,3 +363,40 @@ fn the_one_bone_cube_matches_its_runtime_dump() {
         assert!(worst <= tolerance, "frame {frame}: off by {worst}: {ours:?} vs {expected:?}");
     }
 }
+
+/// The append fixtures with their motion: every appended bone ends up with its own motion times its source's
+/// final rotation (after the source's own append: chains, negative ratios, ratios past 1) to the ratio, and its
+/// source's translation by the ratio, in the model's deform order.
+#[test]
+fn appended_bones_follow_their_sources_by_the_ratio() {
+    // (test_given_bone_comprehensive.pmx has no motion of its own in the corpus.)
+    for (model, motion) in [("yohawing/test_append_bone.pmx", "yohawing/test_append_bone.vmd")] {
+        let mut scene = load(model);
+        let _ = attach(&mut scene, &load(motion), "motion.vmd");
+        assert!(!scene.constraints.append.is_empty(), "{model}");
+        let clip = scene.clips.last().cloned();
+        let mut moved = 0;
+        for frame in (0..=50).step_by(5) {
+            let frame = frame as f32;
+            let sampled = match &clip {
+                Some(c) => Pose::sample(&scene.skeleton, c, frame, 30.0),
+                None => Pose::bind(&scene.skeleton),
+            };
+            let pose = Pose::of_scene(&scene, clip.as_ref(), frame, 30.0, &[]);
+            for a in &scene.constraints.append {
+                let (own, src, got) = (sampled.locals[a.joint], pose.locals[a.source], pose.locals[a.joint]);
+                if a.rotation {
+                    let want = own.rotation * glam::Quat::IDENTITY.slerp(src.rotation, a.ratio);
+                    assert!(got.rotation.angle_between(want) < 1e-4, "{model} frame {frame} joint {}", a.joint);
+                    moved += usize::from(src.rotation.angle_between(glam::Quat::IDENTITY) > 1e-3);
+                }
+                if a.translation {
+                    let bind = scene.skeleton.joints[a.source].bind.translation;
+                    let want = own.translation + (src.translation - bind) * a.ratio;
+                    assert!(got.translation.distance(want) < 1e-4, "{model} frame {frame} joint {}", a.joint);
+                }
+            }
+        }
+        assert!(moved > 0, "{model}: the motion turns some append source");
+    }
+}
