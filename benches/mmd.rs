@@ -2,7 +2,7 @@
 //! and the CPU time per frame of morph playback (`morph_frame`): what the viewer computes each frame for the
 //! GPU (clip tracks sampled, sliders applied, groups passed on) with the same 30 morphs over 1 000 and over
 //! 1 000 000 morphed vertices; baseline: applying the same morphs to the vertices on the CPU, which grows with
-//! them. `cargo bench --bench mmd`.
+//! them, and one frame of the real dance on its character with IK (`pose_frame_miku_dance`). `cargo bench --bench mmd`.
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use glam::{Vec2, Vec3, Vec4};
@@ -129,5 +129,32 @@ fn morph_frame(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, load, morph_frame);
+/// One frame of the three.js dance on its PMD character (140 bones, 7 IK chains, 8 append bones, 30 morphs),
+/// as the viewer evaluates it (`Pose::update_scene`: sampling, morph weights, bone morphs, append, CCD IK);
+/// baseline: sampling and chaining the same clip without morphs or constraints (what an IQM clip costs).
+fn pose_frame(c: &mut Criterion) {
+    let corpus = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/corpus/mmd/threejs");
+    let mut miku = rigscope::load_path(std::path::Path::new(&format!("{corpus}/miku/miku_v2.pmd"))).unwrap();
+    let dance = rigscope::load_path(std::path::Path::new(&format!("{corpus}/vmds/wavefile_v2.vmd"))).unwrap();
+    rigscope::anim::attach(&mut miku, &dance, "wavefile_v2.vmd").unwrap();
+    let clip = miku.clips[0].clone();
+    let mut pose = rigscope::anim::Pose::default();
+    let mut frame = 0.0f32;
+    let mut g = c.benchmark_group("pose_frame_miku_dance");
+    g.bench_function("update_scene_with_ik", |b| {
+        b.iter(|| {
+            frame = (frame + 7.3) % 2800.0;
+            pose.update_scene(&miku, Some(&clip), std::hint::black_box(frame), 30.0, &[]);
+        })
+    });
+    g.bench_function("baseline_sample_only", |b| {
+        b.iter(|| {
+            frame = (frame + 7.3) % 2800.0;
+            pose.update(&miku.skeleton, &clip, std::hint::black_box(frame), 30.0);
+        })
+    });
+    g.finish();
+}
+
+criterion_group!(benches, load, morph_frame, pose_frame);
 criterion_main!(benches);
