@@ -21,6 +21,6 @@ pub use morph::{
     morph_weights, morphed_vertices, sample_morph_track,
 };
 pub use onion::{Ghost, MAX_ONION_FRAMES, onion_ghosts};
-pub use pose::Pose;
+pub use pose::{Pose, ik_switched_on};
 pub use sample::{sample_clip, sample_keys, sample_keys_eased, sample_track};
 pub use skin::{skin_normals, skin_positions, skin_tangents, skinned_bounds};

@@ -45,6 +45,20 @@ impl Pose {
         default_fps: f32,
         overrides: &[Option<f32>],
     ) {
+        self.update_scene_with(scene, clip, frame, default_fps, overrides, &[]);
+    }
+
+    /// [`Pose::update_scene`], with `ik[c]`, when set, switching IK chain `c` on or off in place of what the
+    /// motion's IK switches say.
+    pub fn update_scene_with(
+        &mut self,
+        scene: &Scene,
+        clip: Option<&Clip>,
+        frame: f32,
+        default_fps: f32,
+        overrides: &[Option<f32>],
+        ik: &[Option<bool>],
+    ) {
         let skeleton = &scene.skeleton;
         match clip {
             Some(clip) => self.update(skeleton, clip, frame, default_fps),
@@ -58,9 +72,12 @@ impl Pose {
         let time = clip.map_or(0.0, |c| frame / c.fps(default_fps));
         let switches = clip.map_or(&[][..], |c| &c.ik_switches[..]);
         super::apply_constraints_switched(skeleton, &scene.constraints, self, |chain| {
+            if let Some(on) = ik.get(chain).copied().flatten() {
+                return on;
+            }
             let name =
                 scene.constraints.ik.get(chain).and_then(|c| skeleton.joints.get(c.joint)).map(|j| j.name.as_str());
-            switches.iter().find(|s| Some(s.name.as_str()) == name).is_none_or(|s| s.enabled_at(time))
+            ik_switched_on(switches, name, time)
         });
     }
 
@@ -110,6 +127,11 @@ impl Pose {
             self.palette[i] = self.world[i] * skeleton.inverse_bind[i];
         }
     }
+}
+
+/// Whether the chain of IK bone `name` is on at `time` by `switches` (on when none names it).
+pub fn ik_switched_on(switches: &[crate::scene::IkSwitchTrack], name: Option<&str>, time: f32) -> bool {
+    switches.iter().find(|s| Some(s.name.as_str()) == name).is_none_or(|s| s.enabled_at(time))
 }
 
 #[cfg(test)]

@@ -24,6 +24,8 @@ pub enum Action {
     SetMorphWeight(usize, Option<f32>),
     /// Lets the animation drive every morph again.
     ResetMorphs,
+    /// Switches IK chain `c` on or off in place of the motion's IK switches (`None`: the motion decides).
+    SetIkEnabled(usize, Option<bool>),
     DismissNotice(usize),
     ClearProblems,
     /// Drive the view from the animated camera (`Scene::cameras`) at the clip's time.
@@ -166,6 +168,7 @@ fn apply_to_document(doc: &mut Document, action: Action) {
         }
         Action::SetMorphWeight(i, w) => doc.set_morph_override(i, w),
         Action::ResetMorphs => doc.clear_morph_overrides(),
+        Action::SetIkEnabled(c, on) => doc.set_ik_override(c, on),
         Action::SetMmdAxes(on) => doc.set_mmd_axes(on),
         Action::SelectCurve(c) => doc.curve = c,
         Action::GoToFinding(i) => {

@@ -147,7 +147,9 @@ pub struct Document {
     pub(super) hidden_meshes: Vec<bool>,
     /// Per scene morph: the weight a Morphs slider holds in place of the clip's (`None`: the clip's).
     morph_overrides: Vec<Option<f32>>,
-    /// Bumps whenever a morph override changes: the pose is stale.
+    /// Per IK chain: switched on or off by the IK section in place of the motion's switches (`None`: the motion's).
+    ik_overrides: Vec<Option<bool>>,
+    /// Bumps whenever a morph or IK override changes: the pose is stale.
     morph_edits: u64,
     /// What the curve view plots.
     pub(super) curve: Option<CurveTarget>,
@@ -192,6 +194,7 @@ impl Document {
             selected_joint: None,
             hidden_meshes,
             morph_overrides: Vec::new(),
+            ik_overrides: Vec::new(),
             morph_edits: 0,
             curve: None,
             mmd_axes: false,
@@ -247,6 +250,17 @@ impl Document {
         let overrides: Vec<Option<f32>> =
             scene.morphs.iter().map(|m| held.iter().find(|(n, _)| *n == m.name).map(|(_, w)| *w)).collect();
         self.morph_overrides = overrides;
+        // IK overrides are kept by the IK bone's name.
+        let name_of = |s: &crate::scene::Scene, c: &crate::scene::IkChain| s.skeleton.display_name(c.joint);
+        let held: Vec<(String, bool)> = (self.model.scene.constraints.ik.iter().zip(&self.ik_overrides))
+            .filter_map(|(c, o)| Some((name_of(&self.model.scene, c), (*o)?)))
+            .collect();
+        self.ik_overrides = scene
+            .constraints
+            .ik
+            .iter()
+            .map(|c| held.iter().find(|(n, _)| *n == name_of(scene, c)).map(|(_, on)| *on))
+            .collect();
         self.morph_edits += 1;
         self.player.select(clip);
         if let Some(c) = clip.and_then(|c| scene.clips.get(c)) {
@@ -344,7 +358,14 @@ impl Document {
             self.pose.key = Some(key);
             let shown = self.player.clip.and_then(|c| scene.clips.get(c)).filter(|_| !bind_pose);
             let frame = shown.map_or(0.0, |clip| self.player.frame(clip));
-            self.pose.pose.update_scene(scene, shown, frame, DEFAULT_FPS, &self.morph_overrides);
+            self.pose.pose.update_scene_with(
+                scene,
+                shown,
+                frame,
+                DEFAULT_FPS,
+                &self.morph_overrides,
+                &self.ik_overrides,
+            );
             self.pose.clip_morphs = crate::anim::clip_morph_weights(&scene.morphs, shown, frame, DEFAULT_FPS);
         }
         if want_bounds && self.pose.computed_key != Some(key) {
@@ -384,6 +405,33 @@ impl Document {
         let weight = weight.filter(|w| w.is_finite());
         if self.morph_overrides[i] != weight {
             self.morph_overrides[i] = weight;
+            self.morph_edits += 1;
+        }
+    }
+
+    /// IK chain `c`: whether it is solved now, and whether the IK section holds it so (else the motion's
+    /// switches decide, as of the last [`Document::refresh`]).
+    pub fn ik_enabled(&self, c: usize) -> (bool, bool) {
+        if let Some(on) = self.ik_overrides.get(c).copied().flatten() {
+            return (on, true);
+        }
+        let scene = &self.model.scene;
+        let name =
+            scene.constraints.ik.get(c).and_then(|ch| scene.skeleton.joints.get(ch.joint)).map(|j| j.name.as_str());
+        let clip = self.current_clip();
+        let time = clip.map_or(0.0, |clip| self.player.frame(clip) / clip.fps(DEFAULT_FPS));
+        (crate::anim::ik_switched_on(clip.map_or(&[], |c| &c.ik_switches), name, time), false)
+    }
+
+    /// Switches IK chain `c` on or off in place of the motion (`None`: the motion's switches decide again).
+    pub(super) fn set_ik_override(&mut self, c: usize, on: Option<bool>) {
+        let n = self.model.scene.constraints.ik.len();
+        if c >= n {
+            return;
+        }
+        self.ik_overrides.resize(n, None);
+        if self.ik_overrides[c] != on {
+            self.ik_overrides[c] = on;
             self.morph_edits += 1;
         }
     }

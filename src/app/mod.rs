@@ -17,6 +17,7 @@ mod file_info;
 mod files;
 pub mod fonts;
 mod help;
+mod ik;
 mod joints;
 mod labels;
 mod menu;
@@ -537,6 +538,7 @@ impl App {
             file_info::section(ui, &mut doc.model);
             meshes::section(ui, doc, actions);
             morphs::section(ui, doc, cjk_missing, actions);
+            ik::section(ui, doc, actions);
             animations::section(ui, doc, actions);
             mvd::section(ui, doc, actions);
         } else {

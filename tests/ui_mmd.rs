@@ -1,6 +1,7 @@
-//! The Morphs section, driven through egui_kittest (no GPU) on the real PMD character: a slider holds a morph's
-//! weight in the pose the window draws, × lets the animation drive it again, and with a VMD dance attached the
-//! sliders follow the motion's morph keys.
+//! The MMD sections, driven through egui_kittest (no GPU) on the real PMD character: a Morphs slider holds a
+//! morph's weight in the pose the window draws, × lets the animation drive it again, and with a VMD dance
+//! attached the sliders follow the motion's morph keys; an IK chain switched off leaves its leg to the motion;
+//! with a CJK font the Japanese names draw.
 
 use std::path::PathBuf;
 
@@ -100,4 +101,34 @@ fn with_a_cjk_font_the_japanese_names_draw_without_boxes() {
     h.get_all_by_label("Morphs (30)").next().expect("the Morphs section").click();
     h.run();
     assert!(h.query_all_by_label("blink (まばたき)").next().is_some());
+}
+
+#[test]
+fn an_ik_chain_switched_off_leaves_its_leg_to_the_motion() {
+    let mut app = App::new();
+    app.open_path(&mmd("miku/miku_v2.pmd"));
+    app.open_path(&mmd("vmds/wavefile_v2.vmd"));
+    let scene = app.scene().unwrap();
+    let joint = |n: &str| scene.skeleton.find(n).unwrap();
+    let (ankle, goal) = (joint("左足首"), joint("左足ＩＫ"));
+    let chain = scene.constraints.ik.iter().position(|c| c.joint == goal).unwrap();
+    let mut h = harness(app);
+    h.state_mut().app.apply(rigscope::app::Action::SetFrame(1200.0));
+    h.run();
+    let miss = |h: &Harness<'_, State>| {
+        let p = h.state().app.pose();
+        p.world[ankle].w_axis.truncate().distance(p.world[goal].w_axis.truncate())
+    };
+    assert!(miss(&h) < 0.2, "solved: the ankle is on its IK bone ({})", miss(&h));
+    h.get_by_label("IK chains (7)").click();
+    h.run();
+    assert_eq!(h.state().app.document().unwrap().ik_enabled(chain), (true, false), "the dance leaves it on");
+    h.get_by_label("左足ＩＫ → 左足首 (2 links)").click();
+    h.run();
+    assert_eq!(h.state().app.document().unwrap().ik_enabled(chain), (false, true));
+    assert!(miss(&h) > 0.5, "off: the ankle is where the motion alone puts it ({})", miss(&h));
+    h.get_all_by_label("×").next().expect("the chain's release button").click();
+    h.run();
+    assert_eq!(h.state().app.document().unwrap().ik_enabled(chain), (true, false));
+    assert!(miss(&h) < 0.2);
 }
