@@ -400,3 +400,41 @@ fn appended_bones_follow_their_sources_by_the_ratio() {
         assert!(moved > 0, "{model}: the motion turns some append source");
     }
 }
+
+/// VMD names are cut at 15 bytes: a cut bone or morph name matches the one model bone or morph it starts
+/// (reported as a prefix match), and one that starts several is reported as ambiguous and left unmatched.
+#[test]
+fn names_cut_at_fifteen_bytes_match_by_prefix() {
+    use rigscope::formats::vmd::write::{BoneKey, MorphKey, VmdDocument, encode};
+    let cut = |s: &str| {
+        let mut b = encode(s);
+        b.truncate(15);
+        b
+    };
+    let mut motion = VmdDocument::new("model");
+    motion
+        .bones
+        .push(BoneKey { name: cut("abcd左手人差指１"), ..BoneKey::new("", 0, [0.0; 3], [0.0, 0.0, 0.0, 1.0]) });
+    motion
+        .bones
+        .push(BoneKey { name: cut("efgh右手人差指１"), ..BoneKey::new("", 0, [0.0; 3], [0.0, 0.0, 0.0, 1.0]) });
+    motion.morphs.push(MorphKey { name: cut("まばたきまばたき２"), ..MorphKey::new("", 0, 1.0) });
+    let motion = rigscope::load_bytes("cut.vmd", &motion.to_bytes()).unwrap();
+
+    let mut doc = rigscope::formats::pmx::write::sample_document(rigscope::scene::MmdEncoding::Utf8, 2);
+    doc.bones[0].name = "abcd左手人差指１".into();
+    doc.bones[2].name = "efgh右手人差指１".into();
+    doc.bones[3].name = "efgh右手人差指２".into();
+    doc.morphs[0].name = "まばたきまばたき２".into();
+    let mut model = rigscope::load_bytes("cut.pmx", &doc.to_bytes()).unwrap();
+    let report = attach(&mut model, &motion, "cut.vmd").unwrap();
+    assert!(report.prefix_matched.contains(&("abcd左手人差指１".into(), "abcd左手人差指".into())), "{report:?}");
+    assert!(report.prefix_matched.contains(&("まばたきまばたき２".into(), "まばたきまばた".into())), "{report:?}");
+    let ambiguous = report.ambiguous.iter().find(|(n, _)| n == "efgh右手人差指").expect("reported");
+    assert_eq!(ambiguous.1.len(), 2, "{report:?}");
+    assert!(report.unused_tracks.contains(&"efgh右手人差指".to_string()));
+    // The renamed morph track drives the model's morph.
+    let clip = model.clips.last().unwrap();
+    let w = rigscope::anim::clip_morph_weights(&model.morphs, Some(clip), 0.0, 30.0);
+    assert_eq!(w[0], 1.0);
+}

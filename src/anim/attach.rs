@@ -21,6 +21,11 @@ pub struct AttachReport {
     pub unused_tracks: Vec<String>,
     /// Matched joints whose parent differs between the model and the file.
     pub reparented: Vec<String>,
+    /// `(model joint or morph, file name)` pairs matched because the file's name fills its fixed-width field
+    /// (VMD: 15 bytes) and only this model name starts with it.
+    pub prefix_matched: Vec<(String, String)>,
+    /// File names cut at their field's width that start several model names, with those names: left unmatched.
+    pub ambiguous: Vec<(String, Vec<String>)>,
     /// Names of the clips added to the model.
     pub clips: Vec<String>,
     /// Names of the animated cameras added to the model (`Scene::cameras`).
@@ -65,6 +70,10 @@ pub fn attach(model: &mut Scene, anim: &Scene, source: &str) -> Result<AttachRep
         report.by_index = true;
         (0..ms.len()).map(Some).collect()
     };
+    let mut map = map;
+    if !report.by_index {
+        prefix_match_joints(anim, ms, &mut map, &mut report);
+    }
     if map.iter().all(Option::is_none) && !has_cameras {
         return Err(AttachError::NoMatch(source.to_string()));
     }
@@ -89,6 +98,7 @@ pub fn attach(model: &mut Scene, anim: &Scene, source: &str) -> Result<AttachRep
         }
     }
     let bind = ms.bind_locals();
+    let model_morphs: &[crate::scene::Morph] = &model.morphs;
     let mut added = Vec::with_capacity(anim.clips.len());
     for clip in &anim.clips {
         let data = match &clip.data {
@@ -124,7 +134,7 @@ pub fn attach(model: &mut Scene, anim: &Scene, source: &str) -> Result<AttachRep
             // Stored bounds describe the file's own mesh, which isn't the model's.
             bounds: None,
             source: Some(source.to_string()),
-            morphs: clip.morphs.clone(),
+            morphs: clip.morphs.iter().map(|t| rename_cut_morph(t, anim, model_morphs, &mut report)).collect(),
             ik_switches: clip.ik_switches.clone(),
         });
     }
@@ -132,4 +142,75 @@ pub fn attach(model: &mut Scene, anim: &Scene, source: &str) -> Result<AttachRep
     report.cameras = anim.cameras.iter().map(|c| c.name.clone()).collect();
     model.cameras.extend(anim.cameras.iter().cloned());
     Ok(report)
+}
+/// The names a VMD motion cut at its 15-byte field (bones and morphs): the field is full, so the real name may
+/// go on. Empty for other formats.
+fn cut_names(anim: &Scene) -> (Vec<&str>, Vec<&str>) {
+    let Some(v) = &anim.vmd else { return (Vec::new(), Vec::new()) };
+    let full = |t: &&crate::scene::VmdTrackInfo| t.name.raw.len() >= crate::scene::VMD_NAME_BYTES;
+    (
+        v.bones.iter().filter(full).map(|t| t.name.text.as_str()).collect(),
+        v.morphs.iter().filter(full).map(|t| t.name.text.as_str()).collect(),
+    )
+}
+
+/// The model names that a cut file name is the start of (the name itself excluded: that matched exactly).
+fn extending<'a>(cut: &str, names: impl Iterator<Item = &'a str>) -> Vec<&'a str> {
+    names.filter(|n| n.len() > cut.len() && n.starts_with(cut)).collect()
+}
+
+/// Matches the file's unmatched, cut joint names to the one unmatched model joint each starts, reporting
+/// the matches and the ambiguous names.
+fn prefix_match_joints(
+    anim: &Scene,
+    ms: &crate::scene::Skeleton,
+    map: &mut [Option<usize>],
+    report: &mut AttachReport,
+) {
+    let (cut, _) = cut_names(anim);
+    let fs = &anim.skeleton;
+    for name in cut {
+        let Some(fi) = fs.find(name) else { continue };
+        if map.contains(&Some(fi)) {
+            continue;
+        }
+        let free = ms.joints.iter().enumerate().filter(|(mi, _)| map[*mi].is_none()).map(|(_, j)| j.name.as_str());
+        match extending(name, free)[..] {
+            [one] => {
+                let mi = ms.find(one).unwrap_or(usize::MAX);
+                if let Some(slot) = map.get_mut(mi) {
+                    *slot = Some(fi);
+                    report.prefix_matched.push((one.to_string(), name.to_string()));
+                }
+            }
+            [] => {}
+            ref many => report.ambiguous.push((name.to_string(), many.iter().map(|s| s.to_string()).collect())),
+        }
+    }
+}
+
+/// A morph track whose cut name starts exactly one of the model's morph names, renamed to it (morph weights
+/// are matched by name when played); other tracks as they are.
+fn rename_cut_morph(
+    track: &crate::scene::MorphTrack,
+    anim: &Scene,
+    morphs: &[crate::scene::Morph],
+    report: &mut AttachReport,
+) -> crate::scene::MorphTrack {
+    let (_, cut) = cut_names(anim);
+    let exact = morphs.iter().any(|m| m.name == track.name);
+    if exact || !cut.contains(&track.name.as_str()) {
+        return track.clone();
+    }
+    match extending(&track.name, morphs.iter().map(|m| m.name.as_str()))[..] {
+        [one] => {
+            report.prefix_matched.push((one.to_string(), track.name.clone()));
+            crate::scene::MorphTrack { name: one.to_string(), ..track.clone() }
+        }
+        [] => track.clone(),
+        ref many => {
+            report.ambiguous.push((track.name.clone(), many.iter().map(|s| s.to_string()).collect()));
+            track.clone()
+        }
+    }
 }

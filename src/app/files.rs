@@ -112,6 +112,22 @@ pub fn report_window(ctx: &egui::Context, model: &Model, i: usize, out: &mut Vec
                         }
                     });
                 }
+                if !r.prefix_matched.is_empty() {
+                    let title = format!("Matched by the start of a cut name ({})", r.prefix_matched.len());
+                    egui::CollapsingHeader::new(title).default_open(true).show(ui, |ui| {
+                        for (model, file) in &r.prefix_matched {
+                            ui.label(format!("{model} ← {file}…"));
+                        }
+                    });
+                }
+                if !r.ambiguous.is_empty() {
+                    let title = format!("Cut names that start several model names ({})", r.ambiguous.len());
+                    egui::CollapsingHeader::new(title).default_open(true).show(ui, |ui| {
+                        for (file, models) in &r.ambiguous {
+                            ui.colored_label(ui.visuals().warn_fg_color, format!("{file}…: {}", models.join(", ")));
+                        }
+                    });
+                }
                 if !r.clips.is_empty() {
                     ui.label(format!("Animations: {}", r.clips.join(", ")));
                 }

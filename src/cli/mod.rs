@@ -138,6 +138,13 @@ pub fn load_with_attachments(file: &Path, attach_files: &[PathBuf]) -> Result<(S
     for a in attach_files {
         let anim = crate::load_path(a).map_err(CliError::load)?;
         let report = attach(&mut scene, &anim, &a.display().to_string()).map_err(CliError::load)?;
+        for (name, models) in &report.ambiguous {
+            eprintln!(
+                "rigscope: {}: the cut name \"{name}\" starts several of the model's names ({}); left unmatched",
+                a.display(),
+                models.join(", ")
+            );
+        }
         reports.push(report);
     }
     Ok((scene, reports))

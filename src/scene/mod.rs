@@ -39,7 +39,8 @@ pub use mvd::{MvdEncoding, MvdInfo, MvdMotionBlend, MvdMotionClip, MvdObject, Mv
 pub use rsm::{RsmInfo, RsmLayout, RsmNode, RsmUvAnimation, RsmVolumeBox};
 pub use skeleton::{Joint, Skeleton, Transform};
 pub use vmd::{
-    VmdCounts, VmdIkSwitch, VmdInfo, VmdLightKey, VmdName, VmdPropertyKey, VmdShadowKey, VmdTrackInfo, VpdInfo,
+    VMD_NAME_BYTES, VmdCounts, VmdIkSwitch, VmdInfo, VmdLightKey, VmdName, VmdPropertyKey, VmdShadowKey, VmdTrackInfo,
+    VpdInfo,
 };
 
 use crate::error::Warning;

@@ -5,6 +5,9 @@
 
 use serde::Serialize;
 
+/// The width of a VMD bone or morph name field, in bytes: a name that fills it may have been cut.
+pub const VMD_NAME_BYTES: usize = 15;
+
 /// A fixed-width Shift-JIS (cp932) name as the file stores it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct VmdName {

@@ -10,7 +10,7 @@
 use super::name;
 use crate::error::LoadError;
 use crate::formats::binread::Cursor;
-use crate::scene::VmdName;
+use crate::scene::{VMD_NAME_BYTES, VmdName};
 
 /// Bytes per bone key.
 pub const SIZE: u64 = 15 + 4 + 12 + 16 + 64;
@@ -84,7 +84,7 @@ pub fn linear_block() -> [u8; 64] {
 
 pub fn read(c: &mut Cursor) -> Result<BoneKey, LoadError> {
     let offset = c.pos();
-    let name = name::decode(c.bytes(15, "bone key name (15 bytes)")?);
+    let name = name::decode(c.bytes(VMD_NAME_BYTES as u64, "bone key name (15 bytes)")?);
     let frame = c.u32("bone key frame")?;
     let position = c.f32s::<3>("bone key position")?;
     let rotation = c.f32s::<4>("bone key quaternion")?;

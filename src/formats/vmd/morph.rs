@@ -18,7 +18,7 @@ pub struct MorphKey {
 
 pub fn read(c: &mut Cursor) -> Result<MorphKey, LoadError> {
     let offset = c.pos();
-    let name = name::decode(c.bytes(15, "morph key name (15 bytes)")?);
+    let name = name::decode(c.bytes(crate::scene::VMD_NAME_BYTES as u64, "morph key name (15 bytes)")?);
     let frame = c.u32("morph key frame")?;
     let weight = c.f32("morph key weight")?;
     Ok(MorphKey { offset, name, frame, weight })

@@ -4,10 +4,10 @@
 
 use super::bone::{self, Curve};
 use super::camera;
-use super::name::encode;
 use crate::formats::binwrite::ByteWriter;
 
 pub use super::bone::LINEAR;
+pub use super::name::encode;
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct BoneKey {
