@@ -10,10 +10,12 @@ struct DrawParams {
     uv_u: vec4<f32>,
     uv_v: vec4<f32>,
     // x: 1 lit, 0 the texture colour as it is; y: texels with less alpha are discarded (0: alpha ignored);
-    // z: 1 blended with the texture's alpha, 0 opaque.
+    // z: 1 blended with the texture's alpha, 0 opaque; w: the outline's size (0: none).
     flags: vec4<f32>,
     // The material's colour (linear RGBA), multiplied with the texture (white for materials without one).
     color: vec4<f32>,
+    // The outline's colour (linear RGBA).
+    edge: vec4<f32>,
 };
 
 @group(2) @binding(2) var<uniform> draw: DrawParams;
@@ -171,6 +173,29 @@ fn vs_wire(v: VertexIn) -> WireOut {
 @fragment
 fn fs_wire() -> @location(0) vec4<f32> {
     return view.wire_color;
+}
+
+// Outlines (MMD's edge): the back faces pushed out along their normals by the material's size times the
+// vertex's scale, in proportion to the distance from the eye so the line stays about as wide on screen.
+const OUTLINE_WIDTH = 0.0008;
+
+@vertex
+fn vs_edge(v: VertexIn) -> WireOut {
+    let s = skin(v);
+    let world = (view.model * vec4<f32>(s.position, 1.0)).xyz;
+    let n = (view.model * vec4<f32>(s.normal, 0.0)).xyz;
+    let width = draw.flags.w * max(v.outline, 0.0) * OUTLINE_WIDTH * distance(view.eye.xyz, world);
+    var out: WireOut;
+    out.clip = view.view_proj * vec4<f32>(world + n * width, 1.0);
+    return out;
+}
+
+@fragment
+fn fs_edge() -> @location(0) vec4<f32> {
+    if draw.edge.a <= 0.0 {
+        discard;
+    }
+    return vec4<f32>(draw.edge.rgb, 1.0);
 }
 
 // Skinning capture: vertex i becomes a point on pixel (i mod width, i div width) carrying its skinned

@@ -24,6 +24,8 @@ struct VertexIn {
     @location(4) color: vec4<f32>,
     @location(5) joints: vec4<u32>,
     @location(6) weights: vec4<f32>,
+    // How much of its material's outline the vertex draws (MMD edge scale; 1 for other formats).
+    @location(7) outline: f32,
     @builtin(vertex_index) index: u32,
 };
 

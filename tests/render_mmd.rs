@@ -196,3 +196,31 @@ fn the_ik_overlay_draws_the_chains() {
     assert_eq!(lit(&off), 0, "nothing is drawn without the mesh and overlays");
     assert!(lit(&on) > 300 && red > 50, "chains drawn ({} pixels, {red} red)", lit(&on));
 }
+
+/// MMD edges: with outlines on, dark lines appear along Miku's silhouettes (her materials' edge colour is
+/// black); off, the picture is the plain one. The PMD's edge flag and size make the scene's outlines.
+#[test]
+fn outlines_draw_dark_edges_along_the_silhouette() {
+    let scene = miku();
+    assert!(scene.materials.iter().filter(|m| m.outline.is_some()).count() >= 5, "most materials have edges");
+    let headless = headless();
+    let model = GpuModel::upload(headless.renderer(), &scene, None);
+    let size = (300, 600);
+    let camera = camera(&scene, size);
+    let pose = Pose::bind(&scene.skeleton);
+    let render = |outline: bool| {
+        let overlays = Overlays { grid: false, outline, ..Overlays::default() };
+        let input = FrameInput { camera: &camera, pose: &pose, overlays: &overlays, time: 0.0 };
+        let mut view = ViewState::new(headless.renderer());
+        headless.render(&model, &mut view, &input, size, Background::Color([255, 255, 255])).unwrap()
+    };
+    let (plain, edged) = (render(false), render(true));
+    let dark = |img: &RgbaImage| img.pixels().filter(|p| p.0[..3].iter().all(|&c| c < 40)).count();
+    let grown = edged
+        .pixels()
+        .zip(plain.pixels())
+        .filter(|(e, p)| p.0[..3] == [255, 255, 255] && e.0[..3] != [255, 255, 255])
+        .count();
+    assert!(dark(&edged) > dark(&plain) + 300, "edges add dark pixels ({} vs {})", dark(&edged), dark(&plain));
+    assert!(grown > 300, "the outline grows the silhouette over the background ({grown} pixels)");
+}

@@ -27,10 +27,11 @@ pub struct MenuState<'a> {
 }
 
 /// The view switches the View menu lists, with their labels.
-const VIEW_TOGGLES: [(Toggle, &str); 12] = [
+const VIEW_TOGGLES: [(Toggle, &str); 13] = [
     (Toggle::Grid, "Grid"),
     (Toggle::Skeleton, "Skeleton"),
     (Toggle::IkChains, "IK chains"),
+    (Toggle::Outline, "Outlines (MMD edges)"),
     (Toggle::Wireframe, "Wireframe"),
     (Toggle::JointNames, "Joint names"),
     (Toggle::JointAxes, "Joint axes"),

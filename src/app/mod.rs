@@ -625,6 +625,7 @@ impl App {
             grid: t.grid,
             skeleton: t.skeleton,
             ik_chains: t.ik_chains,
+            outline: t.outline,
             selected_joint: self.selected_joint(),
             highlight_joint: if t.highlight_selected { self.selected_joint() } else { None },
             wireframe: t.wireframe,

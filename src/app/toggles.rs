@@ -41,6 +41,8 @@ pub struct ViewToggles {
     pub joint_names: bool,
     /// IK chains: goal, effector and links.
     pub ik_chains: bool,
+    /// Outlines of the materials that have one (MMD's edge).
+    pub outline: bool,
 }
 
 impl Default for ViewToggles {
@@ -67,6 +69,7 @@ impl Default for ViewToggles {
             joint_axes: true,
             joint_names: false,
             ik_chains: false,
+            outline: true,
         }
     }
 }
@@ -93,6 +96,7 @@ pub enum Toggle {
     JointAxes,
     JointNames,
     IkChains,
+    Outline,
 }
 
 impl ViewToggles {
@@ -118,6 +122,7 @@ impl ViewToggles {
             Toggle::JointAxes => &mut self.joint_axes,
             Toggle::JointNames => &mut self.joint_names,
             Toggle::IkChains => &mut self.ik_chains,
+            Toggle::Outline => &mut self.outline,
         }
     }
 
@@ -138,6 +143,7 @@ impl ViewToggles {
                 ui.checkbox(&mut self.camera_path, "Camera path and frustum (cyan, white)");
             }
             ui.checkbox(&mut self.mesh, "Mesh");
+            ui.checkbox(&mut self.outline, "Outlines (MMD edges)");
             ui.checkbox(&mut self.wireframe, "Wireframe");
             ui.checkbox(&mut self.cull_back_faces, "Backface culling");
             ui.checkbox(&mut self.grid, "Grid");
@@ -196,6 +202,7 @@ mod tests {
             Toggle::JointAxes,
             Toggle::JointNames,
             Toggle::IkChains,
+            Toggle::Outline,
         ];
         let mut t = ViewToggles::default();
         for toggle in all {

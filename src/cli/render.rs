@@ -54,6 +54,9 @@ pub struct RenderArgs {
     /// Draw the ground grid.
     #[arg(long)]
     pub grid: bool,
+    /// Leave out the outlines of materials that have one (MMD edges).
+    #[arg(long)]
+    pub no_outline: bool,
     /// Draw the IK chains: each goal (IK bone) and the line from its effector in red, the links in violet.
     #[arg(long)]
     pub ik: bool,
@@ -261,6 +264,7 @@ fn render_file(args: &RenderArgs, parsed: &Parsed, headless: &mut Option<Headles
         grid: args.grid,
         skeleton: args.skeleton,
         ik_chains: args.ik,
+        outline: !args.no_outline,
         selected_joint,
         highlight_joint: selected_joint.filter(|_| args.tint),
         wireframe: args.wireframe,

@@ -139,9 +139,11 @@ fn skeleton(bones: &[BoneIn], rule: &'static str, w: &mut Warnings) -> (Skeleton
 /// colour alone (MMD material names are not texture names).
 pub fn material(m: &MmdMaterial) -> Material {
     let texture = Some(m.texture.clone().unwrap_or_default());
+    let edge = m.flags & material_flags::EDGE != 0 && m.edge_size.is_finite() && m.edge_size > 0.0;
     Material {
         alpha: crate::scene::AlphaMode::Blend,
         color: Some(diffuse_color(m.diffuse)),
+        outline: edge.then(|| crate::scene::Outline { color: diffuse_color(m.edge_color), size: m.edge_size }),
         ..Material::new(m.name.clone(), texture)
     }
 }

@@ -53,6 +53,8 @@ pub struct Overlays {
     pub ghosts: Vec<Ghost>,
     /// IK chains (goal, effector, links; [`crate::scene::Constraints::ik`]), drawn over everything.
     pub ik_chains: bool,
+    /// Outlines of the materials that have one (MMD's edge).
+    pub outline: bool,
 }
 
 impl Default for Overlays {
@@ -78,6 +80,7 @@ impl Default for Overlays {
             joint_axes: false,
             ghosts: Vec::new(),
             ik_chains: false,
+            outline: true,
         }
     }
 }
@@ -316,7 +319,7 @@ impl ViewState {
         pass.set_bind_group(3, &model.morphs.group, &[]);
         if self.overlays.mesh {
             let o = &self.overlays;
-            renderer.mesh.draw(pass, model, o.cull_back_faces, &o.hidden_meshes, &self.blend_order);
+            renderer.mesh.draw(pass, model, o.cull_back_faces, &o.hidden_meshes, &self.blend_order, o.outline);
             let ghosts: Vec<&wgpu::BindGroup> = self.ghosts[..self.ghosts_used].iter().map(|(_, g)| g).collect();
             renderer.mesh.draw_ghosts(pass, model, o.cull_back_faces, &o.hidden_meshes, &ghosts);
             pass.set_bind_group(1, &model.palette_group, &[]);

@@ -8,7 +8,7 @@ use super::{Layouts, shaders};
 use crate::scene::{AlphaMode, FrontFace};
 
 /// The vertex streams as separate buffers, shader locations 0 to 6 (see `GpuModel::streams`).
-pub(crate) fn vertex_layouts() -> [wgpu::VertexBufferLayout<'static>; 7] {
+pub(crate) fn vertex_layouts() -> [wgpu::VertexBufferLayout<'static>; 8] {
     const fn stream(attributes: &'static [wgpu::VertexAttribute], stride: u64) -> wgpu::VertexBufferLayout<'static> {
         wgpu::VertexBufferLayout { array_stride: stride, step_mode: wgpu::VertexStepMode::Vertex, attributes }
     }
@@ -20,10 +20,11 @@ pub(crate) fn vertex_layouts() -> [wgpu::VertexBufferLayout<'static>; 7] {
         stream(&wgpu::vertex_attr_array![4 => Float32x4], 16),
         stream(&wgpu::vertex_attr_array![5 => Uint32x4], 16),
         stream(&wgpu::vertex_attr_array![6 => Float32x4], 16),
+        stream(&wgpu::vertex_attr_array![7 => Float32], 4),
     ]
 }
 
-/// Binds a model's vertex streams to slots 0 to 6.
+/// Binds a model's vertex streams to slots 0 to 7.
 pub(crate) fn bind_streams(pass: &mut wgpu::RenderPass<'_>, model: &GpuModel) {
     for (slot, buffer) in model.streams.iter().enumerate() {
         pass.set_vertex_buffer(slot as u32, buffer.slice(..));
@@ -40,7 +41,7 @@ pub(crate) struct MeshPipelines {
     format: wgpu::TextureFormat,
     samples: u32,
     /// Indexed by `[front face is clockwise][cull back faces][Kind]`.
-    pipelines: [[[std::sync::OnceLock<wgpu::RenderPipeline>; 3]; 2]; 2],
+    pipelines: [[[std::sync::OnceLock<wgpu::RenderPipeline>; 4]; 2]; 2],
 }
 
 impl MeshPipelines {
@@ -66,29 +67,36 @@ impl MeshPipelines {
     /// alpha).
     fn pipeline(&self, cw: bool, cull: bool, kind: Kind) -> &wgpu::RenderPipeline {
         self.pipelines[cw as usize][cull as usize][kind as usize].get_or_init(|| {
-            let blend = kind != Kind::Opaque;
+            let blend = matches!(kind, Kind::Blend | Kind::Ghost);
             let front_face = if cw { wgpu::FrontFace::Cw } else { wgpu::FrontFace::Ccw };
+            let (vs, fs) = match kind {
+                Kind::Ghost => ("vs_ghost", "fs_ghost"),
+                Kind::Edge => ("vs_edge", "fs_edge"),
+                _ => ("vs_mesh", "fs_mesh"),
+            };
+            // Outlines are the back faces, pushed out: the front ones are culled.
+            let cull_mode = if kind == Kind::Edge { Some(wgpu::Face::Front) } else { cull.then_some(wgpu::Face::Back) };
             let buffers = vertex_layouts().map(Some);
             self.device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
                 label: Some("rigscope mesh"),
                 layout: Some(&self.layout),
                 vertex: wgpu::VertexState {
                     module: &self.shader,
-                    entry_point: Some(if kind == Kind::Ghost { "vs_ghost" } else { "vs_mesh" }),
+                    entry_point: Some(vs),
                     compilation_options: Default::default(),
                     buffers: &buffers,
                 },
                 primitive: wgpu::PrimitiveState {
                     topology: wgpu::PrimitiveTopology::TriangleList,
                     front_face,
-                    cull_mode: cull.then_some(wgpu::Face::Back),
+                    cull_mode,
                     ..Default::default()
                 },
                 depth_stencil: super::depth_test(!blend, wgpu::CompareFunction::Less),
                 multisample: wgpu::MultisampleState { count: self.samples, ..Default::default() },
                 fragment: Some(wgpu::FragmentState {
                     module: &self.shader,
-                    entry_point: Some(if kind == Kind::Ghost { "fs_ghost" } else { "fs_mesh" }),
+                    entry_point: Some(fs),
                     compilation_options: Default::default(),
                     targets: &[Some(wgpu::ColorTargetState {
                         format: self.format,
@@ -114,9 +122,10 @@ impl MeshPipelines {
     }
 
     /// Draws every mesh of `model` but those `hidden` marks (by scene mesh index), its front faces wound as the
-    /// scene says: opaque and cut-out draws first, then the blended ones in `blend_order` (indices into the
-    /// model's draws, back to front; see [`blend_order`]). Two-sided draws are never culled. Groups 0 (view) and
-    /// 1 (palette) must already be set.
+    /// scene says: opaque and cut-out draws first, then (with `outline`) the outlines of the draws whose
+    /// material has one, then the blended draws in `blend_order` (indices into the model's draws, back to front;
+    /// see [`blend_order`]). Two-sided draws are never culled. Groups 0 (view), 1 (palette) and 3 (morphs) must
+    /// already be set.
     pub fn draw(
         &self,
         pass: &mut wgpu::RenderPass<'_>,
@@ -124,6 +133,7 @@ impl MeshPipelines {
         cull_back_faces: bool,
         hidden: &[bool],
         blend_order: &[usize],
+        outline: bool,
     ) {
         if model.draws.is_empty() {
             return;
@@ -135,9 +145,15 @@ impl MeshPipelines {
         let shown = |d: &super::model::Draw| !d.mesh.is_some_and(|m| hidden.get(m).copied().unwrap_or(false));
         let opaque = model.draws.iter().filter(|d| d.alpha != AlphaMode::Blend);
         let blended = blend_order.iter().filter_map(|&i| model.draws.get(i)).filter(|d| d.alpha == AlphaMode::Blend);
-        for draw in opaque.chain(blended).filter(|d| shown(d)) {
+        let edges = model.draws.iter().filter(|d| outline && d.outline.is_some());
+        let passes = opaque.map(|d| (d, false)).chain(edges.map(|d| (d, true))).chain(blended.map(|d| (d, false)));
+        for (draw, edge) in passes.filter(|(d, _)| shown(d)) {
             let cull = cull_back_faces && !draw.two_sided;
-            let kind = if draw.alpha == AlphaMode::Blend { Kind::Blend } else { Kind::Opaque };
+            let kind = match (edge, draw.alpha) {
+                (true, _) => Kind::Edge,
+                (false, AlphaMode::Blend) => Kind::Blend,
+                (false, _) => Kind::Opaque,
+            };
             pass.set_pipeline(self.pipeline(cw, cull, kind));
             pass.set_bind_group(2, &draw.group, &[]);
             pass.draw_indexed(draw.indices.clone(), 0, 0..1);
@@ -174,12 +190,13 @@ impl MeshPipelines {
     }
 }
 
-/// What a mesh pipeline draws: opaque (and cut-out) draws, blended draws, or onion-skin ghosts.
+/// What a mesh pipeline draws: opaque (and cut-out) draws, blended draws, onion-skin ghosts, or outlines.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Kind {
     Opaque = 0,
     Blend = 1,
     Ghost = 2,
+    Edge = 3,
 }
 
 /// The blended draws of `model`, farthest first from `eye` (world space), each placed by its centre carried by

@@ -29,6 +29,8 @@ pub(crate) struct Draw {
     lit: bool,
     /// The material's colour (linear RGBA), multiplied with its texture.
     color: Vec4,
+    /// The material's outline (drawn when the view draws outlines).
+    pub outline: Option<crate::scene::Outline>,
     /// The scene material drawn (`None`: the placeholder), whose colour material morphs change.
     material: Option<usize>,
     /// The colour the parameters were last written with (material morphs change it per frame).
@@ -41,7 +43,7 @@ pub(crate) struct Draw {
 }
 
 /// The `DrawParams` uniform block of shaders/mesh.wgsl, in floats.
-const DRAW_PARAM_FLOATS: usize = 16;
+const DRAW_PARAM_FLOATS: usize = 20;
 
 impl Draw {
     fn params(&self, time: f32, c: Vec4) -> [f32; DRAW_PARAM_FLOATS] {
@@ -53,9 +55,10 @@ impl Draw {
         };
         let blend = if self.alpha == AlphaMode::Blend { 1.0 } else { 0.0 };
         let lit = if self.lit { 1.0 } else { 0.0 };
+        let (size, e) = self.outline.map_or((0.0, Vec4::ZERO), |o| (o.size, o.color));
         [
-            uv[0][0], uv[0][1], uv[0][2], 0.0, uv[1][0], uv[1][1], uv[1][2], 0.0, lit, cutoff, blend, 0.0, c.x, c.y,
-            c.z, c.w,
+            uv[0][0], uv[0][1], uv[0][2], 0.0, uv[1][0], uv[1][1], uv[1][2], 0.0, lit, cutoff, blend, size, c.x, c.y,
+            c.z, c.w, e.x, e.y, e.z, e.w,
         ]
     }
 }
@@ -63,7 +66,7 @@ impl Draw {
 /// A scene uploaded for drawing. Created with [`GpuModel::upload`] or [`GpuModel::upload_textures`] against one
 /// [`Renderer`].
 pub struct GpuModel {
-    /// Position, normal, tangent, texcoord, colour, joints, weights: shader locations 0 to 6.
+    /// Position, normal, tangent, texcoord, colour, joints, weights, outline scale: shader locations 0 to 7.
     pub(crate) streams: Vec<wgpu::Buffer>,
     pub(crate) vertex_count: u32,
     pub(crate) indices: wgpu::Buffer,
@@ -144,6 +147,10 @@ impl GpuModel {
             vertex_buffer("colors", bytes(&colors.iter().flat_map(|c| c.to_array()).collect::<Vec<f32>>())),
             vertex_buffer("joints", bytes(&joints.iter().flatten().copied().collect::<Vec<u32>>())),
             vertex_buffer("weights", bytes(&weights.iter().flatten().copied().collect::<Vec<f32>>())),
+            vertex_buffer(
+                "outline",
+                bytes(&v.outline.clone().filter(|o| o.len() == n).unwrap_or_else(|| vec![1.0; n])),
+            ),
         ];
 
         let index_data: Vec<u32> = scene.triangles.iter().flatten().copied().collect();
@@ -190,6 +197,7 @@ impl GpuModel {
                 two_sided: scene_mesh.is_some_and(|s| s.two_sided),
                 lit: m.lit,
                 color: m.color,
+                outline: scene.materials.get(material).and_then(|m| m.outline),
                 material: (material < scene.materials.len()).then_some(material),
                 written_color: std::cell::Cell::new(m.color),
                 uv_animation: scene_mesh.and_then(|s| s.uv_animation.clone()),

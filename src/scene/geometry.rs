@@ -31,6 +31,9 @@ pub struct VertexStreams {
     /// Weights for `joints`, as fractions (IQM bytes / 255). They sum to 1 in a clean file.
     pub weights: Option<Vec<[f32; 4]>>,
     pub custom: Vec<CustomStream>,
+    /// How much of its material's outline each vertex draws (0 none, 1 the material's size; MMD edge scale).
+    /// `None`: every vertex draws it whole.
+    pub outline: Option<Vec<f32>>,
     /// For each vertex, the index of the file vertex it was made from, when the loader split file vertices
     /// (corners of one IQE `vp` with different generated normals, RSM faces with their own normals). `None`
     /// means the vertices are the file's, in its order. Every file vertex appears at least once.
@@ -137,6 +140,18 @@ pub struct Material {
     /// The material's own colour (linear RGBA), multiplied with its texture; an untextured material with a
     /// colour draws in that colour. `None`: white, and an untextured material draws the placeholder.
     pub color: Option<glam::Vec4>,
+    /// An outline drawn around the material's silhouette (MMD's edge): `None` draws none.
+    pub outline: Option<Outline>,
+}
+
+/// A toon outline: the back faces pushed out along their normals, in one colour.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Outline {
+    /// Linear RGBA.
+    pub color: glam::Vec4,
+    /// Thickness in MMD's units (1 is MikuMikuDance's usual edge; the renderer scales it with distance so it
+    /// stays about as wide on screen).
+    pub size: f32,
 }
 
 impl Material {
@@ -150,6 +165,7 @@ impl Material {
             alpha: AlphaMode::Opaque,
             lit: true,
             color: None,
+            outline: None,
         }
     }
 }

@@ -24,8 +24,8 @@ pub use clip::{
 };
 pub use constraint::{AngleLimits, Append, Constraints, IkChain, IkLink, JointDeform};
 pub use geometry::{
-    AlphaMode, CustomStream, Material, Mesh, TextureSearch, UV_IDENTITY, UvAnimation, UvChannel, UvChannelKind,
-    VertexStreams,
+    AlphaMode, CustomStream, Material, Mesh, Outline, TextureSearch, UV_IDENTITY, UvAnimation, UvChannel,
+    UvChannelKind, VertexStreams,
 };
 pub use mmd::{
     BoneTail, DisplayFrame, DisplayItem, MmdBone, MmdEncoding, MmdInfo, MmdMaterial, PhysicsJoint, RigidBody,

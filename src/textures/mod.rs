@@ -165,6 +165,7 @@ mod tests {
             alpha,
             lit: true,
             color: None,
+            outline: None,
         }
     }
 

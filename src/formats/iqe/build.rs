@@ -44,7 +44,18 @@ pub fn build(mut p: Parser, file_len: usize) -> Result<Scene, LoadError> {
     let (joints, weights) = influences(&mut p, &skeleton, src)?;
     let colors = (!p.colors.is_empty()).then(|| remap(std::mem::take(&mut p.colors), src));
     let custom = custom_streams(&mut p, src);
-    let vertices = VertexStreams { positions, normals, tangents, texcoords, colors, joints, weights, custom, source };
+    let vertices = VertexStreams {
+        positions,
+        normals,
+        tangents,
+        texcoords,
+        colors,
+        joints,
+        weights,
+        custom,
+        outline: None,
+        source,
+    };
 
     let mut meta = Metadata::new(Format::Iqe, "");
     meta.comment = p.comment.take();

@@ -343,6 +343,7 @@ fn vertex_streams(arrays: &[KeptArray], needs_positions: bool) -> Result<VertexS
         joints: find(BLENDINDEXES).map(|a| a.indices()),
         weights: find(BLENDWEIGHTS).map(|a| a.weights()),
         custom: Vec::new(),
+        outline: None,
         source: None,
     };
     for a in arrays.iter().filter(|a| a.kind >= CUSTOM) {

@@ -99,6 +99,7 @@ pub fn build(raw: RawModel) -> Result<Scene, LoadError> {
         texcoords: Some(raw.vertices.iter().map(|v| v.uv).collect()),
         joints: (nb > 0).then_some(joints),
         weights: (nb > 0).then_some(weights),
+        outline: Some(raw.vertices.iter().map(|v| if v.no_edge == 0 { 1.0 } else { 0.0 }).collect()),
         ..Default::default()
     };
     let mut meta = Metadata::new(Format::Pmd, format!("{}", raw.version));

@@ -129,6 +129,7 @@ fn vertices(raw: &RawModel, joint_of: &[usize], w: &mut Warnings) -> (VertexStre
         texcoords: Some(raw.vertices.iter().map(|v| v.uv).collect::<Vec<Vec2>>()),
         joints: Some(joints),
         weights: Some(weights),
+        outline: Some(raw.vertices.iter().map(|v| if v.edge_scale.is_finite() { v.edge_scale } else { 0.0 }).collect()),
         custom: extra
             .into_iter()
             .enumerate()

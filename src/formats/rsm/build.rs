@@ -386,6 +386,7 @@ impl Materials {
             alpha: AlphaMode::Blend,
             lit: self.lit,
             color: None,
+            outline: None,
         });
         self.list.len() - 1
     }
