@@ -132,3 +132,18 @@ fn an_ik_chain_switched_off_leaves_its_leg_to_the_motion() {
     assert_eq!(h.state().app.document().unwrap().ik_enabled(chain), (true, false));
     assert!(miss(&h) < 0.2);
 }
+
+#[test]
+fn the_timeline_marks_the_selected_bones_keys() {
+    let mut app = App::new();
+    app.open_path(&mmd("miku/miku_v2.pmd"));
+    app.open_path(&mmd("vmds/wavefile_v2.vmd"));
+    let center = app.scene().unwrap().skeleton.find("センター").unwrap();
+    let clip = app.scene().unwrap().clips[0].clone();
+    let own = clip.joint_key_frames(center, 30.0);
+    assert!(!own.is_empty() && own.len() < clip.key_frames(30.0).len(), "a bone has fewer keys than the clip");
+    let mut h = harness(app);
+    h.state_mut().app.apply(rigscope::app::Action::SelectJoint(Some(center)));
+    h.run();
+    assert!(h.query_by_label(&format!("センター: {} keys", own.len())).is_some());
+}

@@ -1,5 +1,5 @@
 //! The timeline: a scrub bar along the bottom of the window, with the frame number and time, and for a keyed
-//! clip a strip of its key frames (click or drag it to scrub too).
+//! clip a strip of its key frames and one of the selected joint's own keys (click or drag either to scrub too).
 
 use super::{Action, Document};
 use crate::scene::DEFAULT_FPS;
@@ -35,6 +35,16 @@ pub fn panel(ui: &mut egui::Ui, doc: Option<&Document>) -> Vec<Action> {
                     out.push(Action::SetFrame(f));
                 }
             });
+            // The selected joint's own keys, to find where its motion changes.
+            if let Some(j) = doc.selected_joint.filter(|&j| j < doc.scene().skeleton.len()) {
+                let own = clip.joint_key_frames(j, DEFAULT_FPS);
+                ui.horizontal(|ui| {
+                    ui.label(format!("{}: {} keys", doc.scene().skeleton.display_name(j), own.len()));
+                    if let Some(f) = key_strip(ui, &own, frame, clip.frame_span()) {
+                        out.push(Action::SetFrame(f));
+                    }
+                });
+            }
         }
     });
     out

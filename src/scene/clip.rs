@@ -281,10 +281,20 @@ impl Clip {
     /// The distinct frames (at [`Clip::fps`] with `default_fps`) at which a keyed clip has keys, sorted; empty
     /// for a sampled clip, where every frame is a key.
     pub fn key_frames(&self, default_fps: f32) -> Vec<f32> {
+        self.key_frames_where(default_fps, |_| true)
+    }
+
+    /// [`Clip::key_frames`] of joint `joint`'s tracks only.
+    pub fn joint_key_frames(&self, joint: usize, default_fps: f32) -> Vec<f32> {
+        self.key_frames_where(default_fps, |t| t.joint == joint)
+    }
+
+    fn key_frames_where(&self, default_fps: f32, keep: impl Fn(&Track) -> bool) -> Vec<f32> {
         let ClipData::Keyed { tracks } = &self.data else { return Vec::new() };
         let fps = self.fps(default_fps);
         let mut frames: Vec<f32> = tracks
             .iter()
+            .filter(|t| keep(t))
             .flat_map(|t| {
                 let r = t.rotation.iter().map(|k| k.time);
                 r.chain(t.translation.iter().map(|k| k.time)).chain(t.scale.iter().map(|k| k.time))
