@@ -147,3 +147,32 @@ fn the_timeline_marks_the_selected_bones_keys() {
     h.run();
     assert!(h.query_by_label(&format!("センター: {} keys", own.len())).is_some());
 }
+
+#[test]
+fn display_frames_list_bones_that_select_their_joint() {
+    let mut app = App::new();
+    app.open_path(&mmd("miku/miku_v2.pmd"));
+    let frames = app.scene().unwrap().mmd.as_ref().unwrap().display_frames.len();
+    let mut h = harness(app);
+    h.run();
+    h.get_by_label(&format!("Display frames ({frames})")).click();
+    h.run();
+    assert!(h.query_by_label_contains("rigid bodies and").is_some(), "physics is listed as not simulated");
+    // The first named bone frame: open it and click its first bone.
+    let (name, bone) = {
+        let mmd = h.state().app.scene().unwrap().mmd.clone().unwrap();
+        let f = mmd.display_frames.iter().find(|f| !f.special && !f.items.is_empty()).unwrap().clone();
+        let rigscope::scene::DisplayItem::Bone(b) = f.items[0] else { panic!("a bone frame starts with a bone") };
+        let label = if f.name_en.is_empty() || f.name_en == f.name {
+            f.name.clone()
+        } else {
+            format!("{} ({})", f.name_en, f.name)
+        };
+        (format!("{label} ({})", f.items.len()), mmd.bones[b].clone())
+    };
+    h.get_by_label(&name).click();
+    h.run();
+    h.get_by_label(&format!("bone {}", bone.name)).click();
+    h.run();
+    assert_eq!(h.state().app.selected_joint(), Some(bone.joint));
+}

@@ -12,6 +12,7 @@ mod actions;
 mod animations;
 pub mod bone_facts;
 mod bounds;
+mod display_frames;
 mod document;
 mod file_info;
 mod files;
@@ -539,6 +540,7 @@ impl App {
             meshes::section(ui, doc, actions);
             morphs::section(ui, doc, cjk_missing, actions);
             ik::section(ui, doc, actions);
+            display_frames::section(ui, doc, actions);
             animations::section(ui, doc, actions);
             mvd::section(ui, doc, actions);
         } else {
