@@ -89,7 +89,7 @@ pub struct CliError {
 }
 
 impl CliError {
-    /// A request the file can't satisfy (unknown animation, frame out of range): exit code 2.
+    /// A request the file can't satisfy (unknown animation, negative frame): exit code 2.
     pub fn usage(message: impl Into<String>) -> Self {
         CliError { code: 2, message: message.into() }
     }

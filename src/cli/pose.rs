@@ -18,7 +18,8 @@ pub struct PoseArgs {
     /// Animation by name, or by index when no animation has that name. Default: the first.
     #[arg(long, value_name = "NAME|INDEX")]
     pub anim: Option<String>,
-    /// Frame within the animation, from 0; may be fractional.
+    /// Frame within the animation, from 0; may be fractional. Past the last frame a looping clip wraps and another
+    /// holds its last frame.
     #[arg(long, conflicts_with = "time", allow_negative_numbers = true)]
     pub frame: Option<f32>,
     /// Time in seconds from the animation's start; wraps for looping clips, clamps otherwise.
@@ -61,19 +62,15 @@ pub fn select(
     };
     let clip = &scene.clips[index];
     let f = match (frame, time) {
-        (Some(f), _) => {
-            let span = clip.frame_span();
-            let last = if clip.looping { format!("below {span}") } else { format!("up to {span}") };
-            // Frame 0 always exists; past it, a looping clip runs up to (not onto) its wrap point.
-            let in_range = if clip.looping { f < span } else { f <= span };
-            if !(f == 0.0 || (f > 0.0 && in_range)) {
-                return Err(CliError::usage(format!(
-                    "frame {f} is out of range: \"{}\" has {} frames (0 {last})",
-                    clip.name, clip.frame_count
-                )));
-            }
-            f
+        // Past the last frame a frame behaves as a time does: a looping clip wraps, another holds its last frame
+        // (MikuMikuDance holds a motion's last key).
+        (Some(f), _) if !(f.is_finite() && f >= 0.0) => {
+            return Err(CliError::usage(format!(
+                "frame {f}: expected a number from 0 (\"{}\" starts at frame 0)",
+                clip.name
+            )));
         }
+        (Some(f), _) => clip.frame_at_time(f / clip.fps(default_fps), default_fps),
         (None, Some(t)) if !t.is_finite() => return Err(CliError::usage(format!("time {t} is not a number"))),
         (None, Some(t)) => clip.frame_at_time(t, default_fps),
         (None, None) => 0.0,

@@ -26,7 +26,8 @@ pub struct RenderArgs {
     /// Animation by name, or by index when no animation has that name. Default: the first.
     #[arg(long, value_name = "NAME|INDEX")]
     pub anim: Option<String>,
-    /// Frame within the animation, from 0; may be fractional.
+    /// Frame within the animation, from 0; may be fractional. Past the last frame a looping clip wraps and another
+    /// holds its last frame.
     #[arg(long, conflicts_with_all = ["time", "sheet"], allow_negative_numbers = true)]
     pub frame: Option<f32>,
     /// Time in seconds from the animation's start; wraps for looping clips, clamps otherwise.
