@@ -4,6 +4,7 @@
 
 mod check;
 mod convert;
+mod diff;
 mod info;
 mod pose;
 mod render;
@@ -79,6 +80,9 @@ pub enum Command {
     Convert(convert::ConvertArgs),
     /// Name every problem in files: rule id, severity, place and what the spec expects (exit 1 on errors).
     Check(check::CheckArgs),
+    /// What changed between two exports of one asset: geometry, skeleton, clips, and the joints and frames a
+    /// re-export moved (exit 0 equal within the tolerance, 1 not).
+    Diff(diff::DiffArgs),
 }
 
 /// A failure to report: a message for stderr and the process exit code.
@@ -111,6 +115,7 @@ pub fn main() -> ExitCode {
         Some(Command::Render(args)) => render::run(&args),
         Some(Command::Convert(args)) => convert::run(&args),
         Some(Command::Check(args)) => check::run(&args),
+        Some(Command::Diff(args)) => diff::run(&args),
         None => crate::window::run(crate::window::Options {
             files: cli.files,
             exit_after_frames: cli.exit_after_frames,

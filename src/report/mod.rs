@@ -1,7 +1,8 @@
 //! Text and JSON descriptions of a scene shared by the command line and the window: what `rigscope pose`
-//! prints is what the window's "Copy pose as JSON" copies. Reads only the scene and `anim`, never the GPU,
+//! prints is what the window's "Copy pose as JSON" copies; what `rigscope diff` finds between two exports. Reads only the scene and `anim`, never the GPU,
 //! the app or the command line.
 
+pub mod diff;
 mod pose;
 
 pub use pose::{PoseOptions, pose_json};

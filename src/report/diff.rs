@@ -1,0 +1,383 @@
+//! What changed between two exports of one asset (`rigscope diff`): geometry counts, meshes and materials by
+//! name, the skeleton (joints added, removed, renamed, re-parented, bind pose moved), clips (added, removed,
+//! length or rate), and per clip and joint the largest change of world position and rotation over the clip's
+//! frames, the largest skinned-vertex change, and stored bounds that changed. Joints and clips match by name;
+//! the files may be in any formats rigscope reads (an IQM against its IQE).
+
+use glam::Mat4;
+use serde::Serialize;
+
+use crate::anim::{Pose, skin_positions};
+use crate::scene::{Clip, Scene};
+
+/// What counts as a change.
+#[derive(Debug, Clone, Copy)]
+pub struct DiffOptions {
+    /// Positions (model units) and bounds closer than this are equal.
+    pub tolerance: f32,
+    /// Rotations closer than this (degrees) are equal.
+    pub angle_tolerance: f32,
+    /// Frame rate for clips whose file stores none.
+    pub default_fps: f32,
+    /// Skinned vertices are compared only while vertices × frames stays under this (the rest is said).
+    pub skin_budget: u64,
+}
+
+impl Default for DiffOptions {
+    fn default() -> Self {
+        DiffOptions {
+            tolerance: 1e-4,
+            angle_tolerance: 0.01,
+            default_fps: crate::scene::DEFAULT_FPS,
+            skin_budget: 50_000_000,
+        }
+    }
+}
+
+/// The largest change of one joint's world transform over a clip.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct JointChange {
+    pub clip: String,
+    pub joint: String,
+    /// Largest distance between the two world positions, and the frame where it is.
+    pub position: f32,
+    pub position_frame: u32,
+    /// Largest angle (degrees) between the two world rotations, and the frame where it is.
+    pub rotation: f32,
+    pub rotation_frame: u32,
+}
+
+/// The largest skinned-vertex change over a clip.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct SkinChange {
+    pub clip: String,
+    pub distance: f32,
+    pub vertex: usize,
+    pub frame: u32,
+}
+
+/// Everything `diff` found; `changes` are the lines of the text report, in order.
+#[derive(Debug, Clone, Serialize, Default)]
+pub struct Diff {
+    pub old: String,
+    pub new: String,
+    /// One line per change of geometry, materials, skeleton, clips, skinning or bounds.
+    pub changes: Vec<String>,
+    /// Joints whose world transform moved beyond the tolerance, largest first.
+    pub joints: Vec<JointChange>,
+    pub skinning: Vec<SkinChange>,
+    /// What was not compared, and why (different vertex counts, over the budget).
+    pub skipped: Vec<String>,
+}
+
+impl Diff {
+    /// Equal within the tolerance.
+    pub fn equal(&self) -> bool {
+        self.changes.is_empty() && self.joints.is_empty() && self.skinning.is_empty()
+    }
+}
+
+/// Compares `old` (named `old_name`) with `new`.
+pub fn diff(old: &Scene, old_name: &str, new: &Scene, new_name: &str, o: &DiffOptions) -> Diff {
+    let mut d = Diff { old: old_name.to_string(), new: new_name.to_string(), ..Diff::default() };
+    geometry(old, new, o, &mut d.changes);
+    skeleton(old, new, o, &mut d.changes);
+    clips(old, new, o, &mut d);
+    // Largest first; equal changes (a joint and the children it carries) keep skeleton order, parents first.
+    let size = |j: &JointChange| {
+        ((j.position / o.tolerance.max(1e-9)).round(), (j.rotation / o.angle_tolerance.max(1e-9)).round())
+    };
+    d.joints.sort_by(|a, b| {
+        let (x, y) = (size(a), size(b));
+        y.0.total_cmp(&x.0).then(y.1.total_cmp(&x.1))
+    });
+    d
+}
+
+/// The angle between two rotations in degrees, precise near 0 (where `2·acos(dot)` loses digits).
+fn angle(a: glam::Quat, b: glam::Quat) -> f32 {
+    let d = a.inverse() * b;
+    (2.0 * d.xyz().length().atan2(d.w.abs())).to_degrees()
+}
+
+fn count(what: &str, a: usize, b: usize, out: &mut Vec<String>) {
+    if a != b {
+        out.push(format!("{what}: {a} → {b}"));
+    }
+}
+
+fn geometry(old: &Scene, new: &Scene, o: &DiffOptions, out: &mut Vec<String>) {
+    count("vertices", old.vertices.len(), new.vertices.len(), out);
+    if old.vertices.len() == new.vertices.len() {
+        let (p, q) = (&old.vertices.positions, &new.vertices.positions);
+        let worst =
+            (0..p.len()).map(|i| (p[i].distance(q[i]), i)).fold((0.0f32, 0), |a, b| if b.0 > a.0 { b } else { a });
+        if worst.0 > o.tolerance {
+            out.push(format!("bind-pose vertices differ index by index: up to {:.4} (vertex {})", worst.0, worst.1));
+        }
+    }
+    count("triangles", old.triangles.len(), new.triangles.len(), out);
+    count("meshes", old.meshes.len(), new.meshes.len(), out);
+    count("materials", old.materials.len(), new.materials.len(), out);
+    for m in &old.meshes {
+        match new.meshes.iter().find(|n| n.name == m.name) {
+            None => out.push(format!("mesh \"{}\" removed", m.name)),
+            Some(n) if n.num_triangles != m.num_triangles => {
+                out.push(format!("mesh \"{}\": {} → {} triangles", m.name, m.num_triangles, n.num_triangles))
+            }
+            Some(_) => {}
+        }
+    }
+    for m in new.meshes.iter().filter(|m| !old.meshes.iter().any(|o| o.name == m.name)) {
+        out.push(format!("mesh \"{}\" added ({} triangles)", m.name, m.num_triangles));
+    }
+    for m in &old.materials {
+        match new.materials.iter().find(|n| n.name == m.name) {
+            None => out.push(format!("material \"{}\" removed", m.name)),
+            Some(n) if n.texture != m.texture => out.push(format!(
+                "material \"{}\": texture {:?} → {:?}",
+                m.name,
+                m.texture.as_deref().unwrap_or(""),
+                n.texture.as_deref().unwrap_or("")
+            )),
+            Some(_) => {}
+        }
+    }
+    for m in new.materials.iter().filter(|m| !old.materials.iter().any(|o| o.name == m.name)) {
+        out.push(format!("material \"{}\" added", m.name));
+    }
+}
+
+fn skeleton(old: &Scene, new: &Scene, o: &DiffOptions, out: &mut Vec<String>) {
+    let (a, b) = (&old.skeleton, &new.skeleton);
+    count("joints", a.len(), b.len(), out);
+    let parent = |s: &crate::scene::Skeleton, i: usize| s.joints[i].parent.map(|p| s.display_name(p));
+    let removed: Vec<usize> = (0..a.len()).filter(|&i| b.find(&a.joints[i].name).is_none()).collect();
+    let added: Vec<usize> = (0..b.len()).filter(|&i| a.find(&b.joints[i].name).is_none()).collect();
+    // A joint gone from one index and another come at the same index, under the same parent: a rename.
+    let mut renamed = Vec::new();
+    for &i in &removed {
+        if added.contains(&i) && parent(a, i) == parent(b, i) {
+            renamed.push(i);
+            out.push(format!("joint #{i} renamed \"{}\" → \"{}\"", a.display_name(i), b.display_name(i)));
+        }
+    }
+    for &i in removed.iter().filter(|i| !renamed.contains(i)) {
+        out.push(format!("joint \"{}\" removed", a.display_name(i)));
+    }
+    for &i in added.iter().filter(|i| !renamed.contains(i)) {
+        let p = parent(b, i).map_or("a root".to_string(), |p| format!("under \"{p}\""));
+        out.push(format!("joint \"{}\" added ({p})", b.display_name(i)));
+    }
+    for (i, j) in a.joints.iter().enumerate() {
+        let Some(k) = b.find(&j.name).or_else(|| renamed.contains(&i).then_some(i)) else { continue };
+        let (pa, pb) = (parent(a, i), parent(b, k));
+        if pa != pb && !renamed.contains(&i) {
+            let name = |p: Option<String>| p.map_or("none".to_string(), |p| format!("\"{p}\""));
+            out.push(format!("joint \"{}\" re-parented: {} → {}", j.name, name(pa), name(pb)));
+        }
+        let (ta, tb) = (j.bind, b.joints[k].bind);
+        let moved = ta.translation.distance(tb.translation);
+        let turned = angle(ta.rotation, tb.rotation);
+        if moved > o.tolerance || turned > o.angle_tolerance || (ta.scale - tb.scale).abs().max_element() > o.tolerance
+        {
+            out.push(format!("joint \"{}\" bind pose moved {moved:.4}, turned {turned:.3}°", j.name));
+        }
+    }
+}
+
+fn clips(old: &Scene, new: &Scene, o: &DiffOptions, d: &mut Diff) {
+    for c in &old.clips {
+        let Some(n) = new.clips.iter().find(|n| n.name == c.name) else {
+            d.changes.push(format!("clip \"{}\" removed", c.name));
+            continue;
+        };
+        if c.frame_count != n.frame_count {
+            d.changes.push(format!("clip \"{}\": {} → {} frames", c.name, c.frame_count, n.frame_count));
+        }
+        let (ra, rb) = (c.fps(o.default_fps), n.fps(o.default_fps));
+        if (ra - rb).abs() > 1e-3 {
+            d.changes.push(format!("clip \"{}\": {ra} → {rb} frames per second", c.name));
+        }
+        motion(old, c, new, n, o, d);
+    }
+    for n in new.clips.iter().filter(|n| !old.clips.iter().any(|c| c.name == n.name)) {
+        d.changes.push(format!("clip \"{}\" added ({} frames)", n.name, n.frame_count));
+    }
+}
+
+/// Frame by frame over the frames both clips have: world transforms of the joints both skeletons name,
+/// skinned vertices when the vertex counts agree (within the budget), stored bounds when both have them.
+fn motion(old: &Scene, a: &Clip, new: &Scene, b: &Clip, o: &DiffOptions, d: &mut Diff) {
+    let frames = a.frame_count.min(b.frame_count).max(1);
+    let pairs: Vec<(usize, usize)> =
+        (0..old.skeleton.len()).filter_map(|i| Some((i, new.skeleton.find(&old.skeleton.joints[i].name)?))).collect();
+    let nv = old.vertices.len();
+    // Vertices compare by index only where the bind poses agree index by index (a writer may reorder them).
+    let same_order = nv == new.vertices.len()
+        && old.vertices.positions.iter().zip(&new.vertices.positions).all(|(p, q)| p.distance(*q) <= o.tolerance);
+    if nv > 0 && nv == new.vertices.len() && !same_order {
+        d.skipped.push(format!(
+            "clip \"{}\": skinned vertices not compared (the bind-pose vertices differ index by index: reordered or moved)",
+            a.name
+        ));
+    }
+    let skin = nv > 0 && same_order && (nv as u64).saturating_mul(u64::from(frames)) <= o.skin_budget;
+    if same_order && nv > 0 && !skin {
+        d.skipped.push(format!(
+            "clip \"{}\": skinned vertices not compared ({nv} × {frames} frames is over the budget)",
+            a.name
+        ));
+    } else if nv != new.vertices.len() && nv > 0 && !new.vertices.is_empty() {
+        d.skipped.push(format!("clip \"{}\": skinned vertices not compared (vertex counts differ)", a.name));
+    }
+    let mut best: Vec<(f32, u32, f32, u32)> = vec![(0.0, 0, 0.0, 0); pairs.len()];
+    let mut worst_skin = SkinChange { clip: a.name.clone(), distance: 0.0, vertex: 0, frame: 0 };
+    let mut bounds_changed = (0u32, 0.0f32, 0u32);
+    let (mut pa, mut pb) = (Pose::default(), Pose::default());
+    for f in 0..frames {
+        pa.update(&old.skeleton, a, f as f32, o.default_fps);
+        pb.update(&new.skeleton, b, f as f32, o.default_fps);
+        for (k, &(i, j)) in pairs.iter().enumerate() {
+            let (wa, wb): (Mat4, Mat4) = (pa.world[i], pb.world[j]);
+            let moved = wa.w_axis.truncate().distance(wb.w_axis.truncate());
+            let (_, ra, _) = wa.to_scale_rotation_translation();
+            let (_, rb, _) = wb.to_scale_rotation_translation();
+            let turned = angle(ra, rb);
+            if moved > best[k].0 {
+                best[k].0 = moved;
+                best[k].1 = f;
+            }
+            if turned.is_finite() && turned > best[k].2 {
+                best[k].2 = turned;
+                best[k].3 = f;
+            }
+        }
+        if skin {
+            let (va, vb) = (skin_positions(&old.vertices, &pa.palette), skin_positions(&new.vertices, &pb.palette));
+            for (v, (p, q)) in va.iter().zip(&vb).enumerate() {
+                let dist = p.distance(*q);
+                if dist > worst_skin.distance {
+                    worst_skin = SkinChange { clip: a.name.clone(), distance: dist, vertex: v, frame: f };
+                }
+            }
+        }
+        if let (Some(x), Some(y)) = (a.stored_bounds_at(f as f32), b.stored_bounds_at(f as f32)) {
+            let off = x.min.distance(y.min).max(x.max.distance(y.max));
+            if off > o.tolerance {
+                bounds_changed.0 += 1;
+                if off > bounds_changed.1 {
+                    (bounds_changed.1, bounds_changed.2) = (off, f);
+                }
+            }
+        }
+    }
+    for (k, &(i, _)) in pairs.iter().enumerate() {
+        let (moved, mf, turned, tf) = best[k];
+        if moved > o.tolerance || turned > o.angle_tolerance {
+            d.joints.push(JointChange {
+                clip: a.name.clone(),
+                joint: old.skeleton.display_name(i),
+                position: moved,
+                position_frame: mf,
+                rotation: turned,
+                rotation_frame: tf,
+            });
+        }
+    }
+    if worst_skin.distance > o.tolerance {
+        d.skinning.push(worst_skin);
+    }
+    if bounds_changed.0 > 0 {
+        d.changes.push(format!(
+            "clip \"{}\": stored bounds changed at {} frame(s), most ({:.4}) at frame {}",
+            a.name, bounds_changed.0, bounds_changed.1, bounds_changed.2
+        ));
+    }
+}
+
+/// The text report: what changed, the joints that moved (largest first, at most `limit`), and what was skipped.
+pub fn text(d: &Diff, limit: usize) -> String {
+    use std::fmt::Write;
+    let mut s = format!("{} → {}\n", d.old, d.new);
+    for c in &d.changes {
+        let _ = writeln!(s, "  {c}");
+    }
+    for j in d.joints.iter().take(limit) {
+        let _ = writeln!(
+            s,
+            "  clip \"{}\": joint \"{}\" moved up to {:.4} (frame {}), turned up to {:.3}° (frame {})",
+            j.clip, j.joint, j.position, j.position_frame, j.rotation, j.rotation_frame
+        );
+    }
+    if d.joints.len() > limit {
+        let _ = writeln!(s, "  … and {} more joints (--json lists all)", d.joints.len() - limit);
+    }
+    for k in &d.skinning {
+        let _ = writeln!(
+            s,
+            "  clip \"{}\": skinned vertex {} moved up to {:.4} (frame {})",
+            k.clip, k.vertex, k.distance, k.frame
+        );
+    }
+    for k in &d.skipped {
+        let _ = writeln!(s, "  (not compared: {k})");
+    }
+    if d.equal() {
+        s.push_str("  equal within the tolerance\n");
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scene::ClipData;
+    use glam::Vec3;
+
+    fn synth() -> Scene {
+        crate::load_bytes(
+            "a.iqm",
+            &crate::synth::iqm_bytes(crate::synth::SynthSpec { vertices: 64, joints: 6, frames: 20 }),
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn a_scene_equals_itself() {
+        let s = synth();
+        let d = diff(&s, "a", &s, "a", &DiffOptions::default());
+        assert!(d.equal(), "{d:?}");
+        assert!(text(&d, 10).contains("equal within the tolerance"));
+    }
+
+    #[test]
+    fn a_joint_moved_at_one_frame_is_named_with_that_frame() {
+        let a = synth();
+        let mut b = a.clone();
+        let joints = b.skeleton.len();
+        let ClipData::Sampled { frames, .. } = &mut b.clips[0].data else { panic!("sampled") };
+        frames[12 * joints + 3].translation += Vec3::new(0.0, 0.5, 0.0);
+        let d = diff(&a, "a", &b, "b", &DiffOptions::default());
+        let first = &d.joints[0];
+        assert_eq!((first.joint.as_str(), first.position_frame), (b.skeleton.display_name(3).as_str(), 12));
+        assert!((first.position - 0.5).abs() < 1e-3, "{first:?}");
+        assert_eq!(d.skinning.first().map(|s| s.frame), Some(12), "{:?}", d.skinning);
+        assert!(!d.equal());
+    }
+
+    #[test]
+    fn skeleton_and_clip_changes_are_named() {
+        let a = synth();
+        let mut b = a.clone();
+        b.skeleton.joints[2].name = "renamed".into();
+        b.clips[0].name = "other".into();
+        b.meshes[0].num_triangles -= 1;
+        let d = diff(&a, "a", &b, "b", &DiffOptions::default());
+        let all = d.changes.join("\n");
+        assert!(all.contains(&format!("joint #2 renamed \"{}\" → \"renamed\"", a.skeleton.display_name(2))), "{all}");
+        assert!(all.contains(&format!("clip \"{}\" removed", a.clips[0].name)), "{all}");
+        assert!(all.contains("clip \"other\" added"), "{all}");
+        assert!(all.contains("triangles"), "{all}");
+    }
+}
