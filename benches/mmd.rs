@@ -147,6 +147,22 @@ fn pose_frame(c: &mut Criterion) {
             pose.update_scene(&miku, Some(&clip), std::hint::black_box(frame), 30.0, &[]);
         })
     });
+    // The reference case: the two leg chains only (the toe and hair chains switched off).
+    let legs: Vec<Option<bool>> = miku
+        .constraints
+        .ik
+        .iter()
+        .map(|c| {
+            let name = &miku.skeleton.joints[c.joint].name;
+            (name != "左足ＩＫ" && name != "右足ＩＫ").then_some(false)
+        })
+        .collect();
+    g.bench_function("update_scene_two_leg_chains", |b| {
+        b.iter(|| {
+            frame = (frame + 7.3) % 2800.0;
+            pose.update_scene_with(&miku, Some(&clip), std::hint::black_box(frame), 30.0, &[], &legs);
+        })
+    });
     g.bench_function("baseline_sample_only", |b| {
         b.iter(|| {
             frame = (frame + 7.3) % 2800.0;

@@ -32,22 +32,22 @@ pub fn apply_constraints_switched(
     if (constraints.ik.is_empty() && constraints.append.is_empty()) || pose.locals.len() != n {
         return;
     }
-    let mut append_of = vec![Vec::new(); n];
-    for (i, a) in constraints.append.iter().enumerate() {
-        if a.joint < n && a.source < n {
-            append_of[a.joint].push(i);
-        }
+    // Which joints have an append or an IK chain (few do; the lists are scanned only for those).
+    let mut has_append = vec![false; n];
+    for a in constraints.append.iter().filter(|a| a.joint < n && a.source < n) {
+        has_append[a.joint] = true;
     }
-    let mut ik_of = vec![Vec::new(); n];
-    for (i, c) in constraints.ik.iter().enumerate() {
-        if c.joint < n && c.target < n && c.links.iter().all(|l| l.joint < n) && enabled(i) {
-            ik_of[c.joint].push(i);
-        }
+    let chain_ok = |c: &IkChain| c.joint < n && c.target < n && c.links.iter().all(|l| l.joint < n);
+    let mut has_ik = vec![false; n];
+    for c in constraints.ik.iter().filter(|c| chain_ok(c)) {
+        has_ik[c.joint] = true;
     }
     pose.evaluate(skeleton);
+    // Appends change locals only; the world matrices from the first changed joint on are recomputed when an IK
+    // chain is about to read them, and at the end.
+    let mut stale: Option<usize> = None;
     for j in constraints.transform_order(n) {
-        for &a in &append_of[j] {
-            let a = &constraints.append[a];
+        for a in constraints.append.iter().filter(|a| has_append[j] && a.joint == j && a.source < n) {
             let source = pose.locals[a.source];
             let bind = skeleton.joints[a.source].bind;
             let local = &mut pose.locals[j];
@@ -59,26 +59,44 @@ pub fn apply_constraints_switched(
                 local.translation += (source.translation - bind.translation) * a.ratio;
             }
         }
-        if !append_of[j].is_empty() {
-            pose.evaluate_from(skeleton, j);
+        if has_append[j] {
+            stale = Some(stale.map_or(j, |s| s.min(j)));
         }
-        for &c in &ik_of[j] {
-            solve(skeleton, &constraints.ik[c], pose);
+        if !has_ik[j] {
+            continue;
         }
+        for (c, chain) in constraints.ik.iter().enumerate().filter(|(_, c)| c.joint == j && chain_ok(c)) {
+            if !enabled(c) {
+                continue;
+            }
+            if let Some(s) = stale.take() {
+                pose.evaluate_from(skeleton, s);
+            }
+            solve(skeleton, chain, pose);
+        }
+    }
+    if let Some(s) = stale {
+        pose.evaluate_from(skeleton, s);
     }
 }
 
 /// One IK chain by CCD on `pose`, whose world matrices are current; leaves them current.
 fn solve(skeleton: &Skeleton, chain: &IkChain, pose: &mut Pose) {
     let position = |pose: &Pose, j: usize| pose.world[j].w_axis.truncate();
+    // The joints from the top link down to the effector: all a step moves that the next step reads. A step
+    // updates only those below its link; the rest of the skeleton is re-evaluated once at the end.
+    let path = chain_path(skeleton, chain);
+    let mut last_miss = f32::INFINITY;
     for iteration in 0..chain.loop_count.min(1000) {
         let mut turned = false;
         for link in &chain.links {
             let goal = position(pose, chain.joint);
             let effector = position(pose, chain.target);
             let origin = position(pose, link.joint);
-            let (_, world_rotation, _) = pose.world[link.joint].to_scale_rotation_translation();
-            let inverse = world_rotation.inverse();
+            // The link's world rotation (its axes normalised: cheaper than a full decomposition).
+            let m = glam::Mat3::from_mat4(pose.world[link.joint]);
+            let axes = glam::Mat3::from_cols(m.x_axis.normalize(), m.y_axis.normalize(), m.z_axis.normalize());
+            let inverse = axes.transpose();
             let (Some(to_effector), Some(to_goal)) =
                 ((inverse * (effector - origin)).try_normalize(), (inverse * (goal - origin)).try_normalize())
             else {
@@ -126,12 +144,43 @@ fn solve(skeleton: &Skeleton, chain: &IkChain, pose: &mut Pose) {
                 local.rotation = rotation;
                 turned = true;
             }
-            pose.evaluate_from(skeleton, link.joint);
+            match path.as_ref().and_then(|p| Some((p, p.iter().position(|&j| j == link.joint)?))) {
+                Some((p, k)) => {
+                    for &j in &p[k..] {
+                        let local = pose.locals[j].to_mat4();
+                        pose.world[j] = skeleton.joints[j].parent.map_or(local, |q| pose.world[q] * local);
+                    }
+                }
+                None => pose.evaluate_from(skeleton, link.joint),
+            }
         }
-        if !turned || position(pose, chain.target).distance(position(pose, chain.joint)) < 1e-5 {
+        // Done when the effector is on the goal, or when an iteration no longer brings it measurably closer (a
+        // goal out of reach, a knee at its limit): further loops would repeat the same pose.
+        let miss = position(pose, chain.target).distance(position(pose, chain.joint));
+        if !turned || miss < 1e-5 || last_miss - miss < 1e-6 * (1.0 + miss) {
             break;
         }
+        last_miss = miss;
     }
+    if let Some(top) = path.as_ref().and_then(|p| p.first()) {
+        pose.evaluate_from(skeleton, *top);
+    }
+}
+
+/// The chain's joints from its top link down to its effector, parents first, when every link lies on the
+/// effector's parent line (as in any chain MikuMikuDance accepts); `None` otherwise.
+fn chain_path(skeleton: &Skeleton, chain: &IkChain) -> Option<Vec<usize>> {
+    let mut path = vec![chain.target];
+    let mut j = chain.target;
+    let mut left: Vec<usize> = chain.links.iter().map(|l| l.joint).collect();
+    left.retain(|&l| l != j);
+    while !left.is_empty() {
+        j = skeleton.joints.get(j)?.parent?;
+        path.push(j);
+        left.retain(|&l| l != j);
+    }
+    path.reverse();
+    Some(path)
 }
 
 /// A rotation's XYZ Euler angles.
