@@ -184,3 +184,27 @@ fn pose_prints_the_library_json_byte_for_byte() {
         assert_eq!(String::from_utf8(out.stdout).unwrap(), expected, "{rel}");
     }
 }
+
+/// `info` describes and `check` verifies: past 20 million vertex-frames `info` leaves the stored bounds
+/// unverified and says so; `--verify-bounds` verifies them anyway.
+#[test]
+fn info_skips_the_bounds_check_of_a_large_file_and_says_so() {
+    let spec = rigscope::synth::SynthSpec { vertices: 210_000, joints: 8, frames: 100 };
+    let scene = rigscope::load_bytes("big.iqm", &rigscope::synth::iqm_bytes(spec)).unwrap();
+    // Written through convert, which stores the skinned bounds of every frame.
+    let bytes = rigscope::convert::to_iqm(&scene).unwrap().bytes;
+    let dir = std::env::temp_dir().join(format!("rigscope-cli-info-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("big.iqm");
+    std::fs::write(&file, bytes).unwrap();
+    let f = file.display().to_string();
+    let out = rigscope(&["info", &f]);
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("note: stored bounds not verified: ") && text.contains(" vertices × 100 frames"), "{text}");
+    let out = rigscope(&["info", &f, "--verify-bounds"]);
+    assert!(out.status.success() && !String::from_utf8_lossy(&out.stdout).contains("not verified"));
+    let v = json(&rigscope(&["info", &f, "--json"]));
+    assert!(v["notes"][0].as_str().unwrap().contains("not verified"), "{v}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
