@@ -28,22 +28,31 @@ fn overshoot(outer: &FrameBounds, inner: &FrameBounds) -> f32 {
 /// `info` and the window alike.
 pub const BOUNDS_TOLERANCE: f32 = 1e-3;
 
-/// Every frame whose stored bounds miss the skinned mesh by more than `relative` of the model's size.
+/// Every frame whose stored bounds miss the skinned mesh by more than `relative` of the model's size, in
+/// clip and frame order. Frames are skinned in parallel on every core (rayon; inside `check --jobs` the files'
+/// own parallelism shares the same threads).
 pub fn stored_bounds_misses(scene: &Scene, relative: f32) -> Vec<BoundsMiss> {
+    use rayon::prelude::*;
+    if scene.vertices.is_empty() {
+        return Vec::new();
+    }
     let mut out = Vec::new();
-    let mut pose = Pose::default();
     for (ci, clip) in scene.clips.iter().enumerate() {
         let Some(stored) = &clip.bounds else { continue };
         let Some(first) = stored.first() else { continue };
         let size = stored.iter().fold(*first, |a, b| a.union(b)).diagonal();
-        for (k, b) in stored.iter().enumerate() {
-            pose.update(&scene.skeleton, clip, k as f32, DEFAULT_FPS);
-            let Some(skinned) = skinned_bounds(&scene.vertices, &pose.palette) else { return out };
-            let by = overshoot(b, &skinned);
-            if by > relative * size {
-                out.push(BoundsMiss { clip: ci, frame: k as u32, by, stored: *b, skinned });
-            }
-        }
+        let misses: Vec<BoundsMiss> = stored
+            .par_iter()
+            .enumerate()
+            .map_init(Pose::default, |pose, (k, b)| {
+                pose.update(&scene.skeleton, clip, k as f32, DEFAULT_FPS);
+                let skinned = skinned_bounds(&scene.vertices, &pose.palette)?;
+                let by = overshoot(b, &skinned);
+                (by > relative * size).then_some(BoundsMiss { clip: ci, frame: k as u32, by, stored: *b, skinned })
+            })
+            .flatten()
+            .collect();
+        out.extend(misses);
     }
     out
 }
