@@ -20,23 +20,32 @@ pub fn resolve_texture(dir: &Path, name: &str) -> Option<PathBuf> {
     }
     let folder = dir.join(rel.parent().unwrap_or(Path::new("")));
     let file = rel.file_name()?.to_str()?;
-    let entries: Vec<(String, PathBuf)> = std::fs::read_dir(&folder)
-        .ok()?
-        .filter_map(|e| e.ok())
-        .filter(|e| e.path().is_file())
-        .filter_map(|e| Some((e.file_name().to_str()?.to_lowercase(), e.path())))
-        .collect();
+    // The folder's names, lower-cased, listed once and only when an exact spelling misses. No entry is looked
+    // at beyond its name until it matches: a model in a folder of thousands of files (a `check` batch) must not
+    // stat every one of them per texture.
+    let mut listing: Option<Vec<(String, std::ffi::OsString)>> = None;
     let candidates = std::iter::once(file.to_string()).chain(EXTENSIONS.iter().map(|ext| format!("{file}.{ext}")));
     for candidate in candidates {
-        let want = candidate.to_lowercase();
         // Exact spelling first, so a folder with both `Body.png` and `body.png` picks the one named.
-        if let Some((_, p)) = entries.iter().find(|(_, p)| p.file_name().and_then(|f| f.to_str()) == Some(&candidate)) {
-            return Some(p.clone());
+        let exact = folder.join(&candidate);
+        if exact.is_file() {
+            return Some(exact);
         }
-        let mut matches: Vec<&PathBuf> = entries.iter().filter(|(n, _)| *n == want).map(|(_, p)| p).collect();
+        let names = listing.get_or_insert_with(|| {
+            std::fs::read_dir(&folder)
+                .map(|d| {
+                    d.filter_map(|e| e.ok())
+                        .filter_map(|e| Some((e.file_name().to_str()?.to_lowercase(), e.file_name())))
+                        .collect()
+                })
+                .unwrap_or_default()
+        });
+        let want = candidate.to_lowercase();
+        let mut matches: Vec<PathBuf> =
+            names.iter().filter(|(n, _)| *n == want).map(|(_, f)| folder.join(f)).filter(|p| p.is_file()).collect();
         matches.sort();
-        if let Some(p) = matches.first() {
-            return Some((*p).clone());
+        if let Some(p) = matches.into_iter().next() {
+            return Some(p);
         }
     }
     None
