@@ -2,7 +2,10 @@
 //! (`TextureSearch::DataTexture`, Ragnarok's `data\texture\` paths). Names come from untrusted files, so
 //! absolute names and names that climb out (`..`) are refused.
 
+use std::collections::HashMap;
 use std::path::{Component, Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use std::time::SystemTime;
 
 use crate::scene::TextureSearch;
 
@@ -23,7 +26,7 @@ pub fn resolve_texture(dir: &Path, name: &str) -> Option<PathBuf> {
     // The folder's names, lower-cased, listed once and only when an exact spelling misses. No entry is looked
     // at beyond its name until it matches: a model in a folder of thousands of files (a `check` batch) must not
     // stat every one of them per texture.
-    let mut listing: Option<Vec<(String, std::ffi::OsString)>> = None;
+    let mut listing: Option<Arc<Listing>> = None;
     let candidates = std::iter::once(file.to_string()).chain(EXTENSIONS.iter().map(|ext| format!("{file}.{ext}")));
     for candidate in candidates {
         // Exact spelling first, so a folder with both `Body.png` and `body.png` picks the one named.
@@ -31,15 +34,7 @@ pub fn resolve_texture(dir: &Path, name: &str) -> Option<PathBuf> {
         if exact.is_file() {
             return Some(exact);
         }
-        let names = listing.get_or_insert_with(|| {
-            std::fs::read_dir(&folder)
-                .map(|d| {
-                    d.filter_map(|e| e.ok())
-                        .filter_map(|e| Some((e.file_name().to_str()?.to_lowercase(), e.file_name())))
-                        .collect()
-                })
-                .unwrap_or_default()
-        });
+        let names = listing.get_or_insert_with(|| folder_names(&folder));
         let want = candidate.to_lowercase();
         let mut matches: Vec<PathBuf> =
             names.iter().filter(|(n, _)| *n == want).map(|(_, f)| folder.join(f)).filter(|p| p.is_file()).collect();
@@ -49,6 +44,46 @@ pub fn resolve_texture(dir: &Path, name: &str) -> Option<PathBuf> {
         }
     }
     None
+}
+
+/// A folder's entry names, lower-cased, with the names as they are.
+type Listing = Vec<(String, std::ffi::OsString)>;
+
+/// Folder listings by path and the folder's modification time when listed. Models in one folder (a `check`
+/// batch of thousands) share one listing instead of each reading the folder; a folder whose entries changed
+/// (a texture saved, renamed or deleted changes its modification time) is listed again.
+static LISTINGS: Mutex<Option<ListingCache>> = Mutex::new(None);
+
+/// Each folder's modification time when listed, and the listing.
+type ListingCache = HashMap<PathBuf, (SystemTime, Arc<Listing>)>;
+
+/// The names in `folder` (empty when it can't be read), from [`LISTINGS`] while the folder is unchanged.
+fn folder_names(folder: &Path) -> Arc<Listing> {
+    let modified = std::fs::metadata(folder).and_then(|m| m.modified()).ok();
+    if let Some(m) = modified
+        && let Some((when, names)) = LISTINGS.lock().ok().and_then(|c| c.as_ref()?.get(folder).cloned())
+        && when == m
+    {
+        return names;
+    }
+    let names: Arc<Listing> = Arc::new(
+        std::fs::read_dir(folder)
+            .map(|d| {
+                d.filter_map(|e| e.ok())
+                    .filter_map(|e| Some((e.file_name().to_str()?.to_lowercase(), e.file_name())))
+                    .collect()
+            })
+            .unwrap_or_default(),
+    );
+    if let (Some(m), Ok(mut cache)) = (modified, LISTINGS.lock()) {
+        let cache = cache.get_or_insert_with(HashMap::new);
+        // Bounded: a long session that looks through many folders starts over rather than growing.
+        if cache.len() >= 4096 {
+            cache.clear();
+        }
+        cache.insert(folder.to_path_buf(), (m, names.clone()));
+    }
+    names
 }
 
 /// Finds the texture `name` refers to from the model's folder `dir`, the way `search` says.
@@ -160,5 +195,19 @@ mod tests {
         // The Inter-Quake search is unchanged: beside the model only.
         assert_eq!(find_texture(&models, "la_scifi\\error_01.bmp", TextureSearch::BesideModel), None);
         std::fs::remove_dir_all(&root).unwrap();
+    }
+
+    #[test]
+    fn a_texture_saved_after_a_lookup_missed_is_found_the_next_time() {
+        let dir = std::env::temp_dir().join(format!("rigscope-listing-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("other.png"), b"x").unwrap();
+        assert_eq!(resolve_texture(&dir, "skin"), None, "missing: the folder is listed and the listing kept");
+        std::fs::write(dir.join("SKIN.png"), b"x").unwrap();
+        assert_eq!(resolve_texture(&dir, "skin"), Some(dir.join("SKIN.png")), "the folder changed: listed again");
+        std::fs::remove_file(dir.join("SKIN.png")).unwrap();
+        assert_eq!(resolve_texture(&dir, "skin"), None, "and again when it goes");
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }
