@@ -208,3 +208,23 @@ fn info_skips_the_bounds_check_of_a_large_file_and_says_so() {
     assert!(v["notes"][0].as_str().unwrap().contains("not verified"), "{v}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `info` on a folder describes every file rigscope reads in it, in path order (JSON: an array), and reports
+/// the files that fail to load at the end with exit 1, after describing the others.
+#[test]
+fn info_describes_a_folder_and_names_the_files_that_fail() {
+    let dir = corpus("mmd/yohawing/test_1bone_cube.pmx").parent().unwrap().display().to_string();
+    let out = rigscope(&["info", &dir, "--json"]);
+    assert_eq!(out.status.code(), Some(1));
+    let v: Value = serde_json::from_slice(&out.stdout).expect("stdout is a JSON array");
+    let files: Vec<&str> = v.as_array().unwrap().iter().map(|o| o["file"].as_str().unwrap()).collect();
+    assert_eq!(files.len(), 9, "{files:?}");
+    assert!(files.windows(2).all(|w| w[0] < w[1]), "path order: {files:?}");
+    assert!(files.iter().all(|f| !f.ends_with("joint_orient_test.pmx")));
+    assert!(stderr(&out).contains("joint_orient_test.pmx @683"), "{}", stderr(&out));
+    // --include narrows it; a single file named keeps its one-object output.
+    let out = rigscope(&["info", &dir, "--include", "**/*.vmd", "--json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v.as_array().unwrap().len(), 3);
+}

@@ -155,13 +155,13 @@ fn check_one(path: &Path, model: Option<&crate::Scene>) -> Checked {
 }
 
 /// Which files in folders are checked.
-struct Filter {
+pub(super) struct Filter {
     include: Option<globset::GlobSet>,
     exclude: Option<globset::GlobSet>,
 }
 
 impl Filter {
-    fn new(include: &[String], exclude: &[String]) -> Result<Filter, CliError> {
+    pub(super) fn new(include: &[String], exclude: &[String]) -> Result<Filter, CliError> {
         let set = |globs: &[String], flag: &str| -> Result<Option<globset::GlobSet>, CliError> {
             if globs.is_empty() {
                 return Ok(None);
@@ -183,7 +183,7 @@ impl Filter {
 
 /// The files to check, sorted: files named on the command line as they are, and in folders the files rigscope
 /// reads that pass the filter. Also what couldn't be walked (a symlink loop, an unreadable folder).
-fn collect(roots: &[PathBuf], filter: &Filter) -> (Vec<PathBuf>, Vec<String>) {
+pub(super) fn collect(roots: &[PathBuf], filter: &Filter) -> (Vec<PathBuf>, Vec<String>) {
     let mut files = Vec::new();
     let mut problems = Vec::new();
     for root in roots {

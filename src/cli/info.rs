@@ -11,8 +11,15 @@ use crate::scene::{DEFAULT_FPS, Scene};
 
 #[derive(Args, Debug)]
 pub struct InfoArgs {
-    /// The file to describe.
-    pub file: PathBuf,
+    /// The files to describe; folders are walked recursively for the files rigscope reads (as `check` does).
+    #[arg(value_name = "PATH", required = true)]
+    pub files: Vec<PathBuf>,
+    /// In folders, describe only files whose path matches one of these globs (`**/*.iqm`).
+    #[arg(long, value_name = "GLOB")]
+    pub include: Vec<String>,
+    /// In folders, skip files whose path matches one of these globs.
+    #[arg(long, value_name = "GLOB")]
+    pub exclude: Vec<String>,
     /// Print JSON instead of text.
     #[arg(long)]
     pub json: bool,
@@ -645,29 +652,51 @@ fn vpd_text(o: &mut String, v: &crate::scene::VpdInfo) {
     );
 }
 
+/// One file, or every file a folder holds: one report each in path order (JSON: one object for a single file
+/// named on the command line, else an array). Files that fail to load are reported at the end (exit 1) after
+/// the others were described.
 pub fn run(args: &InfoArgs) -> Result<(), CliError> {
-    let mut scene = crate::load_path(&args.file).map_err(CliError::load)?;
+    let filter = super::check::Filter::new(&args.include, &args.exclude)?;
+    let single = args.files.len() == 1 && !args.files[0].is_dir();
+    let (paths, mut problems) = super::check::collect(&args.files, &filter);
+    let mut objects = Vec::new();
+    for path in &paths {
+        match describe(path, args.verify_bounds) {
+            Ok((json, _)) if args.json => objects.push(json),
+            Ok((_, text)) => print!("{text}"),
+            Err(e) if single => return Err(e),
+            Err(e) => problems.push(e.message),
+        }
+    }
+    if args.json {
+        // Each object printed as its struct orders its fields (a `serde_json::Value` would sort them).
+        if single {
+            println!("{}", objects.pop().unwrap_or_default());
+        } else {
+            println!("[{}]", objects.join(",\n"));
+        }
+    }
+    if problems.is_empty() { Ok(()) } else { Err(CliError::load(problems.join("\n"))) }
+}
+
+/// One file's report, as pretty JSON and as text.
+fn describe(path: &std::path::Path, verify_bounds: bool) -> Result<(String, String), CliError> {
+    let mut scene = crate::load_path(path).map_err(CliError::load)?;
     // `info` describes and `check` verifies: the stored bounds are compared with a skin per frame only while
     // that stays cheap next to loading the file.
     let frames: u64 = scene.clips.iter().filter(|c| c.bounds.is_some()).map(|c| u64::from(c.frame_count)).sum();
     let work = (scene.vertices.len() as u64).saturating_mul(frames);
-    let verified = args.verify_bounds || work <= VERIFY_BUDGET;
+    let verified = verify_bounds || work <= VERIFY_BUDGET;
     if verified {
         let misses = crate::anim::stored_bounds_warnings(&scene, crate::anim::BOUNDS_TOLERANCE);
         scene.meta.warnings.extend(misses);
     }
-    let mut info = build(args.file.display().to_string(), &scene);
+    let mut info = build(path.display().to_string(), &scene);
     if !verified {
         info.notes.push(format!(
             "stored bounds not verified: {} vertices × {frames} frames is over info's budget (--verify-bounds, or rigscope check)",
             scene.vertices.len()
         ));
     }
-    if args.json {
-        let s = serde_json::to_string_pretty(&info).map_err(CliError::load)?;
-        println!("{s}");
-    } else {
-        print!("{}", text(&info));
-    }
-    Ok(())
+    Ok((serde_json::to_string_pretty(&info).map_err(CliError::load)?, text(&info)))
 }
