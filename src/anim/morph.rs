@@ -155,14 +155,8 @@ pub fn material_colors(
     if active.is_empty() {
         return None;
     }
-    let to_srgb = |c: f32| if c <= 0.003_130_8 { c * 12.92 } else { 1.055 * c.powf(1.0 / 2.4) - 0.055 };
-    let to_linear = |c: f32| if c <= 0.04045 { c / 12.92 } else { ((c + 0.055) / 1.055).powf(2.4) };
-    let encode = |c: glam::Vec4| glam::Vec4::new(to_srgb(c.x), to_srgb(c.y), to_srgb(c.z), c.w);
-    let decode = |c: glam::Vec4| {
-        let c = c.clamp(glam::Vec4::ZERO, glam::Vec4::ONE);
-        glam::Vec4::new(to_linear(c.x), to_linear(c.y), to_linear(c.z), c.w)
-    };
-    let mut out: Vec<glam::Vec4> = base.iter().map(|&c| encode(c)).collect();
+    use crate::scene::color::{linear_to_srgba, srgba_to_linear};
+    let mut out: Vec<glam::Vec4> = base.iter().map(|&c| linear_to_srgba(c)).collect();
     for (offsets, w) in active {
         for o in offsets {
             let targets = match o.material {
@@ -178,7 +172,7 @@ pub fn material_colors(
             }
         }
     }
-    Some(out.into_iter().map(decode).collect())
+    Some(out.into_iter().map(|c| srgba_to_linear(c.clamp(glam::Vec4::ZERO, glam::Vec4::ONE))).collect())
 }
 
 /// The scene's vertices with the vertex and UV morphs at the effective `weights` applied (borrowed as they

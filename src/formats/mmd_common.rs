@@ -152,8 +152,7 @@ pub fn material(m: &MmdMaterial) -> Material {
 /// alpha as it is. Non-finite components read as 1, and the colour is clamped to 0..1.
 pub fn diffuse_color(d: glam::Vec4) -> glam::Vec4 {
     let d = glam::Vec4::from_array(d.to_array().map(|c| if c.is_finite() { c.clamp(0.0, 1.0) } else { 1.0 }));
-    let lin = |c: f32| if c <= 0.04045 { c / 12.92 } else { ((c + 0.055) / 1.055).powf(2.4) };
-    glam::Vec4::new(lin(d.x), lin(d.y), lin(d.z), d.w)
+    crate::scene::color::srgba_to_linear(d)
 }
 
 /// Joint and weight streams from each vertex's bones (file indices, `None` for an unused slot) and weights. A

@@ -34,10 +34,7 @@ pub enum Background {
 impl Background {
     /// The clear value for an sRGB target (linear values).
     pub fn clear_color(self) -> wgpu::Color {
-        let lin = |c: u8| {
-            let c = c as f64 / 255.0;
-            if c <= 0.04045 { c / 12.92 } else { ((c + 0.055) / 1.055).powf(2.4) }
-        };
+        let lin = |c: u8| f64::from(crate::scene::color::srgb_to_linear(f32::from(c) / 255.0));
         match self {
             Background::Color([r, g, b]) => wgpu::Color { r: lin(r), g: lin(g), b: lin(b), a: 1.0 },
             Background::Transparent => wgpu::Color::TRANSPARENT,

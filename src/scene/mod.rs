@@ -7,6 +7,7 @@
 pub mod adjacency;
 mod camera;
 mod clip;
+pub mod color;
 mod constraint;
 mod geometry;
 mod mmd;
