@@ -183,6 +183,22 @@ pub struct PhysicsJoint {
     pub spring_rotation: Vec3,
 }
 
+impl PhysicsJoint {
+    /// The eight vectors in the order PMX and PMD files store them (position to rotation spring).
+    pub fn vectors(&self) -> [Vec3; 8] {
+        [
+            self.position,
+            self.rotation,
+            self.translation_min,
+            self.translation_max,
+            self.rotation_min,
+            self.rotation_max,
+            self.spring_translation,
+            self.spring_rotation,
+        ]
+    }
+}
+
 /// An SDEF vertex: blended linearly by the renderer, its spherical parameters kept.
 #[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
 pub struct SdefVertex {

@@ -113,16 +113,7 @@ impl PmdDocument {
             for j in &m.joints {
                 name(&mut b, &j.name, 20);
                 b.u32(j.bodies[0].map_or(u32::MAX, |x| x as u32)).u32(j.bodies[1].map_or(u32::MAX, |x| x as u32));
-                for v in [
-                    j.position,
-                    j.rotation,
-                    j.translation_min,
-                    j.translation_max,
-                    j.rotation_min,
-                    j.rotation_max,
-                    j.spring_translation,
-                    j.spring_rotation,
-                ] {
+                for v in j.vectors() {
                     v3(&mut b, v);
                 }
             }

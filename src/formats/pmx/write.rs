@@ -233,16 +233,7 @@ impl W<'_> {
         self.b.u8(j.kind);
         self.index(5, j.bodies[0]);
         self.index(5, j.bodies[1]);
-        for v in [
-            j.position,
-            j.rotation,
-            j.translation_min,
-            j.translation_max,
-            j.rotation_min,
-            j.rotation_max,
-            j.spring_translation,
-            j.spring_rotation,
-        ] {
+        for v in j.vectors() {
             self.v3(v);
         }
     }
