@@ -71,8 +71,9 @@ pub fn attach(model: &mut Scene, anim: &Scene, source: &str) -> Result<AttachRep
         (0..ms.len()).map(Some).collect()
     };
     let mut map = map;
+    let (cut_bones, cut_morphs) = cut_names(anim);
     if !report.by_index {
-        prefix_match_joints(anim, ms, &mut map, &mut report);
+        prefix_match_joints(&cut_bones, fs, ms, &mut map, &mut report);
     }
     if map.iter().all(Option::is_none) && !has_cameras {
         return Err(AttachError::NoMatch(source.to_string()));
@@ -134,7 +135,7 @@ pub fn attach(model: &mut Scene, anim: &Scene, source: &str) -> Result<AttachRep
             // Stored bounds describe the file's own mesh, which isn't the model's.
             bounds: None,
             source: Some(source.to_string()),
-            morphs: clip.morphs.iter().map(|t| rename_cut_morph(t, anim, model_morphs, &mut report)).collect(),
+            morphs: clip.morphs.iter().map(|t| rename_cut_morph(t, &cut_morphs, model_morphs, &mut report)).collect(),
             ik_switches: clip.ik_switches.clone(),
         });
     }
@@ -162,14 +163,13 @@ fn extending<'a>(cut: &str, names: impl Iterator<Item = &'a str>) -> Vec<&'a str
 /// Matches the file's unmatched, cut joint names to the one unmatched model joint each starts, reporting
 /// the matches and the ambiguous names.
 fn prefix_match_joints(
-    anim: &Scene,
+    cut: &[&str],
+    fs: &crate::scene::Skeleton,
     ms: &crate::scene::Skeleton,
     map: &mut [Option<usize>],
     report: &mut AttachReport,
 ) {
-    let (cut, _) = cut_names(anim);
-    let fs = &anim.skeleton;
-    for name in cut {
+    for &name in cut {
         let Some(fi) = fs.find(name) else { continue };
         if map.contains(&Some(fi)) {
             continue;
@@ -193,11 +193,10 @@ fn prefix_match_joints(
 /// are matched by name when played); other tracks as they are.
 fn rename_cut_morph(
     track: &crate::scene::MorphTrack,
-    anim: &Scene,
+    cut: &[&str],
     morphs: &[crate::scene::Morph],
     report: &mut AttachReport,
 ) -> crate::scene::MorphTrack {
-    let (_, cut) = cut_names(anim);
     let exact = morphs.iter().any(|m| m.name == track.name);
     if exact || !cut.contains(&track.name.as_str()) {
         return track.clone();
