@@ -97,6 +97,11 @@ pub(super) fn build(
     Ok(Built { model, findings })
 }
 
+/// Values held per name (`old_names[i]` held `old[i]`) carried over to `new_names`; names not held get `None`.
+fn by_name<T: Copy>(old_names: &[String], old: &[Option<T>], new_names: &[String]) -> Vec<Option<T>> {
+    new_names.iter().map(|n| old_names.iter().zip(old).find(|(o, _)| *o == n).and_then(|(_, v)| *v)).collect()
+}
+
 /// The stored-bounds misses skin every frame: affordable for the window when vertices × frames stay small.
 fn affordable(scene: &Scene) -> bool {
     let frames: u64 = scene.clips.iter().map(|c| u64::from(c.frame_count)).sum();
@@ -243,24 +248,14 @@ impl Document {
         self.selected_joint = memory.joint_in(scene);
         self.hidden_meshes = memory.hidden_in(scene);
         self.curve = memory.curve_in(scene);
-        // Overrides are kept by morph name.
-        let held: Vec<(&str, f32)> = (self.model.scene.morphs.iter().zip(&self.morph_overrides))
-            .filter_map(|(m, o)| Some((m.name.as_str(), (*o)?)))
-            .collect();
-        let overrides: Vec<Option<f32>> =
-            scene.morphs.iter().map(|m| held.iter().find(|(n, _)| *n == m.name).map(|(_, w)| *w)).collect();
-        self.morph_overrides = overrides;
-        // IK overrides are kept by the IK bone's name.
-        let name_of = |s: &crate::scene::Scene, c: &crate::scene::IkChain| s.skeleton.display_name(c.joint);
-        let held: Vec<(String, bool)> = (self.model.scene.constraints.ik.iter().zip(&self.ik_overrides))
-            .filter_map(|(c, o)| Some((name_of(&self.model.scene, c), (*o)?)))
-            .collect();
-        self.ik_overrides = scene
-            .constraints
-            .ik
-            .iter()
-            .map(|c| held.iter().find(|(n, _)| *n == name_of(scene, c)).map(|(_, on)| *on))
-            .collect();
+        // Overrides are kept by name: a morph's, an IK chain's bone.
+        let old = &self.model.scene;
+        let morph_names = |s: &crate::scene::Scene| s.morphs.iter().map(|m| m.name.clone()).collect::<Vec<_>>();
+        let chain_names = |s: &crate::scene::Scene| {
+            s.constraints.ik.iter().map(|c| s.skeleton.display_name(c.joint)).collect::<Vec<_>>()
+        };
+        self.morph_overrides = by_name(&morph_names(old), &self.morph_overrides, &morph_names(scene));
+        self.ik_overrides = by_name(&chain_names(old), &self.ik_overrides, &chain_names(scene));
         self.morph_edits += 1;
         self.player.select(clip);
         if let Some(c) = clip.and_then(|c| scene.clips.get(c)) {
