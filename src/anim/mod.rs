@@ -18,7 +18,7 @@ pub use bounds::{BOUNDS_TOLERANCE, BoundsMiss, bounds_miss_warnings, stored_boun
 pub use constraint::{apply_constraints, apply_constraints_switched};
 pub use morph::{
     apply_bone_morphs, apply_morphs, clip_morph_weights, effective_morph_weights, material_colors, material_morphs,
-    morph_weights, morphed_vertices, sample_morph_track,
+    morph_weights, morphed_vertices, overridden_weights, sample_morph_track,
 };
 pub use onion::{Ghost, MAX_ONION_FRAMES, onion_ghosts};
 pub use pose::{Pose, ik_switched_on};

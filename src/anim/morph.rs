@@ -54,7 +54,12 @@ pub fn morph_weights(
     if morphs.is_empty() {
         return Vec::new();
     }
-    let mut w = clip_morph_weights(morphs, clip, frame, default_fps);
+    overridden_weights(morphs, &clip_morph_weights(morphs, clip, frame, default_fps), overrides)
+}
+
+/// [`effective_morph_weights`] of the clip's weights with `overrides[i]`, when set, in place of morph `i`'s.
+pub fn overridden_weights(morphs: &[Morph], clip_weights: &[f32], overrides: &[Option<f32>]) -> Vec<f32> {
+    let mut w = clip_weights.to_vec();
     for (w, o) in w.iter_mut().zip(overrides) {
         if let Some(o) = o {
             *w = *o;

@@ -49,7 +49,8 @@ impl Pose {
     }
 
     /// [`Pose::update_scene`], with `ik[c]`, when set, switching IK chain `c` on or off in place of what the
-    /// motion's IK switches say.
+    /// motion's IK switches say. Returns what the clip alone gives each morph (before overrides and groups), for
+    /// a caller that shows it.
     pub fn update_scene_with(
         &mut self,
         scene: &Scene,
@@ -58,13 +59,18 @@ impl Pose {
         default_fps: f32,
         overrides: &[Option<f32>],
         ik: &[Option<bool>],
-    ) {
+    ) -> Vec<f32> {
         let skeleton = &scene.skeleton;
         match clip {
             Some(clip) => self.update(skeleton, clip, frame, default_fps),
             None => self.set_locals_from(skeleton, |locals| locals.copy_from_slice(&skeleton.bind_locals())),
         }
-        self.morphs = super::morph_weights(&scene.morphs, clip, frame, default_fps, overrides);
+        let clip_weights = super::clip_morph_weights(&scene.morphs, clip, frame, default_fps);
+        self.morphs = if scene.morphs.is_empty() {
+            Vec::new()
+        } else {
+            super::overridden_weights(&scene.morphs, &clip_weights, overrides)
+        };
         if super::apply_bone_morphs(&scene.morphs, &self.morphs, &mut self.locals) {
             self.evaluate(skeleton);
         }
@@ -79,6 +85,7 @@ impl Pose {
                 scene.constraints.ik.get(chain).and_then(|c| skeleton.joints.get(c.joint)).map(|j| j.name.as_str());
             ik_switched_on(switches, name, time)
         });
+        clip_weights
     }
 
     /// [`Pose::update_scene`] into a new pose.

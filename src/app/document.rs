@@ -353,7 +353,7 @@ impl Document {
             self.pose.key = Some(key);
             let shown = self.player.clip.and_then(|c| scene.clips.get(c)).filter(|_| !bind_pose);
             let frame = shown.map_or(0.0, |clip| self.player.frame(clip));
-            self.pose.pose.update_scene_with(
+            self.pose.clip_morphs = self.pose.pose.update_scene_with(
                 scene,
                 shown,
                 frame,
@@ -361,7 +361,6 @@ impl Document {
                 &self.morph_overrides,
                 &self.ik_overrides,
             );
-            self.pose.clip_morphs = crate::anim::clip_morph_weights(&scene.morphs, shown, frame, DEFAULT_FPS);
         }
         if want_bounds && self.pose.computed_key != Some(key) {
             self.pose.computed_key = Some(key);
