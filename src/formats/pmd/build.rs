@@ -282,31 +282,16 @@ fn bones(
 /// The bone a PMD bone takes its rotation from, and by how much: kind 5 ("rotation influenced") names it in
 /// its IK field, kind 9 ("rotation follow") is its tail with the IK field as a percentage.
 fn append_source(i: usize, b: &RawBone, nb: usize, w: &mut Warnings) -> Option<(usize, f32)> {
-    match b.kind {
-        5 => {
-            let s = index(b.ik, nb).filter(|&s| s != i);
-            if s.is_none() {
-                w.at(
-                    "pmd.append.source",
-                    b.offset,
-                    format!("bone {i} \"{}\": rotation source {} is not another bone; ignored", b.name, b.ik),
-                );
-            }
-            Some((s?, 1.0))
-        }
-        9 => {
-            let t = index(b.tail, nb).filter(|&t| t != i);
-            if t.is_none() {
-                w.at(
-                    "pmd.append.source",
-                    b.offset,
-                    format!("bone {i} \"{}\": follows no other bone (tail {}); ignored", b.name, b.tail),
-                );
-            }
-            Some((t?, f32::from(b.ik) / 100.0))
-        }
-        _ => None,
+    let (source, ratio, missing) = match b.kind {
+        5 => (b.ik, 1.0, format!("rotation source {} is not another bone", b.ik)),
+        9 => (b.tail, f32::from(b.ik) / 100.0, format!("follows no other bone (tail {})", b.tail)),
+        _ => return None,
+    };
+    let s = index(source, nb).filter(|&s| s != i);
+    if s.is_none() {
+        w.at("pmd.append.source", b.offset, format!("bone {i} \"{}\": {missing}; ignored", b.name));
     }
+    Some((s?, ratio))
 }
 
 /// Each scene joint's file order, and the fixed axis of kind-8 bones (towards their tail).
