@@ -3,6 +3,9 @@
 
 @group(2) @binding(0) var albedo: texture_2d<f32>;
 @group(2) @binding(1) var albedo_sampler: sampler;
+// The material's sphere map and toon ramp (white 1×1 when it has none; src/render/model.rs).
+@group(2) @binding(3) var sphere_map: texture_2d<f32>;
+@group(2) @binding(4) var toon_ramp: texture_2d<f32>;
 
 // Per draw (src/render/model.rs, Draw::params).
 struct DrawParams {
@@ -16,6 +19,8 @@ struct DrawParams {
     color: vec4<f32>,
     // The outline's colour (linear RGBA).
     edge: vec4<f32>,
+    // x: the sphere map, 0 none, 1 multiplied, 2 added; y: 1 toon-shaded through the toon ramp; z, w unused.
+    shade: vec4<f32>,
 };
 
 @group(2) @binding(2) var<uniform> draw: DrawParams;
@@ -95,6 +100,18 @@ fn uv_checker(uv: vec2<f32>) -> vec3<f32> {
 
 const HIGHLIGHT = vec3<f32>(0.0, 0.9, 1.0);
 
+// Where a sphere map (a matcap) is read: the normal as the camera sees it, right and up across the map, so the
+// map's centre faces the eye.
+fn sphere_uv(n: vec3<f32>, to_eye: vec3<f32>) -> vec2<f32> {
+    var right = cross(view.up.xyz, to_eye);
+    if dot(right, right) < 1e-8 {
+        right = vec3<f32>(1.0, 0.0, 0.0);
+    }
+    right = normalize(right);
+    let up = cross(to_eye, right);
+    return vec2<f32>(0.5 + 0.5 * dot(n, right), 0.5 - 0.5 * dot(n, up));
+}
+
 // A headlight (light from the camera) over a hemisphere ambient (sky above, ground below, along the model's
 // up axis): every visible surface is lit, and shape reads from the falloff toward silhouettes. A back face
 // (two-sided meshes, or culling off) is lit with its normal turned toward the camera.
@@ -108,7 +125,13 @@ fn fs_mesh(in: MeshOut, @builtin(front_facing) front: bool) -> @location(0) vec4
     if !front {
         n = -n;
     }
+    let to_eye = normalize(view.eye.xyz - in.world);
+    // Sampled before anything is discarded, where control flow is still uniform.
     var texel = textureSample(albedo, albedo_sampler, in.uv) * draw.color;
+    let sphere = textureSample(sphere_map, albedo_sampler, sphere_uv(n, to_eye)).rgb;
+    // The toon key light: from the eye and above it, so shadow bands fall along silhouettes and under overhangs.
+    let key = dot(n, normalize(to_eye + 0.8 * view.up.xyz));
+    let toon = textureSample(toon_ramp, albedo_sampler, vec2<f32>(0.5, clamp(0.5 - 0.5 * key, 0.03, 0.97))).rgb;
     if view.modes.y > 0.5 {
         texel = vec4<f32>(uv_checker(in.uv), 1.0);
     }
@@ -116,13 +139,21 @@ fn fs_mesh(in: MeshOut, @builtin(front_facing) front: bool) -> @location(0) vec4
     if texel.a < draw.flags.y || draw.color.a <= 0.0 {
         discard;
     }
-    let albedo = texel.rgb * in.color.rgb;
-    let to_eye = normalize(view.eye.xyz - in.world);
+    var albedo = texel.rgb * in.color.rgb;
+    if draw.shade.x > 1.5 && view.modes.y < 0.5 {
+        albedo += sphere;
+    } else if draw.shade.x > 0.5 && view.modes.y < 0.5 {
+        albedo *= sphere;
+    }
     let facing = max(dot(n, to_eye), 0.0);
     let hemi = 0.5 + 0.5 * dot(n, view.up.xyz);
     let ambient = mix(vec3<f32>(0.16, 0.14, 0.13), vec3<f32>(0.42, 0.45, 0.52), hemi);
     let specular = 0.12 * pow(facing, 24.0);
     var color = albedo * (ambient + 0.72 * facing) + vec3<f32>(specular);
+    if draw.shade.y > 0.5 {
+        // MikuMikuDance's look: the colour as it is, darkened only by the ramp's shadow rows.
+        color = albedo * toon + vec3<f32>(0.5 * specular);
+    }
     if draw.flags.x < 0.5 {
         color = albedo;
     }

@@ -224,3 +224,151 @@ fn outlines_draw_dark_edges_along_the_silhouette() {
     assert!(dark(&edged) > dark(&plain) + 300, "edges add dark pixels ({} vs {})", dark(&edged), dark(&plain));
     assert!(grown > 300, "the outline grows the silhouette over the background ({grown} pixels)");
 }
+
+/// A white unit ball facing the camera, Y up, with one material that a test gives a sphere map or a toon ramp.
+fn ball() -> Scene {
+    use glam::{Vec2, Vec4};
+    use rigscope::scene::{Format, Material, Mesh, Metadata, UpAxis};
+    let (rings, segments) = (24u32, 48u32);
+    let mut positions = Vec::new();
+    let mut texcoords = Vec::new();
+    for r in 0..=rings {
+        let theta = std::f32::consts::PI * r as f32 / rings as f32;
+        for s in 0..=segments {
+            let phi = std::f32::consts::TAU * s as f32 / segments as f32;
+            positions.push(Vec3::new(theta.sin() * phi.cos(), theta.cos(), theta.sin() * phi.sin()));
+            texcoords.push(Vec2::new(s as f32 / segments as f32, r as f32 / rings as f32));
+        }
+    }
+    let mut triangles = Vec::new();
+    let at = |r: u32, s: u32| r * (segments + 1) + s;
+    for r in 0..rings {
+        for s in 0..segments {
+            for mut t in [[at(r, s), at(r + 1, s), at(r + 1, s + 1)], [at(r, s), at(r + 1, s + 1), at(r, s + 1)]] {
+                let [a, b, c] = t.map(|i| positions[i as usize]);
+                // Counter-clockwise seen from outside.
+                if (b - a).cross(c - a).dot(a + b + c) < 0.0 {
+                    t.swap(1, 2);
+                }
+                triangles.push(t);
+            }
+        }
+    }
+    let mut scene = Scene::empty(Metadata::new(Format::Pmx, "ball.pmx"));
+    scene.up = UpAxis::Y;
+    scene.vertices.normals = Some(positions.clone());
+    scene.vertices.positions = positions;
+    scene.vertices.texcoords = Some(texcoords);
+    scene.meshes = vec![Mesh {
+        name: "ball".into(),
+        material: 0,
+        first_triangle: 0,
+        num_triangles: triangles.len() as u32,
+        first_vertex: 0,
+        num_vertices: scene.vertices.positions.len() as u32,
+        two_sided: false,
+        uv_animation: None,
+    }];
+    scene.triangles = triangles;
+    scene.materials = vec![Material { color: Some(Vec4::ONE), ..Material::new("white", Some(String::new())) }];
+    scene
+}
+
+/// Draws `scene` with its textures from `dir`, front view, 128 × 128.
+fn draw_textured(headless: &Headless, scene: &Scene, dir: &std::path::Path) -> RgbaImage {
+    let textures = rigscope::textures::TextureSet::load(scene, Some(dir));
+    assert!(textures.problems().is_empty(), "{:?}", textures.problems());
+    let model = GpuModel::upload_textures(headless.renderer(), scene, &textures);
+    draw(headless, scene, &model, &Pose::bind(&scene.skeleton), (128, 128))
+}
+
+fn texture_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("rigscope-mmd-shading-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// The mean colour of the pixels in a square of side 9 around (x, y).
+fn mean(img: &RgbaImage, x: u32, y: u32) -> [f32; 3] {
+    let mut sum = [0.0f32; 3];
+    for dy in 0..9 {
+        for dx in 0..9 {
+            let p = img.get_pixel(x + dx - 4, y + dy - 4).0;
+            (0..3).for_each(|c| sum[c] += p[c] as f32 / 81.0);
+        }
+    }
+    sum
+}
+
+fn pixel(img: &RgbaImage, x: u32, y: u32) -> [f32; 3] {
+    let p = img.get_pixel(x, y).0;
+    [p[0], p[1], p[2]].map(f32::from)
+}
+
+/// The first and last rows with anything drawn on the black background.
+fn rows_drawn(img: &RgbaImage) -> (u32, u32) {
+    let rows: Vec<u32> = img.enumerate_pixels().filter(|(_, _, p)| p.0[..3] != [0, 0, 0]).map(|(_, y, _)| y).collect();
+    (*rows.iter().min().unwrap(), *rows.iter().max().unwrap())
+}
+
+/// Sphere maps are read at the normal as the camera sees it: a map black on its left half and white on its right
+/// multiplies the ball's left side to black and leaves its right side lit; a green map added turns the ball green
+/// where it was grey without touching red.
+#[test]
+fn sphere_maps_multiply_and_add_by_the_view_normal() {
+    use rigscope::scene::{SphereBlend, SphereMap};
+    let headless = headless();
+    let dir = texture_dir("sphere");
+    image::RgbaImage::from_fn(64, 64, |x, _| image::Rgba(if x < 32 { [0, 0, 0, 255] } else { [255; 4] }))
+        .save(dir.join("halves.png"))
+        .unwrap();
+    // `.spa` is a BMP by another name; the image crate writes by extension, so write a BMP and rename it.
+    image::RgbaImage::from_pixel(8, 8, image::Rgba([0, 160, 0, 255])).save(dir.join("green.bmp")).unwrap();
+    std::fs::rename(dir.join("green.bmp"), dir.join("green.spa")).unwrap();
+
+    let mut scene = ball();
+    let plain = draw_textured(&headless, &scene, &dir);
+    scene.materials[0].sphere = Some(SphereMap { texture: "halves.png".into(), blend: SphereBlend::Multiply });
+    let halves = draw_textured(&headless, &scene, &dir);
+    scene.materials[0].sphere = Some(SphereMap { texture: "green.spa".into(), blend: SphereBlend::Add });
+    let green = draw_textured(&headless, &scene, &dir);
+
+    let (left, right, centre) = ((40, 64), (88, 64), (64, 64));
+    let lum = |c: [f32; 3]| c.iter().sum::<f32>() / 3.0;
+    assert!(lum(mean(&plain, left.0, left.1)) > 120.0, "the plain ball is lit on the left: {:?}", mean(&plain, 40, 64));
+    assert!(lum(mean(&halves, left.0, left.1)) < 10.0, "left half multiplied by black: {:?}", mean(&halves, 40, 64));
+    let (r_plain, r_halves) = (mean(&plain, right.0, right.1), mean(&halves, right.0, right.1));
+    assert!((lum(r_plain) - lum(r_halves)).abs() < 3.0, "right half multiplied by white: {r_plain:?} vs {r_halves:?}");
+    let (c_plain, c_green) = (mean(&plain, centre.0, centre.1), mean(&green, centre.0, centre.1));
+    assert!(c_green[1] > c_plain[1] + 20.0 || c_green[1] > 250.0, "green added: {c_plain:?} → {c_green:?}");
+    assert!((c_green[0] - c_plain[0]).abs() < 3.0, "red untouched: {c_plain:?} → {c_green:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A toon ramp replaces the smooth falloff: with a ramp white at the top and blue at the bottom, the middle of
+/// the ball (lit) stays white and its rim (in shadow) turns blue. A shared toon missing from the folder draws the
+/// built-in ramp and is not reported missing.
+#[test]
+fn toon_ramps_shade_the_rim_with_their_bottom_rows() {
+    use rigscope::scene::ToonRamp;
+    let headless = headless();
+    let dir = texture_dir("toon");
+    image::RgbaImage::from_fn(4, 32, |_, y| image::Rgba(if y < 16 { [255; 4] } else { [0, 0, 255, 255] }))
+        .save(dir.join("ramp.png"))
+        .unwrap();
+    let mut scene = ball();
+    scene.materials[0].toon = Some(ToonRamp { texture: Some("ramp.png".into()), shared: false });
+    let toon = draw_textured(&headless, &scene, &dir);
+    let (top, bottom) = rows_drawn(&toon);
+    let (centre, rim) = (mean(&toon, 64, (top + bottom) / 2), pixel(&toon, 64, bottom - 2));
+    assert!(centre.iter().all(|&c| c > 240.0), "the lit middle stays white: {centre:?}");
+    assert!(rim[2] > 200.0 && rim[0] < 40.0 && rim[1] < 40.0, "the rim below is blue: {rim:?}");
+
+    scene.materials[0].toon = Some(ToonRamp { texture: Some("toon03.bmp".into()), shared: true });
+    let builtin = draw_textured(&headless, &scene, &dir);
+    let (centre, rim) = (mean(&builtin, 64, (top + bottom) / 2), pixel(&builtin, 64, bottom - 2));
+    assert!(centre.iter().all(|&c| c > 240.0), "the built-in ramp is white where lit: {centre:?}");
+    assert!(rim.iter().all(|&c| c > 150.0 && c < 235.0), "and light grey in shadow: {rim:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -141,9 +141,12 @@ pub fn material_morphs(morphs: &[Morph]) -> Vec<(usize, Vec<crate::scene::Materi
 }
 
 /// Each material's colour (linear RGBA) with the material morphs (from [`material_morphs`]) at the effective
-/// `weights` applied to `base` (the materials' own colours): a multiply offset scales by `1 + (v − 1)·w`, an
-/// add offset adds `v·w`, both on the sRGB-encoded diffuse colour as MikuMikuDance computes them. `None` when
-/// no material morph has a weight (the colours are the base ones).
+/// `weights` applied to `base` (the materials' own colours, `ambient + diffuse × light` as
+/// [`crate::scene::MMD_LIGHT`] says), on the sRGB-encoded values as MikuMikuDance computes them: an add offset
+/// adds `(ambient + diffuse × light)·w` of its own, alpha `diffuse.a·w`; a multiply offset scales by
+/// `1 + (v − 1)·w` with `v` its diffuse factor, exact when it scales ambient alike (as morph editors write them;
+/// the colour keeps no separate ambient to scale otherwise). `None` when no material morph has a weight (the
+/// colours are the base ones).
 pub fn material_colors(
     morphs: &[(usize, Vec<crate::scene::MaterialOffset>)],
     weights: &[f32],
@@ -172,7 +175,9 @@ pub fn material_colors(
             for c in &mut out[targets] {
                 *c = match o.op {
                     MaterialOp::Multiply => *c * (glam::Vec4::ONE + (o.diffuse - glam::Vec4::ONE) * w),
-                    MaterialOp::Add => *c + o.diffuse * w,
+                    MaterialOp::Add => {
+                        *c + (o.ambient + o.diffuse.truncate() * crate::scene::MMD_LIGHT).extend(o.diffuse.w) * w
+                    }
                 };
             }
         }
@@ -318,13 +323,13 @@ mod tests {
     fn material_morphs_multiply_and_add_on_the_srgb_colour_and_can_hide() {
         use crate::scene::{MaterialOffset, MaterialOp};
         use glam::Vec4;
-        let offset = |material, op, diffuse| MaterialOffset {
+        let offset = |material, op, diffuse, ambient| MaterialOffset {
             material,
             op,
             diffuse,
             specular: Vec3::ZERO,
             specular_power: 0.0,
-            ambient: Vec3::ZERO,
+            ambient,
             edge_color: Vec4::ZERO,
             edge_size: 0.0,
             texture_tint: Vec4::ZERO,
@@ -332,15 +337,15 @@ mod tests {
             toon_tint: Vec4::ZERO,
         };
         let morphs = vec![
-            (0, vec![offset(Some(1), MaterialOp::Multiply, Vec4::new(1.0, 1.0, 1.0, 0.0))]),
-            (2, vec![offset(None, MaterialOp::Add, Vec4::new(0.5, 0.0, 0.0, 0.0))]),
+            (0, vec![offset(Some(1), MaterialOp::Multiply, Vec4::new(1.0, 1.0, 1.0, 0.0), Vec3::ONE)]),
+            (2, vec![offset(None, MaterialOp::Add, Vec4::new(0.5, 0.0, 0.0, 0.0), Vec3::new(0.2, 0.0, 0.0))]),
         ];
         let base = [Vec4::new(0.0, 0.0, 0.0, 1.0), Vec4::ONE];
         assert_eq!(material_colors(&morphs, &[0.0, 1.0, 0.0], &base), None, "no material morph has a weight");
         let c = material_colors(&morphs, &[1.0, 0.0, 1.0], &base).unwrap();
         assert_eq!(c[1].w, 0.0, "multiplied to 0: hidden");
-        // Half added in sRGB: 0.5 encoded is about 0.214 linear.
-        assert!((c[0].x - 0.214).abs() < 1e-3 && c[0].y == 0.0, "{:?}", c[0]);
+        // Added through ambient + diffuse × light, in sRGB: 0.2 + 0.5 × 154/255 = 0.502 encoded, 0.2158 linear.
+        assert!((c[0].x - 0.2158).abs() < 1e-3 && c[0].y == 0.0, "{:?}", c[0]);
         assert_eq!(c[1].x, 1.0, "clamped to 1");
     }
 

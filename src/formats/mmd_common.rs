@@ -5,8 +5,8 @@ use glam::Vec3;
 
 use crate::error::{LoadError, Location, Warning};
 use crate::scene::{
-    Constraints, Joint, Material, Mesh, Metadata, MmdInfo, MmdMaterial, Morph, Scene, Skeleton, Transform, UpAxis,
-    VertexStreams, material_flags,
+    Constraints, Joint, Material, Mesh, Metadata, MmdInfo, MmdMaterial, Morph, Scene, Skeleton, SphereMode, Toon,
+    Transform, UpAxis, VertexStreams, material_flags,
 };
 
 /// The rule ids a format reports the checks it shares with the other MMD format under.
@@ -142,15 +142,60 @@ pub fn material(m: &MmdMaterial) -> Material {
     let edge = m.flags & material_flags::EDGE != 0 && m.edge_size.is_finite() && m.edge_size > 0.0;
     Material {
         alpha: crate::scene::AlphaMode::Blend,
-        color: Some(diffuse_color(m.diffuse)),
-        outline: edge.then(|| crate::scene::Outline { color: diffuse_color(m.edge_color), size: m.edge_size }),
+        color: Some(lit_color(m.diffuse, m.ambient)),
+        outline: edge.then(|| crate::scene::Outline { color: srgb_color(m.edge_color), size: m.edge_size }),
+        sphere: sphere_map(m),
+        toon: toon_ramp(&m.toon),
         ..Material::new(m.name.clone(), texture)
     }
 }
 
-/// MikuMikuDance's diffuse colour (sRGB-encoded, as its shaders use it unconverted) as a linear colour,
-/// alpha as it is. Non-finite components read as 1, and the colour is clamped to 0..1.
-pub fn diffuse_color(d: glam::Vec4) -> glam::Vec4 {
+/// The sphere map of a material with a sphere texture in multiply or add mode. Sub-texture mode (PMX: the sphere
+/// texture read with the first additional UV as a second texture) is not drawn.
+fn sphere_map(m: &MmdMaterial) -> Option<crate::scene::SphereMap> {
+    use crate::scene::{SphereBlend, SphereMap};
+    let texture = m.sphere.clone().filter(|s| !s.is_empty())?;
+    let blend = match m.sphere_mode {
+        SphereMode::Multiply => SphereBlend::Multiply,
+        SphereMode::Add => SphereBlend::Add,
+        SphereMode::None | SphereMode::SubTexture => return None,
+    };
+    Some(SphereMap { texture, blend })
+}
+
+/// The toon ramp of a material: MikuMikuDance's shared toon01–toon10 (PMX's shared index, or a PMD toon list
+/// entry of that name) are looked for beside the model and otherwise drawn with the built-in ramp; a model's own
+/// toon texture is looked for like its other textures.
+pub fn toon_ramp(toon: &Toon) -> Option<crate::scene::ToonRamp> {
+    use crate::scene::ToonRamp;
+    match toon {
+        Toon::None => None,
+        Toon::Shared(i) => Some(ToonRamp { texture: Some(format!("toon{:02}.bmp", u16::from(*i) + 1)), shared: true }),
+        Toon::Texture(name) if name.is_empty() => None,
+        Toon::Texture(name) => Some(ToonRamp { texture: Some(name.clone()), shared: is_shared_toon_name(name) }),
+    }
+}
+
+/// `toon01.bmp` … `toon10.bmp`, any case, without a folder: the names of MikuMikuDance's own ramps.
+fn is_shared_toon_name(name: &str) -> bool {
+    let lower = name.to_ascii_lowercase();
+    lower
+        .strip_prefix("toon")
+        .and_then(|r| r.strip_suffix(".bmp"))
+        .is_some_and(|n| n.len() == 2 && n.parse::<u8>().is_ok_and(|k| (1..=10).contains(&k)))
+}
+
+/// The colour MikuMikuDance draws a material in before texture, sphere and toon: `ambient + diffuse × light`
+/// with its default light colour ([`crate::scene::MMD_LIGHT`]), as its shaders do, alpha the diffuse
+/// alpha; sRGB-encoded in the file, linear here.
+pub fn lit_color(diffuse: glam::Vec4, ambient: glam::Vec3) -> glam::Vec4 {
+    let lit = ambient + diffuse.truncate() * crate::scene::MMD_LIGHT;
+    srgb_color(lit.extend(diffuse.w))
+}
+
+/// An MMD colour (sRGB-encoded, as its shaders use it unconverted) as a linear colour, alpha as it is.
+/// Non-finite components read as 1, and the colour is clamped to 0..1.
+pub fn srgb_color(d: glam::Vec4) -> glam::Vec4 {
     let d = glam::Vec4::from_array(d.to_array().map(|c| if c.is_finite() { c.clamp(0.0, 1.0) } else { 1.0 }));
     crate::scene::color::srgba_to_linear(d)
 }
@@ -300,4 +345,57 @@ pub fn scene(meta: Metadata, body: Body, info: MmdInfo) -> Scene {
         mmd: Some(Box::new(info)),
         ..Scene::empty(meta)
     }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scene::{SphereBlend, ToonRamp};
+
+    #[test]
+    fn shared_toon_names_fall_back_quietly_and_own_toons_do_not() {
+        let ramp = |t: &Toon| toon_ramp(t).map(|r| (r.texture, r.shared));
+        assert_eq!(ramp(&Toon::Shared(0)), Some((Some("toon01.bmp".into()), true)));
+        assert_eq!(ramp(&Toon::Shared(9)), Some((Some("toon10.bmp".into()), true)));
+        assert_eq!(ramp(&Toon::Texture("TOON05.BMP".into())), Some((Some("TOON05.BMP".into()), true)));
+        for own in ["toon11.bmp", "toon1.bmp", "sub/toon01.bmp", "mytoon.png"] {
+            assert_eq!(ramp(&Toon::Texture(own.into())), Some((Some(own.into()), false)), "{own}");
+        }
+        assert_eq!(toon_ramp(&Toon::None), None::<ToonRamp>);
+        assert_eq!(toon_ramp(&Toon::Texture(String::new())), None);
+    }
+
+    #[test]
+    fn materials_are_coloured_as_mikumikudance_lights_them() {
+        let mut m = MmdMaterial {
+            name: "m".into(),
+            name_en: String::new(),
+            diffuse: glam::Vec4::new(0.5, 1.0, 0.0, 0.5),
+            specular: Vec3::ZERO,
+            specular_power: 1.0,
+            ambient: Vec3::new(0.2, 0.5, 0.0),
+            flags: 0,
+            edge_color: glam::Vec4::ONE,
+            edge_size: 1.0,
+            texture: None,
+            sphere: Some("s.sph".into()),
+            sphere_mode: SphereMode::Multiply,
+            toon: Toon::None,
+            memo: String::new(),
+            triangles: 0,
+        };
+        let scene = material(&m);
+        let c = scene.color.unwrap();
+        // ambient + diffuse × 154/255 (0.502 and 1.0 after clamping), sRGB to linear; alpha as it is.
+        let want = crate::scene::color::srgba_to_linear(glam::Vec4::new(0.2 + 0.5 * MMD_LIGHT_TEST, 1.0, 0.0, 0.5));
+        assert!((c - want).abs().max_element() < 1e-6, "{c} vs {want}");
+        assert_eq!(
+            scene.sphere.as_ref().map(|s| (s.texture.as_str(), s.blend)),
+            Some(("s.sph", SphereBlend::Multiply))
+        );
+        m.sphere_mode = SphereMode::SubTexture;
+        assert!(material(&m).sphere.is_none(), "sub-texture spheres are not drawn");
+    }
+
+    const MMD_LIGHT_TEST: f32 = 154.0 / 255.0;
 }

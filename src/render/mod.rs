@@ -138,6 +138,20 @@ pub fn check_adapter(adapter: &wgpu::Adapter) -> Result<(), String> {
     }
 }
 
+/// A filterable 2D texture the fragment stage reads.
+fn texture_entry(binding: u32) -> wgpu::BindGroupLayoutEntry {
+    wgpu::BindGroupLayoutEntry {
+        binding,
+        visibility: wgpu::ShaderStages::FRAGMENT,
+        ty: wgpu::BindingType::Texture {
+            sample_type: wgpu::TextureSampleType::Float { filterable: true },
+            view_dimension: wgpu::TextureViewDimension::D2,
+            multisampled: false,
+        },
+        count: None,
+    }
+}
+
 /// A uniform buffer both shader stages read (the view uniforms, a draw's material uniforms).
 fn uniform_entry(binding: u32) -> wgpu::BindGroupLayoutEntry {
     wgpu::BindGroupLayoutEntry {
@@ -178,16 +192,7 @@ impl Layouts {
         let material = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
             label: Some("rigscope material"),
             entries: &[
-                wgpu::BindGroupLayoutEntry {
-                    binding: 0,
-                    visibility: wgpu::ShaderStages::FRAGMENT,
-                    ty: wgpu::BindingType::Texture {
-                        sample_type: wgpu::TextureSampleType::Float { filterable: true },
-                        view_dimension: wgpu::TextureViewDimension::D2,
-                        multisampled: false,
-                    },
-                    count: None,
-                },
+                texture_entry(0),
                 wgpu::BindGroupLayoutEntry {
                     binding: 1,
                     visibility: wgpu::ShaderStages::FRAGMENT,
@@ -195,6 +200,9 @@ impl Layouts {
                     count: None,
                 },
                 uniform_entry(2),
+                // The sphere map and the toon ramp (white when the material has none).
+                texture_entry(3),
+                texture_entry(4),
             ],
         });
         Layouts { view, palette, material, morphs }

@@ -10,7 +10,9 @@ use wgpu::util::DeviceExt;
 
 use super::texture;
 use super::{Renderer, bytes, wireframe};
-use crate::scene::{AlphaMode, FrameBounds, FrontFace, Scene, UV_IDENTITY, UpAxis, UvAnimation, VertexStreams};
+use crate::scene::{
+    AlphaMode, FrameBounds, FrontFace, Scene, SphereBlend, UV_IDENTITY, UpAxis, UvAnimation, VertexStreams,
+};
 use crate::textures::{MaterialTexture, TextureProblem, TextureSet, placeholder_image};
 
 /// One draw: a range of the index buffer with one material and its own parameters.
@@ -27,6 +29,8 @@ pub(crate) struct Draw {
     /// Drawn without culling.
     pub two_sided: bool,
     lit: bool,
+    /// 0 no sphere map, 1 multiplied, 2 added; 1 toon-shaded (shaders/mesh.wgsl `DrawParams.shade`).
+    shade: [f32; 2],
     /// The material's colour (linear RGBA), multiplied with its texture.
     color: Vec4,
     /// The material's outline (drawn when the view draws outlines).
@@ -43,7 +47,7 @@ pub(crate) struct Draw {
 }
 
 /// The `DrawParams` uniform block of shaders/mesh.wgsl, in floats.
-const DRAW_PARAM_FLOATS: usize = 20;
+const DRAW_PARAM_FLOATS: usize = 24;
 
 impl Draw {
     fn params(&self, time: f32, c: Vec4) -> [f32; DRAW_PARAM_FLOATS] {
@@ -57,8 +61,30 @@ impl Draw {
         let lit = if self.lit { 1.0 } else { 0.0 };
         let (size, e) = self.outline.map_or((0.0, Vec4::ZERO), |o| (o.size, o.color));
         [
-            uv[0][0], uv[0][1], uv[0][2], 0.0, uv[1][0], uv[1][1], uv[1][2], 0.0, lit, cutoff, blend, size, c.x, c.y,
-            c.z, c.w, e.x, e.y, e.z, e.w,
+            uv[0][0],
+            uv[0][1],
+            uv[0][2],
+            0.0,
+            uv[1][0],
+            uv[1][1],
+            uv[1][2],
+            0.0,
+            lit,
+            cutoff,
+            blend,
+            size,
+            c.x,
+            c.y,
+            c.z,
+            c.w,
+            e.x,
+            e.y,
+            e.z,
+            e.w,
+            self.shade[0],
+            self.shade[1],
+            0.0,
+            0.0,
         ]
     }
 }
@@ -185,6 +211,8 @@ impl GpuModel {
                     wgpu::BindGroupEntry { binding: 0, resource: wgpu::BindingResource::TextureView(&m.view) },
                     wgpu::BindGroupEntry { binding: 1, resource: wgpu::BindingResource::Sampler(&renderer.sampler) },
                     wgpu::BindGroupEntry { binding: 2, resource: params.as_entire_binding() },
+                    wgpu::BindGroupEntry { binding: 3, resource: wgpu::BindingResource::TextureView(&m.sphere) },
+                    wgpu::BindGroupEntry { binding: 4, resource: wgpu::BindingResource::TextureView(&m.toon) },
                 ],
             });
             let scene_mesh = mesh.and_then(|i| scene.meshes.get(i));
@@ -196,6 +224,7 @@ impl GpuModel {
                 alpha: m.alpha,
                 two_sided: scene_mesh.is_some_and(|s| s.two_sided),
                 lit: m.lit,
+                shade: m.shade,
                 color: m.color,
                 outline: scene.materials.get(material).and_then(|m| m.outline),
                 material: (material < scene.materials.len()).then_some(material),
@@ -411,9 +440,14 @@ fn draw_center(scene: &Scene, indices: Range<u32>) -> (Vec3, usize) {
     (if count > 0.0 { sum / count } else { Vec3::ZERO }, joint)
 }
 
-/// A material ready to draw: its texture (or the placeholder) and how it is drawn.
+/// A material ready to draw: its texture (or the placeholder), sphere map and toon ramp (white when it has
+/// none), and how it is drawn.
 struct GpuMaterial {
     view: wgpu::TextureView,
+    sphere: wgpu::TextureView,
+    toon: wgpu::TextureView,
+    /// As [`Draw::shade`].
+    shade: [f32; 2],
     alpha: AlphaMode,
     lit: bool,
     color: Vec4,
@@ -426,11 +460,13 @@ fn upload_materials(renderer: &Renderer, scene: &Scene, textures: &TextureSet) -
     let placeholder = texture::upload(device, queue, &placeholder_image(), "placeholder texture");
     let white = image::RgbaImage::from_pixel(1, 1, image::Rgba([255; 4]));
     let white = texture::upload(device, queue, &white, "white texture");
+    let builtin_toon = texture::upload(device, queue, &crate::textures::builtin_toon_ramp(), "built-in toon ramp");
     let views: Vec<wgpu::TextureView> = textures
         .images()
         .iter()
         .map(|t| texture::upload(device, queue, &t.image, &t.path.display().to_string()))
         .collect();
+    let view_of = |k: Option<usize>| k.and_then(|k| views.get(k).cloned());
     let mut out: Vec<GpuMaterial> = scene
         .materials
         .iter()
@@ -440,21 +476,40 @@ fn upload_materials(renderer: &Renderer, scene: &Scene, textures: &TextureSet) -
             // A translucent colour blends whatever the texture holds.
             let blend_color =
                 |alpha| if color.w < 1.0 && m.alpha == AlphaMode::Blend { AlphaMode::Blend } else { alpha };
-            match textures.materials().get(i) {
-                Some(MaterialTexture::Image(k)) if *k < views.len() => {
-                    GpuMaterial { view: views[*k].clone(), alpha: blend_color(textures.alpha(i)), lit: m.lit, color }
-                }
+            let sphere = view_of(textures.sphere(i)).filter(|_| m.sphere.is_some());
+            let sphere_mode = match (&sphere, &m.sphere) {
+                (Some(_), Some(s)) if s.blend == SphereBlend::Add => 2.0,
+                (Some(_), Some(_)) => 1.0,
+                _ => 0.0,
+            };
+            let toon = m.toon.as_ref().map(|_| view_of(textures.toon(i)).unwrap_or_else(|| builtin_toon.clone()));
+            let shade = [sphere_mode, if toon.is_some() { 1.0 } else { 0.0 }];
+            let (view, alpha) = match textures.materials().get(i) {
+                Some(MaterialTexture::Image(k)) if *k < views.len() => (views[*k].clone(), textures.alpha(i)),
                 // An untextured material with a colour of its own draws in that colour.
-                Some(MaterialTexture::Untextured) if m.color.is_some() => {
-                    GpuMaterial { view: white.clone(), alpha: blend_color(AlphaMode::Opaque), lit: m.lit, color }
-                }
-                _ => {
-                    GpuMaterial { view: placeholder.clone(), alpha: blend_color(AlphaMode::Opaque), lit: m.lit, color }
-                }
+                Some(MaterialTexture::Untextured) if m.color.is_some() => (white.clone(), AlphaMode::Opaque),
+                _ => (placeholder.clone(), AlphaMode::Opaque),
+            };
+            GpuMaterial {
+                view,
+                sphere: sphere.unwrap_or_else(|| white.clone()),
+                toon: toon.unwrap_or_else(|| white.clone()),
+                shade,
+                alpha: blend_color(alpha),
+                lit: m.lit,
+                color,
             }
         })
         .collect();
-    out.push(GpuMaterial { view: placeholder, alpha: AlphaMode::Opaque, lit: true, color: Vec4::ONE });
+    out.push(GpuMaterial {
+        view: placeholder,
+        sphere: white.clone(),
+        toon: white,
+        shade: [0.0; 2],
+        alpha: AlphaMode::Opaque,
+        lit: true,
+        color: Vec4::ONE,
+    });
     out
 }
 

@@ -142,6 +142,37 @@ pub struct Material {
     pub color: Option<glam::Vec4>,
     /// An outline drawn around the material's silhouette (MMD's edge): `None` draws none.
     pub outline: Option<Outline>,
+    /// A sphere map (MMD's `.sph`/`.spa`, a matcap): a texture read at the view-space normal and multiplied
+    /// with or added to the colour.
+    pub sphere: Option<SphereMap>,
+    /// A toon ramp (MMD's toon textures): the light is read from a vertical gradient instead of falling off
+    /// smoothly. `None`: the viewer's usual shading.
+    pub toon: Option<ToonRamp>,
+}
+
+/// A sphere map: `texture` (found like the material's own) sampled at the surface normal as the camera sees it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SphereMap {
+    pub texture: String,
+    pub blend: SphereBlend,
+}
+
+/// How a sphere map's colour combines with the material's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SphereBlend {
+    Multiply,
+    Add,
+}
+
+/// A toon ramp: a vertical gradient, lit at the top and in shadow at the bottom, that the light level picks a
+/// row of.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ToonRamp {
+    /// The ramp's texture, found like the material's own; `None` draws the built-in ramp.
+    pub texture: Option<String>,
+    /// A shared ramp that ships with the authoring tool, not with models (MikuMikuDance's toon01–toon10): when
+    /// its texture isn't beside the model the built-in ramp draws it, and nothing is reported missing.
+    pub shared: bool,
 }
 
 /// A toon outline: the back faces pushed out along their normals, in one colour.
@@ -166,6 +197,8 @@ impl Material {
             lit: true,
             color: None,
             outline: None,
+            sphere: None,
+            toon: None,
         }
     }
 }

@@ -25,16 +25,16 @@ pub use clip::{
 };
 pub use constraint::{AngleLimits, Append, Constraints, IkChain, IkLink, JointDeform};
 pub use geometry::{
-    AlphaMode, CustomStream, Material, Mesh, Outline, TextureSearch, UV_IDENTITY, UvAnimation, UvChannel,
-    UvChannelKind, VertexStreams,
+    AlphaMode, CustomStream, Material, Mesh, Outline, SphereBlend, SphereMap, TextureSearch, ToonRamp, UV_IDENTITY,
+    UvAnimation, UvChannel, UvChannelKind, VertexStreams,
 };
 pub use mmd::{
     BoneTail, DisplayFrame, DisplayItem, MmdBone, MmdEncoding, MmdInfo, MmdMaterial, PhysicsJoint, RigidBody,
     SdefVertex, SphereMode, Toon, WeightKindCounts, bone_flags, material_flags,
 };
 pub use morph::{
-    BoneOffset, ImpulseOffset, MaterialOffset, MaterialOp, Morph, MorphKind, MorphPanel, MorphWeight, UvOffset,
-    VertexOffset,
+    BoneOffset, ImpulseOffset, MMD_LIGHT, MaterialOffset, MaterialOp, Morph, MorphKind, MorphPanel, MorphWeight,
+    UvOffset, VertexOffset,
 };
 pub use mvd::{MvdEncoding, MvdInfo, MvdMotionBlend, MvdMotionClip, MvdObject, MvdSection, MvdStage, MvdTrackInfo};
 pub use rsm::{RsmInfo, RsmLayout, RsmNode, RsmUvAnimation, RsmVolumeBox};

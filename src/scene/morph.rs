@@ -62,6 +62,10 @@ pub enum MaterialOp {
     Add,
 }
 
+/// MikuMikuDance's default light colour (154/255 grey): a material's colour is `ambient + diffuse × light`, and
+/// material morphs change diffuse and ambient through the same sum.
+pub const MMD_LIGHT: f32 = 154.0 / 255.0;
+
 /// A change to one material (or all of them) at weight 1.
 #[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
 pub struct MaterialOffset {

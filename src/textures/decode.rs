@@ -137,6 +137,20 @@ pub fn placeholder_image() -> RgbaImage {
     })
 }
 
+/// The toon ramp drawn for MikuMikuDance's shared toon01–toon10 when the model's folder lacks them (they ship
+/// with MikuMikuDance, under its own terms, and are not redistributed here): 32 rows, white in the lit top half,
+/// a soft step at the middle to a light warm grey in the shadowed bottom half, as MikuMikuDance's own neutral
+/// ramps look. One ramp stands in for all ten.
+pub fn builtin_toon_ramp() -> RgbaImage {
+    RgbaImage::from_fn(4, 32, |_, y| {
+        // Step centred at the middle row, four rows wide.
+        let t = ((y as f32 + 0.5 - 16.0) / 4.0 + 0.5).clamp(0.0, 1.0);
+        let shade = [214.0, 206.0, 204.0];
+        let c = shade.map(|s: f32| (255.0 + (s - 255.0) * t).round() as u8);
+        image::Rgba([c[0], c[1], c[2], 255])
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

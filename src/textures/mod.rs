@@ -13,10 +13,21 @@ use std::path::{Path, PathBuf};
 
 use image::RgbaImage;
 
-pub use decode::{AlphaContent, apply_color_key, is_color_key, load_material_texture, load_texture, placeholder_image};
+pub use decode::{
+    AlphaContent, apply_color_key, builtin_toon_ramp, is_color_key, load_material_texture, load_texture,
+    placeholder_image,
+};
 pub use find::{find_texture, resolve_data_texture, resolve_texture};
 
-use crate::scene::{AlphaMode, Scene};
+use crate::scene::{AlphaMode, Scene, TextureSearch};
+
+/// The index among a set's images of a texture that was found and decoded.
+fn image_index(t: MaterialTexture) -> Option<usize> {
+    match t {
+        MaterialTexture::Image(i) => Some(i),
+        _ => None,
+    }
+}
 
 /// A material whose texture couldn't be used; it is drawn with [`placeholder_image`].
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -62,6 +73,9 @@ pub struct TextureSet {
     /// Per material, how its texture's alpha is drawn.
     alpha: Vec<AlphaMode>,
     images: Vec<DecodedTexture>,
+    /// Per material, its sphere map and toon ramp among `images`.
+    spheres: Vec<Option<usize>>,
+    toons: Vec<Option<usize>>,
     problems: Vec<TextureProblem>,
     files: Vec<PathBuf>,
 }
@@ -78,30 +92,25 @@ impl TextureSet {
             let name = m.texture.as_deref().unwrap_or(&m.name);
             let texture = if name.is_empty() {
                 MaterialTexture::Untextured
-            } else if let Some(path) = dir.and_then(|d| find_texture(d, name, m.search)) {
-                *loaded.entry((path.clone(), m.color_key)).or_insert_with(|| {
-                    match load_material_texture(&path, m.color_key) {
-                        Ok(image) => {
-                            let alpha = AlphaContent::of(&image);
-                            set.images.push(DecodedTexture { path, color_key: m.color_key, image, alpha });
-                            MaterialTexture::Image(set.images.len() - 1)
-                        }
-                        Err(reason) => {
-                            set.problems.push(TextureProblem { material: m.name.clone(), path, reason });
-                            MaterialTexture::Problem(set.problems.len() - 1)
-                        }
-                    }
-                })
             } else {
-                let path = dir.map_or_else(|| PathBuf::from(name), |d| d.join(name.replace('\\', "/")));
-                set.problems.push(TextureProblem { material: m.name.clone(), path, reason: "not found".into() });
-                MaterialTexture::Problem(set.problems.len() - 1)
+                set.resolve(&mut loaded, dir, name, m.search, m.color_key, &m.name, true)
             };
             set.alpha.push(match texture {
                 MaterialTexture::Image(i) => set.images[i].alpha.effective_alpha(m.alpha),
                 _ => AlphaMode::Opaque,
             });
             set.materials.push(texture);
+            let sphere = m.sphere.as_ref().map(|s| {
+                let label = format!("{} (sphere map)", m.name);
+                set.resolve(&mut loaded, dir, &s.texture, m.search, false, &label, true)
+            });
+            set.spheres.push(sphere.and_then(image_index));
+            let toon = m.toon.as_ref().and_then(|t| t.texture.as_deref().map(|name| (name, t.shared)));
+            let toon = toon.map(|(name, shared)| {
+                let label = format!("{} (toon)", m.name);
+                set.resolve(&mut loaded, dir, name, m.search, false, &label, !shared)
+            });
+            set.toons.push(toon.and_then(image_index));
         }
         set.files = loaded.into_keys().map(|(p, _)| p).chain(set.problems.iter().map(|p| p.path.clone())).collect();
         set.files.sort();
@@ -109,9 +118,56 @@ impl TextureSet {
         set
     }
 
+    /// Finds and decodes texture `name` of material `label` (once per file and key, through `loaded`): a file
+    /// that is missing is a problem when `report_missing`, one that can't be decoded always is.
+    #[allow(clippy::too_many_arguments)]
+    fn resolve(
+        &mut self,
+        loaded: &mut BTreeMap<(PathBuf, bool), MaterialTexture>,
+        dir: Option<&Path>,
+        name: &str,
+        search: TextureSearch,
+        color_key: bool,
+        label: &str,
+        report_missing: bool,
+    ) -> MaterialTexture {
+        if let Some(path) = dir.and_then(|d| find_texture(d, name, search)) {
+            return *loaded.entry((path.clone(), color_key)).or_insert_with(|| {
+                match load_material_texture(&path, color_key) {
+                    Ok(image) => {
+                        let alpha = AlphaContent::of(&image);
+                        self.images.push(DecodedTexture { path, color_key, image, alpha });
+                        MaterialTexture::Image(self.images.len() - 1)
+                    }
+                    Err(reason) => {
+                        self.problems.push(TextureProblem { material: label.to_string(), path, reason });
+                        MaterialTexture::Problem(self.problems.len() - 1)
+                    }
+                }
+            });
+        }
+        if !report_missing {
+            return MaterialTexture::Untextured;
+        }
+        let path = dir.map_or_else(|| PathBuf::from(name), |d| d.join(name.replace('\\', "/")));
+        self.problems.push(TextureProblem { material: label.to_string(), path, reason: "not found".into() });
+        MaterialTexture::Problem(self.problems.len() - 1)
+    }
+
     /// One entry per scene material, in the scene's order.
     pub fn materials(&self) -> &[MaterialTexture] {
         &self.materials
+    }
+
+    /// Material `material`'s sphere map among [`TextureSet::images`], if it has one that was found and decoded.
+    pub fn sphere(&self, material: usize) -> Option<usize> {
+        self.spheres.get(material).copied().flatten()
+    }
+
+    /// Material `material`'s toon ramp among [`TextureSet::images`], if it names one that was found and decoded
+    /// (a material with a toon ramp but none here draws the built-in ramp).
+    pub fn toon(&self, material: usize) -> Option<usize> {
+        self.toons.get(material).copied().flatten()
     }
 
     /// The decoded texture material `material` draws with, if it has one.
@@ -166,6 +222,8 @@ mod tests {
             lit: true,
             color: None,
             outline: None,
+            sphere: None,
+            toon: None,
         }
     }
 

@@ -387,6 +387,8 @@ impl Materials {
             lit: self.lit,
             color: None,
             outline: None,
+            sphere: None,
+            toon: None,
         });
         self.list.len() - 1
     }
