@@ -160,3 +160,45 @@ fn written_pmd_reads_back_exactly() {
     assert!(!s.mmd.as_ref().unwrap().has_english);
     assert_eq!(s.mmd.as_ref().unwrap().toon_textures[0], "toon01.bmp");
 }
+
+/// `convert` of the PMD with its dance: the IQM stands upright in Z-up axes and plays what the viewer shows, IK
+/// and append transforms baked in. Every joint's world position in the written file, at frames across the
+/// dance, is the source's (IK applied) carried into Z-up axes: (x, y, z) → (x, z, y), within the quantisation
+/// of IQM's 16-bit animation channels.
+#[test]
+fn converted_dance_stands_upright_and_keeps_its_ik() {
+    use rigscope::anim::Pose;
+    use rigscope::convert::{Target, encode, for_inter_quake};
+    use rigscope::scene::DEFAULT_FPS;
+    let mut scene = rigscope::load_path(&corpus(MIKU)).unwrap();
+    let motion = rigscope::load_path(&corpus("mmd/threejs/vmds/wavefile_v2.vmd")).unwrap();
+    rigscope::anim::attach(&mut scene, &motion, "wavefile_v2.vmd").unwrap();
+    let source = scene.clone();
+    let notes = for_inter_quake(&mut scene);
+    assert!(notes.iter().any(|n| n.contains("baked")) && notes.iter().any(|n| n.contains("Z up")), "{notes:?}");
+    let (bytes, _) = encode(&scene, Target::Iqm).unwrap();
+    let written = rigscope::load_bytes("miku.iqm", &bytes).unwrap();
+    assert_eq!(written.up, UpAxis::Z);
+    let names: Vec<&str> = source.skeleton.joints.iter().map(|j| j.name.as_str()).collect();
+    let clip = &source.clips[0];
+    let mut worst = 0.0f32;
+    for frame in [0u32, 450, 900, 1843, 2500] {
+        let want = Pose::of_scene(&source, Some(clip), frame as f32, DEFAULT_FPS, &[]);
+        let got = Pose::sample(&written.skeleton, &written.clips[0], frame as f32, DEFAULT_FPS);
+        for (i, name) in names.iter().enumerate() {
+            let j = written.skeleton.joints.iter().position(|w| w.name == *name).unwrap();
+            let p = want.world[i].w_axis;
+            let q = got.world[j].w_axis;
+            worst = worst.max(glam::Vec3::new(p.x, p.z, p.y).distance(q.truncate()));
+        }
+    }
+    // Miku is about 20 units tall; 16-bit channels over a joint's range leave well under a hundredth.
+    assert!(worst < 0.02, "worst joint off by {worst}");
+    // Upright: the head is above the feet along +Z.
+    let bind = Pose::bind(&written.skeleton);
+    let z = |name: &str| {
+        let j = written.skeleton.joints.iter().position(|w| w.name == name).unwrap();
+        bind.world[j].w_axis.z
+    };
+    assert!(z("頭") > z("左足首") + 10.0, "head {} vs ankle {}", z("頭"), z("左足首"));
+}

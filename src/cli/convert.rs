@@ -7,18 +7,19 @@ use glam::{Quat, Vec3};
 
 use super::CliError;
 use crate::anim::attach;
-use crate::convert::{ClipOverrides, Target, encode, rotation_from_degrees, transform_scene};
+use crate::convert::{ClipOverrides, Target, encode, for_inter_quake, rotation_from_degrees, transform_scene};
 
 #[derive(Args, Debug)]
 pub struct ConvertArgs {
     /// The inputs, then the output. The first input is the model; later ones are animation files attached by
-    /// joint name. The output's extension (.iqm or .iqe) picks the format.
+    /// joint name. The output's extension (.iqm or .iqe) picks the format. Models in other axes are stood upright
+    /// in the Inter-Quake ones (Z up), and motion driven by IK or append transforms (MMD) is baked frame by frame.
     #[arg(value_name = "FILE", num_args = 2.., required = true)]
     pub files: Vec<PathBuf>,
     /// Scale the model, skeleton and animation uniformly about the origin.
     #[arg(long, default_value_t = 1.0, value_name = "F")]
     pub scale: f32,
-    /// Rotate about the origin by Euler angles in degrees, X first, then Y, then Z.
+    /// Rotate about the origin by Euler angles in degrees, X first, then Y, then Z, in the output's axes.
     #[arg(long, value_name = "X,Y,Z", value_parser = parse_xyz, allow_hyphen_values = true)]
     pub rotate: Option<Vec3>,
     /// Name of the animation, for inputs that hold a single one.
@@ -92,11 +93,13 @@ pub fn run(args: &ConvertArgs) -> Result<(), CliError> {
             );
         }
     }
+    // Baked and stood upright before --rotate and --scale, which then act in the axes the output is written in.
+    let prepared = for_inter_quake(&mut scene);
     let rotation = args.rotate.map_or(Quat::IDENTITY, rotation_from_degrees);
     transform_scene(&mut scene, args.scale, rotation);
 
     let (bytes, notes) = encode(&scene, target).map_err(|e| CliError::load(format!("{}: {e}", output.display())))?;
-    for n in &notes {
+    for n in prepared.iter().chain(&notes) {
         eprintln!("rigscope: note: {n}");
     }
     // Written beside the target and renamed over it, so a viewer watching the output never reads half a file.

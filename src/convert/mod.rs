@@ -4,6 +4,7 @@
 //! loaded, animation files are attached by joint name, the options are applied to the scene, and an encoder
 //! writes the output format. The encoders only read the scene, so a new input format converts for free.
 
+mod bake;
 mod iqe_out;
 mod iqm_out;
 mod transform;
@@ -12,9 +13,10 @@ use std::path::Path;
 
 use iqm_out::{ArraySpec, array_specs, written_frames};
 
+pub use bake::{bake_constraints, for_inter_quake};
 pub use iqe_out::to_iqe;
 pub use iqm_out::{IqmFile, to_iqm};
-pub use transform::{rotation_from_degrees, transform_scene};
+pub use transform::{rotation_from_degrees, to_z_up, transform_scene};
 
 use crate::scene::Scene;
 
@@ -93,19 +95,26 @@ pub fn encode(scene: &Scene, target: Target) -> Result<(Vec<u8>, Vec<String>), C
     Ok((bytes, notes))
 }
 
-/// What the Inter-Quake formats cannot carry: morphs and skeleton constraints (PMX/PMD).
+/// What the Inter-Quake formats cannot carry: morphs, material colours and shading, skeleton constraints
+/// (PMX/PMD).
 fn dropped_notes(scene: &Scene) -> Vec<String> {
     let mut notes = Vec::new();
     if !scene.morphs.is_empty() {
         notes.push(format!("dropped {} morph(s): IQM and IQE carry no morph targets", scene.morphs.len()));
     }
-    if scene.up == crate::scene::UpAxis::YLeftHanded && scene.mmd.is_some() {
-        notes.push("written in the model's own left-handed Y-up axes, not turned upright for Z-up viewers".to_string());
+    let coloured = scene.materials.iter().filter(|m| m.color.is_some_and(|c| c != glam::Vec4::ONE)).count();
+    let shaded = scene.materials.iter().filter(|m| m.sphere.is_some() || m.toon.is_some()).count();
+    if coloured + shaded > 0 {
+        notes.push(format!(
+            "dropped the colours of {coloured} material(s) and the sphere maps or toon ramps of {shaded}: IQM and \
+             IQE materials are texture names only"
+        ));
     }
     let c = &scene.constraints;
     if !c.ik.is_empty() || !c.append.is_empty() {
         notes.push(format!(
-            "dropped {} IK chain(s) and {} append relation(s): IQM and IQE carry no constraints",
+            "dropped {} IK chain(s) and {} append relation(s): IQM and IQE carry no constraints (animations are \
+             baked with them first)",
             c.ik.len(),
             c.append.len()
         ));

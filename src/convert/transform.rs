@@ -6,9 +6,9 @@
 //! gives `G·W = W'·s`, where W' is the new chain, so the skinning matrices become `G·K·G⁻¹` and a vertex moved
 //! by G (`p' = G·p`) lands where G would have put the original skinned vertex.
 
-use glam::{EulerRot, Quat, Vec3};
+use glam::{EulerRot, Mat3, Quat, Vec3};
 
-use crate::scene::{ClipData, Joint, Scene, Skeleton, Track, TrackMode, Transform};
+use crate::scene::{ClipData, FrontFace, Joint, MorphKind, Scene, Skeleton, Track, TrackMode, Transform, UpAxis};
 
 /// The rotation `--rotate X,Y,Z` (degrees) asks for: X first, then Y, then Z (`q = qz·qy·qx`), as the
 /// reference converter and IQE `pa` do.
@@ -90,6 +90,70 @@ fn move_track(track: &mut Track, scale: f32, rotation: Quat, root: bool) {
             k.value = (rotation * k.value).normalize();
         }
     }
+}
+
+/// Stands `scene` upright in the Inter-Quake axes (Z up, front toward −Y, right-handed) from its own `up`: the
+/// change of basis `M` that keeps what the viewer shows (`Z.basis() · M = up.basis()`) carries positions,
+/// normals, tangents, every joint's bind pose, every clip's keys and the morphs' offsets across. A left-handed
+/// source (MMD, RSM2) makes `M` a mirror, so the front-face winding is reversed with it and the model is not
+/// shown mirrored. Returns whether anything changed (`false` for a Z-up scene).
+pub fn to_z_up(scene: &mut Scene) -> bool {
+    if scene.up == UpAxis::Z {
+        return false;
+    }
+    let m = Mat3::from_mat4(UpAxis::Z.basis()).transpose() * Mat3::from_mat4(scene.up.basis());
+    let det = m.determinant().signum();
+    let abs = m.abs();
+    // A rotation R becomes M·R·Mᵀ: the quaternion's axis turns with M (and reverses under a mirror), its angle
+    // stays. Computed on the components so consecutive keys keep their signs (no flips between slerped keys).
+    let rotate = |q: Quat| {
+        let v = m * Vec3::new(q.x, q.y, q.z) * det;
+        Quat::from_xyzw(v.x, v.y, v.z, q.w)
+    };
+    let move_transform = |t: &mut Transform| {
+        t.translation = m * t.translation;
+        t.rotation = rotate(t.rotation);
+        t.scale = abs * t.scale;
+    };
+    let v = &mut scene.vertices;
+    v.positions.iter_mut().for_each(|p| *p = m * *p);
+    v.normals.iter_mut().flatten().for_each(|n| *n = m * *n);
+    v.tangents.iter_mut().flatten().for_each(|t| *t = (m * t.truncate()).extend(t.w * det));
+
+    let mut joints = scene.skeleton.joints.clone();
+    joints.iter_mut().for_each(|j| move_transform(&mut j.bind));
+    scene.skeleton = Skeleton::new(joints, scene.skeleton.has_bind_pose).unwrap_or_default();
+    for clip in &mut scene.clips {
+        clip.bounds = None;
+        match &mut clip.data {
+            ClipData::Sampled { frames, .. } => frames.iter_mut().for_each(move_transform),
+            ClipData::Keyed { tracks } => {
+                for track in tracks {
+                    track.translation.iter_mut().for_each(|k| k.value = m * k.value);
+                    track.rotation.iter_mut().for_each(|k| k.value = rotate(k.value));
+                    track.scale.iter_mut().for_each(|k| k.value = abs * k.value);
+                }
+            }
+        }
+    }
+    for morph in &mut scene.morphs {
+        match &mut morph.kind {
+            MorphKind::Vertex(offsets) => offsets.iter_mut().for_each(|o| o.delta = m * o.delta),
+            MorphKind::Bone(offsets) => offsets.iter_mut().for_each(|o| {
+                o.translation = m * o.translation;
+                o.rotation = rotate(o.rotation);
+            }),
+            _ => {}
+        }
+    }
+    if det < 0.0 {
+        scene.front_face = match scene.front_face {
+            FrontFace::Ccw => FrontFace::Cw,
+            FrontFace::Cw => FrontFace::Ccw,
+        };
+    }
+    scene.up = UpAxis::Z;
+    true
 }
 
 #[cfg(test)]
