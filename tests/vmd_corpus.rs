@@ -364,41 +364,52 @@ fn the_one_bone_cube_matches_its_runtime_dump() {
     }
 }
 
-/// The append fixtures with their motion: every appended bone ends up with its own motion times its source's
-/// final rotation (after the source's own append: chains, negative ratios, ratios past 1) to the ratio, and its
-/// source's translation by the ratio, in the model's deform order.
+/// The append fixture with its motion, bone by bone as it is built: B appends all of A (rotation and
+/// translation), C appends its own parent C親 as a local append, and D appends B's rotation with ratio −1. B and C親 are
+/// keyed themselves, so the chain shows what D takes: B's append share (A's motion), not B's own key, as
+/// MikuMikuDance's established runtimes (Saba, babylon-mmd) evaluate it; the local append takes C親's motion.
 #[test]
 fn appended_bones_follow_their_sources_by_the_ratio() {
     // (test_given_bone_comprehensive.pmx has no motion of its own in the corpus.)
-    for (model, motion) in [("yohawing/test_append_bone.pmx", "yohawing/test_append_bone.vmd")] {
-        let mut scene = load(model);
-        let _ = attach(&mut scene, &load(motion), "motion.vmd");
-        assert!(!scene.constraints.append.is_empty(), "{model}");
-        let clip = scene.clips.last().cloned();
-        let mut moved = 0;
-        for frame in (0..=50).step_by(5) {
-            let frame = frame as f32;
-            let sampled = match &clip {
-                Some(c) => Pose::sample(&scene.skeleton, c, frame, 30.0),
-                None => Pose::bind(&scene.skeleton),
-            };
-            let pose = Pose::of_scene(&scene, clip.as_ref(), frame, 30.0, &[]);
-            for a in &scene.constraints.append {
-                let (own, src, got) = (sampled.locals[a.joint], pose.locals[a.source], pose.locals[a.joint]);
-                if a.rotation {
-                    let want = own.rotation * glam::Quat::IDENTITY.slerp(src.rotation, a.ratio);
-                    assert!(got.rotation.angle_between(want) < 1e-4, "{model} frame {frame} joint {}", a.joint);
-                    moved += usize::from(src.rotation.angle_between(glam::Quat::IDENTITY) > 1e-3);
-                }
-                if a.translation {
-                    let bind = scene.skeleton.joints[a.source].bind.translation;
-                    let want = own.translation + (src.translation - bind) * a.ratio;
-                    assert!(got.translation.distance(want) < 1e-4, "{model} frame {frame} joint {}", a.joint);
-                }
-            }
-        }
-        assert!(moved > 0, "{model}: the motion turns some append source");
+    let mut scene = load("yohawing/test_append_bone.pmx");
+    let _ = attach(&mut scene, &load("yohawing/test_append_bone.vmd"), "motion.vmd");
+    let j = |name: &str| scene.skeleton.joints.iter().position(|b| b.name == name).unwrap();
+    let (a, b, c_parent, c, d) = (j("A"), j("B"), j("C親"), j("C"), j("D"));
+    let local =
+        |x: usize, y: usize| scene.constraints.append.iter().find(|r| r.joint == x && r.source == y).map(|r| r.local);
+    assert_eq!((local(b, a), local(c, c_parent), local(d, b)), (Some(false), Some(true), Some(false)));
+    let clip = scene.clips.last().cloned().unwrap();
+    let mut moved = 0;
+    for frame in 0..=5 {
+        let frame = frame as f32;
+        let keys = Pose::sample(&scene.skeleton, &clip, frame, 30.0).locals;
+        let got = Pose::of_scene(&scene, Some(&clip), frame, 30.0, &[]).locals;
+        let bind = |x: usize| scene.skeleton.joints[x].bind.translation;
+        let motion = |x: usize| keys[x].translation - bind(x);
+        let rotation_near = |x: usize, want: glam::Quat| {
+            assert!(
+                got[x].rotation.angle_between(want) < 1e-4,
+                "frame {frame} bone {x}: {:?} vs {want:?}",
+                got[x].rotation
+            )
+        };
+        let translation_near = |x: usize, want: glam::Vec3| {
+            assert!(
+                got[x].translation.distance(want) < 1e-4,
+                "frame {frame} bone {x}: {} vs {want}",
+                got[x].translation
+            )
+        };
+        rotation_near(b, keys[b].rotation * keys[a].rotation);
+        translation_near(b, keys[b].translation + motion(a));
+        rotation_near(c, keys[c].rotation * keys[c_parent].rotation);
+        translation_near(c, keys[c].translation + motion(c_parent));
+        rotation_near(d, keys[d].rotation * keys[a].rotation.inverse());
+        translation_near(d, keys[d].translation); // a rotation-only append
+        moved += usize::from(keys[a].rotation.angle_between(glam::Quat::IDENTITY) > 1e-3);
+        moved += usize::from(keys[b].rotation.angle_between(glam::Quat::IDENTITY) > 1e-3);
     }
+    assert!(moved > 2, "the motion turns A and B themselves");
 }
 
 /// VMD names are cut at 15 bytes: a cut bone or morph name matches the one model bone or morph it starts

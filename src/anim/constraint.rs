@@ -4,8 +4,12 @@
 //! each link, from the effector's parent up, turns so the effector points at the IK bone, at most the chain's
 //! limit angle per step, within the link's angle limits, for the chain's loop count.
 //!
-//! Not yet: the VMD/MVD IK switches (every chain is solved), "local" append (taken as the ordinary one), fixed
-//! axes and local axes (they constrain the user's handles, not playback), physics.
+//! An appended bone takes its source's own motion (key rotation with any IK turn, key translation), or, for an
+//! ordinary append from a bone that is itself appended, that bone's append offset: the way the established
+//! MikuMikuDance runtimes (Saba, babylon-mmd) read MikuMikuDance. "Local" append always takes the motion.
+//! Which IK chains are solved is the caller's (`apply_constraints_switched`: the motion's IK switches).
+//!
+//! Not applied: fixed axes and local axes (they constrain the user's handles, not playback), physics.
 
 use glam::{EulerRot, Quat, Vec3};
 
@@ -43,20 +47,26 @@ pub fn apply_constraints_switched(
         has_ik[c.joint] = true;
     }
     pose.evaluate(skeleton);
+    // What each appended bone took (its append offset), and what the motion gave every bone before any
+    // constraint, to tell a source's own motion from what IK and appends added to it.
+    let mut offsets = vec![(Quat::IDENTITY, Vec3::ZERO); n];
+    let animated: Vec<Quat> = pose.locals.iter().map(|l| l.rotation).collect();
     // Appends change locals only; the world matrices from the first changed joint on are recomputed when an IK
     // chain is about to read them, and at the end.
     let mut stale: Option<usize> = None;
     for j in constraints.transform_order(n) {
         for a in constraints.append.iter().filter(|a| has_append[j] && a.joint == j && a.source < n) {
-            let source = pose.locals[a.source];
-            let bind = skeleton.joints[a.source].bind;
+            let (rotation, translation) = append_source(skeleton, pose, a, &offsets, &animated, has_append[a.source]);
             let local = &mut pose.locals[j];
+            let offset = &mut offsets[j];
             if a.rotation {
-                let turn = (bind.rotation.inverse() * source.rotation).normalize();
-                local.rotation = (local.rotation * Quat::IDENTITY.slerp(turn, a.ratio)).normalize();
+                let turn = Quat::IDENTITY.slerp(rotation, a.ratio);
+                local.rotation = (local.rotation * turn).normalize();
+                offset.0 = (offset.0 * turn).normalize();
             }
             if a.translation {
-                local.translation += (source.translation - bind.translation) * a.ratio;
+                local.translation += translation * a.ratio;
+                offset.1 += translation * a.ratio;
             }
         }
         if has_append[j] {
@@ -80,16 +90,46 @@ pub fn apply_constraints_switched(
     }
 }
 
+/// What an appended bone takes from its source, before the ratio, as MikuMikuDance's runtimes take it: the
+/// source's own motion (its key and bone-morph rotation with what IK turned it by, and its key translation
+/// from the bind pose), except that an ordinary (not local) append from a bone that is itself appended takes
+/// that bone's append offset instead (with its IK turn), so chained appends pass shares along rather than
+/// motion. `offsets[s]` is bone `s`'s append offset, `animated[s]` its rotation before any constraint.
+fn append_source(
+    skeleton: &Skeleton,
+    pose: &Pose,
+    a: &crate::scene::Append,
+    offsets: &[(Quat, Vec3)],
+    animated: &[Quat],
+    source_appends: bool,
+) -> (Quat, Vec3) {
+    let s = a.source;
+    let bind = skeleton.joints[s].bind;
+    let (offset_rotation, offset_translation) = offsets[s];
+    let unbound = bind.rotation.inverse();
+    // The source's rotation without its own append: its motion, turned by IK when it is a link.
+    let own = (unbound * pose.locals[s].rotation * offset_rotation.inverse()).normalize();
+    let motion = (unbound * animated[s]).normalize();
+    let ik = own * motion.inverse();
+    if a.local || !source_appends {
+        (own, pose.locals[s].translation - offset_translation - bind.translation)
+    } else {
+        ((ik * offset_rotation).normalize(), offset_translation)
+    }
+}
+
 /// One IK chain by CCD on `pose`, whose world matrices are current; leaves them current.
 fn solve(skeleton: &Skeleton, chain: &IkChain, pose: &mut Pose) {
     let position = |pose: &Pose, j: usize| pose.world[j].w_axis.truncate();
     // The joints from the top link down to the effector: all a step moves that the next step reads. A step
     // updates only those below its link; the rest of the skeleton is re-evaluated once at the end.
     let path = chain_path(skeleton, chain);
-    let mut last_miss = f32::INFINITY;
+    let mut best_miss = f32::INFINITY;
+    let mut best: Vec<Quat> = chain.links.iter().map(|l| pose.locals[l.joint].rotation).collect();
+    let mut hinge = vec![0.0f32; chain.links.len()];
     for iteration in 0..chain.loop_count.min(1000) {
         let mut turned = false;
-        for link in &chain.links {
+        for (l, link) in chain.links.iter().enumerate() {
             let goal = position(pose, chain.joint);
             let effector = position(pose, chain.target);
             let origin = position(pose, link.joint);
@@ -107,15 +147,16 @@ fn solve(skeleton: &Skeleton, chain: &IkChain, pose: &mut Pose) {
             };
             let local = &mut pose.locals[link.joint];
             let rotation = match link.limits.and_then(|l| single_axis(&l)) {
-                // A hinge (a knee): the angle about its axis, in the plane the axis is normal to.
-                Some((axis, k, min, max)) => {
-                    let (e, g) = (to_effector.reject_from(axis), to_goal.reject_from(axis));
-                    let angle = axis.dot(e.cross(g)).atan2(e.dot(g));
-                    if !angle.is_finite() || angle.abs() < MIN_STEP {
+                // A hinge (a knee), as MikuMikuDance's runtimes turn it: the whole angle between the two
+                // directions (limited per step), about the axis, in whichever sense brings the effector closer,
+                // added to the hinge's angle so far in this solve (which starts from 0: the key is replaced).
+                Some((axis, min, max)) => {
+                    let angle = step(to_effector.dot(to_goal).clamp(-1.0, 1.0).acos());
+                    if !angle.is_finite() || angle < MIN_STEP {
                         continue;
                     }
-                    let current = euler(local.rotation)[k];
-                    let mut turned_to = current + step(angle);
+                    let closer = |a: f32| (Quat::from_axis_angle(axis, a) * to_effector).dot(to_goal);
+                    let mut turned_to = hinge[l] + if closer(angle) > closer(-angle) { angle } else { -angle };
                     // MikuMikuDance's first step picks the bend the limits allow: a knee bends backwards.
                     if iteration == 0 && !(min..=max).contains(&turned_to) {
                         let middle = (min + max) / 2.0;
@@ -124,7 +165,8 @@ fn solve(skeleton: &Skeleton, chain: &IkChain, pose: &mut Pose) {
                             turned_to = -turned_to;
                         }
                     }
-                    Quat::from_axis_angle(axis, turned_to.clamp(min, max))
+                    hinge[l] = turned_to.clamp(min, max);
+                    Quat::from_axis_angle(axis, hinge[l])
                 }
                 _ => {
                     let angle = step(to_effector.dot(to_goal).clamp(-1.0, 1.0).acos());
@@ -154,13 +196,23 @@ fn solve(skeleton: &Skeleton, chain: &IkChain, pose: &mut Pose) {
                 None => pose.evaluate_from(skeleton, link.joint),
             }
         }
-        // Done when the effector is on the goal, or when an iteration no longer brings it measurably closer (a
-        // goal out of reach, a knee at its limit): further loops would repeat the same pose.
+        // The best pose so far is kept; an iteration that brings the effector no closer is undone and ends the
+        // solve (as MikuMikuDance's runtimes do), as does reaching the goal.
         let miss = position(pose, chain.target).distance(position(pose, chain.joint));
-        if !turned || miss < 1e-5 || last_miss - miss < 1e-6 * (1.0 + miss) {
+        if miss < best_miss {
+            best_miss = miss;
+            for (saved, link) in best.iter_mut().zip(&chain.links) {
+                *saved = pose.locals[link.joint].rotation;
+            }
+        } else {
+            for (saved, link) in best.iter().zip(&chain.links) {
+                pose.locals[link.joint].rotation = *saved;
+            }
             break;
         }
-        last_miss = miss;
+        if !turned || miss < 1e-5 {
+            break;
+        }
     }
     if let Some(top) = path.as_ref().and_then(|p| p.first()) {
         pose.evaluate_from(skeleton, *top);
@@ -189,12 +241,12 @@ fn euler(q: Quat) -> Vec3 {
     Vec3::new(x, y, z)
 }
 
-/// When the limits let a link turn about one axis only (X, Y or Z): that axis, its index and its range.
-fn single_axis(l: &AngleLimits) -> Option<(Vec3, usize, f32, f32)> {
+/// When the limits let a link turn about one axis only (X, Y or Z): that axis and its range.
+fn single_axis(l: &AngleLimits) -> Option<(Vec3, f32, f32)> {
     let (min, max) = (l.min.min(l.max), l.max.max(l.min));
     let free: Vec<usize> = (0..3).filter(|&k| min[k] != 0.0 || max[k] != 0.0).collect();
     match free[..] {
-        [k] => Some((Vec3::AXES[k], k, min[k], max[k])),
+        [k] => Some((Vec3::AXES[k], min[k], max[k])),
         _ => None,
     }
 }
@@ -253,6 +305,27 @@ mod tests {
         assert!(ankle.distance(Vec3::new(0.0, 0.6, 0.3)) < 0.05, "ankle at {ankle}");
     }
 
+    /// A goal out of reach (2.5 from the hip, the leg is 2 long): the solve ends with the leg
+    /// stretched toward the goal, the knee at its straightest limit, never worse than its best iteration. The
+    /// knee's own key (bent 1 rad) is replaced, not added to: the hinge angle starts from 0 in every solve.
+    #[test]
+    fn an_unreachable_goal_leaves_the_leg_stretched_toward_it() {
+        let s = leg();
+        let mut pose = Pose::bind(&s);
+        pose.locals[1].rotation = Quat::from_rotation_x(-1.0);
+        let goal = Vec3::new(0.0, 2.0, 0.0) + Vec3::new(0.0, -2.0, 1.5);
+        pose.locals[3].translation = goal;
+        let knee = AngleLimits { min: Vec3::new(-std::f32::consts::PI, 0.0, 0.0), max: Vec3::new(-0.0087, 0.0, 0.0) };
+        apply_constraints(&s, &chain(Some(knee)), &mut pose);
+        let hip = pose.world[0].w_axis.truncate();
+        let ankle = pose.world[2].w_axis.truncate();
+        let (x, _, _) = pose.locals[1].rotation.to_euler(EulerRot::XYZ);
+        assert!((x + 0.0087).abs() < 1e-3, "the knee at its straightest: {x}");
+        let along = (ankle - hip).normalize().dot((goal - hip).normalize());
+        assert!(along > 0.999, "the leg points at the goal ({along})");
+        assert!((ankle.distance(goal) - 0.5).abs() < 1e-2, "as close as a 2-long leg gets: {}", ankle.distance(goal));
+    }
+
     #[test]
     fn an_appended_bone_takes_its_share_of_the_source_rotation_and_translation() {
         let s = leg();
@@ -269,5 +342,38 @@ mod tests {
         assert!(pose.locals[3].rotation.angle_between(expected) < 1e-5, "{:?}", pose.locals[3].rotation);
         assert!(pose.locals[3].translation.distance(Vec3::new(1.0, 0.0, 0.0)) < 1e-6);
         assert!(pose.world[3].w_axis.truncate().distance(Vec3::new(1.0, 0.0, 0.0)) < 1e-6, "world re-evaluated");
+    }
+
+    /// Hand-worked chained appends: bone 1 is keyed (0.4 about Z) and appends half of bone 0's key (1.0 about Z,
+    /// translated 2 along X); bone 2 appends all of bone 1 as an ordinary append, bone 3 as a local one. The
+    /// ordinary append passes bone 1's share along (0.5 rad, 1 along X), the local one bone 1's own key (0.4 rad,
+    /// no translation).
+    #[test]
+    fn chained_appends_pass_the_share_on_and_local_appends_take_the_motion() {
+        let joint = |name: &str, parent| Joint { name: name.into(), parent, bind: Transform::IDENTITY };
+        let s =
+            Skeleton::new(vec![joint("a", None), joint("b", None), joint("c", None), joint("d", None)], true).unwrap();
+        let mut pose = Pose::bind(&s);
+        pose.locals[0].rotation = Quat::from_rotation_z(1.0);
+        pose.locals[0].translation = Vec3::new(2.0, 0.0, 0.0);
+        pose.locals[1].rotation = Quat::from_rotation_z(0.4);
+        let append =
+            |joint, source, ratio, local| Append { joint, source, ratio, rotation: true, translation: true, local };
+        let c = Constraints {
+            append: vec![append(1, 0, 0.5, false), append(2, 1, 1.0, false), append(3, 1, 1.0, true)],
+            ..Constraints::default()
+        };
+        apply_constraints(&s, &c, &mut pose);
+        let angle = |j: usize| pose.locals[j].rotation.to_axis_angle();
+        let close = |j: usize, want: f32| {
+            let (axis, a) = angle(j);
+            assert!((a * axis.z - want).abs() < 1e-5, "bone {j}: {a} about {axis}, want {want} about Z");
+        };
+        close(1, 0.9); // its key and half of bone 0
+        close(2, 0.5); // bone 1's share only
+        close(3, 0.4); // bone 1's key only
+        assert!(pose.locals[1].translation.distance(Vec3::new(1.0, 0.0, 0.0)) < 1e-6);
+        assert!(pose.locals[2].translation.distance(Vec3::new(1.0, 0.0, 0.0)) < 1e-6);
+        assert!(pose.locals[3].translation.length() < 1e-6);
     }
 }

@@ -23,8 +23,8 @@ pub use crate::report::{PoseOptions, pose_json};
 #[command(
     name = "rigscope",
     version,
-    about = "Viewer and debugger for game-model exports (IQM, IQE, RSM, MVD)",
-    long_about = "Viewer and debugger for game-model exports (IQM, IQE, RSM, MVD).\n\nWith no command, opens the \
+    about = "Viewer and debugger for game-model exports (IQM, IQE, RSM, PMX, PMD, MVD, VMD, VPD)",
+    long_about = "Viewer and debugger for game-model exports (IQM, IQE, RSM, PMX, PMD, MVD, VMD, VPD).\n\nWith no command, opens the \
                   window on the FILEs given (the first a model, later animation-only files attached), or on the \
                   built-in demo model when none is given."
 )]
@@ -75,8 +75,8 @@ pub enum Command {
     Pose(pose::PoseArgs),
     /// Render the model at one instant (or a contact sheet of an animation) to a PNG, without a window.
     Render(render::RenderArgs),
-    /// Convert between formats by the output's extension: IQE to IQM, IQM to IQE (a model, then animation
-    /// files to attach by joint name, then the output).
+    /// Convert any file rigscope reads to IQM or IQE, by the output's extension (a model, then animation files
+    /// to attach by joint name, then the output).
     Convert(convert::ConvertArgs),
     /// Name every problem in files: rule id, severity, place and what the spec expects (exit 1 on errors).
     Check(check::CheckArgs),

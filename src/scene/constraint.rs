@@ -41,7 +41,8 @@ pub struct Append {
     pub ratio: f32,
     pub rotation: bool,
     pub translation: bool,
-    /// Take the source's local transform instead of its animated delta (PMX local append).
+    /// PMX local append: take the source's own motion even when the source is itself appended (an ordinary
+    /// append from an appended bone takes that bone's append share instead).
     pub local: bool,
 }
 
