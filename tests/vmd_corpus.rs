@@ -212,6 +212,40 @@ fn a_vmd_and_an_mvd_with_the_same_keys_pose_a_skeleton_identically() {
     assert_eq!(last.world, later.world);
 }
 
+/// An MVD with two model objects, the one made for another model first: attached to the PMD character, the
+/// clip of the object named after the model is the one shown and posed when none is asked for.
+#[test]
+fn an_mvd_with_several_models_plays_the_one_named_after_the_model() {
+    let data = common::read(&common::corpus("mmd/threejs/vmds/wavefile_v2.vmd"));
+    let mut miku = load("threejs/miku/miku_v2.pmd");
+    let model_name = miku.mmd.as_ref().unwrap().name.clone();
+    let mut doc = mvd_from_vmd(&data, &[]);
+    doc.objects[0].name = model_name.clone();
+    let mut other = Object::new("another model", 30.0);
+    other.sections.push(Section::NameList(vec![(0, "センター".into())]));
+    other.sections.push(Section::Bone {
+        minor: 2,
+        key: 0,
+        stage_count: 1,
+        parent_clip: -1,
+        item_size: None,
+        frames: vec![mvdw::BoneFrame::new(0, [0.0, 50.0, 0.0], [0.0, 0.0, 0.0, 1.0])],
+    });
+    doc.objects.insert(0, other);
+    let mvd = rigscope::load_bytes("two.mvd", &doc.to_bytes()).unwrap_or_else(|e| panic!("{e}"));
+    attach(&mut miku, &mvd, "two.mvd").unwrap();
+    let names: Vec<&str> = miku.clips.iter().map(|c| c.name.as_str()).collect();
+    assert_eq!(names, ["another model", model_name.as_str()]);
+    assert_eq!(miku.default_clip(), Some(1), "the object named after the model");
+    // And the command line poses it: the centre bone is where the dance puts it, not 50 up.
+    let path = temp("two.mvd", &doc.to_bytes());
+    let model = common::corpus("mmd/threejs/miku/miku_v2.pmd");
+    let out = rigscope(&["pose", model.to_str().unwrap(), "--attach", &path, "--frame", "0"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["anim"].as_str(), Some(model_name.as_str()), "{}", json["anim"]);
+}
+
 fn temp(name: &str, bytes: &[u8]) -> String {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/vmd_corpus");
     std::fs::create_dir_all(&dir).unwrap();

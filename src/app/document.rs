@@ -174,7 +174,7 @@ pub struct Document {
 }
 
 impl Document {
-    /// A new document showing `built` from its first clip (paused), at `speed`.
+    /// A new document showing `built` from its default clip (`Scene::default_clip`, paused), at `speed`.
     /// `texture_dir`: where textures are looked for when the model has no folder of its own (the demo's).
     pub(super) fn new(
         id: u64,
@@ -183,7 +183,7 @@ impl Document {
         speed: f32,
         texture_dir: Option<PathBuf>,
     ) -> Document {
-        let clip = (!built.model.scene.clips.is_empty()).then_some(0);
+        let clip = built.model.scene.default_clip();
         let hidden_meshes = vec![false; built.model.scene.meshes.len()];
         let mut player = Player { speed, ..Player::default() };
         player.select(clip);
@@ -531,10 +531,10 @@ impl ViewMemory {
     pub fn clip_in(&self, scene: &Scene) -> Option<usize> {
         let (name, index) = match &self.clip {
             Some(c) => c,
-            None => return (!scene.clips.is_empty()).then_some(0),
+            None => return scene.default_clip(),
         };
         let by_name = scene.clips.iter().position(|c| &c.name == name);
-        by_name.or((*index < scene.clips.len()).then_some(*index)).or((!scene.clips.is_empty()).then_some(0))
+        by_name.or((*index < scene.clips.len()).then_some(*index)).or_else(|| scene.default_clip())
     }
 
     pub fn joint_in(&self, scene: &Scene) -> Option<usize> {

@@ -51,8 +51,7 @@ pub fn select(
             let have = if names.is_empty() { "none".to_string() } else { names.join(", ") };
             CliError::usage(format!("unknown animation \"{sel}\"; the file has: {have}"))
         })?),
-        None if scene.clips.is_empty() => None,
-        None => Some(0),
+        None => scene.default_clip(),
     };
     let Some(index) = index else {
         if frame.is_some_and(|f| f != 0.0) || time.is_some_and(|t| t != 0.0) {

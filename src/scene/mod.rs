@@ -253,4 +253,19 @@ impl Scene {
             .position(|c| c.name == selector)
             .or_else(|| selector.parse::<usize>().ok().filter(|&i| i < self.clips.len()))
     }
+
+    /// The clip shown when none is asked for: for an MMD model, the first clip named after the model (its
+    /// Japanese or English name: an MVD makes one clip per model object, named after the model it was made
+    /// for, and a VMD's clip carries the model name it was recorded on), else the first clip; `None` without
+    /// clips.
+    pub fn default_clip(&self) -> Option<usize> {
+        if self.clips.is_empty() {
+            return None;
+        }
+        let named = self.mmd.as_ref().and_then(|m| {
+            let names = [m.name.trim(), m.name_en.trim()];
+            self.clips.iter().position(|c| !c.name.trim().is_empty() && names.contains(&c.name.trim()))
+        });
+        Some(named.unwrap_or(0))
+    }
 }
