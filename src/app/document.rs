@@ -135,6 +135,17 @@ struct PoseCache {
     computed_key: Option<PoseKey>,
 }
 
+/// Sorted key frames of one clip, all tracks and one joint's, with the [`Document::revision`] they were taken
+/// at.
+#[derive(Debug, Default)]
+struct KeyFrameMemo {
+    all: Option<MemoEntry>,
+    joint: Option<MemoEntry>,
+}
+
+/// (revision, clip, joint) and the frames.
+type MemoEntry = ((u64, usize, Option<usize>), std::rc::Rc<[f32]>);
+
 /// One open model with everything the viewer keeps for it. See the module docs.
 pub struct Document {
     /// Identifies the document for the window, which keys its GPU model and camera on it; never 0.
@@ -146,6 +157,8 @@ pub struct Document {
     pub(super) findings: Vec<Finding>,
     pub(super) player: Player,
     pose: PoseCache,
+    /// The timeline's key frames, computed once per clip and joint (a dance has tens of thousands of keys).
+    key_frames: std::cell::RefCell<KeyFrameMemo>,
     /// Bumps whenever the model is rebuilt or its clips' values change: the pose is stale.
     revision: u64,
     pub(super) selected_joint: Option<usize>,
@@ -195,6 +208,7 @@ impl Document {
             findings: built.findings,
             player,
             pose: PoseCache::default(),
+            key_frames: Default::default(),
             revision: 0,
             selected_joint: None,
             hidden_meshes,
@@ -321,6 +335,27 @@ impl Document {
     }
 
     /// The clip shown and the (fractional) frame within it.
+    /// The key frames of clip `clip` ([`crate::scene::Clip::key_frames`]), or of joint `joint`'s tracks in it,
+    /// remembered until the clip changes or its values do, so the timeline doesn't collect and sort every key
+    /// each frame.
+    pub fn key_frames(&self, clip: usize, joint: Option<usize>) -> std::rc::Rc<[f32]> {
+        let Some(c) = self.scene().clips.get(clip) else { return std::rc::Rc::from([]) };
+        let mut memo = self.key_frames.borrow_mut();
+        let slot = if joint.is_some() { &mut memo.joint } else { &mut memo.all };
+        let key = (self.revision, clip, joint);
+        match slot {
+            Some((k, frames)) if *k == key => frames.clone(),
+            _ => {
+                let frames: std::rc::Rc<[f32]> = match joint {
+                    Some(j) => c.joint_key_frames(j, DEFAULT_FPS).into(),
+                    None => c.key_frames(DEFAULT_FPS).into(),
+                };
+                *slot = Some((key, frames.clone()));
+                frames
+            }
+        }
+    }
+
     pub fn current_clip_frame(&self) -> Option<(usize, f32)> {
         let clip = self.current_clip()?;
         Some((self.player.clip?, self.player.frame(clip)))

@@ -27,7 +27,7 @@ pub fn panel(ui: &mut egui::Ui, doc: Option<&Document>) -> Vec<Action> {
                 out.push(Action::SetFrame(f));
             }
         });
-        let keys = clip.key_frames(DEFAULT_FPS);
+        let keys = doc.key_frames(c, None);
         if !keys.is_empty() {
             ui.horizontal(|ui| {
                 ui.label(format!("{} key frames", keys.len()));
@@ -37,7 +37,7 @@ pub fn panel(ui: &mut egui::Ui, doc: Option<&Document>) -> Vec<Action> {
             });
             // The selected joint's own keys, to find where its motion changes.
             if let Some(j) = doc.selected_joint.filter(|&j| j < doc.scene().skeleton.len()) {
-                let own = clip.joint_key_frames(j, DEFAULT_FPS);
+                let own = doc.key_frames(c, Some(j));
                 ui.horizontal(|ui| {
                     ui.label(format!("{}: {} keys", doc.scene().skeleton.display_name(j), own.len()));
                     if let Some(f) = key_strip(ui, &own, frame, clip.frame_span()) {
@@ -60,9 +60,16 @@ fn key_strip(ui: &mut egui::Ui, keys: &[f32], frame: f32, span: f32) -> Option<f
     let painter = ui.painter_at(rect);
     let visuals = ui.visuals();
     painter.rect_filled(rect, 2.0, visuals.extreme_bg_color);
+    // One tick per pixel column however many keys fall in it (keys are sorted).
+    let mut last = f32::NAN;
     for &k in keys {
+        let column = x(k).round();
+        if column == last {
+            continue;
+        }
+        last = column;
         painter.line_segment(
-            [egui::pos2(x(k), rect.top() + 2.0), egui::pos2(x(k), rect.bottom() - 2.0)],
+            [egui::pos2(column, rect.top() + 2.0), egui::pos2(column, rect.bottom() - 2.0)],
             egui::Stroke::new(1.0, visuals.warn_fg_color),
         );
     }
