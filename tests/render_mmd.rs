@@ -372,3 +372,59 @@ fn toon_ramps_shade_the_rim_with_their_bottom_rows() {
     assert!(rim.iter().all(|&c| c > 150.0 && c < 235.0), "and light grey in shadow: {rim:?}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Visibility keys: a VMD whose property keys hide the model from frame 10 to 20 poses it hidden there (and
+/// `pose` says so), and the renderer then draws no mesh; an MVD's model-property keys do the same.
+#[test]
+fn visibility_keys_hide_the_model_between_them() {
+    use rigscope::formats::mvd::write::{ModelPropertyFrame, MvdDocument, Object, Section};
+    use rigscope::formats::vmd::write::{PropertyKey, VmdDocument};
+    let p = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/corpus/mmd/yohawing/test_1bone_cube.pmx"));
+    let mut scene = rigscope::load_path(&p).unwrap();
+    let mut vmd = VmdDocument::new("cube");
+    for (frame, visible) in [(0, true), (10, false), (20, true)] {
+        vmd.properties.push(PropertyKey { frame, visible, ik: Vec::new() });
+    }
+    let motion = rigscope::load_bytes("hide.vmd", &vmd.to_bytes()).unwrap();
+    rigscope::anim::attach(&mut scene, &motion, "hide.vmd").unwrap();
+    let clip = scene.clips[0].clone();
+    let hidden = |f: f32| Pose::of_scene(&scene, Some(&clip), f, 30.0, &[]).hidden;
+    assert_eq!(
+        [hidden(5.0), hidden(10.0), hidden(15.0), hidden(20.0), hidden(25.0)],
+        [false, true, true, false, false]
+    );
+    let json = rigscope::report::pose_json(&scene, "cube", Some((0, 15.0)), &Default::default()).unwrap();
+    assert!(json.contains("\"hidden\":true"), "{json}");
+
+    let headless = headless();
+    let model = GpuModel::upload(headless.renderer(), &scene, None);
+    let drawn = |f: f32| {
+        let pose = Pose::of_scene(&scene, Some(&clip), f, 30.0, &[]);
+        draw(&headless, &scene, &model, &pose, (96, 96)).pixels().filter(|p| p.0[..3] != [0, 0, 0]).count()
+    };
+    assert!(drawn(5.0) > 500, "shown before the key ({})", drawn(5.0));
+    assert_eq!(drawn(15.0), 0, "hidden between the keys");
+
+    // The same from an MVD's model properties (its own keyFps, 30 here).
+    let mut o = Object::new("cube", 30.0);
+    let frame = |time, visible| ModelPropertyFrame {
+        time,
+        visible,
+        edge_width: 1.0,
+        scale: 1.0,
+        ik_enabled: Vec::new(),
+        relations: Vec::new(),
+    };
+    o.sections.push(Section::ModelProperty {
+        minor: 0,
+        ik_bones: Vec::new(),
+        relations: 0,
+        mmm_bug: false,
+        frames: vec![frame(0, true), frame(10, false), frame(20, true)],
+    });
+    let mut doc = MvdDocument::new(rigscope::scene::MvdEncoding::Utf8);
+    doc.objects.push(o);
+    let mvd = rigscope::load_bytes("hide.mvd", &doc.to_bytes()).unwrap_or_else(|e| panic!("{e}"));
+    let c = &mvd.clips[0];
+    assert_eq!([c.visible_at(0.2), c.visible_at(0.5), c.visible_at(0.7)], [true, false, true]);
+}

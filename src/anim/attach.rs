@@ -60,7 +60,8 @@ pub fn attach(model: &mut Scene, anim: &Scene, source: &str) -> Result<AttachRep
     }
     let mut report = AttachReport { source: source.to_string(), ..Default::default() };
     // map[model joint] = file joint
-    let map: Vec<Option<usize>> = if fs.is_named() {
+    // A motion without bones (morph, visibility or IK-switch keys only) matches nothing and needs no index match.
+    let map: Vec<Option<usize>> = if fs.is_named() || fs.is_empty() {
         ms.joints.iter().map(|j| fs.find(&j.name)).collect()
     } else {
         let same = fs.len() == ms.len() && fs.joints.iter().zip(&ms.joints).all(|(a, b)| a.parent == b.parent);
@@ -75,7 +76,9 @@ pub fn attach(model: &mut Scene, anim: &Scene, source: &str) -> Result<AttachRep
     if !report.by_index {
         prefix_match_joints(&cut_bones, fs, ms, &mut map, &mut report);
     }
-    if map.iter().all(Option::is_none) && !has_cameras {
+    let keys_without_bones = fs.is_empty()
+        && anim.clips.iter().any(|c| !c.morphs.is_empty() || !c.ik_switches.is_empty() || !c.visibility.is_empty());
+    if map.iter().all(Option::is_none) && !has_cameras && !keys_without_bones {
         return Err(AttachError::NoMatch(source.to_string()));
     }
     let file_has_hierarchy = fs.joints.iter().any(|j| j.parent.is_some());
@@ -137,6 +140,7 @@ pub fn attach(model: &mut Scene, anim: &Scene, source: &str) -> Result<AttachRep
             source: Some(source.to_string()),
             morphs: clip.morphs.iter().map(|t| rename_cut_morph(t, &cut_morphs, model_morphs, &mut report)).collect(),
             ik_switches: clip.ik_switches.clone(),
+            visibility: clip.visibility.clone(),
         });
     }
     model.clips.extend(added);

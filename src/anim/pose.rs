@@ -17,6 +17,9 @@ pub struct Pose {
     /// The effective weight of each of the scene's morphs ([`super::effective_morph_weights`]); empty or short
     /// means 0 for the rest. The renderer applies vertex and UV morphs from these.
     pub morphs: Vec<f32>,
+    /// The motion hides the model at this instant (a VMD or MVD visibility key): the renderer draws the
+    /// skeleton and overlays, not the mesh.
+    pub hidden: bool,
 }
 
 impl Pose {
@@ -76,6 +79,7 @@ impl Pose {
         }
         // The motion's IK switches, by the IK bone's name; chains it doesn't name stay on.
         let time = clip.map_or(0.0, |c| frame / c.fps(default_fps));
+        self.hidden = clip.is_some_and(|c| !c.visible_at(time));
         let switches = clip.map_or(&[][..], |c| &c.ik_switches[..]);
         super::apply_constraints_switched(skeleton, &scene.constraints, self, |chain| {
             if let Some(on) = ik.get(chain).copied().flatten() {

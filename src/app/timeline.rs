@@ -13,6 +13,10 @@ pub fn panel(ui: &mut egui::Ui, doc: Option<&Document>) -> Vec<Action> {
     egui::Panel::bottom("rigscope timeline").show(ui, |ui| {
         ui.horizontal(|ui| {
             ui.label(if player.playing { "playing" } else { "paused" });
+            if doc.pose().hidden {
+                ui.colored_label(ui.visuals().warn_fg_color, "model hidden by the motion")
+                    .on_hover_text("A visibility key of the motion hides the model here; the skeleton still shows.");
+            }
             let fps = clip.fps(DEFAULT_FPS);
             ui.monospace(format!(
                 "frame {frame:7.2} / {}   time {:6.3} s / {:.3} s",

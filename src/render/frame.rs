@@ -136,6 +136,8 @@ pub struct ViewState {
     tested: std::ops::Range<u32>,
     on_top: std::ops::Range<u32>,
     overlays: Overlays,
+    /// The motion hides the model at this frame ([`Pose::hidden`]): overlays are drawn, the mesh is not.
+    hidden: bool,
     /// The model's blended draws, back to front for this frame's camera and pose.
     blend_order: Vec<usize>,
     /// One palette buffer and bind group per onion-skin ghost, kept between frames (the first
@@ -179,6 +181,7 @@ impl ViewState {
             tested: 0..0,
             on_top: 0..0,
             overlays: Overlays::default(),
+            hidden: false,
             blend_order: Vec::new(),
             ghosts: Vec::new(),
             ghosts_used: 0,
@@ -205,6 +208,7 @@ impl ViewState {
         let modes = [f32::from(u8::from(o.weights)), f32::from(u8::from(o.uv_checker)), weight_joint, 0.0];
         let params = [0.002, 0.0, 0.0, highlight];
         write_uniforms(renderer, &self.uniforms, input.camera, aspect, wire, params, modes);
+        self.hidden = input.pose.hidden;
         model.write_palette(renderer, &input.pose.palette);
         model.morphs.write(renderer, &input.pose.morphs);
         self.prepare_ghosts(renderer, model, &o.ghosts);
@@ -317,7 +321,7 @@ impl ViewState {
         pass.set_bind_group(0, &self.group, &[]);
         pass.set_bind_group(1, &model.palette_group, &[]);
         pass.set_bind_group(3, &model.morphs.group, &[]);
-        if self.overlays.mesh {
+        if self.overlays.mesh && !self.hidden {
             let o = &self.overlays;
             renderer.mesh.draw(pass, model, o.cull_back_faces, &o.hidden_meshes, &self.blend_order, o.outline);
             let ghosts: Vec<&wgpu::BindGroup> = self.ghosts[..self.ghosts_used].iter().map(|(_, g)| g).collect();

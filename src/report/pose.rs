@@ -47,6 +47,7 @@ pub fn pose_json(
         anim,
         frame,
         time,
+        hidden: pose.hidden,
         joints: joints_out(scene, &pose),
         bounds: FrameBounds::of_points(&skinned).map(|b| BoundsOut { min: b.min.to_array(), max: b.max.to_array() }),
         vertices: options
@@ -63,6 +64,9 @@ struct Output<'a> {
     anim: Option<&'a str>,
     frame: f32,
     time: f32,
+    /// The motion hides the model at this instant (a VMD or MVD visibility key); left out when shown.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    hidden: bool,
     joints: Vec<JointOut>,
     bounds: Option<BoundsOut>,
     #[serde(skip_serializing_if = "Option::is_none")]

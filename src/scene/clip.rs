@@ -228,6 +228,9 @@ pub struct Clip {
     pub morphs: Vec<MorphTrack>,
     /// IK chains the motion switches off and on (VMD); empty: every chain stays on.
     pub ik_switches: Vec<IkSwitchTrack>,
+    /// The model shown or hidden over time (VMD property keys, MVD model properties): each key holds from its
+    /// time until the next; before the first, and without keys, the model is shown.
+    pub visibility: Vec<Key<bool>>,
 }
 
 /// Frame rate used for clips whose file stores none (IQM framerate 0 is common in Red Eclipse files).
@@ -247,7 +250,14 @@ impl Clip {
             source: None,
             morphs: Vec::new(),
             ik_switches: Vec::new(),
+            visibility: Vec::new(),
         }
+    }
+
+    /// Whether the motion shows the model at `time` seconds ([`Clip::visibility`]).
+    pub fn visible_at(&self, time: f32) -> bool {
+        let n = self.visibility.partition_point(|k| k.time <= time);
+        n == 0 || self.visibility[n - 1].value
     }
 
     /// The stored bounds of the frame at or before `frame` (clip frames), clamped to the clip.

@@ -224,6 +224,7 @@ pub fn build(raw: RawFile, opts: &ReadOptions) -> Result<Scene, LoadError> {
             Clip::new(o.name.clone(), fps, false, built.frame_count, ClipData::Keyed { tracks: built.tracks });
         clip.morphs = built.morphs;
         clip.ik_switches = built.ik_switches;
+        clip.visibility = built.visibility;
         clips.push(clip);
         objects.push(info);
     }
@@ -254,6 +255,7 @@ struct BuiltObject {
     tracks: Vec<Track>,
     morphs: Vec<MorphTrack>,
     ik_switches: Vec<crate::scene::IkSwitchTrack>,
+    visibility: Vec<Key<bool>>,
     cameras: Vec<CameraTrack>,
     frame_count: u32,
 }
@@ -409,7 +411,17 @@ fn object(
     }
     let frame_count = u32::try_from(max_tick.saturating_add(1)).unwrap_or(u32::MAX);
     let ik_switches = ik_switches(o, &names, fps);
-    BuiltObject { info, tracks, morphs, ik_switches, cameras: camera_tracks, frame_count }
+    // The model properties' visibility, kept when some key hides the model.
+    let mut visibility: Vec<Key<bool>> = o
+        .model_properties
+        .iter()
+        .flat_map(|m| m.frames.iter().map(|f| Key { time: seconds(f.time, fps), value: f.visible }))
+        .collect();
+    visibility.sort_by(|a, b| a.time.total_cmp(&b.time));
+    if visibility.iter().all(|k| k.value) {
+        visibility.clear();
+    }
+    BuiltObject { info, tracks, morphs, ik_switches, visibility, cameras: camera_tracks, frame_count }
 }
 
 /// Morph tracks, sections of one morph merged with their times kept sorted; lists them in `info_morphs` and

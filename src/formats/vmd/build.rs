@@ -302,6 +302,10 @@ pub fn build(raw: RawVmd, file: &str) -> Result<Scene, LoadError> {
                 .collect(),
         })
         .collect();
+    // The property keys' visibility, kept when some key hides the model.
+    if properties.iter().any(|p| !p.visible) {
+        clip.visibility = properties.iter().map(|p| Key { time: seconds(p.frame), value: p.visible }).collect();
+    }
     let mut cameras = Vec::new();
     if !cams.is_empty() {
         cameras.push(CameraTrack {
