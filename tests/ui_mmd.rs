@@ -176,3 +176,27 @@ fn display_frames_list_bones_that_select_their_joint() {
     h.run();
     assert_eq!(h.state().app.selected_joint(), Some(bone.joint));
 }
+
+/// The selected bone's contributions at the frame: the left knee in the dance has no append, and IK turns it
+/// away from its key; the last step is the pose shown.
+#[test]
+fn the_joint_panel_shows_what_key_append_and_ik_each_do() {
+    let mut app = App::new();
+    app.open_path(&mmd("miku/miku_v2.pmd"));
+    app.open_path(&mmd("vmds/wavefile_v2.vmd"));
+    let knee = app.scene().unwrap().skeleton.find("左ひざ").unwrap();
+    let mut h = harness(app);
+    h.state_mut().app.apply(rigscope::app::Action::SetFrame(1200.0));
+    h.state_mut().app.apply(rigscope::app::Action::SelectJoint(Some(knee)));
+    h.run();
+    h.get_by_label("Joints (140)").click();
+    h.run();
+    let doc = h.state().app.document().unwrap();
+    let [key, appended, shown] = doc.contributions(knee).expect("the knee is an IK link");
+    assert!(appended.rotation.angle_between(key.rotation) < 1e-6, "no append on the knee");
+    assert!(shown.rotation.angle_between(appended.rotation) > 0.05, "IK bends it");
+    assert!(shown.rotation.angle_between(h.state().app.pose().locals[knee].rotation) < 1e-6, "as shown");
+    assert!(h.query_by_label("  append: no turn").is_some());
+    let by = egui_kittest::kittest::by;
+    assert!(h.query_all(by().label_contains("  IK: +")).chain(h.query_all(by().label_contains("  IK: -"))).count() == 1);
+}

@@ -5,8 +5,9 @@ use crate::scene::{Scene, bone_flags as f};
 
 /// The facts about joint `j`, as lines under the joint's transforms; nothing for a joint nothing constrains
 /// in a model that is not an MMD one.
-pub fn show(ui: &mut egui::Ui, scene: &Scene, j: usize) {
-    let lines = facts(scene, j);
+pub fn show(ui: &mut egui::Ui, scene: &Scene, j: usize, steps: Option<[crate::scene::Transform; 3]>) {
+    let mut lines = facts(scene, j);
+    lines.extend(steps.as_ref().map(contribution_lines).unwrap_or_default());
     if lines.is_empty() {
         return;
     }
@@ -14,6 +15,31 @@ pub fn show(ui: &mut egui::Ui, scene: &Scene, j: usize) {
     for line in lines {
         ui.label(line);
     }
+}
+
+/// What the motion's key, the appends and IK each do to a joint's local transform at the shown frame
+/// (`Document::contributions`: key, with appends, as shown), as lines; empty when nothing but the key moves it.
+pub fn contribution_lines(steps: &[crate::scene::Transform; 3]) -> Vec<String> {
+    let [key, appended, shown] = steps;
+    let turn = |from: glam::Quat, to: glam::Quat| {
+        let (axis, angle) = (from.inverse() * to).normalize().to_axis_angle();
+        let angle = if angle > std::f32::consts::PI { angle - std::f32::consts::TAU } else { angle };
+        if angle.abs() < 1e-5 {
+            "no turn".to_string()
+        } else {
+            format!("{:+.2}° about ({:.3}, {:.3}, {:.3})", angle.to_degrees(), axis.x, axis.y, axis.z)
+        }
+    };
+    let moved = |from: glam::Vec3, to: glam::Vec3| {
+        let d = to - from;
+        if d.length() < 1e-6 { String::new() } else { format!(", moved ({:.4}, {:.4}, {:.4})", d.x, d.y, d.z) }
+    };
+    vec![
+        "At this frame:".to_string(),
+        format!("  key: {}", turn(glam::Quat::IDENTITY, key.rotation)),
+        format!("  append: {}{}", turn(key.rotation, appended.rotation), moved(key.translation, appended.translation)),
+        format!("  IK: {}", turn(appended.rotation, shown.rotation)),
+    ]
 }
 
 /// The lines [`show`] draws (a function of its own so tests can read them).

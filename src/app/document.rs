@@ -438,6 +438,32 @@ impl Document {
         }
     }
 
+    /// What makes joint `j`'s local transform at the shown frame, for a joint an append or IK chain moves: the
+    /// motion's key (with bone morphs), then with the appends applied (IK off), then as shown (IK as switched).
+    /// `None` for a joint no constraint moves, or without a pose.
+    pub fn contributions(&self, j: usize) -> Option<[crate::scene::Transform; 3]> {
+        let scene = &self.model.scene;
+        let c = &scene.constraints;
+        let constrained =
+            c.append.iter().any(|a| a.joint == j) || c.ik.iter().any(|ch| ch.links.iter().any(|l| l.joint == j));
+        let shown = *self.pose.pose.locals.get(j)?;
+        if !constrained {
+            return None;
+        }
+        let clip = self.pose.key.as_ref().filter(|k| !k.bind_pose).and_then(|_| self.current_clip());
+        let frame = clip.map_or(0.0, |clip| self.player.frame(clip));
+        let mut pose = Pose::default();
+        let ik_off = vec![Some(false); c.ik.len()];
+        pose.update_scene_with(scene, clip, frame, DEFAULT_FPS, &self.morph_overrides, &ik_off);
+        let appended = *pose.locals.get(j)?;
+        let mut keyed = match clip {
+            Some(clip) => Pose::sample(&scene.skeleton, clip, frame, DEFAULT_FPS),
+            None => Pose::bind(&scene.skeleton),
+        };
+        crate::anim::apply_bone_morphs(&scene.morphs, &pose.morphs, &mut keyed.locals);
+        Some([*keyed.locals.get(j)?, appended, shown])
+    }
+
     /// IK chain `c`: whether it is solved now, and whether the IK section holds it so (else the motion's
     /// switches decide, as of the last [`Document::refresh`]).
     pub fn ik_enabled(&self, c: usize) -> (bool, bool) {

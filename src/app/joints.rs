@@ -52,7 +52,7 @@ pub fn section(ui: &mut egui::Ui, doc: &Document, out: &mut Vec<Action>) {
             ui.label("Model-space (world) matrix:");
             ui.monospace(matrix_rows(world));
         }
-        super::bone_facts::show(ui, scene, i);
+        super::bone_facts::show(ui, scene, i, doc.contributions(i));
     });
 }
 
