@@ -198,5 +198,7 @@ fn the_joint_panel_shows_what_key_append_and_ik_each_do() {
     assert!(shown.rotation.angle_between(h.state().app.pose().locals[knee].rotation) < 1e-6, "as shown");
     assert!(h.query_by_label("  append: no turn").is_some());
     let by = egui_kittest::kittest::by;
-    assert!(h.query_all(by().label_contains("  IK: +")).chain(h.query_all(by().label_contains("  IK: -"))).count() == 1);
+    assert!(
+        h.query_all(by().label_contains("  IK: +")).chain(h.query_all(by().label_contains("  IK: -"))).count() == 1
+    );
 }
