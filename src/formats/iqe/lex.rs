@@ -96,16 +96,35 @@ impl<'a> Tokens<'a> {
 }
 
 /// A token as a float; `None` when it is not one. Non-finite values parse (`nan`, `inf`, `1e99`); the caller
-/// decides what to do with them.
+/// decides what to do with them. Parsed from the bytes by fast-float2 (the Eisel-Lemire algorithm, correctly
+/// rounded like `str::parse`), with no UTF-8 check: a float is ASCII, anything else fails to parse.
 #[inline]
 pub fn parse_f32(tok: &[u8]) -> Option<f32> {
-    std::str::from_utf8(tok).ok()?.parse::<f32>().ok()
+    fast_float2::parse::<f32, _>(tok).ok()
 }
 
-/// A token as an integer; `None` when it is not one or does not fit in an `i64`.
+/// A token as an integer (an optional sign and decimal digits, as `str::parse::<i64>` reads them); `None` when
+/// it is not one or does not fit in an `i64`.
 #[inline]
 pub fn parse_int(tok: &[u8]) -> Option<i64> {
-    std::str::from_utf8(tok).ok()?.parse::<i64>().ok()
+    let (negative, digits) = match tok {
+        [b'-', rest @ ..] => (true, rest),
+        [b'+', rest @ ..] => (false, rest),
+        _ => (false, tok),
+    };
+    if digits.is_empty() {
+        return None;
+    }
+    let mut v: i64 = 0;
+    for &b in digits {
+        let d = b.wrapping_sub(b'0');
+        if d > 9 {
+            return None;
+        }
+        // Accumulated negatively so i64::MIN parses.
+        v = v.checked_mul(10)?.checked_sub(i64::from(d))?;
+    }
+    if negative { Some(v) } else { v.checked_neg() }
 }
 
 /// A token for a message: lossy, and cut short so a megabyte of garbage doesn't become a megabyte of error.
@@ -130,6 +149,56 @@ mod tests {
         let lines: Vec<_> = Lines::new(data).collect();
         assert_eq!(lines, vec![(1, &b"a\r"[..]), (2, &b"b"[..]), (3, &b""[..]), (4, &b"c"[..])]);
         assert_eq!(words("vp 1 2\t3\r"), ["vp", "1", "2", "3"]);
+    }
+
+    #[test]
+    fn numbers_parse_as_the_standard_library_parses_them() {
+        for tok in [
+            "0",
+            "-0",
+            "+7",
+            "-12",
+            "9223372036854775807",
+            "-9223372036854775808",
+            "9223372036854775808",
+            "",
+            "-",
+            "+",
+            "1a",
+            "١",
+            "0x10",
+            " 1",
+            "--1",
+        ] {
+            assert_eq!(parse_int(tok.as_bytes()), tok.parse::<i64>().ok(), "{tok:?}");
+        }
+        for tok in [
+            "0",
+            "-0.5",
+            "1.",
+            ".5",
+            "1e3",
+            "1E-3",
+            "+2.5",
+            "3.4028236e38",
+            "1e-50",
+            "inf",
+            "-inf",
+            "nan",
+            "infinity",
+            "1e",
+            "e3",
+            ".",
+            "",
+            "1.2.3",
+            "0x1p3",
+            "1,5",
+            "١",
+        ] {
+            let (ours, std) = (parse_f32(tok.as_bytes()), tok.parse::<f32>().ok());
+            assert_eq!(ours.map(f32::to_bits), std.map(f32::to_bits), "{tok:?}");
+        }
+        assert_eq!(parse_f32(b"\xff1"), None, "not UTF-8, not a number");
     }
 
     #[test]
