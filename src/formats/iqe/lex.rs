@@ -51,6 +51,7 @@ impl<'a> Iterator for Lines<'a> {
 ///
 /// A token that begins with `#` ends the line, so a trailing `# note` is a comment rather than a stray argument
 /// (the spec only defines whole-line comments; no real command takes an argument starting with `#`).
+#[derive(Clone)]
 pub struct Tokens<'a> {
     rest: &'a [u8],
 }
@@ -79,6 +80,25 @@ impl<'a> Tokens<'a> {
         Some(tok)
     }
 
+    /// The next token read as a float, in one pass over its bytes: `None` at the end of the line,
+    /// `Some(Err(token))` when the token is not a float (the same tokens as [`Tokens::word`] and the same values
+    /// as [`parse_f32`]).
+    #[inline]
+    pub fn float(&mut self) -> Option<Result<f32, &'a [u8]>> {
+        self.skip_space();
+        if self.rest.first().is_none_or(|&b| b == b'#') {
+            return None;
+        }
+        if let Ok((v, len)) = fast_float2::parse_partial::<f32, _>(self.rest)
+            && len > 0
+            && self.rest.get(len).is_none_or(|&b| is_space(b))
+        {
+            self.rest = &self.rest[len..];
+            return Some(Ok(v));
+        }
+        self.word().map(Err)
+    }
+
     /// The next name: `"quoted"` up to the next quote (no escapes; an unclosed quote runs to the end of the
     /// line), or a bare token. `None` at the end of the line.
     pub fn name(&mut self) -> Option<&'a [u8]> {
@@ -98,7 +118,8 @@ impl<'a> Tokens<'a> {
 /// A token as a float; `None` when it is not one. Non-finite values parse (`nan`, `inf`, `1e99`); the caller
 /// decides what to do with them. Parsed from the bytes by fast-float2 (the Eisel-Lemire algorithm, correctly
 /// rounded like `str::parse`), with no UTF-8 check: a float is ASCII, anything else fails to parse.
-#[inline]
+/// (The parser reads floats through [`Tokens::float`]; this is its reference in the tests.)
+#[cfg(test)]
 pub fn parse_f32(tok: &[u8]) -> Option<f32> {
     fast_float2::parse::<f32, _>(tok).ok()
 }
@@ -199,6 +220,15 @@ mod tests {
             assert_eq!(ours.map(f32::to_bits), std.map(f32::to_bits), "{tok:?}");
         }
         assert_eq!(parse_f32(b"\xff1"), None, "not UTF-8, not a number");
+        // Token by token the same through Tokens::float.
+        let line = "1.5 -2e3 inf 1.5x .5 1e 7# 3.25 #rest";
+        let mut t = Tokens::new(line.as_bytes());
+        let mut w = Tokens::new(line.as_bytes());
+        while let Some(tok) = w.word() {
+            let want = parse_f32(tok).ok_or(tok);
+            assert_eq!(t.float().map(|r| r.map(f32::to_bits)), Some(want.map(f32::to_bits)), "{:?}", show(tok));
+        }
+        assert_eq!(t.float(), None);
     }
 
     #[test]

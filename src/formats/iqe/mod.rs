@@ -21,7 +21,7 @@ use glam::{Vec2, Vec3, Vec4};
 
 use crate::error::{LoadError, Location, Warning};
 use crate::scene::{Scene, SourceArray, Transform};
-use lex::{Lines, Tokens, is_space, parse_f32, parse_int, show};
+use lex::{Lines, Tokens, is_space, parse_int, show};
 use smooth::SmoothState;
 use vertex::{ArrayType, BlendAccumulator};
 
@@ -201,10 +201,11 @@ struct Parser {
 fn floats(t: &mut Tokens, out: &mut [f32], line: u64, cmd: &str) -> Result<usize, LoadError> {
     let mut n = 0;
     while n < out.len() {
-        let Some(tok) = t.word() else { break };
-        let v =
-            parse_f32(tok).ok_or_else(|| err(line, format!("{cmd}: expected a number, found \"{}\"", show(tok))))?;
+        let mut before = t.clone();
+        let Some(v) = t.float() else { break };
+        let v = v.map_err(|tok| err(line, format!("{cmd}: expected a number, found \"{}\"", show(tok))))?;
         if !v.is_finite() {
+            let tok = before.word().unwrap_or_default();
             return Err(err(line, format!("{cmd}: expected a finite number, found \"{}\"", show(tok))));
         }
         out[n] = v;
