@@ -9,6 +9,7 @@ use glam::Vec3;
 use super::pose::select;
 use super::{CliError, load_with_attachments};
 use crate::anim::{MAX_ONION_FRAMES, Pose, onion_ghosts};
+use crate::render::record::{self, AnimatedFormat, Recorder};
 use crate::render::{
     Background, Camera, FrameInput, GpuModel, Headless, Overlays, SheetSpec, ViewState, animation_bounds, frame_bounds,
     render_sheet,
@@ -49,9 +50,24 @@ pub struct RenderArgs {
     /// with its frame number.
     #[arg(long, value_name = "COLSxROWS")]
     pub sheet: Option<String>,
-    /// The PNG to write.
-    #[arg(short = 'o', long = "output", value_name = "OUT.png")]
-    pub output: PathBuf,
+    /// The PNG to write (not needed with --gif or --apng).
+    #[arg(short = 'o', long = "output", value_name = "OUT.png", required_unless_present_any = ["gif", "apng"])]
+    pub output: Option<PathBuf>,
+    /// Record the animation (or --from/--to of it) as an animated GIF at its frame rate (or --fps).
+    #[arg(long, value_name = "OUT.gif", conflicts_with_all = ["frame", "time", "sheet", "bind_pose", "apng", "output"])]
+    pub gif: Option<PathBuf>,
+    /// Record the animation as an animated PNG (APNG, lossless), like --gif.
+    #[arg(long, value_name = "OUT.png", conflicts_with_all = ["frame", "time", "sheet", "bind_pose", "output"])]
+    pub apng: Option<PathBuf>,
+    /// With --gif/--apng: the first frame recorded (the animation's frames, from 0). Default: 0.
+    #[arg(long, value_name = "FRAME")]
+    pub from: Option<f32>,
+    /// With --gif/--apng: the last frame recorded. Default: the animation's last.
+    #[arg(long, value_name = "FRAME")]
+    pub to: Option<f32>,
+    /// With --gif/--apng: pictures per second. Default: the animation's frame rate.
+    #[arg(long, value_name = "FPS")]
+    pub fps: Option<f32>,
     /// Draw the ground grid.
     #[arg(long)]
     pub grid: bool,
@@ -180,11 +196,11 @@ fn watch(args: &RenderArgs, parsed: &Parsed) -> Result<(), CliError> {
         match render_file(args, parsed, &mut headless) {
             Ok(()) => eprintln!(
                 "rendered {} ({}, {} ms)",
-                args.output.display(),
+                target(args).display(),
                 names.join(", "),
                 started.elapsed().as_millis()
             ),
-            Err(e) => eprintln!("rigscope: {} (watching for changes; {} kept)", e.message, args.output.display()),
+            Err(e) => eprintln!("rigscope: {} (watching for changes; {} kept)", e.message, target(args).display()),
         }
         // The next change (the watcher reports a burst once), with any that queued up while rendering.
         let Ok(first) = rx.recv() else { return Ok(()) };
@@ -283,6 +299,34 @@ fn render_file(args: &RenderArgs, parsed: &Parsed, headless: &mut Option<Headles
         ghosts: Vec::new(),
     };
 
+    let overrides = morph_overrides(&scene, &args.morphs)?;
+    // One picture of the clip at a frame (`None`: the bind pose), as the single-frame render and every frame of a
+    // recording draw it.
+    let draw_at = |clip_frame: Option<(usize, f32)>, view: &mut ViewState| -> Result<image::RgbaImage, CliError> {
+        let (clip, f) = match clip_frame {
+            Some((c, f)) => (scene.clips.get(c), f),
+            None => (None, 0.0),
+        };
+        let pose = Pose::of_scene(&scene, clip, f, args.default_fps, &overrides);
+        let mut overlays = base.clone();
+        if let (Some(n), Some((c, f))) = (args.onion, clip_frame) {
+            overlays.ghosts = onion_ghosts(&scene.skeleton, &scene.clips[c], f, n, args.default_fps);
+        }
+        if args.bounds {
+            (overlays.stored_bounds, overlays.computed_bounds) = frame_bounds(&scene, clip_frame, &pose);
+        }
+        let time = clip_frame.map_or(0.0, |(c, f)| f / scene.clips[c].fps(args.default_fps));
+        let camera = track.and_then(|t| Camera::following(t, time, scene.up, radius)).unwrap_or(orbit);
+        let input = FrameInput { camera: &camera, pose: &pose, overlays: &overlays, time };
+        headless.render(&model, view, &input, size, background).map_err(CliError::load)
+    };
+    if let Some((format, path)) = recording(args) {
+        let Some((clip, _)) = selection else {
+            return Err(CliError::usage("--gif and --apng record an animation, and the file has none"));
+        };
+        return record(&scene.clips[clip], clip, args, path, format, size, &draw_at, &mut ViewState::new(renderer));
+    }
+
     let image = match (sheet, selection) {
         (Some((cols, rows)), Some((clip, _))) => {
             let ghosts = |f: f32| match args.onion {
@@ -305,31 +349,68 @@ fn render_file(args: &RenderArgs, parsed: &Parsed, headless: &mut Option<Headles
             render_sheet(renderer, &model, &scene, &spec).map_err(CliError::load)?
         }
         _ => {
-            let clip_frame = selection;
-            let overrides = morph_overrides(&scene, &args.morphs)?;
-            let (clip, f) = match clip_frame {
-                Some((c, f)) if !args.bind_pose => (scene.clips.get(c), f),
-                _ => (None, 0.0),
-            };
-            let pose = Pose::of_scene(&scene, clip, f, args.default_fps, &overrides);
-            let mut overlays = base;
-            if let (Some(n), Some((c, f))) = (args.onion, clip_frame) {
-                overlays.ghosts = onion_ghosts(&scene.skeleton, &scene.clips[c], f, n, args.default_fps);
-            }
-            if args.bounds {
-                (overlays.stored_bounds, overlays.computed_bounds) = frame_bounds(&scene, clip_frame, &pose);
-            }
-            let time = clip_frame.map_or(0.0, |(c, f)| f / scene.clips[c].fps(args.default_fps));
-            let camera = track.and_then(|t| Camera::following(t, time, scene.up, radius)).unwrap_or(orbit);
-            let input = FrameInput { camera: &camera, pose: &pose, overlays: &overlays, time };
+            let clip_frame = selection.filter(|_| !args.bind_pose);
             let mut view = ViewState::new(renderer);
-            headless.render(&model, &mut view, &input, size, background).map_err(CliError::load)?
+            draw_at(clip_frame, &mut view)?
         }
     };
+    let output = target(args);
     image
-        .save_with_format(&args.output, image::ImageFormat::Png)
-        .map_err(|e| CliError::load(format!("{}: cannot write: {e}", args.output.display())))?;
+        .save_with_format(output, image::ImageFormat::Png)
+        .map_err(|e| CliError::load(format!("{}: cannot write: {e}", output.display())))?;
     Ok(())
+}
+
+/// The file a render writes: the picture, or the recording.
+fn target(args: &RenderArgs) -> &std::path::Path {
+    args.output.as_deref().or(args.gif.as_deref()).or(args.apng.as_deref()).unwrap_or(std::path::Path::new("out.png"))
+}
+
+/// Draws one picture of the clip at a frame (`None`: the bind pose) into a view.
+type DrawAt<'a> = dyn Fn(Option<(usize, f32)>, &mut ViewState) -> Result<image::RgbaImage, CliError> + 'a;
+
+/// `--gif` or `--apng`, with its file.
+fn recording(args: &RenderArgs) -> Option<(AnimatedFormat, &std::path::Path)> {
+    match (&args.gif, &args.apng) {
+        (Some(p), _) => Some((AnimatedFormat::Gif, p)),
+        (None, Some(p)) => Some((AnimatedFormat::Apng, p)),
+        (None, None) => None,
+    }
+}
+
+/// Records `clip` (scene clip `index`) as `format` into `path`, one picture per instant of
+/// [`record::frames`], each drawn by `draw_at`; written beside `path` and renamed over it when complete.
+#[allow(clippy::too_many_arguments)]
+fn record(
+    clip: &crate::scene::Clip,
+    index: usize,
+    args: &RenderArgs,
+    path: &std::path::Path,
+    format: AnimatedFormat,
+    size: (u32, u32),
+    draw_at: &DrawAt<'_>,
+    view: &mut ViewState,
+) -> Result<(), CliError> {
+    let frames = record::frames(clip, args.default_fps, args.from, args.to, args.fps).map_err(CliError::usage)?;
+    let fps = args.fps.unwrap_or(clip.fps(args.default_fps));
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(".partial");
+    let tmp = std::path::PathBuf::from(tmp);
+    let cannot = |e: String| CliError::load(format!("{}: cannot write: {e}", path.display()));
+    let file = std::fs::File::create(&tmp).map_err(|e| cannot(e.to_string()))?;
+    let result = (|| {
+        let mut recorder =
+            Recorder::new(format, std::io::BufWriter::new(file), size, frames.len(), fps).map_err(cannot)?;
+        for &f in &frames {
+            recorder.push(&draw_at(Some((index, f)), view)?).map_err(cannot)?;
+        }
+        recorder.finish().map_err(cannot)?;
+        std::fs::rename(&tmp, path).map_err(|e| cannot(e.to_string()))
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    result
 }
 
 /// `--morph NAME=WEIGHT` options as a weight per scene morph (`None`: what the animation gives).

@@ -12,6 +12,7 @@
 //!   and decoding them is [`crate::textures`]);
 //! - `frame.rs`: [`ViewState`], [`FrameInput`] and [`Overlays`]: one frame assembled from the above;
 //! - `headless.rs`: adapter selection, offscreen targets and readback; `sheet.rs`: contact sheets and labels;
+//!   `record.rs`: animated GIF and APNG recordings of a clip (which instants, and the streaming encoders);
 //! - `capture.rs`: a debug path that reads back the vertex shader's skinned vertices, to test it against the CPU.
 //!
 //! Use: `Renderer::new(device, queue, format, samples)`, `GpuModel::upload(&renderer, &scene, dir)` (or
@@ -28,6 +29,7 @@ mod lines;
 mod mesh;
 mod model;
 mod morph;
+pub mod record;
 mod sheet;
 mod texture;
 mod wireframe;
