@@ -8,6 +8,7 @@ mod diff;
 mod info;
 mod pose;
 mod render;
+mod thumbnail;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -83,6 +84,8 @@ pub enum Command {
     /// What changed between two exports of one asset: geometry, skeleton, clips, and the joints and frames a
     /// re-export moved (exit 0 equal within the tolerance, 1 not).
     Diff(diff::DiffArgs),
+    /// A small framed picture of a model on a transparent background, for file managers and asset lists.
+    Thumbnail(thumbnail::ThumbnailArgs),
 }
 
 /// A failure to report: a message for stderr and the process exit code.
@@ -116,6 +119,7 @@ pub fn main() -> ExitCode {
         Some(Command::Convert(args)) => convert::run(&args),
         Some(Command::Check(args)) => check::run(&args),
         Some(Command::Diff(args)) => diff::run(&args),
+        Some(Command::Thumbnail(args)) => thumbnail::run(&args),
         None => crate::window::run(crate::window::Options {
             files: cli.files,
             exit_after_frames: cli.exit_after_frames,

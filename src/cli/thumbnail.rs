@@ -1,0 +1,60 @@
+//! `rigscope thumbnail FILE OUT.png --size N`: a small framed picture of a model for file managers (the
+//! freedesktop thumbnailer in `assets/rigscope.thumbnailer` calls it) and asset lists: the model in its bind
+//! pose (or, for a file without one, the first frame of its first animation), seen from the front and a little
+//! above, on a transparent background, its longer side fitted to N pixels.
+
+use std::path::PathBuf;
+
+use clap::Args;
+
+use super::CliError;
+use crate::anim::Pose;
+use crate::render::{Background, Camera, FrameInput, GpuModel, Headless, Overlays, ViewState, animation_bounds};
+use crate::textures::TextureSet;
+
+#[derive(Args, Debug)]
+pub struct ThumbnailArgs {
+    /// The model file.
+    pub file: PathBuf,
+    /// The PNG to write.
+    pub output: PathBuf,
+    /// The picture's width and height in pixels.
+    #[arg(long, short = 's', default_value_t = 256, value_parser = clap::value_parser!(u32).range(8..=2048))]
+    pub size: u32,
+}
+
+pub fn run(args: &ThumbnailArgs) -> Result<(), CliError> {
+    let scene = crate::load_path(&args.file).map_err(CliError::load)?;
+    if scene.vertices.is_empty() || scene.triangles.is_empty() {
+        return Err(CliError::load(format!(
+            "{}: nothing to draw (no triangles: an animation, camera or skeleton-only file)",
+            args.file.display()
+        )));
+    }
+    // The bind pose where the file has one; else the first frame of its first clip (what such files show).
+    let clip = (!scene.skeleton.has_bind_pose).then(|| scene.clips.first()).flatten();
+    let pose = Pose::of_scene(&scene, clip, 0.0, crate::scene::DEFAULT_FPS, &[]);
+    let skinned = crate::anim::skin_positions(&crate::anim::morphed_vertices(&scene, &pose.morphs), &pose.palette);
+    let bounds = crate::scene::FrameBounds::of_points(&skinned)
+        .or_else(|| animation_bounds(&scene, None, crate::scene::DEFAULT_FPS, 1))
+        .ok_or_else(|| CliError::load(format!("{}: nothing to draw", args.file.display())))?;
+    let camera = Camera::framing(scene.up, &bounds, 15f32.to_radians(), 10f32.to_radians(), 1.0);
+    let headless = Headless::new().map_err(CliError::load)?;
+    let textures = TextureSet::load(&scene, args.file.parent());
+    let model = GpuModel::upload_textures(headless.renderer(), &scene, &textures);
+    let overlays = Overlays::default();
+    let input = FrameInput { camera: &camera, pose: &pose, overlays: &overlays, time: 0.0 };
+    let mut view = ViewState::new(headless.renderer());
+    let size = (args.size, args.size);
+    let image = headless.render(&model, &mut view, &input, size, Background::Transparent).map_err(CliError::load)?;
+    let mut tmp = args.output.as_os_str().to_owned();
+    tmp.push(".partial");
+    let tmp = PathBuf::from(tmp);
+    image
+        .save_with_format(&tmp, image::ImageFormat::Png)
+        .and_then(|()| std::fs::rename(&tmp, &args.output).map_err(image::ImageError::IoError))
+        .map_err(|e| {
+            let _ = std::fs::remove_file(&tmp);
+            CliError::load(format!("{}: cannot write: {e}", args.output.display()))
+        })
+}
