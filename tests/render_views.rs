@@ -369,3 +369,46 @@ fn normal_lines_follow_the_pose_in_a_view_kept_across_frames() {
     assert!(moved > 200, "the lines follow the new pose ({moved} pixels changed)");
     assert_eq!(a, a_again, "the same pose draws the same lines");
 }
+
+/// A model whose origin sits at its middle (as a Quake-style model's sits at its hips): `--grid` lays the ground
+/// under its lowest point instead of slicing it at the origin; `--grid-at-origin` puts it back. Seen edge-on
+/// from the side (pitch 0), the grid at the origin is a line across the middle of the picture, beside the box.
+#[test]
+fn the_grid_lies_under_a_model_whose_origin_is_at_its_middle() {
+    let mut text = String::from("# Inter-Quake Export\nmesh box\n");
+    for z in [-2, 2] {
+        for y in [-0.5, 0.5] {
+            for x in [-0.5, 0.5] {
+                text += &format!("vp {x} {y} {z}\n");
+            }
+        }
+    }
+    for [a, b, c] in [
+        [0, 1, 3],
+        [0, 3, 2],
+        [4, 6, 7],
+        [4, 7, 5],
+        [0, 4, 5],
+        [0, 5, 1],
+        [2, 3, 7],
+        [2, 7, 6],
+        [0, 2, 6],
+        [0, 6, 4],
+        [1, 5, 7],
+        [1, 7, 3],
+    ] {
+        text += &format!("fm {a} {b} {c}\n");
+    }
+    let file = write_iqe("hips", &text);
+    let side = ["--grid", "--pitch", "0", "--yaw", "0", "--size", "300x300"];
+    let ground = render("hips-ground", &file, &side);
+    let origin = render("hips-origin", &file, &[&side[..], &["--grid-at-origin"]].concat());
+    let background = *ground.get_pixel(0, 0);
+    // Lit pixels in rows y0..y1 left of the box (which stands in the middle third).
+    let lit = |img: &RgbaImage, y0: u32, y1: u32| {
+        (y0..y1).flat_map(|y| (0..80).map(move |x| (x, y))).filter(|&(x, y)| *img.get_pixel(x, y) != background).count()
+    };
+    assert!(lit(&origin, 140, 160) > 30, "at the origin the grid crosses the middle");
+    assert_eq!(lit(&ground, 100, 200), 0, "with the ground below, nothing crosses the middle");
+    assert!(lit(&ground, 200, 300) > 30, "the ground is drawn below");
+}

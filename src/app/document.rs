@@ -135,6 +135,12 @@ struct PoseCache {
     computed_key: Option<PoseKey>,
 }
 
+/// What a ground height was computed for: the document's revision, the clip, the bind-pose switch.
+type GroundKey = (u64, Option<usize>, bool);
+
+/// Frames of a clip skinned to find its lowest point (as many as the camera framing samples).
+const GROUND_SAMPLES: usize = 64;
+
 /// Sorted key frames of one clip, all tracks and one joint's, with the [`Document::revision`] they were taken
 /// at.
 #[derive(Debug, Default)]
@@ -157,6 +163,9 @@ pub struct Document {
     pub(super) findings: Vec<Finding>,
     pub(super) player: Player,
     pose: PoseCache,
+    /// The ground under the shown clip ([`Document::ground`]), with the revision, clip and bind-pose switch it
+    /// was computed for.
+    ground: std::cell::Cell<Option<(GroundKey, Option<f32>)>>,
     /// The timeline's key frames, computed once per clip and joint (a dance has tens of thousands of keys).
     key_frames: std::cell::RefCell<KeyFrameMemo>,
     /// Bumps whenever the model is rebuilt or its clips' values change: the pose is stale.
@@ -209,6 +218,7 @@ impl Document {
             player,
             pose: PoseCache::default(),
             key_frames: Default::default(),
+            ground: Default::default(),
             revision: 0,
             selected_joint: None,
             hidden_meshes,
@@ -335,6 +345,23 @@ impl Document {
     }
 
     /// The clip shown and the (fractional) frame within it.
+    /// Where the ground grid goes: under the lowest point the model reaches in the shown clip (sampled, as the
+    /// framing is; `bind_pose`: the bind pose's), along its up axis in model space. Computed once per clip.
+    pub fn ground(&self, bind_pose: bool) -> Option<f32> {
+        let clip = self.player.clip.filter(|_| !bind_pose);
+        let key = (self.revision, clip, bind_pose);
+        if let Some((k, g)) = self.ground.get()
+            && k == key
+        {
+            return g;
+        }
+        let scene = &self.model.scene;
+        let bounds = crate::render::animation_bounds(scene, clip, DEFAULT_FPS, GROUND_SAMPLES);
+        let g = bounds.map(|b| crate::render::ground_height(scene.up, &b));
+        self.ground.set(Some((key, g)));
+        g
+    }
+
     /// The key frames of clip `clip` ([`crate::scene::Clip::key_frames`]), or of joint `joint`'s tracks in it,
     /// remembered until the clip changes or its values do, so the timeline doesn't collect and sort every key
     /// each frame.

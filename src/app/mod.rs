@@ -625,6 +625,7 @@ impl App {
             mesh: t.mesh,
             cull_back_faces: t.cull_back_faces,
             grid: t.grid,
+            ground: if t.grid_at_origin { None } else { doc.and_then(|d| d.ground(t.bind_pose)) },
             skeleton: t.skeleton,
             ik_chains: t.ik_chains,
             outline: t.outline,

@@ -8,6 +8,8 @@ pub struct ViewToggles {
     pub mesh: bool,
     pub cull_back_faces: bool,
     pub grid: bool,
+    /// The grid through the file's origin instead of under the model's lowest point in the shown clip.
+    pub grid_at_origin: bool,
     pub skeleton: bool,
     pub wireframe: bool,
     pub stored_bounds: bool,
@@ -51,6 +53,7 @@ impl Default for ViewToggles {
             mesh: true,
             cull_back_faces: true,
             grid: true,
+            grid_at_origin: false,
             skeleton: false,
             wireframe: false,
             stored_bounds: false,
@@ -147,6 +150,10 @@ impl ViewToggles {
             ui.checkbox(&mut self.wireframe, "Wireframe");
             ui.checkbox(&mut self.cull_back_faces, "Backface culling");
             ui.checkbox(&mut self.grid, "Grid");
+            if self.grid {
+                ui.checkbox(&mut self.grid_at_origin, "  at the file's origin")
+                    .on_hover_text("Off: the grid lies under the model's lowest point in the clip shown");
+            }
             ui.checkbox(&mut self.skeleton, "Skeleton");
             ui.checkbox(&mut self.ik_chains, "IK chains (goal red, links violet)");
             ui.checkbox(&mut self.stored_bounds, "Stored bounds (green)");

@@ -68,9 +68,12 @@ pub struct RenderArgs {
     /// With --gif/--apng: pictures per second. Default: the animation's frame rate.
     #[arg(long, value_name = "FPS")]
     pub fps: Option<f32>,
-    /// Draw the ground grid.
+    /// Draw the ground grid, under the model's lowest point over the animation (its origin marked with small axes).
     #[arg(long)]
     pub grid: bool,
+    /// With --grid: put the grid through the file's origin instead.
+    #[arg(long, requires = "grid")]
+    pub grid_at_origin: bool,
     /// Leave out the outlines of materials that have one (MMD edges).
     #[arg(long)]
     pub no_outline: bool,
@@ -279,6 +282,7 @@ fn render_file(args: &RenderArgs, parsed: &Parsed, headless: &mut Option<Headles
         mesh: !args.no_mesh,
         cull_back_faces: !args.no_cull,
         grid: args.grid,
+        ground: (!args.grid_at_origin).then(|| crate::render::ground_height(scene.up, &bounds)),
         skeleton: args.skeleton,
         ik_chains: args.ik,
         outline: !args.no_outline,

@@ -17,6 +17,9 @@ pub struct Overlays {
     pub mesh: bool,
     pub cull_back_faces: bool,
     pub grid: bool,
+    /// Where the grid sits along the model's up axis (model space, [`super::ground_height`] of the shown
+    /// clip's bounds); `None`: through the file's origin.
+    pub ground: Option<f32>,
     /// Bones from each joint to its parent (`Pose::world`), drawn over everything.
     pub skeleton: bool,
     pub selected_joint: Option<usize>,
@@ -63,6 +66,7 @@ impl Default for Overlays {
             mesh: true,
             cull_back_faces: true,
             grid: false,
+            ground: None,
             skeleton: false,
             selected_joint: None,
             highlight_joint: None,
@@ -245,7 +249,7 @@ impl ViewState {
             v.extend_from_slice(lines);
         }
         if o.grid {
-            grid::grid(&mut v, model.up, model.bind_bounds().as_ref());
+            grid::grid(&mut v, model.up, model.bind_bounds().as_ref(), o.ground);
         }
         if let Some(b) = &o.stored_bounds {
             lines::bounds_box(&mut v, b, colors::STORED_BOUNDS);
