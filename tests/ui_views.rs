@@ -115,3 +115,54 @@ fn joint_names_are_labelled_in_the_view_and_not_behind_the_camera() {
     h.run();
     assert_eq!(count(&h), 0);
 }
+
+/// The axis gizmo in the view's corner: clicking the demo's Z (its up axis) asks the window for the top view,
+/// and its −Y end (the model's front) for the front view; the frame and time are written in the other corner.
+#[test]
+fn the_axis_gizmo_snaps_the_view_and_the_frame_is_shown() {
+    struct State {
+        app: App,
+        intents: Vec<rigscope::app::Intent>,
+    }
+    let mut app = App::new();
+    app.open_path(&demo());
+    let mut h = Harness::builder().with_size([1400.0, 900.0]).build_ui_state(
+        |ui, s: &mut State| {
+            let intents = s.app.show(ui);
+            s.intents.extend(intents);
+        },
+        State { app, intents: Vec::new() },
+    );
+    h.run();
+    let to_clip = view_projection(&h.state().app);
+    h.state_mut().app.set_view_projection(Some(to_clip));
+    h.run();
+    let rect = h.state().app.view_rect().unwrap();
+    let ends = rigscope::app::gizmo_ends(rect, to_clip).unwrap();
+    let end = |axis: usize, positive: bool| ends.iter().find(|e| e.0 == axis && e.1 == positive).unwrap().2;
+    for ((axis, positive), want) in [((2, true), (0, 89)), ((1, false), (0, 0))] {
+        h.state_mut().intents.clear();
+        let at = end(axis, positive);
+        h.hover_at(at);
+        h.event(egui::Event::PointerButton {
+            pos: at,
+            button: egui::PointerButton::Primary,
+            pressed: true,
+            modifiers: Default::default(),
+        });
+        h.event(egui::Event::PointerButton {
+            pos: at,
+            button: egui::PointerButton::Primary,
+            pressed: false,
+            modifiers: Default::default(),
+        });
+        h.run();
+        let (yaw, pitch) = want;
+        assert!(
+            h.state().intents.contains(&rigscope::app::Intent::SnapView { yaw, pitch }),
+            "axis {axis} {positive}: {:?}",
+            h.state().intents
+        );
+    }
+    assert_eq!(rigscope::app::snap(rigscope::scene::UpAxis::Z, 0, true), (90, 0));
+}

@@ -17,6 +17,7 @@ mod document;
 mod file_info;
 mod files;
 pub mod fonts;
+mod gizmo;
 mod help;
 mod ik;
 mod joints;
@@ -50,6 +51,7 @@ use notices::Notices;
 pub use actions::Action;
 pub use document::Document;
 pub use document::Source as ModelSource;
+pub use gizmo::{gizmo_ends, snap};
 pub use labels::project_to_view;
 pub use model::{Attachment, Model};
 pub use notices::{Notice, NoticeKind};
@@ -71,6 +73,11 @@ pub enum Intent {
     FrameModel,
     /// Back to the default camera.
     ResetView,
+    /// Look at the model from these angles in degrees (the axis gizmo: front, side, top), framed.
+    SnapView {
+        yaw: i16,
+        pitch: i16,
+    },
     /// Save the view as a PNG.
     Screenshot,
     /// Save a contact sheet of the current animation (what `render --sheet` makes) as a PNG.
@@ -520,6 +527,20 @@ impl App {
         {
             let names: Vec<&str> = doc.scene().skeleton.joints.iter().map(|j| j.name.as_str()).collect();
             labels::paint(ui, rect, to_clip, &names, &doc.pose().world, doc.selected_joint);
+        }
+        if let (Some(doc), Some(rect)) = (self.document(), self.chrome.view_rect) {
+            if let Some(to_clip) = self.chrome.view_projection {
+                gizmo::paint(ui, rect, to_clip, doc.scene().up, &mut actions);
+            }
+            if let Some(clip) = doc.current_clip() {
+                let frame = doc.player().frame(clip);
+                let text = format!(
+                    "frame {frame:.2} / {}  {:.3} s",
+                    clip.frame_count.saturating_sub(1),
+                    frame / clip.fps(DEFAULT_FPS)
+                );
+                gizmo::paint_frame(ui, rect, &text);
+            }
         }
         actions
             .into_iter()

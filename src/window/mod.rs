@@ -140,6 +140,8 @@ struct UiPass {
     central: egui::Rect,
     nav: Navigation,
     intents: Vec<Intent>,
+    /// The axis gizmo was clicked: look from these angles (degrees).
+    snap: Option<(i16, i16)>,
     pixels_per_point: f32,
     /// When egui wants the next frame.
     repaint_delay: Duration,
@@ -351,6 +353,7 @@ impl Viewer {
             central,
             nav,
             intents,
+            snap: None,
             pixels_per_point: ppp,
             repaint_delay,
         }
@@ -364,6 +367,7 @@ impl Viewer {
                 Intent::OpenDialog => self.open_dialog(),
                 Intent::FrameModel => pass.nav.frame = true,
                 Intent::ResetView => reset = true,
+                Intent::SnapView { yaw, pitch } => pass.snap = Some((yaw, pitch)),
                 Intent::Screenshot => self.screenshot_requested = true,
                 Intent::ContactSheet => self.contact_sheet(w),
                 Intent::Quit => event_loop.exit(),
@@ -428,6 +432,12 @@ impl Viewer {
     /// The user's camera moves: reset, frame (F) and navigation.
     fn aim(&mut self, w: &mut WindowState, pass: &UiPass, rect: PixelRect, reset: bool) {
         let aspect = rect.width.max(1) as f32 / rect.height.max(1) as f32;
+        if let Some((yaw, pitch)) = pass.snap {
+            let clip = self.app.current_clip_frame().map(|(c, _)| c);
+            let target = w.framing.get(self.app.document_id(), self.app.scene(), clip);
+            let (yaw, pitch) = (f32::from(yaw).to_radians(), f32::from(pitch).to_radians());
+            w.camera = ViewCamera::framed(target, yaw.rem_euclid(std::f32::consts::TAU), pitch, aspect);
+        }
         if reset || pass.nav.frame {
             let clip = self.app.current_clip_frame().map(|(c, _)| c);
             let target = w.framing.get(self.app.document_id(), self.app.scene(), clip);
