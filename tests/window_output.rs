@@ -129,3 +129,36 @@ fn without_an_animation_the_window_saves_no_sheet() {
     assert!(written.is_empty(), "a model without animation gave files: {written:?}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// The window's Record clip command (driven by the hidden `--record-clip` hook): the clip shown, recorded as a
+/// GIF into the current folder as `model-clip.gif`, one frame per clip frame, a few per window frame while
+/// the window keeps drawing; the unfinished `.partial` file is gone at the end.
+#[test]
+fn the_window_records_the_clip_shown_as_a_gif() {
+    require_display();
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/window-tests/record");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let model = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/assets/demo.iqm"));
+    let result = Command::new(env!("CARGO_BIN_EXE_rigscope"))
+        .current_dir(&dir)
+        .arg(&model)
+        // The demo's first clip has 48 frames, two recorded per window frame: done well before frame 60.
+        .args(["--record-clip", "--exit-after-frames", "60"])
+        .env("RIGSCOPE_CONFIG_DIR", dir.with_extension("config"))
+        .output()
+        .expect("run rigscope");
+    assert!(result.status.success(), "{}", String::from_utf8_lossy(&result.stderr));
+    let gif = dir.join("demo-idle.gif");
+    assert!(gif.is_file(), "{} was not written: {}", gif.display(), String::from_utf8_lossy(&result.stderr));
+    assert!(!dir.join("demo-idle.gif.partial").exists());
+    let mut options = gif::DecodeOptions::new();
+    options.set_color_output(gif::ColorOutput::RGBA);
+    let mut decoder = options.read_info(std::fs::File::open(&gif).unwrap()).unwrap();
+    assert_eq!((decoder.width(), decoder.height()), (640, 480));
+    let mut frames = 0;
+    while decoder.read_next_frame().unwrap().is_some() {
+        frames += 1;
+    }
+    assert_eq!(frames, 48, "one picture per frame of the 48-frame clip");
+}

@@ -78,6 +78,11 @@ pub fn bar(ui: &mut egui::Ui, state: MenuState<'_>) -> Vec<Action> {
                 ui.separator();
                 command(ui, "Screenshot", Action::Window(Intent::Screenshot), &mut out);
                 command(ui, "Contact sheet", Action::Window(Intent::ContactSheet), &mut out);
+                ui.menu_button("Record clip", |ui| {
+                    use crate::render::record::AnimatedFormat;
+                    command(ui, "As GIF…", Action::Window(Intent::RecordClip(AnimatedFormat::Gif)), &mut out);
+                    command(ui, "As animated PNG…", Action::Window(Intent::RecordClip(AnimatedFormat::Apng)), &mut out);
+                });
                 command(ui, "Copy pose as JSON", Action::CopyPose, &mut out);
                 ui.separator();
                 command(ui, "Close model", Action::CloseModel(usize::MAX), &mut out);

@@ -82,6 +82,11 @@ pub enum Intent {
     Screenshot,
     /// Save a contact sheet of the current animation (what `render --sheet` makes) as a PNG.
     ContactSheet,
+    /// Record the animation shown as an animated picture (what `render --gif`/`--apng` makes), a few frames per
+    /// window frame, with a progress bar.
+    RecordClip(crate::render::record::AnimatedFormat),
+    /// Stop the recording under way; nothing is written.
+    CancelRecording,
     Quit,
 }
 
@@ -142,6 +147,8 @@ struct Chrome {
     frame_intents: Vec<Intent>,
     /// Why Japanese names draw as boxes (no CJK font was added), for the sections that show MMD names.
     cjk_font_missing: Option<String>,
+    /// A recording under way (the window's, [`App::set_recording`]): its file name, frames done and in all.
+    recording: Option<(String, usize, usize)>,
 }
 
 /// What the viewer remembers besides the toggles (the playback speed is the idle player's).
@@ -528,6 +535,15 @@ impl App {
             let names: Vec<&str> = doc.scene().skeleton.joints.iter().map(|j| j.name.as_str()).collect();
             labels::paint(ui, rect, to_clip, &names, &doc.pose().world, doc.selected_joint);
         }
+        if let Some((name, done, total)) = &self.chrome.recording {
+            egui::Window::new("Recording").collapsible(false).resizable(false).show(ui.ctx(), |ui| {
+                ui.label(format!("Recording {name}: frame {done} of {total}"));
+                ui.add(egui::ProgressBar::new(*done as f32 / (*total).max(1) as f32).show_percentage());
+                if ui.button("Cancel").clicked() {
+                    actions.push(Action::Window(Intent::CancelRecording));
+                }
+            });
+        }
         if let (Some(doc), Some(rect)) = (self.document(), self.chrome.view_rect) {
             if let Some(to_clip) = self.chrome.view_projection {
                 gizmo::paint(ui, rect, to_clip, doc.scene().up, &mut actions);
@@ -682,6 +698,11 @@ impl App {
 
     /// The window sets, each frame before the UI runs, the matrix taking model space to clip space in the 3D
     /// view's rect ([`App::view_rect`]), or `None` without a view; joint-name labels are placed with it.
+    /// What the window's recording has done: (file name, frames done, frames in all), `None` when none runs.
+    pub fn set_recording(&mut self, progress: Option<(String, usize, usize)>) {
+        self.chrome.recording = progress;
+    }
+
     pub fn set_view_projection(&mut self, model_to_clip: Option<glam::Mat4>) {
         self.chrome.view_projection = model_to_clip;
     }

@@ -56,6 +56,10 @@ pub struct Cli {
     /// folder after the first presented frame.
     #[arg(long, hide = true)]
     pub contact_sheet: bool,
+    /// Test hook: record the clip shown as a GIF (the window's Record clip command) after the first presented
+    /// frame.
+    #[arg(long, hide = true)]
+    pub record_clip: bool,
 }
 
 /// `WxH`, both at least 1.
@@ -128,6 +132,7 @@ pub fn main() -> ExitCode {
             report_timing: cli.report_timing.then_some(started),
             window_size: cli.window_size,
             contact_sheet: cli.contact_sheet,
+            record_clip: cli.record_clip,
         })
         .map_err(CliError::load),
     };

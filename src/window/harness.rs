@@ -16,6 +16,7 @@ pub struct Harness {
     exit_after_reload: bool,
     screenshot: Option<PathBuf>,
     contact_sheet: bool,
+    record_clip: bool,
     timing: Option<Timing>,
     /// Frames presented (since the first reload, with `exit_after_reload`).
     presented: u64,
@@ -38,6 +39,7 @@ impl Harness {
             exit_after_reload: options.exit_after_reload,
             screenshot: options.screenshot.clone(),
             contact_sheet: options.contact_sheet,
+            record_clip: options.record_clip,
             timing: options.report_timing.map(|t| Timing::new(t, options.exit_after_frames)),
             presented: 0,
             reloaded: false,
@@ -63,6 +65,15 @@ impl Harness {
     pub fn take_contact_sheet(&mut self) -> bool {
         if self.contact_sheet && self.presented > 0 {
             self.contact_sheet = false;
+            return true;
+        }
+        false
+    }
+
+    /// `--record-clip`: true once, on the first frame after one was presented.
+    pub fn take_record_clip(&mut self) -> bool {
+        if self.record_clip && self.presented > 0 {
+            self.record_clip = false;
             return true;
         }
         false

@@ -18,6 +18,7 @@ mod gpu;
 mod harness;
 mod navigate;
 mod persist;
+mod recording;
 mod sheet;
 mod timing;
 
@@ -54,6 +55,8 @@ pub struct Options {
     pub window_size: Option<(u32, u32)>,
     /// Save a contact sheet (as the Contact sheet command does) once the first frame is presented (tests).
     pub contact_sheet: bool,
+    /// Test hook: "Record clip" as GIF after the first presented frame.
+    pub record_clip: bool,
 }
 
 /// The frame `--screenshot` saves when `--exit-after-frames` doesn't say: late enough for egui's layout to
@@ -111,6 +114,8 @@ struct Viewer {
     watched: Vec<PathBuf>,
     /// The settings file (`persist.rs`).
     persist: persist::Persist,
+    /// "Record clip" under way (`recording.rs`).
+    recording: Option<recording::Job>,
 }
 
 struct WindowState {
@@ -173,6 +178,7 @@ impl Viewer {
             watcher: None,
             watched: Vec::new(),
             persist,
+            recording: None,
         };
         let proxy = viewer.proxy.clone();
         match crate::watch::FileWatcher::new(move |paths| {
@@ -298,12 +304,16 @@ impl Viewer {
         if self.harness.take_contact_sheet() {
             pass.intents.push(Intent::ContactSheet);
         }
+        if self.harness.take_record_clip() {
+            pass.intents.push(Intent::RecordClip(crate::render::record::AnimatedFormat::Gif));
+        }
         // Intents change what the next frame shows (a notice, a new model): draw it.
         let again = !pass.intents.is_empty();
         let reset = self.perform(event_loop, w, &mut pass);
         let rect = pixel_rect(pass.central, pass.pixels_per_point, w.gpu.size());
         self.sync_document(w, rect);
         self.aim(w, &pass, rect, reset);
+        let recording = self.step_recording(w);
         let Some(done) = self.draw(event_loop, w, &mut pass, rect, now) else { return };
         if let Some(e) = self.persist.tick(&self.app, &self.egui, &w.window) {
             self.notify(e);
@@ -313,7 +323,7 @@ impl Viewer {
         if done {
             return;
         }
-        if animating || again || self.harness.keeps_drawing() || pass.repaint_delay.is_zero() {
+        if animating || again || recording || self.harness.keeps_drawing() || pass.repaint_delay.is_zero() {
             w.window.request_redraw();
         } else if let Some(at) = Instant::now().checked_add(pass.repaint_delay) {
             self.repaint_at = Some(at);
@@ -370,6 +380,8 @@ impl Viewer {
                 Intent::SnapView { yaw, pitch } => pass.snap = Some((yaw, pitch)),
                 Intent::Screenshot => self.screenshot_requested = true,
                 Intent::ContactSheet => self.contact_sheet(w),
+                Intent::RecordClip(format) => self.start_recording(w, format),
+                Intent::CancelRecording => self.cancel_recording(),
                 Intent::Quit => event_loop.exit(),
             }
         }
@@ -657,6 +669,8 @@ impl ApplicationHandler<UserEvent> for Viewer {
     }
 
     fn exiting(&mut self, _event_loop: &ActiveEventLoop) {
+        // A recording cut short by quitting leaves no half-written file.
+        self.cancel_recording();
         let window = self.window.as_ref().map(|w| w.window.as_ref());
         if let Some(e) = self.persist.exit(&self.app, &self.egui, window) {
             eprintln!("rigscope: {e}");
