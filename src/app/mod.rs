@@ -548,13 +548,7 @@ impl App {
             if let Some(to_clip) = self.chrome.view_projection {
                 gizmo::paint(ui, rect, to_clip, doc.scene().up, &mut actions);
             }
-            if let Some(clip) = doc.current_clip() {
-                let frame = doc.player().frame(clip);
-                let text = format!(
-                    "frame {frame:.2} / {}  {:.3} s",
-                    clip.frame_count.saturating_sub(1),
-                    frame / clip.fps(DEFAULT_FPS)
-                );
+            if let Some(text) = self.frame_text() {
                 gizmo::paint_frame(ui, rect, &text);
             }
         }
@@ -698,6 +692,15 @@ impl App {
 
     /// The window sets, each frame before the UI runs, the matrix taking model space to clip space in the 3D
     /// view's rect ([`App::view_rect`]), or `None` without a view; joint-name labels are placed with it.
+    /// The clip's frame and time as the view's corner shows them (`None` without a clip shown).
+    pub fn frame_text(&self) -> Option<String> {
+        let doc = self.document()?;
+        let clip = doc.current_clip()?;
+        let frame = doc.player().frame(clip);
+        let last = clip.frame_count.saturating_sub(1);
+        Some(format!("frame {frame:.2} / {last}  {:.3} s", frame / clip.fps(DEFAULT_FPS)))
+    }
+
     /// What the window's recording has done: (file name, frames done, frames in all), `None` when none runs.
     pub fn set_recording(&mut self, progress: Option<(String, usize, usize)>) {
         self.chrome.recording = progress;

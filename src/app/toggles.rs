@@ -45,6 +45,8 @@ pub struct ViewToggles {
     pub ik_chains: bool,
     /// Outlines of the materials that have one (MMD's edge).
     pub outline: bool,
+    /// Screenshots (F12) carry the clip's frame and time in their bottom-left corner.
+    pub frame_in_screenshots: bool,
 }
 
 impl Default for ViewToggles {
@@ -73,6 +75,7 @@ impl Default for ViewToggles {
             joint_names: false,
             ik_chains: false,
             outline: true,
+            frame_in_screenshots: false,
         }
     }
 }
@@ -160,6 +163,7 @@ impl ViewToggles {
             ui.checkbox(&mut self.computed_bounds, "Computed bounds (pink)");
             ui.checkbox(&mut self.highlight_selected, "Tint the selected joint's vertices");
             ui.checkbox(&mut self.boxes, "Volume boxes (orange)");
+            ui.checkbox(&mut self.frame_in_screenshots, "Frame and time in screenshots");
         });
         egui::CollapsingHeader::new("Debug views").default_open(true).show(ui, |ui| {
             ui.checkbox(&mut self.weights, "Weights of the selected joint")

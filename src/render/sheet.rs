@@ -117,7 +117,17 @@ const DIGITS: [[u8; 5]; 10] = [
     [0b111, 0b101, 0b111, 0b001, 0b111],
 ];
 
-/// Draws `text` (digits; other characters leave a gap) in white on a dark box at (`x`, `y`), each font pixel
+/// The punctuation the labels use: `.`, `/` and `-`, like [`DIGITS`].
+fn punctuation(ch: char) -> Option<[u8; 5]> {
+    match ch {
+        '.' => Some([0b000, 0b000, 0b000, 0b000, 0b010]),
+        '/' => Some([0b001, 0b001, 0b010, 0b100, 0b100]),
+        '-' => Some([0b000, 0b000, 0b111, 0b000, 0b000]),
+        _ => None,
+    }
+}
+
+/// Draws `text` (digits and `. / -`; other characters leave a gap) in white on a dark box at (`x`, `y`), each font pixel
 /// `scale` image pixels square. Clipped at the image's edges.
 pub fn draw_label(image: &mut RgbaImage, x: u32, y: u32, text: &str, scale: u32) {
     let s = scale.max(1);
@@ -134,7 +144,7 @@ pub fn draw_label(image: &mut RgbaImage, x: u32, y: u32, text: &str, scale: u32)
         }
     }
     for (k, ch) in text.chars().enumerate() {
-        let Some(glyph) = ch.to_digit(10).map(|d| DIGITS[d as usize]) else { continue };
+        let Some(glyph) = ch.to_digit(10).map(|d| DIGITS[d as usize]).or_else(|| punctuation(ch)) else { continue };
         let gx = x + (1 + k as u32 * 4) * s;
         for (row, bits) in glyph.iter().enumerate() {
             for col in 0..3u32 {

@@ -76,9 +76,27 @@ pub fn unused_path(dir: &Path, name: &str) -> PathBuf {
     (2..10_000).map(|i| dir.join(format!("{stem}-{i}.png"))).find(|p| !p.exists()).unwrap_or(first)
 }
 
+/// Writes `text` (the clip's frame and time: `frame/last seconds`) into the bottom-left corner of a
+/// screenshot, in the contact sheet's label font at twice its size.
+pub fn stamp(image: &mut RgbaImage, text: &str) {
+    const SCALE: u32 = 2;
+    let y = image.height().saturating_sub(7 * SCALE + 6);
+    crate::render::draw_label(image, 6, y, text, SCALE);
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_stamp_goes_in_the_bottom_left_corner_only() {
+        let mut image = RgbaImage::from_pixel(200, 100, image::Rgba([10, 20, 30, 255]));
+        stamp(&mut image, "12.00/47 0.500");
+        let changed: Vec<(u32, u32)> =
+            image.enumerate_pixels().filter(|(_, _, p)| p.0 != [10, 20, 30, 255]).map(|(x, y, _)| (x, y)).collect();
+        assert!(changed.len() > 100, "the text is drawn");
+        assert!(changed.iter().all(|&(x, y)| x < 120 && y >= 100 - 7 * 2 - 8), "{:?}", changed.first());
+    }
 
     #[test]
     fn screenshot_names_are_safe_file_names() {

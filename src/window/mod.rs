@@ -535,16 +535,26 @@ impl Viewer {
     /// F12: the 3D view as shown, saved as `<model>-<clip>-fNNN.png` in the current folder.
     fn save_screenshot(&mut self, w: &WindowState, rect: PixelRect) {
         let scene = w.model.as_ref().map(|(_, m)| (m, &w.view, rect));
-        let result = capture::capture(&w.gpu, BACKGROUND.clear_color(), scene, None, Some(rect)).and_then(|image| {
-            let clip = self
-                .app
-                .current_clip_frame()
-                .and_then(|(c, f)| self.app.scene().and_then(|s| s.clips.get(c)).map(|clip| (clip.name.clone(), f)));
-            let name = capture::screenshot_name(&self.model_name(), clip.as_ref().map(|(n, f)| (n.as_str(), *f)));
-            let dir = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
-            let path = capture::unused_path(&dir, &name);
-            capture::save_png(&image, &path).map(|()| path)
+        let stamp = self.app.settings().toggles.frame_in_screenshots;
+        // Frame / last frame, then seconds, in the label font (digits and punctuation).
+        let text = self.app.current_clip_frame().and_then(|(c, f)| {
+            let clip = self.app.scene()?.clips.get(c)?;
+            let last = clip.frame_count.saturating_sub(1);
+            Some(format!("{f:.2}/{last} {:.3}", f / clip.fps(crate::scene::DEFAULT_FPS)))
         });
+        let result =
+            capture::capture(&w.gpu, BACKGROUND.clear_color(), scene, None, Some(rect)).and_then(|mut image| {
+                if let (true, Some(text)) = (stamp, &text) {
+                    capture::stamp(&mut image, text);
+                }
+                let clip = self.app.current_clip_frame().and_then(|(c, f)| {
+                    self.app.scene().and_then(|s| s.clips.get(c)).map(|clip| (clip.name.clone(), f))
+                });
+                let name = capture::screenshot_name(&self.model_name(), clip.as_ref().map(|(n, f)| (n.as_str(), *f)));
+                let dir = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
+                let path = capture::unused_path(&dir, &name);
+                capture::save_png(&image, &path).map(|()| path)
+            });
         match result {
             Ok(path) => self.notify(format!("Saved {}", path.display())),
             Err(e) => self.notify(format!("Screenshot failed: {e}")),
