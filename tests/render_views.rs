@@ -412,3 +412,50 @@ fn the_grid_lies_under_a_model_whose_origin_is_at_its_middle() {
     assert_eq!(lit(&ground, 100, 200), 0, "with the ground below, nothing crosses the middle");
     assert!(lit(&ground, 200, 300) > 30, "the ground is drawn below");
 }
+
+/// `pose --pick X,Y` names what `render` draws at that pixel: on the demo's body the hit lies on the pixel's ray
+/// (it projects back onto the pixel), the named vertex is a corner of the named triangle with its blend joints
+/// from the file, and the picture shows the model there; a background pixel picks nothing.
+#[test]
+fn pose_pick_names_what_render_draws_at_the_pixel() {
+    let picture = render("pick-demo", &demo(), &["--frame", "10"]);
+    let background = *picture.get_pixel(0, 0);
+    let scene = rigscope::load_path(&demo()).unwrap();
+    let pick = |x: u32, y: u32| -> serde_json::Value {
+        let o = Command::new(env!("CARGO_BIN_EXE_rigscope"))
+            .args(["pose", demo().to_str().unwrap(), "--frame", "10", "--pick", &format!("{x},{y}")])
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        serde_json::from_slice::<serde_json::Value>(&o.stdout).unwrap()["pick"].clone()
+    };
+    let m = model_to_clip(&scene, Some(0), (640, 480));
+    let mut hits = 0;
+    for (x, y) in [(320, 200), (330, 300), (300, 120)] {
+        let p = pick(x, y);
+        if *picture.get_pixel(x, y) == background {
+            assert!(p.is_null(), "({x}, {y}) is background: {p}");
+            continue;
+        }
+        hits += 1;
+        let v = |k: &str| {
+            Vec3::from_slice(&p[k].as_array().unwrap().iter().map(|f| f.as_f64().unwrap() as f32).collect::<Vec<_>>())
+        };
+        let (px, py) = project(m, (640, 480), v("hit"));
+        assert!(
+            (px - x as f32 - 0.5).abs() < 0.6 && (py - y as f32 - 0.5).abs() < 0.6,
+            "({x}, {y}): hit lands on {px}, {py}"
+        );
+        let triangle = scene.triangles[p["triangle"].as_u64().unwrap() as usize];
+        let vertex = p["vertex"].as_u64().unwrap() as u32;
+        assert!(triangle.contains(&vertex), "the vertex is a corner of the triangle");
+        let (js, ws) = (scene.vertices.joints.as_ref().unwrap(), scene.vertices.weights.as_ref().unwrap());
+        let first = &p["joints"][0];
+        let k = (0..4).max_by(|&a, &b| ws[vertex as usize][a].total_cmp(&ws[vertex as usize][b])).unwrap();
+        assert_eq!(first[0].as_str().unwrap(), scene.skeleton.display_name(js[vertex as usize][k] as usize));
+        assert!((first[1].as_f64().unwrap() as f32 - ws[vertex as usize][k]).abs() < 1e-6);
+    }
+    assert!(hits >= 2, "the test pixels are on the model");
+    assert!(pick(5, 5).is_null(), "a corner pixel is background");
+    assert_eq!(*picture.get_pixel(5, 5), background);
+}

@@ -8,6 +8,7 @@ mod bounds;
 mod constraint;
 mod morph;
 mod onion;
+mod pick;
 mod pose;
 mod sample;
 mod skin;
@@ -21,6 +22,7 @@ pub use morph::{
     morph_weights, morphed_vertices, overridden_weights, sample_morph_track,
 };
 pub use onion::{Ghost, MAX_ONION_FRAMES, onion_ghosts};
+pub use pick::{Picked, pick};
 pub use pose::{Pose, ik_switched_on};
 pub use sample::{sample_clip, sample_keys, sample_keys_eased, sample_track};
 pub use skin::{skin_normals, skin_positions, skin_tangents, skinned_bounds};

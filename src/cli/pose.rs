@@ -28,6 +28,19 @@ pub struct PoseArgs {
     /// Include skinned vertex positions, one per vertex the file declares, in the file's order.
     #[arg(long)]
     pub vertices: bool,
+    /// What lies under pixel X,Y of `render`'s picture with the same --size, --yaw, --pitch and animation: mesh,
+    /// material, triangle, the nearest vertex (its file index, position, normal, UV, colour, blend joints).
+    #[arg(long, value_name = "X,Y")]
+    pub pick: Option<String>,
+    /// With --pick: the picture size, as `render --size`.
+    #[arg(long, default_value = "640x480", value_name = "WxH", requires = "pick")]
+    pub size: String,
+    /// With --pick: the camera turn, as `render --yaw`.
+    #[arg(long, default_value_t = 20.0, allow_negative_numbers = true, value_name = "DEG", requires = "pick")]
+    pub yaw: f32,
+    /// With --pick: the camera elevation, as `render --pitch`.
+    #[arg(long, default_value_t = 12.0, allow_negative_numbers = true, value_name = "DEG", requires = "pick")]
+    pub pitch: f32,
     /// Frame rate for animations whose file stores none (IQM framerate 0).
     #[arg(long, default_value_t = DEFAULT_FPS, value_name = "FPS")]
     pub default_fps: f32,
@@ -80,8 +93,39 @@ pub fn select(
 pub fn run(args: &PoseArgs) -> Result<(), CliError> {
     let (scene, _reports) = load_with_attachments(&args.file, &args.attach)?;
     let sel = select(&scene, args.anim.as_deref(), args.frame, args.time, args.default_fps)?;
-    let options = PoseOptions { vertices: args.vertices, default_fps: args.default_fps };
+    let pick = match &args.pick {
+        Some(p) => Some(pick_ray(&scene, sel, args, p)?),
+        None => None,
+    };
+    let options = PoseOptions { vertices: args.vertices, default_fps: args.default_fps, pick };
     let s = pose_json(&scene, &args.file.display().to_string(), sel, &options).map_err(CliError::load)?;
     println!("{s}");
     Ok(())
+}
+
+/// The model-space ray through the centre of pixel `at` ("X,Y") of `render`'s picture of this selection, with
+/// render's camera: framed on the animation's bounds from --yaw and --pitch at --size.
+fn pick_ray(
+    scene: &Scene,
+    sel: Option<(usize, f32)>,
+    args: &PoseArgs,
+    at: &str,
+) -> Result<(glam::Vec3, glam::Vec3), CliError> {
+    let (w, h) = super::render::parse_pair(&args.size, "--size", 1, 8192)?;
+    let (x, y) = at
+        .split_once(',')
+        .and_then(|(x, y)| Some((x.trim().parse::<u32>().ok()?, y.trim().parse::<u32>().ok()?)))
+        .filter(|&(x, y)| x < w && y < h)
+        .ok_or_else(|| CliError::usage(format!("--pick {at}: expected X,Y inside the {w}x{h} picture")))?;
+    let bounds = crate::render::animation_bounds(scene, sel.map(|(c, _)| c), args.default_fps, 64)
+        .ok_or_else(|| CliError::usage("--pick: the file has no geometry"))?;
+    let aspect = w as f32 / h as f32;
+    let camera =
+        crate::render::Camera::framing(scene.up, &bounds, args.yaw.to_radians(), args.pitch.to_radians(), aspect);
+    let inverse = (camera.view_proj(aspect) * camera.model_matrix()).inverse();
+    let ndc = glam::Vec2::new((x as f32 + 0.5) / w as f32 * 2.0 - 1.0, 1.0 - (y as f32 + 0.5) / h as f32 * 2.0);
+    let unproject = |z: f32| inverse.project_point3(ndc.extend(z));
+    let (near, far) = (unproject(0.0), unproject(1.0));
+    let direction = (far - near).try_normalize().ok_or_else(|| CliError::usage("--pick: a degenerate camera"))?;
+    Ok((near, direction))
 }

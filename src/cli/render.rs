@@ -443,7 +443,7 @@ fn morph_overrides(scene: &crate::scene::Scene, given: &[String]) -> Result<Vec<
 }
 
 /// Parses `AxB` (`640x480`, `4x3`), each between `min` and `max`.
-fn parse_pair(s: &str, flag: &str, min: u32, max: u32) -> Result<(u32, u32), CliError> {
+pub(super) fn parse_pair(s: &str, flag: &str, min: u32, max: u32) -> Result<(u32, u32), CliError> {
     let bad = || CliError::usage(format!("{flag} {s}: expected WxH, two whole numbers from {min} to {max}"));
     let (a, b) = s.split_once(['x', 'X']).ok_or_else(bad)?;
     let a: u32 = a.trim().parse().map_err(|_| bad())?;

@@ -15,12 +15,14 @@ pub struct PoseOptions {
     pub vertices: bool,
     /// Frame rate for clips whose file stores none (`--default-fps`).
     pub default_fps: f32,
+    /// `--pick`: a ray (origin, direction; model space) whose first hit on the posed mesh is reported.
+    pub pick: Option<(Vec3, Vec3)>,
 }
 
 impl Default for PoseOptions {
     /// `rigscope pose`'s defaults: no vertices, [`DEFAULT_FPS`].
     fn default() -> Self {
-        PoseOptions { vertices: false, default_fps: DEFAULT_FPS }
+        PoseOptions { vertices: false, default_fps: DEFAULT_FPS, pick: None }
     }
 }
 
@@ -54,6 +56,7 @@ pub fn pose_json(
             .vertices
             .then(|| scene.vertices.per_file_vertex(&skinned).iter().map(|v| v.to_array()).collect()),
         camera: camera_out(scene, anim, time),
+        pick: options.pick.map(|(origin, direction)| crate::anim::pick(scene, &pose, origin, direction)),
     };
     serde_json::to_string(&out)
 }
@@ -74,6 +77,9 @@ struct Output<'a> {
     /// An animated camera's view (MVD), in the file's space as stored (MMD: left-handed, Y-up).
     #[serde(skip_serializing_if = "Option::is_none")]
     camera: Option<CameraOut>,
+    /// `--pick`: what the ray hit (`null`: nothing); left out without `--pick`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pick: Option<Option<crate::anim::Picked>>,
 }
 
 #[derive(Serialize)]

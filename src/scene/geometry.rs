@@ -57,6 +57,11 @@ impl VertexStreams {
         }
     }
 
+    /// The file's index of vertex `i` (the vertex it was made from, when the loader split vertices).
+    pub fn file_vertex(&self, i: usize) -> usize {
+        self.source.as_ref().and_then(|s| s.get(i)).map_or(i, |&s| s as usize)
+    }
+
     /// One value per file vertex, in the file's order, taken from the first vertex made from it.
     pub fn per_file_vertex<T: Copy + Default>(&self, values: &[T]) -> Vec<T> {
         match &self.source {
