@@ -6,7 +6,8 @@ use std::path::PathBuf;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use glam::Mat4;
-use rigscope::anim::Pose;
+use glam::Vec3;
+use rigscope::anim::{Pose, skin_positions};
 use rigscope::app::{App, project_to_view};
 use rigscope::render::Camera;
 
@@ -165,4 +166,36 @@ fn the_axis_gizmo_snaps_the_view_and_the_frame_is_shown() {
         );
     }
     assert_eq!(rigscope::app::snap(rigscope::scene::UpAxis::Z, 0, true), (90, 0));
+}
+
+/// A click in the view picks what lies under it (`App::pick_at`, as the window calls it): the Picked section
+/// names the vertex and its joints, marks it in the view, and its button selects the joint that weighs most; a
+/// click on the background clears it.
+#[test]
+fn a_click_in_the_view_picks_a_vertex_and_can_select_its_joint() {
+    let mut h = harness();
+    h.run();
+    let to_clip = view_projection(h.state());
+    h.state_mut().set_view_projection(Some(to_clip));
+    let rect = h.state().view_rect().unwrap();
+    // The model's middle, where its body is.
+    let scene = h.state().scene().unwrap().clone();
+    let pose = h.state().pose().clone();
+    let skinned = skin_positions(&scene.vertices, &pose.palette);
+    let centre = skinned.iter().fold(Vec3::ZERO, |a, p| a + *p) / skinned.len() as f32;
+    let at = project_to_view(to_clip, rect, centre).expect("the model's centre is in view");
+    h.state_mut().pick_at(at);
+    h.run();
+    let picked = h.state().picked().cloned().expect("the body is under the model's centre");
+    assert!(h.state().overlays().marker.is_some(), "the vertex is marked");
+    let (joint, _) = picked.joints.first().cloned().expect("a skinned vertex has joints");
+    assert!(h.query_by_label(&format!("{joint}: {:.1}%", picked.joints[0].1 * 100.0)).is_some());
+    h.get_by_label(&format!("Select {joint}")).click();
+    h.run();
+    let selected = h.state().selected_joint().unwrap();
+    assert_eq!(scene.skeleton.display_name(selected), joint);
+    // The background: nothing.
+    h.state_mut().pick_at(rect.min + egui::vec2(2.0, 2.0));
+    h.run();
+    assert!(h.state().picked().is_none() && h.state().overlays().marker.is_none());
 }

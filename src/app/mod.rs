@@ -29,6 +29,7 @@ mod morphs;
 mod mvd;
 mod nodes;
 mod notices;
+mod picked;
 mod player;
 mod reload;
 pub mod settings;
@@ -149,6 +150,8 @@ struct Chrome {
     cjk_font_missing: Option<String>,
     /// A recording under way (the window's, [`App::set_recording`]): its file name, frames done and in all.
     recording: Option<(String, usize, usize)>,
+    /// What the last click in the view hit ([`App::pick_at`]), with the document it was picked in.
+    picked: Option<(u64, crate::anim::Picked)>,
 }
 
 /// What the viewer remembers besides the toggles (the playback speed is the idle player's).
@@ -580,6 +583,7 @@ impl App {
         self.apply_all(actions);
         if let Some(doc) = self.document() {
             nodes::section(ui, doc, actions);
+            picked::section(ui, doc.scene(), self.picked(), actions);
             joints::section(ui, doc, actions);
         }
         self.apply_all(actions);
@@ -656,6 +660,7 @@ impl App {
             mesh: t.mesh,
             cull_back_faces: t.cull_back_faces,
             grid: t.grid,
+            marker: self.picked().map(|p| glam::Vec3::from_array(p.position)),
             ground: if t.grid_at_origin { None } else { doc.and_then(|d| d.ground(t.bind_pose)) },
             skeleton: t.skeleton,
             ik_chains: t.ik_chains,
@@ -699,6 +704,29 @@ impl App {
         let frame = doc.player().frame(clip);
         let last = clip.frame_count.saturating_sub(1);
         Some(format!("frame {frame:.2} / {last}  {:.3} s", frame / clip.fps(DEFAULT_FPS)))
+    }
+
+    /// Picks what lies under `at` (egui points in the view) on the shown document's posed mesh, with the view's
+    /// projection as of this frame; a click on the background clears the pick.
+    pub fn pick_at(&mut self, at: egui::Pos2) {
+        let picked = (|| {
+            let (doc, rect, to_clip) = (self.document()?, self.chrome.view_rect?, self.chrome.view_projection?);
+            let ndc = glam::Vec2::new(
+                (at.x - rect.min.x) / rect.width() * 2.0 - 1.0,
+                1.0 - (at.y - rect.min.y) / rect.height() * 2.0,
+            );
+            let inverse = to_clip.inverse();
+            let (near, far) = (inverse.project_point3(ndc.extend(0.0)), inverse.project_point3(ndc.extend(1.0)));
+            let direction = (far - near).try_normalize()?;
+            Some((doc.id(), crate::anim::pick(doc.scene(), doc.pose(), near, direction)?))
+        })();
+        self.chrome.picked = picked;
+    }
+
+    /// What the last click in the view hit, when it was in the document shown.
+    pub fn picked(&self) -> Option<&crate::anim::Picked> {
+        let (id, p) = self.chrome.picked.as_ref()?;
+        (self.document().map(Document::id) == Some(*id)).then_some(p)
     }
 
     /// What the window's recording has done: (file name, frames done, frames in all), `None` when none runs.

@@ -282,6 +282,7 @@ fn render_file(args: &RenderArgs, parsed: &Parsed, headless: &mut Option<Headles
         mesh: !args.no_mesh,
         cull_back_faces: !args.no_cull,
         grid: args.grid,
+        marker: None,
         ground: (!args.grid_at_origin).then(|| crate::render::ground_height(scene.up, &bounds)),
         skeleton: args.skeleton,
         ik_chains: args.ik,

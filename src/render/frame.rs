@@ -17,6 +17,8 @@ pub struct Overlays {
     pub mesh: bool,
     pub cull_back_faces: bool,
     pub grid: bool,
+    /// A picked point (model space, posed), marked with a small cross over everything.
+    pub marker: Option<Vec3>,
     /// Where the grid sits along the model's up axis (model space, [`super::ground_height`] of the shown
     /// clip's bounds); `None`: through the file's origin.
     pub ground: Option<f32>,
@@ -66,6 +68,7 @@ impl Default for Overlays {
             mesh: true,
             cull_back_faces: true,
             grid: false,
+            marker: None,
             ground: None,
             skeleton: false,
             selected_joint: None,
@@ -287,6 +290,12 @@ impl ViewState {
         }
         if let Some(world) = o.selected_joint.filter(|_| o.joint_axes).and_then(|j| input.pose.world.get(j)) {
             lines::joint_axes(&mut v, world, scale * JOINT_AXIS);
+        }
+        if let Some(p) = o.marker {
+            let r = scale * JOINT_AXIS * 0.5;
+            for axis in [Vec3::X, Vec3::Y, Vec3::Z] {
+                lines::line(&mut v, p - axis * r, p + axis * r, colors::SELECTED);
+            }
         }
         self.tested = 0..tested;
         self.on_top = tested..v.len() as u32;

@@ -348,6 +348,9 @@ impl Viewer {
             // Keys (F frames, Ctrl+O opens, …) are the app's shortcut table's: they arrive as intents.
             (central, nav) = navigate::central_view(ctx);
         });
+        if let Some(at) = nav.click {
+            self.app.pick_at(at);
+        }
         w.input.handle_platform_output(&w.window, full.platform_output);
         let delta = std::mem::take(&mut full.textures_delta);
         let ppp = full.pixels_per_point;

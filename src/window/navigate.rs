@@ -27,6 +27,8 @@ pub struct Navigation {
     pub zoom: f32,
     /// Frame the model (F, or the sidebar's button).
     pub frame: bool,
+    /// A click (not a drag) in the view, where: picking.
+    pub click: Option<egui::Pos2>,
 }
 
 /// Shows the central area as an empty panel that catches the pointer, and returns its rectangle (where the 3D
@@ -49,6 +51,9 @@ pub fn central_view(ctx: &egui::Context) -> (egui::Rect, Navigation) {
                 }
                 if response.contains_pointer() {
                     nav.zoom = ui.input(|i| i.smooth_scroll_delta().y);
+                }
+                if response.clicked() {
+                    nav.click = response.interact_pointer_pos();
                 }
                 (rect, nav)
             })
