@@ -199,3 +199,31 @@ fn a_click_in_the_view_picks_a_vertex_and_can_select_its_joint() {
     h.run();
     assert!(h.state().picked().is_none() && h.state().overlays().marker.is_none());
 }
+
+/// With the skeleton drawn, a click on a bone selects its joint (before any mesh under it).
+#[test]
+fn a_click_on_a_drawn_bone_selects_its_joint() {
+    let mut h = harness();
+    h.get_by_label("Skeleton").click();
+    h.run();
+    let to_clip = view_projection(h.state());
+    h.state_mut().set_view_projection(Some(to_clip));
+    let rect = h.state().view_rect().unwrap();
+    let scene = h.state().scene().unwrap().clone();
+    let world = h.state().pose().world.clone();
+    // The middle of the longest bone on screen: the one a click there must mean.
+    let at = |j: usize| project_to_view(to_clip, rect, world[j].w_axis.truncate());
+    let (joint, mid) = scene
+        .skeleton
+        .joints
+        .iter()
+        .enumerate()
+        .filter_map(|(j, jt)| Some((j, at(jt.parent?)?, at(j)?)))
+        .max_by(|a, b| a.1.distance(a.2).total_cmp(&b.1.distance(b.2)))
+        .map(|(j, a, b)| (j, a + (b - a) * 0.5))
+        .unwrap();
+    h.state_mut().pick_at(mid);
+    h.run();
+    assert_eq!(h.state().selected_joint(), Some(joint), "{}", scene.skeleton.display_name(joint));
+    assert!(h.state().picked().is_none(), "a bone click is not a mesh pick");
+}

@@ -22,7 +22,16 @@ pub fn section(ui: &mut egui::Ui, doc: &Document, out: &mut Vec<Action>) {
                     ui.add_space(12.0 * depth[i].min(32) as f32);
                     let parent = j.parent.map_or("root".to_string(), |p| format!("parent #{p}"));
                     let text = format!("{} #{i} ({parent})", sk.display_name(i));
-                    if ui.selectable_label(selected == Some(i), text).clicked() {
+                    let row = ui.selectable_label(selected == Some(i), text);
+                    // A joint selected elsewhere (a pick in the view, a display frame) is scrolled into view once.
+                    if selected == Some(i) {
+                        let id = egui::Id::new("rigscope joint tree scrolled to");
+                        if ui.data(|d| d.get_temp::<usize>(id)) != Some(i) {
+                            row.scroll_to_me(Some(egui::Align::Center));
+                            ui.data_mut(|d| d.insert_temp(id, i));
+                        }
+                    }
+                    if row.clicked() {
                         out.push(Action::SelectJoint(if selected == Some(i) { None } else { Some(i) }));
                     }
                 });

@@ -62,6 +62,16 @@ pub use toggles::{Toggle, ViewToggles};
 
 pub use crate::anim::{BOUNDS_TOLERANCE, MAX_ONION_FRAMES};
 
+/// How near (points) a click must come to a drawn bone to select its joint.
+const BONE_PICK_POINTS: f32 = 5.0;
+
+/// The distance from `p` to the segment from `a` to `b`.
+fn distance_to_segment(p: egui::Pos2, a: egui::Pos2, b: egui::Pos2) -> f32 {
+    let ab = b - a;
+    let t = if ab.length_sq() > 0.0 { ((p - a).dot(ab) / ab.length_sq()).clamp(0.0, 1.0) } else { 0.0 };
+    p.distance(a + ab * t)
+}
+
 /// Eye positions sampled for the camera-path overlay.
 const CAMERA_PATH_SAMPLES: usize = 256;
 
@@ -709,6 +719,11 @@ impl App {
     /// Picks what lies under `at` (egui points in the view) on the shown document's posed mesh, with the view's
     /// projection as of this frame; a click on the background clears the pick.
     pub fn pick_at(&mut self, at: egui::Pos2) {
+        // With the skeleton drawn, a click within a few points of a bone selects its joint first.
+        if let Some(j) = self.bone_near(at) {
+            self.apply(Action::SelectJoint(Some(j)));
+            return;
+        }
         let picked = (|| {
             let (doc, rect, to_clip) = (self.document()?, self.chrome.view_rect?, self.chrome.view_projection?);
             let ndc = glam::Vec2::new(
@@ -721,6 +736,27 @@ impl App {
             Some((doc.id(), crate::anim::pick(doc.scene(), doc.pose(), near, direction)?))
         })();
         self.chrome.picked = picked;
+    }
+
+    /// The joint whose bone (the line from its parent to it, as the skeleton overlay draws it) passes within
+    /// [`BONE_PICK_POINTS`] of `at`, the nearest; only while the skeleton is drawn.
+    fn bone_near(&self, at: egui::Pos2) -> Option<usize> {
+        if !self.toggles.skeleton {
+            return None;
+        }
+        let (doc, rect, to_clip) = (self.document()?, self.chrome.view_rect?, self.chrome.view_projection?);
+        let world = &doc.pose().world;
+        let point = |j: usize| project_to_view(to_clip, rect, world.get(j)?.w_axis.truncate());
+        let mut best: Option<(f32, usize)> = None;
+        for (j, joint) in doc.scene().skeleton.joints.iter().enumerate() {
+            let Some(b) = point(j) else { continue };
+            let a = joint.parent.and_then(point).unwrap_or(b);
+            let d = distance_to_segment(at, a, b);
+            if d <= BONE_PICK_POINTS && best.is_none_or(|(bd, _)| d < bd) {
+                best = Some((d, j));
+            }
+        }
+        best.map(|(_, j)| j)
     }
 
     /// What the last click in the view hit, when it was in the document shown.
