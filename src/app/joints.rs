@@ -25,7 +25,7 @@ pub fn section(ui: &mut egui::Ui, doc: &Document, out: &mut Vec<Action>) {
                     let row = ui.selectable_label(selected == Some(i), text);
                     // A joint selected elsewhere (a pick in the view, a display frame) is scrolled into view once.
                     if selected == Some(i) {
-                        let id = egui::Id::new("rigscope joint tree scrolled to");
+                        let id = egui::Id::unique("rigscope joint tree scrolled to");
                         if ui.data(|d| d.get_temp::<usize>(id)) != Some(i) {
                             row.scroll_to_me(Some(egui::Align::Center));
                             ui.data_mut(|d| d.insert_temp(id, i));
