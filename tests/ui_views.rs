@@ -227,3 +227,26 @@ fn a_click_on_a_drawn_bone_selects_its_joint() {
     assert_eq!(h.state().selected_joint(), Some(joint), "{}", scene.skeleton.display_name(joint));
     assert!(h.state().picked().is_none(), "a bone click is not a mesh pick");
 }
+
+/// Hovering: the pointer resting on the model reports the vertex under it (the same pick as a click, not
+/// pinned); off the view, nothing.
+#[test]
+fn hovering_over_the_model_reports_what_lies_under_the_pointer() {
+    let mut h = harness();
+    h.run();
+    let to_clip = view_projection(h.state());
+    h.state_mut().set_view_projection(Some(to_clip));
+    let rect = h.state().view_rect().unwrap();
+    let scene = h.state().scene().unwrap().clone();
+    let skinned = skin_positions(&scene.vertices, &h.state().pose().palette);
+    let centre = skinned.iter().fold(Vec3::ZERO, |a, p| a + *p) / skinned.len() as f32;
+    let at = project_to_view(to_clip, rect, centre).unwrap();
+    h.state_mut().hover_at(Some(at));
+    let (where_, hovered) = h.state().hovered().map(|(p, v)| (p, v.clone())).expect("the body is under the pointer");
+    assert_eq!(where_, at);
+    h.state_mut().pick_at(at);
+    assert_eq!(h.state().picked(), Some(&hovered), "hover and click name the same vertex");
+    h.state_mut().hover_at(None);
+    assert!(h.state().hovered().is_none());
+    h.run();
+}

@@ -62,6 +62,9 @@ pub use toggles::{Toggle, ViewToggles};
 
 pub use crate::anim::{BOUNDS_TOLERANCE, MAX_ONION_FRAMES};
 
+/// Models with more vertices than this pick on click only: a hover pick each frame would skin them all.
+const HOVER_MAX_VERTICES: usize = 300_000;
+
 /// How near (points) a click must come to a drawn bone to select its joint.
 const BONE_PICK_POINTS: f32 = 5.0;
 
@@ -162,6 +165,8 @@ struct Chrome {
     recording: Option<(String, usize, usize)>,
     /// What the last click in the view hit ([`App::pick_at`]), with the document it was picked in.
     picked: Option<(u64, crate::anim::Picked)>,
+    /// Where the pointer rests over the view and what lies there ([`App::hover_at`]).
+    hovered: Option<(egui::Pos2, crate::anim::Picked)>,
 }
 
 /// What the viewer remembers besides the toggles (the playback speed is the idle player's).
@@ -564,6 +569,9 @@ impl App {
             if let Some(text) = self.frame_text() {
                 gizmo::paint_frame(ui, rect, &text);
             }
+            if let Some((at, h)) = self.hovered() {
+                picked::paint_hover(ui, rect, at, h);
+            }
         }
         actions
             .into_iter()
@@ -725,17 +733,43 @@ impl App {
             return;
         }
         let picked = (|| {
-            let (doc, rect, to_clip) = (self.document()?, self.chrome.view_rect?, self.chrome.view_projection?);
-            let ndc = glam::Vec2::new(
-                (at.x - rect.min.x) / rect.width() * 2.0 - 1.0,
-                1.0 - (at.y - rect.min.y) / rect.height() * 2.0,
-            );
-            let inverse = to_clip.inverse();
-            let (near, far) = (inverse.project_point3(ndc.extend(0.0)), inverse.project_point3(ndc.extend(1.0)));
-            let direction = (far - near).try_normalize()?;
+            let doc = self.document()?;
+            let (near, direction) = self.view_ray(at)?;
             Some((doc.id(), crate::anim::pick(doc.scene(), doc.pose(), near, direction)?))
         })();
         self.chrome.picked = picked;
+    }
+
+    /// Hover picking: what lies under the pointer resting at `at` over the view (`None`: not over it), shown
+    /// next to the pointer on the next pass. Models over [`HOVER_MAX_VERTICES`] pick on click only (a pick
+    /// skins every vertex).
+    pub fn hover_at(&mut self, at: Option<egui::Pos2>) {
+        self.chrome.hovered = (|| {
+            let at = at?;
+            let doc = self.document()?;
+            if doc.scene().vertices.len() > HOVER_MAX_VERTICES {
+                return None;
+            }
+            let (near, direction) = self.view_ray(at)?;
+            Some((at, crate::anim::pick(doc.scene(), doc.pose(), near, direction)?))
+        })();
+    }
+
+    /// The model-space ray through `at` (egui points) with the view's projection as of this frame.
+    fn view_ray(&self, at: egui::Pos2) -> Option<(glam::Vec3, glam::Vec3)> {
+        let (rect, to_clip) = (self.chrome.view_rect?, self.chrome.view_projection?);
+        let ndc = glam::Vec2::new(
+            (at.x - rect.min.x) / rect.width() * 2.0 - 1.0,
+            1.0 - (at.y - rect.min.y) / rect.height() * 2.0,
+        );
+        let inverse = to_clip.inverse();
+        let (near, far) = (inverse.project_point3(ndc.extend(0.0)), inverse.project_point3(ndc.extend(1.0)));
+        Some((near, (far - near).try_normalize()?))
+    }
+
+    /// What lies under the resting pointer, with where it rests.
+    pub fn hovered(&self) -> Option<(egui::Pos2, &crate::anim::Picked)> {
+        self.chrome.hovered.as_ref().map(|(p, h)| (*p, h))
     }
 
     /// The joint whose bone (the line from its parent to it, as the skeleton overlay draws it) passes within

@@ -50,3 +50,23 @@ pub fn section(ui: &mut egui::Ui, scene: &Scene, picked: Option<&Picked>, out: &
         }
     });
 }
+
+/// The hover text beside the pointer: the vertex under it and its blend joints.
+pub(crate) fn paint_hover(ui: &egui::Ui, rect: egui::Rect, at: egui::Pos2, p: &Picked) {
+    let joints: Vec<String> = p.joints.iter().map(|(n, w)| format!("{n} {:.0}%", w * 100.0)).collect();
+    let text =
+        format!("{}\n{}", hover_title(p), if joints.is_empty() { "no joints".into() } else { joints.join(", ") });
+    let painter = ui.painter_at(rect);
+    let galley = painter.layout_no_wrap(text, egui::FontId::proportional(12.0), egui::Color32::from_gray(240));
+    let place = at + egui::vec2(14.0, 14.0);
+    let bg = egui::Rect::from_min_size(place - egui::vec2(4.0, 3.0), galley.size() + egui::vec2(8.0, 6.0));
+    painter.rect_filled(bg, 3.0, egui::Color32::from_black_alpha(190));
+    painter.galley(place, galley, egui::Color32::from_gray(240));
+}
+
+/// "vertex 128 (file 120) · mesh body".
+pub fn hover_title(p: &Picked) -> String {
+    let file = if p.file_vertex == p.vertex { String::new() } else { format!(" (file {})", p.file_vertex) };
+    let mesh = p.mesh.as_deref().map(|m| format!(" · mesh {m}")).unwrap_or_default();
+    format!("vertex {}{file}{mesh}", p.vertex)
+}

@@ -351,6 +351,7 @@ impl Viewer {
         if let Some(at) = nav.click {
             self.app.pick_at(at);
         }
+        self.app.hover_at(nav.hover);
         w.input.handle_platform_output(&w.window, full.platform_output);
         let delta = std::mem::take(&mut full.textures_delta);
         let ppp = full.pixels_per_point;

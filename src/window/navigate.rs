@@ -29,6 +29,8 @@ pub struct Navigation {
     pub frame: bool,
     /// A click (not a drag) in the view, where: picking.
     pub click: Option<egui::Pos2>,
+    /// Where the pointer rests over the view (not while dragging): hover picking.
+    pub hover: Option<egui::Pos2>,
 }
 
 /// Shows the central area as an empty panel that catches the pointer, and returns its rectangle (where the 3D
@@ -54,6 +56,9 @@ pub fn central_view(ctx: &egui::Context) -> (egui::Rect, Navigation) {
                 }
                 if response.clicked() {
                     nav.click = response.interact_pointer_pos();
+                }
+                if !response.dragged() {
+                    nav.hover = response.hover_pos();
                 }
                 (rect, nav)
             })
