@@ -25,4 +25,4 @@ pub use onion::{Ghost, MAX_ONION_FRAMES, onion_ghosts};
 pub use pick::{Picked, pick};
 pub use pose::{Pose, ik_switched_on};
 pub use sample::{sample_clip, sample_keys, sample_keys_eased, sample_track};
-pub use skin::{skin_normals, skin_positions, skin_tangents, skinned_bounds};
+pub use skin::{skin_normal, skin_normals, skin_positions, skin_tangents, skinned_bounds};

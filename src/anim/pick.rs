@@ -8,7 +8,7 @@
 
 use glam::{Vec2, Vec3, Vec4};
 
-use super::{Pose, morphed_vertices, skin_normals, skin_positions};
+use super::{Pose, morphed_vertices, skin_normal, skin_positions};
 use crate::scene::Scene;
 
 /// What a pick found.
@@ -71,7 +71,8 @@ pub fn pick(scene: &Scene, pose: &Pose, origin: Vec3, direction: Vec3) -> Option
         }
         _ => Vec::new(),
     };
-    let normal = skin_normals(&vertices, &pose.palette).and_then(|n| n.get(vertex).copied());
+    // The one vertex's normal, not the whole mesh's.
+    let normal = skin_normal(&vertices, &pose.palette, vertex);
     Some(Picked {
         triangle,
         mesh: mesh.map(|m| m.name.clone()),

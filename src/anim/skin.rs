@@ -37,17 +37,18 @@ pub fn skin_positions(vertices: &VertexStreams, palette: &[Mat4]) -> Vec<Vec3> {
 /// Skinned normals: the inverse-transpose of each vertex's blended 3×3, renormalised.
 pub fn skin_normals(vertices: &VertexStreams, palette: &[Mat4]) -> Option<Vec<Vec3>> {
     let normals = vertices.normals.as_ref()?;
-    let (Some(js), Some(ws)) = (&vertices.joints, &vertices.weights) else { return Some(normals.clone()) };
-    Some(
-        normals
-            .iter()
-            .zip(js.iter().zip(ws))
-            .map(|(n, (j, w))| match blend(j, w, palette) {
-                Some(m) => (Mat3::from_mat4(m).inverse().transpose() * *n).normalize_or_zero(),
-                None => *n,
-            })
-            .collect(),
-    )
+    Some((0..normals.len()).filter_map(|i| skin_normal(vertices, palette, i)).collect())
+}
+
+/// Vertex `i`'s skinned normal, as [`skin_normals`] computes it; `None` without normals or past the end.
+pub fn skin_normal(vertices: &VertexStreams, palette: &[Mat4], i: usize) -> Option<Vec3> {
+    let n = *vertices.normals.as_ref()?.get(i)?;
+    let influence =
+        vertices.joints.as_ref().zip(vertices.weights.as_ref()).and_then(|(js, ws)| Some((js.get(i)?, ws.get(i)?)));
+    Some(match influence.and_then(|(j, w)| blend(j, w, palette)) {
+        Some(m) => (Mat3::from_mat4(m).inverse().transpose() * n).normalize_or_zero(),
+        None => n,
+    })
 }
 
 /// Skinned tangents: each vertex's blended 3×3 applied to the tangent's direction, renormalised; the
