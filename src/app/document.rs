@@ -110,7 +110,7 @@ fn affordable(scene: &Scene) -> bool {
 
 /// What the pose was computed for; the pose is recomputed only when this changes.
 #[derive(Debug, Clone, Copy, PartialEq)]
-struct PoseKey {
+pub(super) struct PoseKey {
     /// [`Document::revision`]: the model was rebuilt or its clips' values changed.
     revision: u64,
     clip: Option<usize>,
@@ -345,6 +345,11 @@ impl Document {
     }
 
     /// The clip shown and the (fractional) frame within it.
+    /// What the pose shown was computed for (changes whenever it does), for caches of things derived from it.
+    pub(super) fn pose_stamp(&self) -> Option<PoseKey> {
+        self.pose.key
+    }
+
     /// Where the ground grid goes: under the lowest point the model reaches in the shown clip (sampled, as the
     /// framing is; `bind_pose`: the bind pose's), along its up axis in model space. Computed once per clip.
     pub fn ground(&self, bind_pose: bool) -> Option<f32> {

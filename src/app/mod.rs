@@ -62,6 +62,9 @@ pub use toggles::{Toggle, ViewToggles};
 
 pub use crate::anim::{BOUNDS_TOLERANCE, MAX_ONION_FRAMES};
 
+/// A hover pick's inputs: pointer, document id, the pose's stamp, the view's projection.
+type HoverKey = (egui::Pos2, u64, Option<document::PoseKey>, Option<glam::Mat4>);
+
 /// Models with more vertices than this pick on click only: a hover pick each frame would skin them all.
 const HOVER_MAX_VERTICES: usize = 300_000;
 
@@ -167,6 +170,8 @@ struct Chrome {
     picked: Option<(u64, crate::anim::Picked)>,
     /// Where the pointer rests over the view and what lies there ([`App::hover_at`]).
     hovered: Option<(egui::Pos2, crate::anim::Picked)>,
+    /// What `hovered` was picked for: pointer, document, pose and view; a pick runs again only when one changes.
+    hover_key: Option<HoverKey>,
 }
 
 /// What the viewer remembers besides the toggles (the playback speed is the idle player's).
@@ -744,6 +749,11 @@ impl App {
     /// next to the pointer on the next pass. Models over [`HOVER_MAX_VERTICES`] pick on click only (a pick
     /// skins every vertex).
     pub fn hover_at(&mut self, at: Option<egui::Pos2>) {
+        let key = at.zip(self.document()).map(|(at, d)| (at, d.id(), d.pose_stamp(), self.chrome.view_projection));
+        if key.is_some() && key == self.chrome.hover_key {
+            return;
+        }
+        self.chrome.hover_key = key;
         self.chrome.hovered = (|| {
             let at = at?;
             let doc = self.document()?;
