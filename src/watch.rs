@@ -19,6 +19,16 @@ use notify_debouncer_full::{DebounceEventResult, Debouncer, RecommendedCache, ne
 pub const DEBOUNCE: Duration = Duration::from_millis(200);
 /// How often the debouncer looks for expired events.
 const TICK: Duration = Duration::from_millis(20);
+
+/// Where a file is written before it is renamed over `path`: `path` with `.partial` appended, beside it. Every
+/// command and window action that writes a file a viewer may be watching writes there first, so a watcher
+/// never reads half a file.
+pub fn partial_path(path: &Path) -> PathBuf {
+    let mut name = path.as_os_str().to_owned();
+    name.push(".partial");
+    name.into()
+}
+
 /// The debouncer's own timeout: long enough to pair a rename's halves and fold a few writes; the quiet time
 /// proper is measured after it (see [`FileWatcher::with_debounce`]).
 const FIRST_STAGE: Duration = Duration::from_millis(40);

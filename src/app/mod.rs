@@ -772,9 +772,7 @@ impl App {
             (at.x - rect.min.x) / rect.width() * 2.0 - 1.0,
             1.0 - (at.y - rect.min.y) / rect.height() * 2.0,
         );
-        let inverse = to_clip.inverse();
-        let (near, far) = (inverse.project_point3(ndc.extend(0.0)), inverse.project_point3(ndc.extend(1.0)));
-        Some((near, (far - near).try_normalize()?))
+        crate::render::ray_through(to_clip, ndc)
     }
 
     /// What lies under the resting pointer, with where it rests.

@@ -103,7 +103,7 @@ pub fn run(args: &ConvertArgs) -> Result<(), CliError> {
         eprintln!("rigscope: note: {n}");
     }
     // Written beside the target and renamed over it, so a viewer watching the output never reads half a file.
-    let tmp = output.with_extension(format!("{}.partial", output.extension().and_then(|e| e.to_str()).unwrap_or("")));
+    let tmp = crate::watch::partial_path(output);
     std::fs::write(&tmp, &bytes).and_then(|()| std::fs::rename(&tmp, output)).map_err(|e| {
         let _ = std::fs::remove_file(&tmp);
         CliError::load(format!("{}: cannot write: {e}", output.display()))

@@ -122,10 +122,7 @@ fn pick_ray(
     let aspect = w as f32 / h as f32;
     let camera =
         crate::render::Camera::framing(scene.up, &bounds, args.yaw.to_radians(), args.pitch.to_radians(), aspect);
-    let inverse = (camera.view_proj(aspect) * camera.model_matrix()).inverse();
     let ndc = glam::Vec2::new((x as f32 + 0.5) / w as f32 * 2.0 - 1.0, 1.0 - (y as f32 + 0.5) / h as f32 * 2.0);
-    let unproject = |z: f32| inverse.project_point3(ndc.extend(z));
-    let (near, far) = (unproject(0.0), unproject(1.0));
-    let direction = (far - near).try_normalize().ok_or_else(|| CliError::usage("--pick: a degenerate camera"))?;
-    Ok((near, direction))
+    crate::render::ray_through(camera.view_proj(aspect) * camera.model_matrix(), ndc)
+        .ok_or_else(|| CliError::usage("--pick: a degenerate camera"))
 }

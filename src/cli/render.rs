@@ -398,9 +398,7 @@ fn record(
 ) -> Result<(), CliError> {
     let frames = record::frames(clip, args.default_fps, args.from, args.to, args.fps).map_err(CliError::usage)?;
     let fps = args.fps.unwrap_or(clip.fps(args.default_fps));
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(".partial");
-    let tmp = std::path::PathBuf::from(tmp);
+    let tmp = crate::watch::partial_path(path);
     let cannot = |e: String| CliError::load(format!("{}: cannot write: {e}", path.display()));
     let file = std::fs::File::create(&tmp).map_err(|e| cannot(e.to_string()))?;
     let result = (|| {

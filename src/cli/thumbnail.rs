@@ -47,9 +47,7 @@ pub fn run(args: &ThumbnailArgs) -> Result<(), CliError> {
     let mut view = ViewState::new(headless.renderer());
     let size = (args.size, args.size);
     let image = headless.render(&model, &mut view, &input, size, Background::Transparent).map_err(CliError::load)?;
-    let mut tmp = args.output.as_os_str().to_owned();
-    tmp.push(".partial");
-    let tmp = PathBuf::from(tmp);
+    let tmp = crate::watch::partial_path(&args.output);
     image
         .save_with_format(&tmp, image::ImageFormat::Png)
         .and_then(|()| std::fs::rename(&tmp, &args.output).map_err(image::ImageError::IoError))

@@ -191,6 +191,14 @@ impl Camera {
     }
 }
 
+/// The model-space ray (origin on the near plane, unit direction) through the point `ndc` (x right, y up, −1..1)
+/// of a view whose model-to-clip matrix is `model_to_clip` (depth 0..1); `None` for a degenerate matrix.
+pub fn ray_through(model_to_clip: Mat4, ndc: glam::Vec2) -> Option<(Vec3, Vec3)> {
+    let inverse = model_to_clip.inverse();
+    let (near, far) = (inverse.project_point3(ndc.extend(0.0)), inverse.project_point3(ndc.extend(1.0)));
+    Some((near, (far - near).try_normalize()?))
+}
+
 /// The bounds of the skinned mesh over a whole clip (or the bind pose when `clip` is `None`), so a camera
 /// framed on it doesn't jump between frames. Long clips are sampled: at most `samples` evenly spaced whole
 /// frames, the first and last included. `None` for a model without vertices.

@@ -9,15 +9,13 @@ use std::path::{Path, PathBuf};
 use super::{BACKGROUND, Viewer, WindowState, capture};
 use crate::anim::Pose;
 use crate::render::record::{self, AnimatedFormat, Recorder};
-use crate::render::{Camera, FrameInput, Overlays, ViewState, animation_bounds, render_offscreen};
+use crate::render::{Camera, FrameInput, Overlays, ViewState, render_offscreen};
 use crate::scene::DEFAULT_FPS;
 
 /// The recording's picture size in pixels (as `render`'s default).
 pub const SIZE: (u32, u32) = (640, 480);
 /// Frames drawn and encoded per window frame.
 const PER_FRAME: usize = 2;
-/// Clip frames sampled to frame the camera on the whole clip (as `render` does).
-const FRAMING_SAMPLES: usize = 64;
 
 /// A recording under way.
 pub(super) struct Job {
@@ -67,18 +65,13 @@ impl Viewer {
         };
         let Some(c) = scene.clips.get(clip) else { return Ok(None) };
         let frames = record::frames(c, DEFAULT_FPS, None, None, None)?;
-        let bounds = animation_bounds(scene, Some(clip), DEFAULT_FPS, FRAMING_SAMPLES)
-            .ok_or_else(|| "the model has no geometry to frame".to_string())?;
-        let orbit = &w.camera.camera;
-        let camera = Camera::framing(scene.up, &bounds, orbit.yaw, orbit.pitch, SIZE.0 as f32 / SIZE.1 as f32);
+        let camera = super::sheet::clip_camera(scene, clip, &w.camera.camera, SIZE)?;
         let mut overlays = self.app.overlays();
         // The frustum and ghosts are the current frame's, which the recording doesn't show.
         overlays.camera_frustum.clear();
         overlays.ghosts.clear();
         let path = capture::unused_path(dir, &recording_name(&self.model_name(), &c.name, format));
-        let mut tmp = path.as_os_str().to_owned();
-        tmp.push(".partial");
-        let tmp = PathBuf::from(tmp);
+        let tmp = crate::watch::partial_path(&path);
         let file = std::fs::File::create(&tmp).map_err(|e| format!("{}: {e}", tmp.display()))?;
         let recorder = Recorder::new(format, BufWriter::new(file), SIZE, frames.len(), c.fps(DEFAULT_FPS));
         let recorder = recorder.inspect_err(|_| {

@@ -24,6 +24,19 @@ pub fn grid(frames: u32) -> (u32, u32) {
     (cols, count.div_ceil(cols))
 }
 
+/// The camera of pictures of the whole clip `clip` (a contact sheet, a recording) at `size`: framed on the
+/// clip's bounds, so the model doesn't jump between frames, from the `orbit` camera's yaw and pitch.
+pub(super) fn clip_camera(
+    scene: &crate::scene::Scene,
+    clip: usize,
+    orbit: &Camera,
+    size: (u32, u32),
+) -> Result<Camera, String> {
+    let bounds = animation_bounds(scene, Some(clip), DEFAULT_FPS, FRAMING_SAMPLES)
+        .ok_or_else(|| "the model has no geometry to frame".to_string())?;
+    Ok(Camera::framing(scene.up, &bounds, orbit.yaw, orbit.pitch, size.0 as f32 / size.1 as f32))
+}
+
 /// `model-clip-sheet.png`, with the characters [`capture::screenshot_name`] keeps.
 pub fn sheet_name(model: &str, clip: &str) -> String {
     let shot = capture::screenshot_name(model, Some((clip, 0.0)));
@@ -57,10 +70,7 @@ impl Viewer {
             o.camera_frustum.clear();
             o
         };
-        let bounds = animation_bounds(scene, Some(clip), DEFAULT_FPS, FRAMING_SAMPLES)
-            .ok_or_else(|| "the model has no geometry to frame".to_string())?;
-        let orbit = &w.camera.camera;
-        let camera = Camera::framing(scene.up, &bounds, orbit.yaw, orbit.pitch, CELL.0 as f32 / CELL.1 as f32);
+        let camera = clip_camera(scene, clip, &w.camera.camera, CELL)?;
         // The onion skin, when on, around each cell's own frame.
         let toggles = self.app.settings().toggles;
         let onion = toggles.onion.then(|| {
