@@ -32,6 +32,14 @@ fn harness(app: App) -> Harness<'static, State> {
     )
 }
 
+/// The PMD character with the three.js dance attached.
+fn miku_dancing() -> App {
+    let mut app = App::new();
+    app.open_path(&mmd("miku/miku_v2.pmd"));
+    app.open_path(&mmd("vmds/wavefile_v2.vmd"));
+    app
+}
+
 fn morph_index(app: &App, name: &str) -> usize {
     app.scene().unwrap().morphs.iter().position(|m| m.name == name).unwrap()
 }
@@ -61,9 +69,7 @@ fn a_slider_holds_a_morph_and_the_cross_lets_go() {
 
 #[test]
 fn with_a_dance_attached_the_morphs_follow_its_keys() {
-    let mut app = App::new();
-    app.open_path(&mmd("miku/miku_v2.pmd"));
-    app.open_path(&mmd("vmds/wavefile_v2.vmd"));
+    let app = miku_dancing();
     let blink = morph_index(&app, "まばたき");
     let mut h = harness(app);
     h.run();
@@ -105,9 +111,7 @@ fn with_a_cjk_font_the_japanese_names_draw_without_boxes() {
 
 #[test]
 fn an_ik_chain_switched_off_leaves_its_leg_to_the_motion() {
-    let mut app = App::new();
-    app.open_path(&mmd("miku/miku_v2.pmd"));
-    app.open_path(&mmd("vmds/wavefile_v2.vmd"));
+    let app = miku_dancing();
     let scene = app.scene().unwrap();
     let joint = |n: &str| scene.skeleton.find(n).unwrap();
     let (ankle, goal) = (joint("左足首"), joint("左足ＩＫ"));
@@ -135,9 +139,7 @@ fn an_ik_chain_switched_off_leaves_its_leg_to_the_motion() {
 
 #[test]
 fn the_timeline_marks_the_selected_bones_keys() {
-    let mut app = App::new();
-    app.open_path(&mmd("miku/miku_v2.pmd"));
-    app.open_path(&mmd("vmds/wavefile_v2.vmd"));
+    let app = miku_dancing();
     let center = app.scene().unwrap().skeleton.find("センター").unwrap();
     let clip = app.scene().unwrap().clips[0].clone();
     let own = clip.joint_key_frames(center, 30.0);
@@ -181,9 +183,7 @@ fn display_frames_list_bones_that_select_their_joint() {
 /// away from its key; the last step is the pose shown.
 #[test]
 fn the_joint_panel_shows_what_key_append_and_ik_each_do() {
-    let mut app = App::new();
-    app.open_path(&mmd("miku/miku_v2.pmd"));
-    app.open_path(&mmd("vmds/wavefile_v2.vmd"));
+    let app = miku_dancing();
     let knee = app.scene().unwrap().skeleton.find("左ひざ").unwrap();
     let mut h = harness(app);
     h.state_mut().app.apply(rigscope::app::Action::SetFrame(1200.0));

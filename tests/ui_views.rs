@@ -168,22 +168,27 @@ fn the_axis_gizmo_snaps_the_view_and_the_frame_is_shown() {
     assert_eq!(rigscope::app::snap(rigscope::scene::UpAxis::Z, 0, true), (90, 0));
 }
 
+/// Gives the app the view's projection (as the window does each frame) and returns the view rect and where the
+/// posed model's centre (the mean of its skinned vertices, on the demo's body) lies in it.
+fn view_with_model_centre(h: &mut Harness<'static, App>) -> (egui::Rect, egui::Pos2) {
+    h.run();
+    let to_clip = view_projection(h.state());
+    h.state_mut().set_view_projection(Some(to_clip));
+    let rect = h.state().view_rect().unwrap();
+    let scene = h.state().scene().unwrap();
+    let skinned = skin_positions(&scene.vertices, &h.state().pose().palette);
+    let centre = skinned.iter().fold(Vec3::ZERO, |a, p| a + *p) / skinned.len() as f32;
+    (rect, project_to_view(to_clip, rect, centre).expect("the model's centre is in view"))
+}
+
 /// A click in the view picks what lies under it (`App::pick_at`, as the window calls it): the Picked section
 /// names the vertex and its joints, marks it in the view, and its button selects the joint that weighs most; a
 /// click on the background clears it.
 #[test]
 fn a_click_in_the_view_picks_a_vertex_and_can_select_its_joint() {
     let mut h = harness();
-    h.run();
-    let to_clip = view_projection(h.state());
-    h.state_mut().set_view_projection(Some(to_clip));
-    let rect = h.state().view_rect().unwrap();
-    // The model's middle, where its body is.
+    let (rect, at) = view_with_model_centre(&mut h);
     let scene = h.state().scene().unwrap().clone();
-    let pose = h.state().pose().clone();
-    let skinned = skin_positions(&scene.vertices, &pose.palette);
-    let centre = skinned.iter().fold(Vec3::ZERO, |a, p| a + *p) / skinned.len() as f32;
-    let at = project_to_view(to_clip, rect, centre).expect("the model's centre is in view");
     h.state_mut().pick_at(at);
     h.run();
     let picked = h.state().picked().cloned().expect("the body is under the model's centre");
@@ -233,14 +238,7 @@ fn a_click_on_a_drawn_bone_selects_its_joint() {
 #[test]
 fn hovering_over_the_model_reports_what_lies_under_the_pointer() {
     let mut h = harness();
-    h.run();
-    let to_clip = view_projection(h.state());
-    h.state_mut().set_view_projection(Some(to_clip));
-    let rect = h.state().view_rect().unwrap();
-    let scene = h.state().scene().unwrap().clone();
-    let skinned = skin_positions(&scene.vertices, &h.state().pose().palette);
-    let centre = skinned.iter().fold(Vec3::ZERO, |a, p| a + *p) / skinned.len() as f32;
-    let at = project_to_view(to_clip, rect, centre).unwrap();
+    let (_, at) = view_with_model_centre(&mut h);
     h.state_mut().hover_at(Some(at));
     let (where_, hovered) = h.state().hovered().map(|(p, v)| (p, v.clone())).expect("the body is under the pointer");
     assert_eq!(where_, at);
