@@ -135,6 +135,9 @@ struct PoseCache {
     computed_key: Option<PoseKey>,
 }
 
+/// The pose shown and the joint, and what the key, the appends and IK made of the joint's local transform.
+type ContributionsMemo = ((Option<PoseKey>, usize), [crate::scene::Transform; 3]);
+
 /// What a ground height was computed for: the document's revision, the clip, the bind-pose switch.
 type GroundKey = (u64, Option<usize>, bool);
 
@@ -166,6 +169,8 @@ pub struct Document {
     /// The ground under the shown clip ([`Document::ground`]), with the revision, clip and bind-pose switch it
     /// was computed for.
     ground: std::cell::Cell<Option<(GroundKey, Option<f32>)>>,
+    /// [`Document::contributions`] of one joint, with the pose and joint it was computed for.
+    contributions: std::cell::Cell<Option<ContributionsMemo>>,
     /// The timeline's key frames, computed once per clip and joint (a dance has tens of thousands of keys).
     key_frames: std::cell::RefCell<KeyFrameMemo>,
     /// Bumps whenever the model is rebuilt or its clips' values change: the pose is stale.
@@ -219,6 +224,7 @@ impl Document {
             pose: PoseCache::default(),
             key_frames: Default::default(),
             ground: Default::default(),
+            contributions: Default::default(),
             revision: 0,
             selected_joint: None,
             hidden_meshes,
@@ -482,6 +488,13 @@ impl Document {
         if !constrained {
             return None;
         }
+        // Two extra poses: computed once per pose shown and joint, not every frame the panel is drawn.
+        let key = (self.pose.key, j);
+        if let Some((k, steps)) = self.contributions.get()
+            && k == key
+        {
+            return Some(steps);
+        }
         let clip = self.pose.key.as_ref().filter(|k| !k.bind_pose).and_then(|_| self.current_clip());
         let frame = clip.map_or(0.0, |clip| self.player.frame(clip));
         let mut pose = Pose::default();
@@ -493,7 +506,9 @@ impl Document {
             None => Pose::bind(&scene.skeleton),
         };
         crate::anim::apply_bone_morphs(&scene.morphs, &pose.morphs, &mut keyed.locals);
-        Some([*keyed.locals.get(j)?, appended, shown])
+        let steps = [*keyed.locals.get(j)?, appended, shown];
+        self.contributions.set(Some((key, steps)));
+        Some(steps)
     }
 
     /// IK chain `c`: whether it is solved now, and whether the IK section holds it so (else the motion's
