@@ -57,7 +57,16 @@ pub fn central_view(ctx: &egui::Context) -> (egui::Rect, Navigation) {
                 if response.clicked() {
                     nav.click = response.interact_pointer_pos();
                 }
-                if !response.dragged() {
+                // Hover picking waits for the pointer to move: a window that opens under a resting pointer
+                // (a screenshot run, a test under Xvfb) shows no tooltip over the model.
+                let moved_id = ui.scope_id().with("rigscope pointer moved");
+                let now = ui.input(|i| i.pointer.delta() != egui::Vec2::ZERO);
+                let moved = ui.data_mut(|d| {
+                    let moved = d.get_temp_mut_or_default::<bool>(moved_id);
+                    *moved |= now;
+                    *moved
+                });
+                if !response.dragged() && moved {
                     nav.hover = response.hover_pos();
                 }
                 (rect, nav)
