@@ -7,13 +7,17 @@ use glam::{Quat, Vec3};
 
 use super::CliError;
 use crate::anim::attach;
-use crate::convert::{ClipOverrides, Target, encode, for_inter_quake, rotation_from_degrees, transform_scene};
+use crate::convert::{
+    ClipOverrides, Container, Target, encode, for_gltf, for_inter_quake, rotation_from_degrees, to_gltf,
+    transform_scene,
+};
 
 #[derive(Args, Debug)]
 pub struct ConvertArgs {
     /// The inputs, then the output. The first input is the model; later ones are animation files attached by
-    /// joint name. The output's extension (.iqm or .iqe) picks the format. Models in other axes are stood upright
-    /// in the Inter-Quake ones (Z up), and motion driven by IK or append transforms (MMD) is baked frame by frame.
+    /// joint name. The output's extension (.iqm, .iqe, .glb or .gltf) picks the format. Models are turned into
+    /// the output's axes (Z up for IQM and IQE, Y up for glTF), and motion driven by IK or append transforms
+    /// (MMD) is baked frame by frame.
     #[arg(value_name = "FILE", num_args = 2.., required = true)]
     pub files: Vec<PathBuf>,
     /// Scale the model, skeleton and animation uniformly about the origin.
@@ -31,6 +35,10 @@ pub struct ConvertArgs {
     /// Mark the animation as looping, for inputs that hold a single one.
     #[arg(long = "loop")]
     pub looping: bool,
+    /// glTF output: the rate at which motion glTF can't carry key for key (MMD's curves, IK) is baked into
+    /// linear keys; default the motion's own rate.
+    #[arg(long, value_name = "FPS")]
+    pub bake_fps: Option<f32>,
 }
 
 /// `X,Y,Z` as three numbers.
@@ -47,8 +55,9 @@ pub fn run(args: &ConvertArgs) -> Result<(), CliError> {
     let Some((output, inputs)) = args.files.split_last() else {
         return Err(CliError::usage("convert needs an input and an output file"));
     };
-    let target = Target::from_path(output)
-        .ok_or_else(|| CliError::usage(format!("{}: the output must end in .iqm or .iqe", output.display())))?;
+    let target = Target::from_path(output).ok_or_else(|| {
+        CliError::usage(format!("{}: the output must end in .iqm, .iqe, .glb or .gltf", output.display()))
+    })?;
     if inputs.iter().any(|i| i == output) {
         return Err(CliError::usage(format!("{}: the output would overwrite an input", output.display())));
     }
@@ -57,6 +66,14 @@ pub fn run(args: &ConvertArgs) -> Result<(), CliError> {
     }
     if let Some(fps) = args.fps.filter(|f| !(f.is_finite() && *f > 0.0)) {
         return Err(CliError::usage(format!("--fps {fps}: expected a positive number")));
+    }
+    if let Some(fps) = args.bake_fps {
+        if !(fps.is_finite() && fps > 0.0) {
+            return Err(CliError::usage(format!("--bake-fps {fps}: expected a positive number")));
+        }
+        if !target.is_gltf() {
+            return Err(CliError::usage("--bake-fps applies to glTF output (.glb, .gltf)"));
+        }
     }
     let overrides = ClipOverrides { name: args.name.clone(), fps: args.fps, looping: args.looping };
 
@@ -93,30 +110,57 @@ pub fn run(args: &ConvertArgs) -> Result<(), CliError> {
             );
         }
     }
-    // Baked and stood upright before --rotate and --scale, which then act in the axes the output is written in.
-    let prepared = for_inter_quake(&mut scene);
+    // Baked and turned before --rotate and --scale, which then act in the axes the output is written in.
+    let prepared = if target.is_gltf() { for_gltf(&mut scene, args.bake_fps) } else { for_inter_quake(&mut scene) };
     let rotation = args.rotate.map_or(Quat::IDENTITY, rotation_from_degrees);
     transform_scene(&mut scene, args.scale, rotation);
 
-    let (bytes, notes) = encode(&scene, target).map_err(|e| CliError::load(format!("{}: {e}", output.display())))?;
+    let fail = |e: crate::convert::ConvertError| CliError::load(format!("{}: {e}", output.display()));
+    let (bytes, side_files, notes) = if target.is_gltf() {
+        let textures = crate::textures::TextureSet::load(&scene, inputs[0].parent());
+        let stem = output.file_stem().map_or("model".into(), |s| s.to_string_lossy().into_owned());
+        let container = if target == Target::Glb { Container::Glb } else { Container::Gltf { stem: &stem } };
+        let mut file = to_gltf(&scene, &textures, container).map_err(fail)?;
+        file.notes.extend(
+            textures
+                .problems()
+                .iter()
+                .map(|p| format!("{}: texture {} {}: written untextured", p.material, p.path.display(), p.reason)),
+        );
+        (file.bytes, file.side_files, file.notes)
+    } else {
+        let (bytes, notes) = encode(&scene, target).map_err(fail)?;
+        (bytes, Vec::new(), notes)
+    };
     for n in prepared.iter().chain(&notes) {
         eprintln!("rigscope: note: {n}");
     }
-    // Written beside the target and renamed over it, so a viewer watching the output never reads half a file.
-    let tmp = crate::watch::partial_path(output);
-    std::fs::write(&tmp, &bytes).and_then(|()| std::fs::rename(&tmp, output)).map_err(|e| {
-        let _ = std::fs::remove_file(&tmp);
-        CliError::load(format!("{}: cannot write: {e}", output.display()))
-    })?;
+    // A .gltf's buffer and images first, so the document never names a file that isn't there yet.
+    let dir = output.parent().unwrap_or(std::path::Path::new(""));
+    for side in &side_files {
+        write_atomically(&dir.join(&side.name), &side.bytes)?;
+    }
+    write_atomically(output, &bytes)?;
     let frames: u32 = scene.clips.iter().map(|c| c.frame_count).sum();
+    let side: usize = side_files.iter().map(|f| f.bytes.len()).sum();
     println!(
         "wrote {}: {} bytes; {} meshes, {} joints, {} animations ({} frames)",
         output.display(),
-        bytes.len(),
+        bytes.len() + side,
         scene.meshes.len(),
         scene.skeleton.len(),
         scene.clips.len(),
         frames
     );
     Ok(())
+}
+
+/// Writes `bytes` beside `path` and renames it over `path`, so a viewer watching the output never reads half a
+/// file.
+fn write_atomically(path: &std::path::Path, bytes: &[u8]) -> Result<(), CliError> {
+    let tmp = crate::watch::partial_path(path);
+    std::fs::write(&tmp, bytes).and_then(|()| std::fs::rename(&tmp, path)).map_err(|e| {
+        let _ = std::fs::remove_file(&tmp);
+        CliError::load(format!("{}: cannot write: {e}", path.display()))
+    })
 }

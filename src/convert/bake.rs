@@ -3,7 +3,7 @@
 //! and the model is stood upright in their axes ([`super::to_z_up`]).
 
 use crate::anim::Pose;
-use crate::scene::{ClipData, DEFAULT_FPS, MorphKind, Scene};
+use crate::scene::{Clip, ClipData, DEFAULT_FPS, Interpolation, Key, MorphKind, MorphTrack, Scene, TrackMode, UpAxis};
 
 /// Bakes and turns `scene` for an Inter-Quake encoder; returns notes on what changed, for the user.
 pub fn for_inter_quake(scene: &mut Scene) -> Vec<String> {
@@ -56,4 +56,90 @@ pub fn bake_constraints(scene: &mut Scene) -> usize {
         }
     }
     count
+}
+
+/// Makes `scene` fit a glTF encoder: clips glTF can't carry key for key are baked into frames as the viewer
+/// plays them (see [`needs_baking`]), at the clip's own rate or `bake_fps`, with the morphs' effective weights
+/// keyed per frame; then the scene is turned into glTF's axes (Y up, front toward +Z, right-handed). Returns
+/// notes on what changed.
+pub fn for_gltf(scene: &mut Scene, bake_fps: Option<f32>) -> Vec<String> {
+    let mut notes = Vec::new();
+    let mut baked = Vec::new();
+    for (i, clip) in scene.clips.iter().enumerate() {
+        if needs_baking(scene, clip) {
+            baked.push((i, bake_clip(scene, clip, bake_fps)));
+        }
+    }
+    if !baked.is_empty() {
+        let rate = bake_fps.map_or("its own rate".to_string(), |f| format!("{f} fps"));
+        notes.push(format!(
+            "baked {} animation(s) frame by frame at {rate}, with IK chains, append transforms and morphs applied \
+             as the viewer plays them",
+            baked.len()
+        ));
+    }
+    for (i, clip) in baked {
+        scene.clips[i] = clip;
+    }
+    let from = scene.up.label();
+    if super::to_up(scene, UpAxis::Y) {
+        notes.push(format!("turned from {from} up to glTF's axes (Y up, front toward +Z)"));
+    }
+    notes
+}
+
+/// Whether glTF can't carry `clip` as it is: its motion needs the scene's constraints or bone morphs, it has
+/// morph tracks (written as the weights they end up with, groups passed on to their members), or its keys
+/// are deltas on the bind pose or eased by curves (MMD). Sampled clips of a scene without any of these, and
+/// keyed clips that replace the pose with linear or stepped keys (RSM nodes), are written as they are.
+pub fn needs_baking(scene: &Scene, clip: &Clip) -> bool {
+    let evaluated = !scene.constraints.ik.is_empty()
+        || !scene.constraints.append.is_empty()
+        || scene.morphs.iter().any(|m| matches!(m.kind, MorphKind::Bone(_)));
+    if evaluated || !clip.morphs.is_empty() {
+        return true;
+    }
+    match &clip.data {
+        ClipData::Sampled { .. } => false,
+        ClipData::Keyed { tracks } => tracks.iter().any(|t| {
+            t.mode != TrackMode::Replace || !matches!(t.interpolation, Interpolation::Linear | Interpolation::Step)
+        }),
+    }
+}
+
+/// `clip` evaluated with [`Pose::update_scene`] at every frame of its span at `fps` (default: its own rate),
+/// as a sampled clip whose morph tracks key each vertex morph's effective weight at every frame (morphs that
+/// stay at 0 are left out).
+fn bake_clip(scene: &Scene, clip: &Clip, fps: Option<f32>) -> Clip {
+    let own = clip.fps(DEFAULT_FPS);
+    let rate = fps.filter(|f| f.is_finite() && *f > 0.0).unwrap_or(own);
+    let span = clip.frame_span() / own * rate;
+    // Whole frames over the span: a looping clip stops short of its end (frame 0 again), as stored clips do.
+    let count = if clip.looping { span.round().max(1.0) as u32 } else { span.round() as u32 + 1 };
+    let joints = scene.skeleton.len();
+    let mut frames = Vec::with_capacity(count as usize * joints);
+    let mut weights: Vec<Vec<Key<f32>>> = vec![Vec::new(); scene.morphs.len()];
+    let mut pose = Pose::default();
+    for f in 0..count {
+        let frame = f as f32 * own / rate;
+        pose.update_scene(scene, Some(clip), frame, DEFAULT_FPS, &[]);
+        frames.extend_from_slice(&pose.locals);
+        let time = f as f32 / rate;
+        for (keys, &w) in weights.iter_mut().zip(&pose.morphs) {
+            keys.push(Key { time, value: w });
+        }
+    }
+    let morphs = scene
+        .morphs
+        .iter()
+        .zip(weights)
+        .filter(|(m, keys)| matches!(m.kind, MorphKind::Vertex(_)) && keys.iter().any(|k| k.value != 0.0))
+        .map(|(m, keys)| MorphTrack { name: m.name.clone(), keys, ease: Vec::new() })
+        .collect();
+    let mut out = Clip::new(clip.name.clone(), rate, clip.looping, count, ClipData::Sampled { joints, frames });
+    out.first_frame = clip.first_frame;
+    out.source = clip.source.clone();
+    out.morphs = morphs;
+    out.visibility = clip.visibility.clone();
+    out
 }

@@ -5,6 +5,7 @@
 //! writes the output format. The encoders only read the scene, so a new input format converts for free.
 
 mod bake;
+mod gltf;
 mod iqe_out;
 mod iqm_out;
 mod transform;
@@ -13,10 +14,11 @@ use std::path::Path;
 
 use iqm_out::{ArraySpec, array_specs, written_frames};
 
-pub use bake::{bake_constraints, for_inter_quake};
+pub use bake::{bake_constraints, for_gltf, for_inter_quake, needs_baking};
+pub use gltf::{Container, GltfFile, SideFile, to_gltf};
 pub use iqe_out::to_iqe;
 pub use iqm_out::{IqmFile, to_iqm};
-pub use transform::{rotation_from_degrees, to_z_up, transform_scene};
+pub use transform::{rotation_from_degrees, to_up, to_z_up, transform_scene};
 
 use crate::scene::Scene;
 
@@ -30,6 +32,10 @@ pub struct ConvertError(pub String);
 pub enum Target {
     Iqm,
     Iqe,
+    /// glTF 2.0 binary (.glb).
+    Glb,
+    /// glTF 2.0 JSON (.gltf) with its buffer and images beside it.
+    Gltf,
 }
 
 impl Target {
@@ -38,6 +44,8 @@ impl Target {
         match ext.as_str() {
             "iqm" => Some(Target::Iqm),
             "iqe" => Some(Target::Iqe),
+            "glb" => Some(Target::Glb),
+            "gltf" => Some(Target::Gltf),
             _ => None,
         }
     }
@@ -82,13 +90,24 @@ pub(crate) fn stored_rotation(q: glam::Quat) -> glam::Quat {
     if q.w > 0.0 { -q } else { q }
 }
 
-/// Encodes `scene` in `target`'s format; returns the bytes and notes on what the encoder changed.
+impl Target {
+    /// Whether the target is a glTF form (encoded by [`to_gltf`], prepared by [`for_gltf`]).
+    pub fn is_gltf(self) -> bool {
+        matches!(self, Target::Glb | Target::Gltf)
+    }
+}
+
+/// Encodes `scene` in an Inter-Quake `target`'s format; returns the bytes and notes on what the encoder
+/// changed. glTF targets go through [`to_gltf`], which also needs the scene's textures.
 pub fn encode(scene: &Scene, target: Target) -> Result<(Vec<u8>, Vec<String>), ConvertError> {
     let (bytes, mut notes) = match target {
         Target::Iqm => to_iqm(scene).map(|f| (f.bytes, f.notes))?,
         Target::Iqe => {
             let (text, notes) = to_iqe(scene);
             (text.into_bytes(), notes)
+        }
+        Target::Glb | Target::Gltf => {
+            return Err(ConvertError("glTF is encoded with the scene's textures: use convert::to_gltf".into()));
         }
     };
     notes.extend(dropped_notes(scene));

@@ -92,16 +92,23 @@ fn move_track(track: &mut Track, scale: f32, rotation: Quat, root: bool) {
     }
 }
 
-/// Stands `scene` upright in the Inter-Quake axes (Z up, front toward −Y, right-handed) from its own `up`: the
-/// change of basis `M` that keeps what the viewer shows (`Z.basis() · M = up.basis()`) carries positions,
-/// normals, tangents, every joint's bind pose, every clip's keys and the morphs' offsets across. A left-handed
-/// source (MMD, RSM2) makes `M` a mirror, so the front-face winding is reversed with it and the model is not
-/// shown mirrored. Returns whether anything changed (`false` for a Z-up scene).
+/// Stands `scene` upright in the Inter-Quake axes (Z up, front toward −Y, right-handed): [`to_up`] with
+/// [`UpAxis::Z`].
 pub fn to_z_up(scene: &mut Scene) -> bool {
-    if scene.up == UpAxis::Z {
+    to_up(scene, UpAxis::Z)
+}
+
+/// Carries `scene` into the axes of `target` from its own `up`: the change of basis `M` that keeps what the
+/// viewer shows (`target.basis() · M = up.basis()`) carries positions, normals, tangents, every joint's bind
+/// pose, every clip's keys and the morphs' offsets across. A left-handed source (MMD, RSM2) makes `M` a mirror,
+/// so the front-face winding is reversed with it and the model is not shown mirrored. Returns whether anything
+/// changed (`false` when the scene is already in `target`'s axes). The Inter-Quake encoders want
+/// [`UpAxis::Z`], glTF wants [`UpAxis::Y`].
+pub fn to_up(scene: &mut Scene, target: UpAxis) -> bool {
+    if scene.up == target {
         return false;
     }
-    let m = Mat3::from_mat4(UpAxis::Z.basis()).transpose() * Mat3::from_mat4(scene.up.basis());
+    let m = Mat3::from_mat4(target.basis()).transpose() * Mat3::from_mat4(scene.up.basis());
     let det = m.determinant().signum();
     let abs = m.abs();
     // A rotation R becomes M·R·Mᵀ: the quaternion's axis turns with M (and reverses under a mirror), its angle
@@ -152,7 +159,7 @@ pub fn to_z_up(scene: &mut Scene) -> bool {
             FrontFace::Cw => FrontFace::Ccw,
         };
     }
-    scene.up = UpAxis::Z;
+    scene.up = target;
     true
 }
 

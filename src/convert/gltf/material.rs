@@ -1,0 +1,176 @@
+//! Materials and their textures as glTF materials, textures and images.
+//!
+//! glTF images are PNG or JPEG: a texture file that already is one (and had no colour key applied) is carried
+//! byte for byte; anything else (BMP, TGA, a colour-keyed Ragnarok BMP whose magenta is now alpha) is the
+//! decoded image the viewer draws, encoded as PNG. A glTF material is one scene material with one sidedness
+//! (glTF puts double-sidedness on the material, rigscope on the mesh).
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use gltf::json;
+use json::material::{AlphaCutoff, AlphaMode as GltfAlpha, PbrBaseColorFactor, PbrMetallicRoughness, StrengthFactor};
+use json::validation::Checked;
+use json::{Index, texture};
+
+use super::buffer::Builder;
+use crate::scene::{AlphaMode, Scene};
+use crate::textures::TextureSet;
+
+/// An image file the .gltf form writes beside the document.
+pub struct SideFile {
+    pub name: String,
+    pub bytes: Vec<u8>,
+}
+
+/// Where images go: into the binary buffer (.glb) or into files beside the document named after `stem`.
+pub enum ImageHome<'a> {
+    Buffer,
+    Beside { stem: &'a str },
+}
+
+/// Builds glTF materials on demand, each scene material and sidedness once.
+pub struct Materials<'a> {
+    scene: &'a Scene,
+    textures: &'a TextureSet,
+    home: ImageHome<'a>,
+    made: HashMap<(usize, bool), Index<json::Material>>,
+    images: HashMap<usize, Index<texture::Texture>>,
+    sampler: Option<Index<texture::Sampler>>,
+    pub side_files: Vec<SideFile>,
+    pub notes: Vec<String>,
+    pub unlit: bool,
+}
+
+impl<'a> Materials<'a> {
+    pub fn new(scene: &'a Scene, textures: &'a TextureSet, home: ImageHome<'a>) -> Materials<'a> {
+        Materials {
+            scene,
+            textures,
+            home,
+            made: HashMap::new(),
+            images: HashMap::new(),
+            sampler: None,
+            side_files: Vec::new(),
+            notes: Vec::new(),
+            unlit: false,
+        }
+    }
+
+    /// The glTF material of scene mesh `mesh`.
+    pub fn for_mesh(&mut self, b: &mut Builder, mesh: usize) -> Index<json::Material> {
+        let m = &self.scene.meshes[mesh];
+        let key = (m.material, m.two_sided);
+        if let Some(&i) = self.made.get(&key) {
+            return i;
+        }
+        let i = self.material(b, m.material, m.two_sided);
+        self.made.insert(key, i);
+        i
+    }
+
+    fn material(&mut self, b: &mut Builder, index: usize, two_sided: bool) -> Index<json::Material> {
+        let Some(mat) = self.scene.materials.get(index) else {
+            return b.root.push(json::Material { double_sided: two_sided, ..Default::default() });
+        };
+        let color = mat.color.unwrap_or(glam::Vec4::ONE).clamp(glam::Vec4::ZERO, glam::Vec4::ONE);
+        let texture = match self.textures.materials().get(index) {
+            Some(&crate::textures::MaterialTexture::Image(image)) => Some(self.texture(b, image)),
+            _ => None,
+        };
+        let alpha = match self.textures.alpha(index) {
+            _ if color.w < 1.0 => GltfAlpha::Blend,
+            AlphaMode::Opaque => GltfAlpha::Opaque,
+            AlphaMode::Cutout => GltfAlpha::Mask,
+            AlphaMode::Blend => GltfAlpha::Blend,
+        };
+        let mut extensions = None;
+        if !mat.lit {
+            self.unlit = true;
+            extensions =
+                Some(json::extensions::material::Material { unlit: Some(json::extensions::material::Unlit {}) });
+        }
+        b.root.push(json::Material {
+            alpha_cutoff: (alpha == GltfAlpha::Mask).then_some(AlphaCutoff(0.5)),
+            alpha_mode: Checked::Valid(alpha),
+            double_sided: two_sided,
+            name: Some(mat.name.clone()),
+            pbr_metallic_roughness: PbrMetallicRoughness {
+                base_color_factor: PbrBaseColorFactor(color.to_array()),
+                base_color_texture: texture.map(|index| texture::Info {
+                    index,
+                    tex_coord: 0,
+                    extensions: None,
+                    extras: Default::default(),
+                }),
+                metallic_factor: StrengthFactor(0.0),
+                roughness_factor: StrengthFactor(1.0),
+                ..Default::default()
+            },
+            extensions,
+            ..Default::default()
+        })
+    }
+
+    /// The glTF texture of the set's decoded image `image`, made once per image.
+    fn texture(&mut self, b: &mut Builder, image: usize) -> Index<texture::Texture> {
+        if let Some(&t) = self.images.get(&image) {
+            return t;
+        }
+        let decoded = &self.textures.images()[image];
+        let (bytes, mime, ext) = image_bytes(&decoded.path, decoded.color_key, &decoded.image);
+        let name = decoded.path.file_name().map(|n| n.to_string_lossy().into_owned());
+        let source = match self.home {
+            ImageHome::Buffer => {
+                let view = b.bytes_view(&bytes);
+                b.root.push(json::Image {
+                    buffer_view: Some(view),
+                    mime_type: Some(json::image::MimeType(mime.into())),
+                    name,
+                    uri: None,
+                    extensions: None,
+                    extras: Default::default(),
+                })
+            }
+            ImageHome::Beside { stem } => {
+                let file = format!("{stem}_{}.{ext}", self.side_files.len());
+                self.side_files.push(SideFile { name: file.clone(), bytes });
+                b.root.push(json::Image {
+                    buffer_view: None,
+                    mime_type: None,
+                    name,
+                    uri: Some(file),
+                    extensions: None,
+                    extras: Default::default(),
+                })
+            }
+        };
+        let sampler = *self.sampler.get_or_insert_with(|| b.root.push(texture::Sampler::default()));
+        let t = b.root.push(texture::Texture {
+            name: None,
+            sampler: Some(sampler),
+            source,
+            extensions: None,
+            extras: Default::default(),
+        });
+        self.images.insert(image, t);
+        t
+    }
+}
+
+/// The bytes of a texture as a glTF image: the file itself when it is a PNG or JPEG that was drawn as read,
+/// else `decoded` as PNG. Returns the bytes, the MIME type and the file extension.
+fn image_bytes(path: &Path, keyed: bool, decoded: &image::RgbaImage) -> (Vec<u8>, &'static str, &'static str) {
+    if !keyed && let Ok(bytes) = std::fs::read(path) {
+        match image::guess_format(&bytes) {
+            Ok(image::ImageFormat::Png) => return (bytes, "image/png", "png"),
+            Ok(image::ImageFormat::Jpeg) => return (bytes, "image/jpeg", "jpg"),
+            _ => {}
+        }
+    }
+    let mut png = Vec::new();
+    let encoded = image::DynamicImage::ImageRgba8(decoded.clone())
+        .write_to(&mut std::io::Cursor::new(&mut png), image::ImageFormat::Png);
+    debug_assert!(encoded.is_ok(), "PNG encoding into memory does not fail");
+    (png, "image/png", "png")
+}

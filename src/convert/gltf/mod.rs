@@ -1,0 +1,212 @@
+//! glTF 2.0 out: `rigscope convert IN… OUT.glb|OUT.gltf`.
+//!
+//! The encoder reads a scene already made to fit ([`super::for_gltf`]: motion glTF can't carry key for key
+//! baked into frames, axes turned to glTF's Y up): it writes the skeleton as nodes and a skin
+//! (`rig.rs`), the vertex streams once with a glTF mesh per independent vertex range and morph targets as
+//! sparse accessors (`geometry.rs`), materials with their images (`material.rs`), and each clip as an
+//! animation. The JSON is gltf-json's typed model, so field names and enums are the specification's.
+
+mod buffer;
+mod geometry;
+mod material;
+mod rig;
+
+use gltf::json;
+use json::Index;
+use json::validation::USize64;
+
+pub use material::SideFile;
+
+use super::ConvertError;
+use crate::scene::{MorphKind, Scene};
+use crate::textures::TextureSet;
+
+/// The two forms of a glTF file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Container<'a> {
+    /// One .glb: JSON and binary chunks, images inside.
+    Glb,
+    /// A .gltf JSON document with `STEM.bin` and the images as files beside it.
+    Gltf { stem: &'a str },
+}
+
+/// An encoded glTF file: the .glb or .gltf bytes, the files to write beside a .gltf, and notes for the user.
+pub struct GltfFile {
+    pub bytes: Vec<u8>,
+    pub side_files: Vec<SideFile>,
+    pub notes: Vec<String>,
+}
+
+/// Encodes `scene` (prepared by [`super::for_gltf`]) with the textures `textures` found for it.
+pub fn to_gltf(scene: &Scene, textures: &TextureSet, container: Container) -> Result<GltfFile, ConvertError> {
+    let vertices = scene.vertices.len();
+    if let Some(t) = scene.triangles.iter().find(|t| t.iter().any(|&v| v as usize >= vertices)) {
+        return Err(ConvertError(format!("a triangle {t:?} names a vertex past the last ({vertices})")));
+    }
+    let mut b = buffer::Builder::new();
+    let roots = rig::joint_nodes(&mut b, scene);
+    let joints = scene.skeleton.len();
+    let skinned = scene.vertices.is_skinned() && joints > 0;
+    let extra = (skinned && geometry::has_unweighted(scene, joints))
+        .then(|| b.root.push(rig::node("rigscope unweighted", crate::scene::Transform::IDENTITY)));
+    let streams = (!scene.vertices.is_empty()).then(|| geometry::streams(&mut b, scene, joints, joints as u32));
+    let skin = skinned.then(|| rig::skin(&mut b, scene, extra, constraint_extras(scene)));
+
+    let home = match container {
+        Container::Glb => material::ImageHome::Buffer,
+        Container::Gltf { stem } => material::ImageHome::Beside { stem },
+    };
+    let mut materials = material::Materials::new(scene, textures, home);
+    let targets = geometry::vertex_morphs(scene);
+    let mut mesh_nodes = Vec::new();
+    for group in streams.as_ref().map_or_else(Vec::new, |_| geometry::groups(scene)) {
+        let Some(streams) = &streams else { break };
+        let mesh = geometry::mesh(&mut b, scene, streams, &group, &targets, &mut |b, i| materials.for_mesh(b, i));
+        let name = mesh.name.clone();
+        let mesh = b.root.push(mesh);
+        mesh_nodes.push(b.root.push(json::Node { mesh: Some(mesh), skin, name, ..Default::default() }));
+    }
+    for clip in &scene.clips {
+        if let Some(a) = rig::animation(&mut b, scene, clip, &targets, &mesh_nodes) {
+            b.root.push(a);
+        }
+    }
+    // A skin's joints need one common root: several root joints (and the unmoving extra) go under one node.
+    let mut joint_roots: Vec<Index<json::Node>> = roots.into_iter().chain(extra).collect();
+    if joint_roots.len() > 1 {
+        let mut armature = rig::node("skeleton", crate::scene::Transform::IDENTITY);
+        armature.children = Some(joint_roots);
+        joint_roots = vec![b.root.push(armature)];
+    }
+    let nodes: Vec<Index<json::Node>> = joint_roots.into_iter().chain(mesh_nodes).collect();
+    let scene_index = b.root.push(json::Scene {
+        extensions: None,
+        extras: Default::default(),
+        name: Some(scene.meta.format.name().to_string()),
+        nodes,
+    });
+    b.root.scene = Some(scene_index);
+    if materials.unlit {
+        b.root.extensions_used.push("KHR_materials_unlit".into());
+    }
+    let mut notes = streams.map_or_else(Vec::new, |s| s.notes);
+    notes.append(&mut materials.notes);
+    notes.extend(dropped_notes(scene));
+    let side_files = std::mem::take(&mut materials.side_files);
+    drop(materials);
+    finish(b, container, side_files, notes)
+}
+
+/// Adds the buffer and serialises the document in its container.
+fn finish(
+    mut b: buffer::Builder,
+    container: Container,
+    mut side_files: Vec<SideFile>,
+    notes: Vec<String>,
+) -> Result<GltfFile, ConvertError> {
+    while !b.bin.len().is_multiple_of(4) {
+        b.bin.push(0);
+    }
+    let uri = match container {
+        Container::Glb => None,
+        Container::Gltf { stem } => Some(format!("{stem}.bin")),
+    };
+    if !b.bin.is_empty() {
+        b.root.push(json::Buffer {
+            byte_length: USize64::from(b.bin.len()),
+            name: None,
+            uri: uri.clone(),
+            extensions: None,
+            extras: Default::default(),
+        });
+    }
+    let bytes = match container {
+        Container::Glb => {
+            let text = json::serialize::to_vec(&b.root).map_err(|e| ConvertError(format!("glTF JSON: {e}")))?;
+            if text.len() as u64 + b.bin.len() as u64 + 64 > u64::from(u32::MAX) {
+                return Err(ConvertError("the model is over 4 GiB, the most a .glb holds: write .gltf".into()));
+            }
+            buffer::glb(&text, &b.bin)
+        }
+        Container::Gltf { .. } => {
+            if let Some(name) = uri.filter(|_| !b.bin.is_empty()) {
+                side_files.insert(0, SideFile { name, bytes: std::mem::take(&mut b.bin) });
+            }
+            json::serialize::to_vec_pretty(&b.root).map_err(|e| ConvertError(format!("glTF JSON: {e}")))?
+        }
+    };
+    Ok(GltfFile { bytes, side_files, notes })
+}
+
+/// What glTF has no place for but a user of the file may want: the IK chains and append relations, by joint
+/// name, in the skin's `extras`.
+fn constraint_extras(scene: &Scene) -> json::Extras {
+    let c = &scene.constraints;
+    if c.ik.is_empty() && c.append.is_empty() {
+        return None;
+    }
+    let name = |j: usize| scene.skeleton.joints.get(j).map_or(String::new(), |j| j.name.clone());
+    let ik: Vec<serde_json::Value> =
+        c.ik.iter()
+            .map(|k| {
+                serde_json::json!({
+                    "bone": name(k.joint), "target": name(k.target), "loopCount": k.loop_count,
+                    "limitAngle": k.limit_angle,
+                    "links": k.links.iter().map(|l| name(l.joint)).collect::<Vec<_>>(),
+                })
+            })
+            .collect();
+    let append: Vec<serde_json::Value> = c
+        .append
+        .iter()
+        .map(|a| {
+            serde_json::json!({
+                "bone": name(a.joint), "source": name(a.source), "ratio": a.ratio,
+                "rotation": a.rotation, "translation": a.translation, "local": a.local,
+            })
+        })
+        .collect();
+    serde_json::value::to_raw_value(&serde_json::json!({ "rigscope": { "ik": ik, "append": append } })).ok()
+}
+
+/// What the glTF file leaves out, for the user.
+fn dropped_notes(scene: &Scene) -> Vec<String> {
+    let mut notes = Vec::new();
+    let other_morphs = scene.morphs.iter().filter(|m| !matches!(m.kind, MorphKind::Vertex(_))).count();
+    if other_morphs > 0 {
+        notes.push(format!(
+            "{other_morphs} morph(s) other than vertex morphs (UV, bone, material, group, flip, impulse) have no glTF \
+             morph target: their effect on the animations is baked in, the morphs themselves are dropped"
+        ));
+    }
+    let c = &scene.constraints;
+    if !c.ik.is_empty() || !c.append.is_empty() {
+        notes.push(format!(
+            "{} IK chain(s) and {} append relation(s) are listed in the skin's extras, not evaluated by glTF \
+             viewers: the animations are baked with them",
+            c.ik.len(),
+            c.append.len()
+        ));
+    }
+    let shaded =
+        scene.materials.iter().filter(|m| m.sphere.is_some() || m.toon.is_some() || m.outline.is_some()).count();
+    if shaded > 0 {
+        notes.push(format!("dropped the sphere maps, toon ramps and outlines of {shaded} material(s): glTF has none"));
+    }
+    let uv = scene.meshes.iter().filter(|m| m.uv_animation.is_some()).count();
+    if uv > 0 {
+        notes.push(format!("dropped the UV animation of {uv} mesh(es)"));
+    }
+    let bounds = scene.clips.iter().filter(|c| c.bounds.is_some()).count();
+    if bounds > 0 {
+        notes.push(format!("dropped the stored per-frame bounds of {bounds} animation(s): glTF has none"));
+    }
+    if !scene.cameras.is_empty() {
+        notes.push(format!("dropped {} camera track(s)", scene.cameras.len()));
+    }
+    let hidden = scene.clips.iter().filter(|c| !c.visibility.is_empty()).count();
+    if hidden > 0 {
+        notes.push(format!("dropped the visibility keys of {hidden} animation(s)"));
+    }
+    notes
+}

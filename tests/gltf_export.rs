@@ -1,0 +1,363 @@
+//! `rigscope convert … OUT.glb|OUT.gltf`: every corpus model (with the motions made for it) written as glTF,
+//! passed through the Khronos glTF-Validator (tools/gltf-validator, run by Node; installed from its lock file
+//! on first use), and posed from the written file by an evaluator here, independent of rigscope's own code,
+//! against rigscope's pose of the source: joint world transforms and skinned, morphed vertices at frames of
+//! every clip, after the change to glTF's axes.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use common::{corpus, corpus_files};
+use glam::{Mat4, Quat, Vec3};
+
+fn out_dir() -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/gltf-export");
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Runs `rigscope convert INPUTS… OUT` and returns what it printed on stderr (its notes).
+fn convert(inputs: &[&Path], out: &Path, extra: &[&str]) -> String {
+    let result = Command::new(env!("CARGO_BIN_EXE_rigscope"))
+        .arg("convert")
+        .args(inputs)
+        .arg(out)
+        .args(extra)
+        .output()
+        .expect("run rigscope");
+    let stderr = String::from_utf8_lossy(&result.stderr).into_owned();
+    assert!(result.status.success(), "convert {inputs:?} {}: {stderr}", out.display());
+    stderr
+}
+
+/// The validator's findings for one file.
+#[derive(Debug, serde::Deserialize)]
+struct Report {
+    file: String,
+    errors: u32,
+    messages: Vec<Message>,
+}
+
+#[derive(Debug, serde::Deserialize)]
+struct Message {
+    code: String,
+    severity: u32,
+    message: String,
+    pointer: Option<String>,
+}
+
+/// The Khronos glTF-Validator's reports on `files`. Its npm package is installed from the lock file the first
+/// time (`npm ci`); without Node the test fails, it never skips.
+fn validate(files: &[PathBuf]) -> Vec<Report> {
+    static INSTALL: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let tool = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tools/gltf-validator");
+    {
+        let _one = INSTALL.lock().unwrap_or_else(|e| e.into_inner());
+        if !tool.join("node_modules/gltf-validator/package.json").is_file() {
+            let npm = Command::new("npm")
+                .args(["ci", "--no-audit", "--no-fund"])
+                .current_dir(&tool)
+                .output()
+                .expect("npm is needed to install the glTF validator (apt-get install nodejs npm)");
+            assert!(npm.status.success(), "npm ci: {}", String::from_utf8_lossy(&npm.stderr));
+        }
+    }
+    let run = Command::new("node")
+        .arg(tool.join("validate.mjs"))
+        .args(files)
+        .output()
+        .expect("node is needed to run the glTF validator (apt-get install nodejs)");
+    assert!(run.status.success(), "validator: {}", String::from_utf8_lossy(&run.stderr));
+    let reports: Vec<Report> =
+        String::from_utf8_lossy(&run.stdout).lines().map(|l| serde_json::from_str(l).expect("report JSON")).collect();
+    assert_eq!(reports.len(), files.len(), "one report per file");
+    reports
+}
+
+/// Warnings the validator may give on rigscope's files, with why. Anything else fails the test.
+const ALLOWED_WARNINGS: &[&str] = &[];
+
+/// Every corpus model rigscope reads, alone, and with the motions made for it.
+fn cases() -> Vec<(String, Vec<PathBuf>)> {
+    let mut out = Vec::new();
+    let models = [
+        corpus_files("iqm", &["iqm", "iqe"]),
+        corpus_files("rsm", &["rsm", "rsm2"]),
+        corpus_files("mmd", &["pmx", "pmd"]),
+    ];
+    for model in models.into_iter().flatten() {
+        if rigscope::load_path(&model).is_err() {
+            continue; // The corpus's malformed files, kept to test errors.
+        }
+        let stem = model.file_stem().unwrap().to_string_lossy().replace('.', "_");
+        out.push((stem, vec![model]));
+    }
+    for (name, files) in [
+        ("guy_with_anim", &["iqm/raylib_guy.iqm", "iqm/raylib_guyanim.iqm"][..]),
+        ("miku_dancing", &["mmd/threejs/miku/miku_v2.pmd", "mmd/threejs/vmds/wavefile_v2.vmd"]),
+        ("append_bone_motion", &["mmd/yohawing/test_append_bone.pmx", "mmd/yohawing/test_append_bone.vmd"]),
+        ("cube_motion", &["mmd/yohawing/test_1bone_cube.pmx", "mmd/yohawing/test_1bone_cube_motion.vmd"]),
+    ] {
+        out.push((name.to_string(), files.iter().map(|f| corpus(f)).collect()));
+    }
+    out
+}
+
+#[test]
+fn every_corpus_model_exports_to_gltf_that_the_khronos_validator_passes() {
+    let dir = out_dir();
+    let mut written = Vec::new();
+    for (name, inputs) in cases() {
+        let refs: Vec<&Path> = inputs.iter().map(PathBuf::as_path).collect();
+        let out = dir.join(format!("{name}.glb"));
+        convert(&refs, &out, &[]);
+        written.push(out);
+    }
+    // The .gltf form: JSON with the buffer and images beside it (Miku's eye texture is a BMP, written as PNG).
+    let gltf = dir.join("miku_text.gltf");
+    convert(&[&corpus("mmd/threejs/miku/miku_v2.pmd"), &corpus("mmd/threejs/vmds/wavefile_v2.vmd")], &gltf, &[]);
+    assert!(dir.join("miku_text.bin").is_file() && dir.join("miku_text_0.png").is_file());
+    written.push(gltf);
+    assert!(written.len() >= 20, "{} files", written.len());
+
+    let mut failures = Vec::new();
+    for r in validate(&written) {
+        for m in r
+            .messages
+            .iter()
+            .filter(|m| m.severity == 0 || (m.severity == 1 && !ALLOWED_WARNINGS.contains(&m.code.as_str())))
+        {
+            failures.push(format!("{}: {} {} at {:?}", r.file, m.code, m.message, m.pointer));
+        }
+        assert_eq!(r.errors as usize, r.messages.iter().filter(|m| m.severity == 0).count(), "{}", r.file);
+    }
+    assert!(failures.is_empty(), "{} problems:\n{}", failures.len(), failures.join("\n"));
+}
+
+/// A glTF file evaluated from its JSON and buffer alone: node transforms at a time, and skinned vertices.
+struct Evaluated {
+    doc: gltf::Document,
+    blob: Vec<u8>,
+}
+
+impl Evaluated {
+    fn open(path: &Path) -> Evaluated {
+        let g = gltf::Gltf::from_slice(&std::fs::read(path).unwrap()).unwrap();
+        Evaluated { doc: g.document, blob: g.blob.unwrap_or_default() }
+    }
+
+    /// Each node's local transform in `animation` at `time` (the node's own where no channel animates it),
+    /// with the morph weights of each node the animation drives.
+    fn locals(&self, animation: Option<usize>, time: f32) -> (Vec<Mat4>, Vec<Vec<f32>>) {
+        let mut trs: Vec<(Vec3, Quat, Vec3)> = self
+            .doc
+            .nodes()
+            .map(|n| {
+                let (t, r, s) = n.transform().decomposed();
+                (Vec3::from(t), Quat::from_array(r), Vec3::from(s))
+            })
+            .collect();
+        let mut weights = vec![Vec::new(); trs.len()];
+        if let Some(a) = animation.and_then(|a| self.doc.animations().nth(a)) {
+            for ch in a.channels() {
+                let reader = ch.reader(|_| Some(&self.blob[..]));
+                let times: Vec<f32> = reader.read_inputs().unwrap().collect();
+                let i = times.partition_point(|&t| t <= time);
+                let (k0, k1) = (i.saturating_sub(1), i.min(times.len() - 1));
+                let u = if k1 > k0 { ((time - times[k0]) / (times[k1] - times[k0])).clamp(0.0, 1.0) } else { 0.0 };
+                let step = ch.sampler().interpolation() == gltf::animation::Interpolation::Step;
+                let u = if step { 0.0 } else { u };
+                let node = ch.target().node().index();
+                use gltf::animation::util::ReadOutputs;
+                match reader.read_outputs().unwrap() {
+                    ReadOutputs::Translations(v) => {
+                        let v: Vec<Vec3> = v.map(Vec3::from).collect();
+                        trs[node].0 = v[k0].lerp(v[k1], u);
+                    }
+                    ReadOutputs::Rotations(v) => {
+                        let v: Vec<Quat> = v.into_f32().map(Quat::from_array).collect();
+                        trs[node].1 = v[k0].slerp(v[k1], u);
+                    }
+                    ReadOutputs::Scales(v) => {
+                        let v: Vec<Vec3> = v.map(Vec3::from).collect();
+                        trs[node].2 = v[k0].lerp(v[k1], u);
+                    }
+                    ReadOutputs::MorphTargetWeights(v) => {
+                        let v: Vec<f32> = v.into_f32().collect();
+                        let n = v.len() / times.len();
+                        weights[node] = (0..n).map(|t| v[k0 * n + t] + (v[k1 * n + t] - v[k0 * n + t]) * u).collect();
+                    }
+                }
+            }
+        }
+        (trs.iter().map(|(t, r, s)| Mat4::from_scale_rotation_translation(*s, *r, *t)).collect(), weights)
+    }
+
+    /// Each node's world transform from its local ones.
+    fn world(&self, locals: &[Mat4]) -> Vec<Mat4> {
+        let mut world = vec![Mat4::IDENTITY; locals.len()];
+        let mut stack: Vec<(usize, Mat4)> =
+            self.doc.default_scene().unwrap().nodes().map(|n| (n.index(), Mat4::IDENTITY)).collect();
+        while let Some((i, parent)) = stack.pop() {
+            world[i] = parent * locals[i];
+            stack.extend(self.doc.nodes().nth(i).unwrap().children().map(|c| (c.index(), world[i])));
+        }
+        world
+    }
+
+    /// Every mesh's vertices, morphed and skinned (or placed by their node), with the source vertex each one is
+    /// (the mesh's `extras.rigscope.firstVertex` plus its index).
+    fn vertices(&self, world: &[Mat4], weights: &[Vec<f32>]) -> Vec<(usize, Vec3)> {
+        let mut out = Vec::new();
+        for node in self.doc.nodes() {
+            let Some(mesh) = node.mesh() else { continue };
+            let extras: serde_json::Value = serde_json::from_str(mesh.extras().as_ref().unwrap().get()).unwrap();
+            let first = extras["rigscope"]["firstVertex"].as_u64().unwrap() as usize;
+            let palette: Option<Vec<Mat4>> = node.skin().map(|skin| {
+                let ibm: Vec<Mat4> = skin
+                    .reader(|_| Some(&self.blob[..]))
+                    .read_inverse_bind_matrices()
+                    .unwrap()
+                    .map(|m| Mat4::from_cols_array_2d(&m))
+                    .collect();
+                skin.joints().zip(ibm).map(|(j, ibm)| world[j.index()] * ibm).collect()
+            });
+            // Primitives share the mesh's vertices: the first one's attributes are all of them.
+            let prim = mesh.primitives().next().unwrap();
+            let reader = prim.reader(|_| Some(&self.blob[..]));
+            let mut positions: Vec<Vec3> = reader.read_positions().unwrap().map(Vec3::from).collect();
+            let w = &weights[node.index()];
+            for (target, &wt) in reader.read_morph_targets().zip(w) {
+                if let Some(d) = target.0 {
+                    positions.iter_mut().zip(d).for_each(|(p, d)| *p += Vec3::from(d) * wt);
+                }
+            }
+            let skinned: Vec<Vec3> = match &palette {
+                Some(palette) => {
+                    let js = reader.read_joints(0).unwrap().into_u16();
+                    let ws = reader.read_weights(0).unwrap().into_f32();
+                    positions
+                        .iter()
+                        .zip(js.zip(ws))
+                        .map(|(p, (j, w))| {
+                            let m = (0..4).fold(Mat4::ZERO, |m, k| m + palette[j[k] as usize] * w[k]);
+                            m.transform_point3(*p)
+                        })
+                        .collect()
+                }
+                None => positions.iter().map(|p| world[node.index()].transform_point3(*p)).collect(),
+            };
+            out.extend(skinned.into_iter().enumerate().map(|(i, p)| (first + i, p)));
+        }
+        out
+    }
+}
+
+/// Loads a model with its motions attached, as `convert` does.
+fn source(inputs: &[PathBuf]) -> rigscope::scene::Scene {
+    let mut scene = rigscope::load_path(&inputs[0]).unwrap();
+    for m in &inputs[1..] {
+        let anim = rigscope::load_path(m).unwrap();
+        rigscope::anim::attach(&mut scene, &anim, "motion").unwrap();
+    }
+    scene
+}
+
+#[test]
+fn written_gltf_poses_like_the_source_at_frames_of_every_clip() {
+    let dir = out_dir().join("pose");
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut checked = 0;
+    for (name, inputs) in cases() {
+        let out = dir.join(format!("{name}.glb"));
+        let refs: Vec<&Path> = inputs.iter().map(PathBuf::as_path).collect();
+        convert(&refs, &out, &[]);
+        let src = source(&inputs);
+        let g = Evaluated::open(&out);
+        // glTF's axes from the source's: the same change of basis the viewer shows the model with.
+        let basis = src.up.basis();
+        let size = rigscope::anim::skinned_bounds(&src.vertices, &[]).map_or(1.0, |b| b.diagonal()).max(1e-3);
+        let tolerance = 1e-4 * size;
+        let clips: Vec<Option<usize>> = std::iter::once(None).chain((0..src.clips.len()).map(Some)).collect();
+        for c in clips {
+            let clip = c.map(|c| &src.clips[c]);
+            let frames: Vec<f32> = match clip {
+                None => vec![0.0],
+                Some(clip) => {
+                    let last = (clip.frame_count.max(1) - 1) as f32;
+                    vec![0.0, (last / 3.0).floor(), (last * 0.71).floor(), last]
+                }
+            };
+            for frame in frames {
+                // Without a clip, glTF shows the skeleton's rest pose (no IK chain pulls it anywhere).
+                let pose = match clip {
+                    Some(_) => rigscope::anim::Pose::of_scene(&src, clip, frame, rigscope::scene::DEFAULT_FPS, &[]),
+                    None => rigscope::anim::Pose::bind(&src.skeleton),
+                };
+                let time = clip.map_or(0.0, |c| frame / c.fps(rigscope::scene::DEFAULT_FPS));
+                // Animations by name (a clip that never leaves the bind pose has none).
+                let animation = clip.and_then(|c| g.doc.animations().position(|a| a.name() == Some(c.name.as_str())));
+                let (locals, weights) = g.locals(animation, time);
+                let world = g.world(&locals);
+                for (j, w) in pose.world.iter().enumerate() {
+                    let want = basis * *w * basis.transpose();
+                    for p in [Vec3::ZERO, Vec3::X * size, Vec3::Y * size, Vec3::Z * size] {
+                        let (a, b) = (want.transform_point3(p), world[j].transform_point3(p));
+                        assert!(
+                            a.distance(b) <= tolerance,
+                            "{name} clip {c:?} frame {frame} joint {j}: {a} vs {b} (tolerance {tolerance})"
+                        );
+                    }
+                }
+                let morphed = rigscope::anim::morphed_vertices(&src, &pose.morphs);
+                let want = rigscope::anim::skin_positions(&morphed, &pose.palette);
+                for (i, got) in g.vertices(&world, &weights) {
+                    let want = basis.transform_point3(want[i]);
+                    assert!(
+                        want.distance(got) <= tolerance,
+                        "{name} clip {c:?} frame {frame} vertex {i}: {want} vs {got} (tolerance {tolerance})"
+                    );
+                }
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 40, "{checked} poses checked");
+}
+
+/// Front faces are counter-clockwise in glTF: a triangle's winding normal points the way its vertex normals do.
+/// The Inter-Quake formats wind the other way and the MMD and RSM2 axes are mirrored, so each needs the
+/// winding handled for this to hold.
+#[test]
+fn written_triangles_wind_counter_clockwise_toward_their_normals() {
+    let dir = out_dir().join("winding");
+    std::fs::create_dir_all(&dir).unwrap();
+    for rel in
+        ["iqm/lsalzman_mrfixit.iqm", "iqm/unv_medistat.iqe", "mmd/threejs/miku/miku_v2.pmd", "rsm/multi_node_a.rsm"]
+    {
+        let out = dir.join(Path::new(rel).file_stem().unwrap()).with_extension("glb");
+        convert(&[&corpus(rel)], &out, &[]);
+        let g = Evaluated::open(&out);
+        let (mut agree, mut total) = (0usize, 0usize);
+        for mesh in g.doc.meshes() {
+            for prim in mesh.primitives() {
+                let reader = prim.reader(|_| Some(&g.blob[..]));
+                let p: Vec<Vec3> = reader.read_positions().unwrap().map(Vec3::from).collect();
+                let n: Vec<Vec3> = reader.read_normals().unwrap().map(Vec3::from).collect();
+                let idx: Vec<u32> = reader.read_indices().unwrap().into_u32().collect();
+                for t in idx.chunks_exact(3) {
+                    let [a, b, c] = [t[0], t[1], t[2]].map(|i| i as usize);
+                    let face = (p[b] - p[a]).cross(p[c] - p[a]);
+                    if face.length() < 1e-9 {
+                        continue;
+                    }
+                    total += 1;
+                    agree += usize::from(face.dot(n[a] + n[b] + n[c]) > 0.0);
+                }
+            }
+        }
+        assert!(total > 0 && agree * 10 > total * 9, "{rel}: {agree} of {total} triangles wind toward their normals");
+    }
+}
