@@ -116,7 +116,7 @@ pub fn run(args: &ConvertArgs) -> Result<(), CliError> {
     transform_scene(&mut scene, args.scale, rotation);
 
     let fail = |e: crate::convert::ConvertError| CliError::load(format!("{}: {e}", output.display()));
-    let (bytes, side_files, notes) = if target.is_gltf() {
+    let (file, side_files, notes) = if target.is_gltf() {
         let textures = crate::textures::TextureSet::load(&scene, inputs[0].parent());
         let stem = output.file_stem().map_or("model".into(), |s| s.to_string_lossy().into_owned());
         let container = if target == Target::Glb { Container::Glb } else { Container::Gltf { stem: &stem } };
@@ -127,10 +127,11 @@ pub fn run(args: &ConvertArgs) -> Result<(), CliError> {
                 .iter()
                 .map(|p| format!("{}: texture {} {}: written untextured", p.material, p.path.display(), p.reason)),
         );
-        (file.bytes, file.side_files, file.notes)
+        let (head, body) = (file.head, file.body);
+        (Output { head, body }, file.side_files, file.notes)
     } else {
         let (bytes, notes) = encode(&scene, target).map_err(fail)?;
-        (bytes, Vec::new(), notes)
+        (Output { head: bytes, body: Vec::new() }, Vec::new(), notes)
     };
     for n in prepared.iter().chain(&notes) {
         eprintln!("rigscope: note: {n}");
@@ -138,15 +139,15 @@ pub fn run(args: &ConvertArgs) -> Result<(), CliError> {
     // A .gltf's buffer and images first, so the document never names a file that isn't there yet.
     let dir = output.parent().unwrap_or(std::path::Path::new(""));
     for side in &side_files {
-        write_atomically(&dir.join(&side.name), &side.bytes)?;
+        write_atomically(&dir.join(&side.name), &side.bytes, &[])?;
     }
-    write_atomically(output, &bytes)?;
+    write_atomically(output, &file.head, &file.body)?;
     let frames: u32 = scene.clips.iter().map(|c| c.frame_count).sum();
     let side: usize = side_files.iter().map(|f| f.bytes.len()).sum();
     println!(
         "wrote {}: {} bytes; {} meshes, {} joints, {} animations ({} frames)",
         output.display(),
-        bytes.len() + side,
+        file.head.len() + file.body.len() + side,
         scene.meshes.len(),
         scene.skeleton.len(),
         scene.clips.len(),
@@ -155,11 +156,24 @@ pub fn run(args: &ConvertArgs) -> Result<(), CliError> {
     Ok(())
 }
 
-/// Writes `bytes` beside `path` and renames it over `path`, so a viewer watching the output never reads half a
-/// file.
-fn write_atomically(path: &std::path::Path, bytes: &[u8]) -> Result<(), CliError> {
+/// An encoded file: `head` then `body` (a .glb's binary chunk, written from where it was built).
+struct Output {
+    head: Vec<u8>,
+    body: Vec<u8>,
+}
+
+/// Writes `head` then `body` beside `path` and renames the result over `path`, so a viewer watching the output
+/// never reads half a file.
+fn write_atomically(path: &std::path::Path, head: &[u8], body: &[u8]) -> Result<(), CliError> {
+    use std::io::Write;
     let tmp = crate::watch::partial_path(path);
-    std::fs::write(&tmp, bytes).and_then(|()| std::fs::rename(&tmp, path)).map_err(|e| {
+    let write = || -> std::io::Result<()> {
+        let mut f = std::fs::File::create(&tmp)?;
+        f.write_all(head)?;
+        f.write_all(body)?;
+        f.flush()
+    };
+    write().and_then(|()| std::fs::rename(&tmp, path)).map_err(|e| {
         let _ = std::fs::remove_file(&tmp);
         CliError::load(format!("{}: cannot write: {e}", path.display()))
     })

@@ -37,7 +37,8 @@ pub struct Builder {
 }
 
 impl Builder {
-    pub fn new() -> Builder {
+    /// A document whose buffer will hold about `bytes`.
+    pub fn new(bytes: usize) -> Builder {
         let root = json::Root {
             asset: json::Asset {
                 generator: Some(format!("rigscope {}", env!("CARGO_PKG_VERSION"))),
@@ -46,7 +47,7 @@ impl Builder {
             },
             ..Default::default()
         };
-        Builder { root, bin: Vec::new() }
+        Builder { root, bin: Vec::with_capacity(bytes) }
     }
 
     /// Appends `data` as a buffer view (aligned to 4 bytes, as every component type needs), for `target`.
@@ -182,12 +183,14 @@ pub fn bounds<const N: usize>(
     Some((serde_json::json!(min.to_vec()), serde_json::json!(max.to_vec())))
 }
 
-/// `bytes` with the GLB header and chunks around `json` and `bin` (glTF 2.0 binary container).
-pub fn glb(json: &[u8], bin: &[u8]) -> Vec<u8> {
+/// The GLB container (glTF 2.0 binary) around `json` and `bin`: the header, the JSON chunk and the binary chunk's
+/// header, to be followed by `bin` itself and the returned number of padding zeros. `bin` is not copied: a
+/// large model's buffer is written straight from where it was built.
+pub fn glb_head(json: &[u8], bin: &[u8]) -> (Vec<u8>, usize) {
     let pad = |n: usize| (4 - n % 4) % 4;
     let (json_len, bin_len) = (json.len() + pad(json.len()), bin.len() + pad(bin.len()));
     let total = 12 + 8 + json_len + if bin.is_empty() { 0 } else { 8 + bin_len };
-    let mut out = Vec::with_capacity(total);
+    let mut out = Vec::with_capacity(12 + 8 + json_len + 8);
     out.extend_from_slice(b"glTF");
     out.extend_from_slice(&2u32.to_le_bytes());
     out.extend_from_slice(&(total as u32).to_le_bytes());
@@ -195,11 +198,10 @@ pub fn glb(json: &[u8], bin: &[u8]) -> Vec<u8> {
     out.extend_from_slice(b"JSON");
     out.extend_from_slice(json);
     out.resize(out.len() + pad(json.len()), b' ');
-    if !bin.is_empty() {
-        out.extend_from_slice(&(bin_len as u32).to_le_bytes());
-        out.extend_from_slice(b"BIN\0");
-        out.extend_from_slice(bin);
-        out.resize(out.len() + pad(bin.len()), 0);
+    if bin.is_empty() {
+        return (out, 0);
     }
-    out
+    out.extend_from_slice(&(bin_len as u32).to_le_bytes());
+    out.extend_from_slice(b"BIN\0");
+    (out, pad(bin.len()))
 }

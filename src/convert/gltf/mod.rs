@@ -30,11 +30,43 @@ pub enum Container<'a> {
     Gltf { stem: &'a str },
 }
 
-/// An encoded glTF file: the .glb or .gltf bytes, the files to write beside a .gltf, and notes for the user.
+/// An encoded glTF file: the .glb or .gltf bytes (`head` then `body`: a .glb's binary chunk is written from
+/// where it was built, never copied), the files to write beside a .gltf, and notes for the user.
 pub struct GltfFile {
-    pub bytes: Vec<u8>,
+    pub head: Vec<u8>,
+    pub body: Vec<u8>,
     pub side_files: Vec<SideFile>,
     pub notes: Vec<String>,
+}
+
+impl GltfFile {
+    /// The file's length in bytes.
+    pub fn len(&self) -> usize {
+        self.head.len() + self.body.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Writes the file's bytes to `w`.
+    pub fn write_to(&self, w: &mut impl std::io::Write) -> std::io::Result<()> {
+        w.write_all(&self.head)?;
+        w.write_all(&self.body)
+    }
+}
+
+/// About how many bytes the binary buffer of `scene` takes, so it is allocated once.
+fn buffer_estimate(scene: &Scene) -> usize {
+    let v = &scene.vertices;
+    let per_vertex = 12
+        + v.normals.as_ref().map_or(0, |_| 12)
+        + v.tangents.as_ref().map_or(0, |_| 16)
+        + v.texcoords.as_ref().map_or(0, |_| 8)
+        + v.colors.as_ref().map_or(0, |_| 16)
+        + v.joints.as_ref().map_or(0, |_| 8 + 16);
+    let frames: usize = scene.clips.iter().map(|c| c.frame_count as usize + 1).sum();
+    v.len() * per_vertex + scene.triangles.len() * 12 + frames * scene.skeleton.len() * 40 + 4096
 }
 
 /// Encodes `scene` (prepared by [`super::for_gltf`]) with the textures `textures` found for it.
@@ -43,7 +75,7 @@ pub fn to_gltf(scene: &Scene, textures: &TextureSet, container: Container) -> Re
     if let Some(t) = scene.triangles.iter().find(|t| t.iter().any(|&v| v as usize >= vertices)) {
         return Err(ConvertError(format!("a triangle {t:?} names a vertex past the last ({vertices})")));
     }
-    let mut b = buffer::Builder::new();
+    let mut b = buffer::Builder::new(buffer_estimate(scene));
     let roots = rig::joint_nodes(&mut b, scene);
     let joints = scene.skeleton.len();
     let skinned = scene.vertices.is_skinned() && joints > 0;
@@ -120,22 +152,25 @@ fn finish(
             extras: Default::default(),
         });
     }
-    let bytes = match container {
+    let (head, body) = match container {
         Container::Glb => {
             let text = json::serialize::to_vec(&b.root).map_err(|e| ConvertError(format!("glTF JSON: {e}")))?;
             if text.len() as u64 + b.bin.len() as u64 + 64 > u64::from(u32::MAX) {
                 return Err(ConvertError("the model is over 4 GiB, the most a .glb holds: write .gltf".into()));
             }
-            buffer::glb(&text, &b.bin)
+            let (head, pad) = buffer::glb_head(&text, &b.bin);
+            b.bin.resize(b.bin.len() + pad, 0);
+            (head, b.bin)
         }
         Container::Gltf { .. } => {
             if let Some(name) = uri.filter(|_| !b.bin.is_empty()) {
                 side_files.insert(0, SideFile { name, bytes: std::mem::take(&mut b.bin) });
             }
-            json::serialize::to_vec_pretty(&b.root).map_err(|e| ConvertError(format!("glTF JSON: {e}")))?
+            let text = json::serialize::to_vec_pretty(&b.root).map_err(|e| ConvertError(format!("glTF JSON: {e}")))?;
+            (text, Vec::new())
         }
     };
-    Ok(GltfFile { bytes, side_files, notes })
+    Ok(GltfFile { head, body, side_files, notes })
 }
 
 /// What glTF has no place for but a user of the file may want: the IK chains and append relations, by joint
