@@ -99,6 +99,14 @@ fn cases() -> Vec<(String, Vec<PathBuf>)> {
         ("miku_dancing", &["mmd/threejs/miku/miku_v2.pmd", "mmd/threejs/vmds/wavefile_v2.vmd"]),
         ("append_bone_motion", &["mmd/yohawing/test_append_bone.pmx", "mmd/yohawing/test_append_bone.vmd"]),
         ("cube_motion", &["mmd/yohawing/test_1bone_cube.pmx", "mmd/yohawing/test_1bone_cube_motion.vmd"]),
+        (
+            "miku_with_camera",
+            &[
+                "mmd/threejs/miku/miku_v2.pmd",
+                "mmd/threejs/vmds/wavefile_v2.vmd",
+                "mmd/threejs/vmds/wavefile_camera.vmd",
+            ],
+        ),
     ] {
         out.push((name.to_string(), files.iter().map(|f| corpus(f)).collect()));
     }
@@ -360,4 +368,38 @@ fn written_triangles_wind_counter_clockwise_toward_their_normals() {
         }
         assert!(total > 0 && agree * 10 > total * 9, "{rel}: {agree} of {total} triangles wind toward their normals");
     }
+}
+
+/// An MMD camera motion becomes a glTF camera whose node follows the motion: at each sampled time the node
+/// sits at the eye and looks down its −Z at the target, with +Y toward the camera's up.
+#[test]
+fn an_mmd_camera_motion_becomes_an_animated_gltf_camera() {
+    let inputs = [corpus("mmd/threejs/miku/miku_v2.pmd"), corpus("mmd/threejs/vmds/wavefile_camera.vmd")];
+    let out = out_dir().join("camera.glb");
+    convert(&[&inputs[0], &inputs[1]], &out, &[]);
+    let src = source(&inputs);
+    let track = &src.cameras[0];
+    let g = Evaluated::open(&out);
+    let node = g.doc.nodes().find(|n| n.camera().is_some()).expect("a camera node");
+    let camera = node.camera().unwrap();
+    let gltf::camera::Projection::Perspective(p) = camera.projection() else { panic!("perspective") };
+    let first = track.view_at(0.0).unwrap();
+    assert!((p.yfov() - first.fov_y).abs() < 1e-5, "yfov {} vs {}", p.yfov(), first.fov_y);
+    let animation = g.doc.animations().position(|a| a.channels().any(|c| c.target().node().index() == node.index()));
+    let mut checked = 0;
+    for time in [0.0, 10.0, 33.3, 61.0, track.end_time()] {
+        let time = (time * 30.0f32).round() / 30.0;
+        let (locals, _) = g.locals(animation, time);
+        let world = g.world(&locals)[node.index()];
+        let want = track.view_at(time).unwrap().in_world();
+        let eye = world.transform_point3(Vec3::ZERO);
+        let forward = world.transform_vector3(-Vec3::Z).normalize();
+        let up = world.transform_vector3(Vec3::Y).normalize();
+        let size = (want.eye - want.target).length().max(1.0);
+        assert!(eye.distance(want.eye) < 1e-3 * size, "t {time}: eye {eye} vs {}", want.eye);
+        assert!(forward.dot((want.target - want.eye).normalize()) > 0.9999, "t {time}: looks along {forward}");
+        assert!(up.dot(want.up.normalize()) > 0.999, "t {time}: up {up} vs {}", want.up);
+        checked += 1;
+    }
+    assert_eq!(checked, 5);
 }

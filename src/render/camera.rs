@@ -42,13 +42,9 @@ pub struct FixedView {
     pub ortho_half_height: Option<f32>,
 }
 
-/// An MMD camera view (left-handed, Y up: [`CameraTrack`]'s space) in the renderer's right-handed Y-up world:
-/// eye, target and up mirrored in Z, S = diag(1, 1, −1). The field of view and projection are kept. The MMD
-/// camera looks at a Y-up world, and so does the renderer's world space, where every model stands after its
-/// [`UpAxis::basis`]: a Z-up model attached to an MVD is seen the way it is drawn, not in its own file axes.
+/// An MMD camera view in the renderer's right-handed Y-up world: [`CameraView::in_world`].
 pub fn mmd_view_to_world(v: &CameraView) -> CameraView {
-    let s = Vec3::new(1.0, 1.0, -1.0);
-    CameraView { target: v.target * s, eye: v.eye * s, up: v.up * s, ..*v }
+    v.in_world()
 }
 
 /// Eye positions of `track` over its key range (world space, see [`mmd_view_to_world`]), `samples` evenly

@@ -72,6 +72,17 @@ pub struct CameraView {
     pub perspective: bool,
 }
 
+impl CameraView {
+    /// This view (left-handed, Y up: [`CameraTrack`]'s space) in the renderer's right-handed Y-up world, which
+    /// is also glTF's: eye, target and up mirrored in Z, S = diag(1, 1, −1). The field of view and projection
+    /// are kept. The MMD camera looks at a Y-up world, and so does the world space every model stands in after
+    /// its `UpAxis::basis`: a Z-up model attached to an MVD is seen the way it is drawn, not in its file axes.
+    pub fn in_world(&self) -> CameraView {
+        let s = Vec3::new(1.0, 1.0, -1.0);
+        CameraView { target: self.target * s, eye: self.eye * s, up: self.up * s, ..*self }
+    }
+}
+
 impl CameraKey {
     /// The view this key alone gives.
     pub fn view(&self, perspective: bool) -> CameraView {

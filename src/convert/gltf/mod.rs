@@ -7,6 +7,7 @@
 //! animation. The JSON is gltf-json's typed model, so field names and enums are the specification's.
 
 mod buffer;
+mod camera;
 mod geometry;
 mod material;
 mod rig;
@@ -98,9 +99,24 @@ pub fn to_gltf(scene: &Scene, textures: &TextureSet, container: Container) -> Re
         let mesh = b.root.push(mesh);
         mesh_nodes.push(b.root.push(json::Node { mesh: Some(mesh), skin, name, ..Default::default() }));
     }
+    let cameras: Vec<(&crate::scene::CameraTrack, Index<json::Node>)> =
+        scene.cameras.iter().filter_map(|t| Some((t, camera::camera_node(&mut b, t)?))).collect();
     for clip in &scene.clips {
-        if let Some(a) = rig::animation(&mut b, scene, clip, &targets, &mesh_nodes) {
+        let own: Vec<_> =
+            cameras.iter().copied().filter(|(t, _)| t.clip.as_deref() == Some(clip.name.as_str())).collect();
+        if let Some(a) = rig::animation(&mut b, scene, clip, &targets, &mesh_nodes, &own) {
             b.root.push(a);
+        }
+    }
+    // Camera tracks of no clip here get an animation of their own.
+    for &(track, node) in &cameras {
+        if !scene.clips.iter().any(|c| track.clip.as_deref() == Some(c.name.as_str())) {
+            let (mut samplers, mut channels) = (Vec::new(), Vec::new());
+            camera::channels(&mut b, track, node, &mut samplers, &mut channels);
+            if !channels.is_empty() {
+                let name = Some(format!("camera {}", track.name));
+                b.root.push(json::Animation { extensions: None, extras: None, channels, name, samplers });
+            }
         }
     }
     // A skin's joints need one common root: several root joints (and the unmoving extra) go under one node.
@@ -110,7 +126,8 @@ pub fn to_gltf(scene: &Scene, textures: &TextureSet, container: Container) -> Re
         armature.children = Some(joint_roots);
         joint_roots = vec![b.root.push(armature)];
     }
-    let nodes: Vec<Index<json::Node>> = joint_roots.into_iter().chain(mesh_nodes).collect();
+    let nodes: Vec<Index<json::Node>> =
+        joint_roots.into_iter().chain(mesh_nodes).chain(cameras.iter().map(|c| c.1)).collect();
     let scene_index = b.root.push(json::Scene {
         extensions: None,
         extras: Default::default(),
@@ -236,8 +253,12 @@ fn dropped_notes(scene: &Scene) -> Vec<String> {
     if bounds > 0 {
         notes.push(format!("dropped the stored per-frame bounds of {bounds} animation(s): glTF has none"));
     }
-    if !scene.cameras.is_empty() {
-        notes.push(format!("dropped {} camera track(s)", scene.cameras.len()));
+    let fov = scene.cameras.iter().filter(|t| camera::fov_changes(t)).count();
+    if fov > 0 {
+        notes.push(format!(
+            "{fov} camera track(s) change their field of view: glTF animates only the camera's node, so the \
+             first key's field of view is written"
+        ));
     }
     let hidden = scene.clips.iter().filter(|c| !c.visibility.is_empty()).count();
     if hidden > 0 {

@@ -215,13 +215,15 @@ fn weights(scene: &Scene, clip: &Clip, targets: &[usize]) -> Option<(Vec<f32>, V
     Some((times, values))
 }
 
-/// Writes `clip` as a glTF animation: joint channels on nodes `0..joints`, morph weights on `mesh_nodes`.
+/// Writes `clip` as a glTF animation: joint channels on nodes `0..joints`, morph weights on `mesh_nodes`, and
+/// the paths of `cameras` (camera tracks of this clip, with their nodes).
 pub fn animation(
     b: &mut Builder,
     scene: &Scene,
     clip: &Clip,
     targets: &[usize],
     mesh_nodes: &[Index<Node>],
+    cameras: &[(&crate::scene::CameraTrack, Index<Node>)],
 ) -> Option<json::Animation> {
     let mut samplers: Vec<Sampler> = Vec::new();
     let mut channels: Vec<Channel> = Vec::new();
@@ -256,6 +258,9 @@ pub fn animation(
             channels.push(channel(sampler, node, Property::MorphTargetWeights));
         }
     }
+    for (track, node) in cameras {
+        super::camera::channels(b, track, *node, &mut samplers, &mut channels);
+    }
     if channels.is_empty() {
         return None;
     }
@@ -271,7 +276,7 @@ pub fn animation(
     })
 }
 
-fn channel(sampler: Index<Sampler>, node: Index<Node>, property: Property) -> Channel {
+pub(super) fn channel(sampler: Index<Sampler>, node: Index<Node>, property: Property) -> Channel {
     Channel {
         sampler,
         target: Target { extensions: None, extras: Default::default(), node, path: Checked::Valid(property) },
@@ -280,7 +285,8 @@ fn channel(sampler: Index<Sampler>, node: Index<Node>, property: Property) -> Ch
     }
 }
 
-fn sampler(
+/// Adds a sampler reading `input` times and `output` values; returns its index.
+pub(super) fn sampler(
     samplers: &mut Vec<Sampler>,
     input: Index<json::Accessor>,
     output: Index<json::Accessor>,
