@@ -29,6 +29,23 @@ pub fn partial_path(path: &Path) -> PathBuf {
     name.into()
 }
 
+/// Writes `parts` one after another to [`partial_path`] and renames the result over `path`; on failure the
+/// partial file is removed.
+pub fn write_atomically(path: &Path, parts: &[&[u8]]) -> std::io::Result<()> {
+    use std::io::Write;
+    let tmp = partial_path(path);
+    let write = || -> std::io::Result<()> {
+        let mut f = std::fs::File::create(&tmp)?;
+        for part in parts {
+            f.write_all(part)?;
+        }
+        f.flush()
+    };
+    write().and_then(|()| std::fs::rename(&tmp, path)).inspect_err(|_| {
+        let _ = std::fs::remove_file(&tmp);
+    })
+}
+
 /// The debouncer's own timeout: long enough to pair a rename's halves and fold a few writes; the quiet time
 /// proper is measured after it (see [`FileWatcher::with_debounce`]).
 const FIRST_STAGE: Duration = Duration::from_millis(40);

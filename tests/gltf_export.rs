@@ -403,3 +403,35 @@ fn an_mmd_camera_motion_becomes_an_animated_gltf_camera() {
     }
     assert_eq!(checked, 5);
 }
+
+/// `--bake-fps`: motion glTF can't carry key for key (MMD's curves) is baked at the asked rate, the clip's
+/// length kept; it applies to glTF output only.
+#[test]
+fn bake_fps_sets_the_rate_mmd_motion_is_baked_at() {
+    let inputs = [corpus("mmd/yohawing/test_1bone_cube.pmx"), corpus("mmd/yohawing/test_1bone_cube_motion.vmd")];
+    let dir = out_dir().join("bake");
+    std::fs::create_dir_all(&dir).unwrap();
+    let keys = |fps: Option<&str>| {
+        let out = dir.join(format!("cube_{}.glb", fps.unwrap_or("own")));
+        let extra: Vec<&str> = fps.map(|f| vec!["--bake-fps", f]).unwrap_or_default();
+        convert(&[&inputs[0], &inputs[1]], &out, &extra);
+        let g = Evaluated::open(&out);
+        let a = g.doc.animations().next().expect("the motion");
+        let times: Vec<f32> =
+            a.channels().next().unwrap().reader(|_| Some(&g.blob[..])).read_inputs().unwrap().collect();
+        (times.len(), *times.last().unwrap())
+    };
+    let (own, own_end) = keys(None);
+    let (doubled, end) = keys(Some("60"));
+    assert!((own_end - end).abs() < 1e-4, "the clip keeps its length: {own_end} s vs {end} s");
+    assert_eq!(doubled - 1, 2 * (own - 1), "twice the keys at 60 fps as at the motion's 30");
+
+    let refused = Command::new(env!("CARGO_BIN_EXE_rigscope"))
+        .args(["convert"])
+        .args(&inputs)
+        .arg(dir.join("cube.iqm"))
+        .args(["--bake-fps", "60"])
+        .output()
+        .unwrap();
+    assert_eq!(refused.status.code(), Some(2), "a usage error for IQM output");
+}

@@ -280,7 +280,11 @@ fn menu_and_shortcuts_ask_the_window() {
     h.run();
     h.get_by_label("Quit Ctrl+Q").click();
     h.run();
-    assert_eq!(h.state().intents, vec![Intent::Screenshot, Intent::Quit]);
+    h.get_by_label("File").click();
+    h.run();
+    h.get_by_label_contains("Export glTF…").click();
+    h.run();
+    assert_eq!(h.state().intents, vec![Intent::Screenshot, Intent::Quit, Intent::ExportGltf]);
 }
 
 #[test]

@@ -162,3 +162,33 @@ fn the_window_records_the_clip_shown_as_a_gif() {
     }
     assert_eq!(frames, 48, "one picture per frame of the 48-frame clip");
 }
+
+/// The window's Export glTF command (driven by the hidden `--export-gltf` hook, which skips the dialog): the
+/// model shown with its attached motion is written as `convert` writes it, on a thread of its own, and the
+/// window says so; the hook keeps the window open until the export is done.
+#[test]
+fn the_window_exports_the_model_shown_with_its_motion_as_gltf() {
+    require_display();
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/window-tests/export");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join("miku.glb");
+    let result = Command::new(env!("CARGO_BIN_EXE_rigscope"))
+        .arg(corpus("mmd/threejs/miku/miku_v2.pmd"))
+        .arg(corpus("mmd/threejs/vmds/wavefile_v2.vmd"))
+        .arg("--export-gltf")
+        .arg(&out)
+        .args(["--exit-after-frames", "2"])
+        .env("RIGSCOPE_CONFIG_DIR", dir.join("config"))
+        .output()
+        .expect("run rigscope");
+    let stderr = String::from_utf8_lossy(&result.stderr);
+    assert!(result.status.success(), "{stderr}");
+    assert!(stderr.contains("rigscope: Exported miku.glb"), "{stderr}");
+    assert!(!dir.join("miku.glb.partial").exists());
+    let g = gltf::Gltf::from_slice(&std::fs::read(&out).unwrap()).unwrap();
+    assert_eq!(g.skins().count(), 1);
+    let names: Vec<_> = g.animations().map(|a| a.name().unwrap_or_default().to_string()).collect();
+    assert_eq!(names.len(), 1, "the dance: {names:?}");
+    assert!(g.meshes().next().unwrap().primitives().next().unwrap().morph_targets().count() > 10, "Miku's morphs");
+}

@@ -83,6 +83,7 @@ pub fn bar(ui: &mut egui::Ui, state: MenuState<'_>) -> Vec<Action> {
                     command(ui, "As GIF…", Action::Window(Intent::RecordClip(AnimatedFormat::Gif)), &mut out);
                     command(ui, "As animated PNG…", Action::Window(Intent::RecordClip(AnimatedFormat::Apng)), &mut out);
                 });
+                command(ui, "Export glTF…", Action::Window(Intent::ExportGltf), &mut out);
                 command(ui, "Copy pose as JSON", Action::CopyPose, &mut out);
                 ui.separator();
                 command(ui, "Close model", Action::CloseModel(usize::MAX), &mut out);

@@ -104,6 +104,8 @@ pub enum Intent {
     RecordClip(crate::render::record::AnimatedFormat),
     /// Stop the recording under way; nothing is written.
     CancelRecording,
+    /// Ask where, then write the model shown with its attached motions as glTF (what `convert OUT.glb` does).
+    ExportGltf,
     Quit,
 }
 

@@ -8,8 +8,7 @@ use glam::{Quat, Vec3};
 use super::CliError;
 use crate::anim::attach;
 use crate::convert::{
-    ClipOverrides, Container, Target, encode, for_gltf, for_inter_quake, rotation_from_degrees, to_gltf,
-    transform_scene,
+    ClipOverrides, GltfExport, Target, encode, for_inter_quake, rotation_from_degrees, transform_scene, write_gltf,
 };
 
 #[derive(Args, Debug)]
@@ -110,71 +109,29 @@ pub fn run(args: &ConvertArgs) -> Result<(), CliError> {
             );
         }
     }
-    // Baked and turned before --rotate and --scale, which then act in the axes the output is written in.
-    let prepared = if target.is_gltf() { for_gltf(&mut scene, args.bake_fps) } else { for_inter_quake(&mut scene) };
     let rotation = args.rotate.map_or(Quat::IDENTITY, rotation_from_degrees);
-    transform_scene(&mut scene, args.scale, rotation);
-
-    let fail = |e: crate::convert::ConvertError| CliError::load(format!("{}: {e}", output.display()));
-    let (file, side_files, notes) = if target.is_gltf() {
-        let textures = crate::textures::TextureSet::load(&scene, inputs[0].parent());
-        let stem = output.file_stem().map_or("model".into(), |s| s.to_string_lossy().into_owned());
-        let container = if target == Target::Glb { Container::Glb } else { Container::Gltf { stem: &stem } };
-        let mut file = to_gltf(&scene, &textures, container).map_err(fail)?;
-        file.notes.extend(
-            textures
-                .problems()
-                .iter()
-                .map(|p| format!("{}: texture {} {}: written untextured", p.material, p.path.display(), p.reason)),
-        );
-        let (head, body) = (file.head, file.body);
-        (Output { head, body }, file.side_files, file.notes)
+    let (joints, meshes) = (scene.skeleton.len(), scene.meshes.len());
+    let (clips, frames) = (scene.clips.len(), scene.clips.iter().map(|c| c.frame_count).sum::<u32>());
+    let (bytes, notes) = if target.is_gltf() {
+        let options = GltfExport { bake_fps: args.bake_fps, scale: args.scale, rotation };
+        let written = write_gltf(scene, inputs[0].parent(), output, options).map_err(|e| CliError::load(e.0))?;
+        (written.bytes, written.notes)
     } else {
-        let (bytes, notes) = encode(&scene, target).map_err(fail)?;
-        (Output { head: bytes, body: Vec::new() }, Vec::new(), notes)
+        // Baked and stood upright before --rotate and --scale, which then act in the axes the output is written in.
+        let mut notes = for_inter_quake(&mut scene);
+        transform_scene(&mut scene, args.scale, rotation);
+        let (bytes, more) = encode(&scene, target).map_err(|e| CliError::load(format!("{}: {e}", output.display())))?;
+        notes.extend(more);
+        crate::watch::write_atomically(output, &[&bytes])
+            .map_err(|e| CliError::load(format!("{}: cannot write: {e}", output.display())))?;
+        (bytes.len(), notes)
     };
-    for n in prepared.iter().chain(&notes) {
+    for n in &notes {
         eprintln!("rigscope: note: {n}");
     }
-    // A .gltf's buffer and images first, so the document never names a file that isn't there yet.
-    let dir = output.parent().unwrap_or(std::path::Path::new(""));
-    for side in &side_files {
-        write_atomically(&dir.join(&side.name), &side.bytes, &[])?;
-    }
-    write_atomically(output, &file.head, &file.body)?;
-    let frames: u32 = scene.clips.iter().map(|c| c.frame_count).sum();
-    let side: usize = side_files.iter().map(|f| f.bytes.len()).sum();
     println!(
-        "wrote {}: {} bytes; {} meshes, {} joints, {} animations ({} frames)",
-        output.display(),
-        file.head.len() + file.body.len() + side,
-        scene.meshes.len(),
-        scene.skeleton.len(),
-        scene.clips.len(),
-        frames
+        "wrote {}: {bytes} bytes; {meshes} meshes, {joints} joints, {clips} animations ({frames} frames)",
+        output.display()
     );
     Ok(())
-}
-
-/// An encoded file: `head` then `body` (a .glb's binary chunk, written from where it was built).
-struct Output {
-    head: Vec<u8>,
-    body: Vec<u8>,
-}
-
-/// Writes `head` then `body` beside `path` and renames the result over `path`, so a viewer watching the output
-/// never reads half a file.
-fn write_atomically(path: &std::path::Path, head: &[u8], body: &[u8]) -> Result<(), CliError> {
-    use std::io::Write;
-    let tmp = crate::watch::partial_path(path);
-    let write = || -> std::io::Result<()> {
-        let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(head)?;
-        f.write_all(body)?;
-        f.flush()
-    };
-    write().and_then(|()| std::fs::rename(&tmp, path)).map_err(|e| {
-        let _ = std::fs::remove_file(&tmp);
-        CliError::load(format!("{}: cannot write: {e}", path.display()))
-    })
 }

@@ -60,6 +60,10 @@ pub struct Cli {
     /// frame.
     #[arg(long, hide = true)]
     pub record_clip: bool,
+    /// Test hook: export the model shown as glTF to this file (the window's Export glTF command, without its
+    /// dialog) after the first presented frame.
+    #[arg(long, hide = true, value_name = "FILE")]
+    pub export_gltf: Option<PathBuf>,
 }
 
 /// `WxH`, both at least 1.
@@ -133,6 +137,7 @@ pub fn main() -> ExitCode {
             window_size: cli.window_size,
             contact_sheet: cli.contact_sheet,
             record_clip: cli.record_clip,
+            export_gltf: cli.export_gltf.clone(),
         })
         .map_err(CliError::load),
     };

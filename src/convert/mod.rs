@@ -22,6 +22,68 @@ pub use transform::{rotation_from_degrees, to_up, to_z_up, transform_scene};
 
 use crate::scene::Scene;
 
+/// How `convert` and the window's Export glTF write a glTF file.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct GltfExport {
+    /// The rate motion glTF can't carry key for key is baked at (`None`: the motion's own).
+    pub bake_fps: Option<f32>,
+    /// `--scale` and `--rotate`, applied in glTF's axes after the change to them.
+    pub scale: f32,
+    pub rotation: glam::Quat,
+}
+
+impl Default for GltfExport {
+    fn default() -> Self {
+        GltfExport { bake_fps: None, scale: 1.0, rotation: glam::Quat::IDENTITY }
+    }
+}
+
+/// What writing a glTF file did: the bytes written (the document and the files beside it) and notes for the
+/// user on what changed or was left out.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GltfWritten {
+    pub bytes: usize,
+    pub notes: Vec<String>,
+}
+
+/// Writes `scene` (a model with its motions attached) as glTF at `out`: .glb, or .gltf with its buffer and
+/// images beside it. The scene is baked and turned into glTF's axes ([`for_gltf`]), its textures are looked
+/// for from `model_dir` as the viewer does, and every file is written beside its target and renamed over it
+/// (a .gltf's side files first), so a viewer watching the output never reads half a file.
+pub fn write_gltf(
+    mut scene: Scene,
+    model_dir: Option<&Path>,
+    out: &Path,
+    options: GltfExport,
+) -> Result<GltfWritten, ConvertError> {
+    let container_kind = Target::from_path(out).filter(|t| t.is_gltf());
+    let Some(kind) = container_kind else {
+        return Err(ConvertError(format!("{}: a glTF file ends in .glb or .gltf", out.display())));
+    };
+    let mut notes = for_gltf(&mut scene, options.bake_fps);
+    transform_scene(&mut scene, options.scale, options.rotation);
+    let textures = crate::textures::TextureSet::load(&scene, model_dir);
+    let stem = out.file_stem().map_or("model".into(), |s| s.to_string_lossy().into_owned());
+    let container = if kind == Target::Glb { Container::Glb } else { Container::Gltf { stem: &stem } };
+    let file = to_gltf(&scene, &textures, container)?;
+    notes.extend(file.notes.iter().cloned());
+    notes.extend(
+        textures
+            .problems()
+            .iter()
+            .map(|p| format!("{}: texture {} {}: written untextured", p.material, p.path.display(), p.reason)),
+    );
+    let cannot = |path: &Path, e: std::io::Error| ConvertError(format!("{}: cannot write: {e}", path.display()));
+    let dir = out.parent().unwrap_or(Path::new(""));
+    for side in &file.side_files {
+        let path = dir.join(&side.name);
+        crate::watch::write_atomically(&path, &[&side.bytes]).map_err(|e| cannot(&path, e))?;
+    }
+    crate::watch::write_atomically(out, &[&file.head, &file.body]).map_err(|e| cannot(out, e))?;
+    let bytes = file.len() + file.side_files.iter().map(|f| f.bytes.len()).sum::<usize>();
+    Ok(GltfWritten { bytes, notes })
+}
+
 /// A scene that can't be written in the asked-for format.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 #[error("{0}")]

@@ -27,3 +27,24 @@ pub fn spawn_open_dialog(proxy: EventLoopProxy<UserEvent>, start_dir: Option<Pat
     })?;
     Ok(())
 }
+
+/// The Export glTF dialog on a new thread: a save dialog starting in `start_dir` with `name` filled in; the
+/// answer arrives as [`UserEvent::ExportTo`] (`None` when cancelled).
+pub fn spawn_export_dialog(
+    proxy: EventLoopProxy<UserEvent>,
+    start_dir: Option<PathBuf>,
+    name: String,
+) -> std::io::Result<()> {
+    std::thread::Builder::new().name("rigscope export dialog".into()).spawn(move || {
+        let mut dialog = rfd::FileDialog::new()
+            .set_title("Export glTF")
+            .add_filter("glTF binary (glb)", &["glb"])
+            .add_filter("glTF with its buffer and images beside it (gltf)", &["gltf"])
+            .set_file_name(name);
+        if let Some(dir) = start_dir {
+            dialog = dialog.set_directory(dir);
+        }
+        let _ = proxy.send_event(UserEvent::ExportTo(dialog.save_file()));
+    })?;
+    Ok(())
+}

@@ -17,6 +17,9 @@ pub struct Harness {
     screenshot: Option<PathBuf>,
     contact_sheet: bool,
     record_clip: bool,
+    export_gltf: Option<PathBuf>,
+    /// glTF exports under way: the window doesn't exit on a frame count before they are done.
+    exports: usize,
     timing: Option<Timing>,
     /// Frames presented (since the first reload, with `exit_after_reload`).
     presented: u64,
@@ -40,6 +43,8 @@ impl Harness {
             screenshot: options.screenshot.clone(),
             contact_sheet: options.contact_sheet,
             record_clip: options.record_clip,
+            export_gltf: options.export_gltf.clone(),
+            exports: 0,
             timing: options.report_timing.map(|t| Timing::new(t, options.exit_after_frames)),
             presented: 0,
             reloaded: false,
@@ -79,6 +84,27 @@ impl Harness {
         false
     }
 
+    /// `--export-gltf`: the file, once, on the first frame after one was presented.
+    pub fn take_export_gltf(&mut self) -> Option<PathBuf> {
+        if self.presented > 0 { self.export_gltf.take() } else { None }
+    }
+
+    /// A glTF export started.
+    pub fn export_started(&mut self) {
+        self.exports += 1;
+    }
+
+    /// A glTF export finished (said on stderr when a hook is on).
+    pub fn export_finished(&mut self, result: &Result<String, String>) {
+        self.exports = self.exports.saturating_sub(1);
+        if self.speaks() {
+            match result {
+                Ok(text) => eprintln!("rigscope: {text}"),
+                Err(e) => eprintln!("rigscope: {e}"),
+            }
+        }
+    }
+
     /// Files were reloaded (names as opened).
     pub fn reloaded(&mut self, names: &[String]) {
         if self.speaks() {
@@ -100,7 +126,7 @@ impl Harness {
             eprintln!("rigscope: window drawn by {}", drawn_by());
         }
         self.presented += 1;
-        let waiting = self.exit_after_reload && !self.reloaded;
+        let waiting = (self.exit_after_reload && !self.reloaded) || self.exports > 0 || self.export_gltf.is_some();
         let exit = !waiting && self.last_frame().is_some_and(|n| self.presented >= n);
         AfterPresent { screenshot: self.screenshot.clone().filter(|_| exit), exit }
     }

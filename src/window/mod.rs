@@ -14,6 +14,7 @@
 mod capture;
 mod demo;
 mod dialog;
+mod export;
 mod gpu;
 mod harness;
 mod navigate;
@@ -57,6 +58,9 @@ pub struct Options {
     pub contact_sheet: bool,
     /// Test hook: "Record clip" as GIF after the first presented frame.
     pub record_clip: bool,
+    /// Test hook: "Export glTF" to this file after the first presented frame (no dialog); the window doesn't
+    /// exit before the export is done.
+    pub export_gltf: Option<PathBuf>,
 }
 
 /// The frame `--screenshot` saves when `--exit-after-frames` doesn't say: late enough for egui's layout to
@@ -75,6 +79,10 @@ pub enum UserEvent {
     DialogClosed(Vec<PathBuf>),
     /// Watched files changed on disk (debounced by [`crate::watch::FileWatcher`]).
     FilesChanged(Vec<PathBuf>),
+    /// The Export glTF dialog closed with this file (none when cancelled).
+    ExportTo(Option<PathBuf>),
+    /// A glTF export finished: what to tell the user.
+    Exported(Result<String, String>),
 }
 
 /// Opens the window and runs until it is closed. Fails when no window or GPU adapter can be had, or when a
@@ -307,6 +315,9 @@ impl Viewer {
         if self.harness.take_record_clip() {
             pass.intents.push(Intent::RecordClip(crate::render::record::AnimatedFormat::Gif));
         }
+        if let Some(path) = self.harness.take_export_gltf() {
+            self.start_export(&path);
+        }
         // Intents change what the next frame shows (a notice, a new model): draw it.
         let again = !pass.intents.is_empty();
         let reset = self.perform(event_loop, w, &mut pass);
@@ -386,6 +397,7 @@ impl Viewer {
                 Intent::ContactSheet => self.contact_sheet(w),
                 Intent::RecordClip(format) => self.start_recording(w, format),
                 Intent::CancelRecording => self.cancel_recording(),
+                Intent::ExportGltf => self.export_dialog(),
                 Intent::Quit => event_loop.exit(),
             }
         }
@@ -659,6 +671,13 @@ impl ApplicationHandler<UserEvent> for Viewer {
                 }
             }
             UserEvent::FilesChanged(paths) => self.files_changed(&paths),
+            UserEvent::ExportTo(path) => {
+                self.dialog_open = false;
+                if let Some(path) = path {
+                    self.start_export(&path);
+                }
+            }
+            UserEvent::Exported(result) => self.export_done(result),
         }
     }
 

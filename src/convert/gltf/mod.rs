@@ -49,12 +49,6 @@ impl GltfFile {
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
-
-    /// Writes the file's bytes to `w`.
-    pub fn write_to(&self, w: &mut impl std::io::Write) -> std::io::Result<()> {
-        w.write_all(&self.head)?;
-        w.write_all(&self.body)
-    }
 }
 
 /// About how many bytes the binary buffer of `scene` takes, so it is allocated once.
