@@ -3,7 +3,7 @@
 //! each run on a thread of their own, so the window keeps drawing; the outcome arrives as a user event and is
 //! shown as a notice.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use super::{UserEvent, Viewer, dialog};
 use crate::convert::{GltfExport, write_gltf};
@@ -58,7 +58,7 @@ impl Viewer {
 }
 
 /// The notice for a finished export: where it went, its size, and how many notes `convert` would print.
-fn exported_text(shown: &str, path: &PathBuf, bytes: usize, notes: &[String]) -> String {
+fn exported_text(shown: &str, path: &Path, bytes: usize, notes: &[String]) -> String {
     let folder = path.parent().map_or(String::new(), |p| format!(" in {}", p.display()));
     let notes = match notes.len() {
         0 => String::new(),
