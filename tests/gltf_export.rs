@@ -114,8 +114,11 @@ fn cases() -> Vec<(String, Vec<PathBuf>)> {
     let dir = out_dir().join("motions");
     std::fs::create_dir_all(&dir).unwrap();
     let (mvd, vpd) = (dir.join("sample.mvd"), dir.join("sample.vpd"));
-    std::fs::write(&mvd, rigscope::formats::mvd::write::sample_document(rigscope::scene::MvdEncoding::Utf16Le).to_bytes())
-        .unwrap();
+    std::fs::write(
+        &mvd,
+        rigscope::formats::mvd::write::sample_document(rigscope::scene::MvdEncoding::Utf16Le).to_bytes(),
+    )
+    .unwrap();
     std::fs::write(&vpd, rigscope::formats::vpd::write::sample_document().to_bytes()).unwrap();
     let miku = corpus("mmd/threejs/miku/miku_v2.pmd");
     out.push(("miku_mvd".to_string(), vec![miku.clone(), mvd]));

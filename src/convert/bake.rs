@@ -64,6 +64,10 @@ pub fn bake_constraints(scene: &mut Scene) -> usize {
 /// notes on what changed.
 pub fn for_gltf(scene: &mut Scene, bake_fps: Option<f32>) -> Vec<String> {
     let mut notes = Vec::new();
+    let bounds = scene.clips.iter().filter(|c| c.bounds.is_some()).count();
+    if bounds > 0 {
+        notes.push(format!("dropped the stored per-frame bounds of {bounds} animation(s): glTF has none"));
+    }
     let mut baked = Vec::new();
     for (i, clip) in scene.clips.iter().enumerate() {
         if needs_baking(scene, clip) {

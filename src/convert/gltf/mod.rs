@@ -243,16 +243,15 @@ fn dropped_notes(scene: &Scene) -> Vec<String> {
     if uv > 0 {
         notes.push(format!("dropped the UV animation of {uv} mesh(es)"));
     }
-    let bounds = scene.clips.iter().filter(|c| c.bounds.is_some()).count();
-    if bounds > 0 {
-        notes.push(format!("dropped the stored per-frame bounds of {bounds} animation(s): glTF has none"));
-    }
     let fov = scene.cameras.iter().filter(|t| camera::fov_changes(t)).count();
     if fov > 0 {
         notes.push(format!(
             "{fov} camera track(s) change their field of view: glTF animates only the camera's node, so the \
              first key's field of view is written"
         ));
+    }
+    if scene.adjacency.is_some() {
+        notes.push("dropped the stored triangle adjacency: glTF has none".into());
     }
     let hidden = scene.clips.iter().filter(|c| !c.visibility.is_empty()).count();
     if hidden > 0 {
