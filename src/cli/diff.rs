@@ -39,7 +39,18 @@ pub fn run(args: &DiffArgs) -> Result<(), CliError> {
         return Err(CliError::usage(format!("--default-fps {}: expected a positive number", args.default_fps)));
     }
     let load = |p: &PathBuf| crate::load_path(p).map_err(|e| CliError { code: 2, message: e.to_string() });
-    let (old, new) = (load(&args.old)?, load(&args.new)?);
+    let (old, mut new) = (load(&args.old)?, load(&args.new)?);
+    // Two exports in different axes (an IQM and its glTF) are compared in OLD's: NEW is turned as `convert`
+    // turns a model, so what matches is what the viewer shows the same.
+    if new.up != old.up {
+        let from = new.up.label();
+        crate::convert::to_up(&mut new, old.up);
+        eprintln!(
+            "rigscope: note: {} turned from {from} up to {}'s axes to compare",
+            args.new.display(),
+            args.old.display()
+        );
+    }
     let options = DiffOptions {
         tolerance: args.tolerance,
         angle_tolerance: args.angle_tolerance,
