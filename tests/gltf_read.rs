@@ -266,8 +266,10 @@ fn malformed_files_are_refused_with_messages() {
     assert!(rigscope::load_bytes("view.glb", &d.to_glb()).unwrap_err().message.contains("past the end of buffer 0"));
     // A huge count with no bytes behind it.
     let mut d = sample_document();
-    let sparse = json!({ "count": 1, "indices": { "bufferView": 0, "componentType": 5121 }, "values": { "bufferView": 0 } });
-    d.json["accessors"][0] = json!({ "componentType": 5126, "count": 4_000_000_000u64, "type": "VEC3", "sparse": sparse });
+    let sparse =
+        json!({ "count": 1, "indices": { "bufferView": 0, "componentType": 5121 }, "values": { "bufferView": 0 } });
+    d.json["accessors"][0] =
+        json!({ "componentType": 5126, "count": 4_000_000_000u64, "type": "VEC3", "sparse": sparse });
     let e = rigscope::load_bytes("huge.glb", &d.to_glb()).unwrap_err();
     assert!(e.message.contains("more than the file's bytes"), "{e}");
     // Bad JSON, named by line.

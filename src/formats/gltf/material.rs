@@ -36,41 +36,67 @@ pub fn read(
                 );
                 w.push(Warning { rule: "gltf.material.texcoord", location: Location::File, message: msg });
             }
-            let image = info.texture().source();
-            match image.source() {
-                gltf::image::Source::Uri { uri, .. } if data_uri(uri).is_none() => match relative_path(uri) {
-                    Some(path) => out.texture = Some(path),
-                    None => {
-                        let msg = format!("material {i}: texture \"{uri}\" is not a relative path, not looked for");
-                        w.push(Warning { rule: "gltf.image.uri", location: Location::File, message: msg });
-                    }
-                },
-                source => {
-                    let index = image.index();
-                    if image_names[index].is_none() {
-                        let bytes = match &source {
-                            gltf::image::Source::View { view, .. } => buffers.view(view)?.to_vec(),
-                            gltf::image::Source::Uri { uri, .. } => data_uri(uri)
-                                .unwrap_or_else(|| Ok(Vec::new()))
-                                .map_err(|e| LoadError::whole(format!("image {index}: {e}")))?,
-                        };
-                        let own = image.name().filter(|n| !n.is_empty() && EmbeddedImage::find(&images, n).is_none());
-                        let name = own.map_or_else(|| format!("image {index}"), str::to_string);
-                        let mime_type = match &source {
-                            gltf::image::Source::View { mime_type, .. } => Some(mime_type.to_string()),
-                            gltf::image::Source::Uri { mime_type, .. } => mime_type.map(str::to_string),
-                        };
-                        images.push(EmbeddedImage { name: name.clone(), mime_type, bytes });
-                        image_names[index] = Some(name);
-                    }
-                    out.texture = image_names[index].clone();
-                    out.search = TextureSearch::Embedded;
-                }
-            }
+            let image = info.texture().source().index();
+            out.texture = image_texture(doc, buffers, image, &mut images, &mut image_names, i, w)?;
+            out.search = if image_names.get(image).is_some_and(Option::is_some) {
+                TextureSearch::Embedded
+            } else {
+                TextureSearch::BesideModel
+            };
         }
         materials.push(out);
     }
     Ok((materials, images))
+}
+
+/// The texture reference of image `index`: a relative path beside the model, or the name of an embedded image
+/// (added to `images` on first use). The image's JSON is read directly: the `gltf` crate's `Image::source`
+/// unwraps fields a malformed file may lack.
+fn image_texture(
+    doc: &gltf::Document,
+    buffers: &Buffers,
+    index: usize,
+    images: &mut Vec<EmbeddedImage>,
+    image_names: &mut [Option<String>],
+    material: usize,
+    w: &mut Vec<Warning>,
+) -> Result<Option<String>, LoadError> {
+    let Some(json) = doc.as_json().images.get(index) else { return Ok(None) };
+    if let Some(Some(name)) = image_names.get(index) {
+        return Ok(Some(name.clone()));
+    }
+    let mime_type = json.mime_type.as_ref().map(|m| m.0.clone());
+    let bytes = match (&json.buffer_view, json.uri.as_deref()) {
+        (Some(view), _) => match doc.views().nth(view.value()) {
+            Some(view) => buffers.view(&view)?.to_vec(),
+            None => {
+                return Err(LoadError::whole(format!("image {index}: buffer view {} does not exist", view.value())));
+            }
+        },
+        (None, Some(uri)) => match data_uri(uri) {
+            Some(decoded) => decoded.map_err(|e| LoadError::whole(format!("image {index}: {e}")))?,
+            None => {
+                let path = relative_path(uri);
+                if path.is_none() {
+                    let msg = format!("material {material}: texture \"{uri}\" is not a relative path, not looked for");
+                    w.push(Warning { rule: "gltf.image.uri", location: Location::File, message: msg });
+                }
+                return Ok(path);
+            }
+        },
+        (None, None) => {
+            let msg = format!("material {material}: image {index} has neither a buffer view nor a URI");
+            w.push(Warning { rule: "gltf.image.source", location: Location::File, message: msg });
+            return Ok(None);
+        }
+    };
+    let own = json.name.as_deref().filter(|n| !n.is_empty() && EmbeddedImage::find(images, n).is_none());
+    let name = own.map_or_else(|| format!("image {index}"), str::to_string);
+    images.push(EmbeddedImage { name: name.clone(), mime_type, bytes });
+    if let Some(slot) = image_names.get_mut(index) {
+        *slot = Some(name.clone());
+    }
+    Ok(Some(name))
 }
 
 /// glTF's default material, for primitives without one: white, opaque, lit.

@@ -71,6 +71,20 @@ fn json_error(e: gltf::Error, glb: bool) -> LoadError {
 fn validate(doc: &gltf::Document) -> Result<(), LoadError> {
     use gltf::json::validation::Validate;
     let root = doc.as_json();
+    // The crate's primitive check indexes the accessors with POSITION's index before that index is checked.
+    for (m, mesh) in root.meshes.iter().enumerate() {
+        for (p, prim) in mesh.primitives.iter().enumerate() {
+            let position = prim.attributes.get(&gltf::json::validation::Checked::Valid(gltf::Semantic::Positions));
+            if let Some(i) = position.filter(|i| i.value() >= root.accessors.len()) {
+                let msg = format!(
+                    "invalid glTF: meshes[{m}].primitives[{p}]: POSITION accessor {} does not exist",
+                    i.value()
+                );
+                return Err(LoadError::whole(msg));
+            }
+        }
+    }
+    checked_enums(root)?;
     let mut errors = Vec::new();
     root.validate(root, gltf::json::Path::new, &mut |path, error| {
         let path = path();
@@ -80,6 +94,41 @@ fn validate(doc: &gltf::Document) -> Result<(), LoadError> {
         }
     });
     if errors.is_empty() { Ok(()) } else { Err(json_error(gltf::Error::Validation(errors), false)) }
+}
+
+/// The enumerations and indices the `gltf` crate's accessors unwrap and its validation doesn't always reach
+/// (animation targets are not validated at all), refused here when the file has them wrong.
+fn checked_enums(root: &gltf::json::Root) -> Result<(), LoadError> {
+    use gltf::json::validation::Checked;
+    let bad = |what: String| Err(LoadError::whole(format!("invalid glTF: {what}: invalid value")));
+    for (i, a) in root.accessors.iter().enumerate() {
+        if matches!(a.component_type, Checked::Invalid) || matches!(a.type_, Checked::Invalid) {
+            return bad(format!("accessors[{i}] componentType or type"));
+        }
+        if a.sparse.as_ref().is_some_and(|s| matches!(s.indices.component_type, Checked::Invalid)) {
+            return bad(format!("accessors[{i}].sparse.indices.componentType"));
+        }
+    }
+    for (i, a) in root.animations.iter().enumerate() {
+        if let Some(c) = a.channels.iter().position(|c| matches!(c.target.path, Checked::Invalid)) {
+            return bad(format!("animations[{i}].channels[{c}].target.path"));
+        }
+        if let Some(c) = a.channels.iter().position(|c| c.target.node.value() >= root.nodes.len()) {
+            return bad(format!("animations[{i}].channels[{c}].target.node"));
+        }
+        if let Some(s) = a.samplers.iter().position(|s| matches!(s.interpolation, Checked::Invalid)) {
+            return bad(format!("animations[{i}].samplers[{s}].interpolation"));
+        }
+    }
+    for (i, m) in root.meshes.iter().enumerate() {
+        if let Some(p) = m.primitives.iter().position(|p| matches!(p.mode, Checked::Invalid)) {
+            return bad(format!("meshes[{i}].primitives[{p}].mode"));
+        }
+    }
+    if let Some(i) = root.materials.iter().position(|m| matches!(m.alpha_mode, Checked::Invalid)) {
+        return bad(format!("materials[{i}].alphaMode"));
+    }
+    Ok(())
 }
 
 fn read_inner(data: &[u8], dir: Option<&Path>) -> Result<Scene, LoadError> {
