@@ -237,7 +237,7 @@ impl Geometry {
             let p = a.positions[v];
             self.vertices.positions.push(m.map_or(p, |m| m.transform_point3(p)));
         }
-        let linear = |m: &Option<Mat4>| m.map(|m| Mat3::from_mat4(m));
+        let linear = |m: &Option<Mat4>| m.map(Mat3::from_mat4);
         if let Some(normals) = &a.normals {
             self.has[0] = true;
             self.normals.resize(self.vertices.positions.len() - n, Vec3::Y);

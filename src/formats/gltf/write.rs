@@ -52,7 +52,7 @@ impl GltfDocument {
 
     /// Appends bytes to the buffer (4-byte aligned) as a buffer view; returns its index.
     pub fn view(&mut self, bytes: &[u8], stride: Option<usize>) -> usize {
-        while self.bin.len() % 4 != 0 {
+        while !self.bin.len().is_multiple_of(4) {
             self.bin.push(0);
         }
         let mut v = json!({ "buffer": 0, "byteOffset": self.bin.len(), "byteLength": bytes.len() });
@@ -122,11 +122,11 @@ impl GltfDocument {
     /// The document as GLB: a JSON chunk and a BIN chunk.
     pub fn to_glb(&self) -> Vec<u8> {
         let mut json = self.with_buffer(None);
-        while json.len() % 4 != 0 {
+        while !json.len().is_multiple_of(4) {
             json.push(b' ');
         }
         let mut bin = self.bin.clone();
-        while bin.len() % 4 != 0 {
+        while !bin.len().is_multiple_of(4) {
             bin.push(0);
         }
         let bin_chunk = if bin.is_empty() { 0 } else { 8 + bin.len() };
