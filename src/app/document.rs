@@ -61,7 +61,9 @@ pub(super) fn build(
     let fail = |source: usize, message: String| BuildError { source, message };
     let mut load = |i: usize, s: &Source| match preloaded.take_if(|(j, _)| *j == i) {
         Some((_, scene)) => Ok(scene),
-        None => crate::load_bytes(&s.name, &s.bytes).map_err(|e| fail(i, e.to_string())),
+        None => {
+            crate::formats::load_bytes_in(&s.name, &s.bytes, s.dir().as_deref()).map_err(|e| fail(i, e.to_string()))
+        }
     };
     let first = sources.first().ok_or_else(|| fail(0, "nothing to open".into()))?;
     let mut scene = load(0, first)?;

@@ -152,6 +152,8 @@ fn refusal_rule(name: &str, data: &[u8]) -> String {
         "vmd"
     } else if crate::formats::vpd::sniff(data) {
         "vpd"
+    } else if crate::formats::gltf::sniff(data) || ext == "gltf" || ext == "glb" {
+        "gltf"
     } else {
         match ext.as_str() {
             "iqm" | "iqe" | "rsm" | "mvd" | "vmd" | "vpd" => ext.as_str(),
@@ -177,7 +179,7 @@ pub fn check_file(path: &std::path::Path, data: &[u8]) -> Vec<Finding> {
 }
 
 fn check_with_dir(name: &str, data: &[u8], dir: Option<&std::path::Path>) -> Vec<Finding> {
-    match crate::load_bytes(name, data) {
+    match crate::formats::load_bytes_in(name, data, dir) {
         Ok(scene) => {
             let misses = crate::anim::stored_bounds_misses(&scene, crate::anim::BOUNDS_TOLERANCE);
             check_loaded(name, data, &scene, Some(&misses), dir)

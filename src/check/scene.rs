@@ -28,7 +28,13 @@ pub fn check(file: &str, scene: &Scene, misses: &[BoundsMiss], dir: Option<&Path
     if let Some(dir) = dir {
         for (mi, m) in scene.materials.iter().enumerate() {
             let Some(name) = m.texture.as_deref().filter(|n| !n.is_empty()) else { continue };
-            if crate::textures::find_texture(dir, name, m.search).is_none() {
+            let found = match m.search {
+                crate::scene::TextureSearch::Embedded => {
+                    crate::scene::EmbeddedImage::find(&scene.images, name).is_some()
+                }
+                search => crate::textures::find_texture(dir, name, search).is_some(),
+            };
+            if !found {
                 let mesh = scene.meshes.iter().position(|x| x.material == mi);
                 out.push(finding(
                     file,

@@ -64,7 +64,7 @@ pub enum Format {
 }
 
 /// Extensions of the files rigscope reads, lower case.
-const EXTENSIONS: &[&str] = &["iqm", "iqe", "rsm", "rsm2", "mvd", "pmx", "pmd", "vmd", "vpd"];
+const EXTENSIONS: &[&str] = &["iqm", "iqe", "rsm", "rsm2", "mvd", "pmx", "pmd", "vmd", "vpd", "glb", "gltf"];
 /// Files checked per batch: enough to keep every core busy, few enough that findings stream out.
 const BATCH: usize = 256;
 

@@ -2,6 +2,7 @@
 
 pub mod binread;
 pub mod binwrite;
+pub mod gltf;
 pub mod iqe;
 pub mod iqm;
 mod mmd_common;
@@ -28,10 +29,20 @@ pub fn sniff_any(head: &[u8]) -> bool {
         || vpd::sniff(head)
         || pmx::sniff(head)
         || pmd::sniff(head)
+        || gltf::sniff(head)
 }
 
-/// Loads a model or motion from bytes, choosing the format by content and then by extension.
+/// Loads a model or motion from bytes, choosing the format by content and then by extension. Nothing is read
+/// from disk: a .gltf whose buffer is an external file is refused with its URI named (see [`load_bytes_in`]).
 pub fn load_bytes(name: &str, data: &[u8]) -> Result<Scene, LoadError> {
+    load_bytes_in(name, data, None)
+}
+
+/// [`load_bytes`] for a file in folder `dir`, from which a .gltf's external buffers are read.
+pub fn load_bytes_in(name: &str, data: &[u8], dir: Option<&Path>) -> Result<Scene, LoadError> {
+    if gltf::sniff(data) {
+        return gltf::read_in(name, data, dir);
+    }
     if iqm::sniff(data) {
         return iqm::read(name, data);
     }
@@ -54,6 +65,9 @@ pub fn load_bytes(name: &str, data: &[u8]) -> Result<Scene, LoadError> {
         return pmd::read(name, data);
     }
     let ext = Path::new(name).extension().and_then(|e| e.to_str()).unwrap_or("").to_ascii_lowercase();
+    if (ext == "gltf" || ext == "glb") && gltf::looks_like_json(data) {
+        return gltf::read_in(name, data, dir);
+    }
     if rsm::sniff(data) || ext == "rsm" || ext == "rsm2" {
         return rsm::read(name, data);
     }
@@ -66,6 +80,7 @@ pub fn load_bytes(name: &str, data: &[u8]) -> Result<Scene, LoadError> {
         "vpd" => return vpd::read(name, data),
         "pmx" => return pmx::read(name, data),
         "pmd" => return pmd::read(name, data),
+        "glb" | "gltf" => "not a glTF file: it neither starts with \"glTF\" (GLB) nor is a JSON object".to_string(),
         "" => "unknown format: no recognised header and no file extension".to_string(),
         e => format!("unknown format: no recognised header, and rigscope does not read .{e} files yet"),
     };
@@ -76,5 +91,5 @@ pub fn load_bytes(name: &str, data: &[u8]) -> Result<Scene, LoadError> {
 pub fn load_path(path: &Path) -> Result<Scene, LoadError> {
     let name = path.display().to_string();
     let data = std::fs::read(path).map_err(|e| LoadError::whole(format!("cannot read: {e}")).in_file(&name))?;
-    load_bytes(&name, &data)
+    load_bytes_in(&name, &data, Some(path.parent().unwrap_or(Path::new("."))))
 }

@@ -128,6 +128,9 @@ pub enum TextureSearch {
     /// A path under a game data tree: `A/data/texture/NAME` for the model's folder and each folder above it,
     /// then NAME and its file name beside the model; `\` separates folders and case is ignored (Ragnarok).
     DataTexture,
+    /// An image the model file carries: the reference is the name of one of the scene's
+    /// [`crate::scene::Scene::images`] (glTF buffer views and data URIs).
+    Embedded,
 }
 
 /// A material: a name, the texture it refers to and how that texture is drawn.

@@ -1,6 +1,6 @@
 //! The format-neutral scene model.
 //!
-//! Every format (IQM, IQE, RSM, MVD, PMX, PMD) loads into a [`Scene`]; the renderer, the UI and the command line read
+//! Every format (IQM, IQE, RSM, MVD, PMX, PMD, glTF) loads into a [`Scene`]; the renderer, the UI and the command line read
 //! nothing else. The model keeps the file's own coordinate space (IQM stays Z-up) and says which way is up and
 //! which winding faces front, so presentation can adapt without the data being rewritten.
 
@@ -10,6 +10,7 @@ mod clip;
 pub mod color;
 mod constraint;
 mod geometry;
+mod image;
 mod mmd;
 mod morph;
 mod mvd;
@@ -28,6 +29,7 @@ pub use geometry::{
     AlphaMode, CustomStream, Material, Mesh, Outline, SphereBlend, SphereMap, TextureSearch, ToonRamp, UV_IDENTITY,
     UvAnimation, UvChannel, UvChannelKind, VertexStreams,
 };
+pub use image::EmbeddedImage;
 pub use mmd::{
     BoneTail, DisplayFrame, DisplayItem, MmdBone, MmdEncoding, MmdInfo, MmdMaterial, PhysicsJoint, RigidBody,
     SdefVertex, SphereMode, Toon, WeightKindCounts, bone_flags, material_flags,
@@ -59,6 +61,7 @@ pub enum Format {
     Vpd,
     Pmx,
     Pmd,
+    Gltf,
 }
 
 impl Format {
@@ -73,6 +76,7 @@ impl Format {
             Format::Vpd => "VPD",
             Format::Pmx => "PMX",
             Format::Pmd => "PMD",
+            Format::Gltf => "glTF",
         }
     }
 }
@@ -209,6 +213,8 @@ pub struct Scene {
     pub constraints: Constraints,
     /// PMX/PMD facts for `info` and the sidebar; `None` for other formats.
     pub mmd: Option<Box<MmdInfo>>,
+    /// Images stored in the model file (glTF), which materials with [`TextureSearch::Embedded`] name.
+    pub images: Vec<EmbeddedImage>,
 }
 
 impl Scene {
@@ -232,6 +238,7 @@ impl Scene {
             morphs: Vec::new(),
             constraints: Constraints::default(),
             mmd: None,
+            images: Vec::new(),
         }
     }
 

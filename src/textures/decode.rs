@@ -108,7 +108,20 @@ pub fn apply_color_key(image: &mut RgbaImage) -> usize {
 /// magenta key applied ([`apply_color_key`]).
 pub fn load_material_texture(path: &Path, color_key: bool) -> Result<RgbaImage, String> {
     let reader = image::ImageReader::open(path).map_err(|e| e.to_string())?;
-    let reader = reader.with_guessed_format().map_err(|e| e.to_string())?;
+    key_material_texture(reader.with_guessed_format().map_err(|e| e.to_string())?, color_key)
+}
+
+/// [`load_material_texture`] for an image held in memory (one a model file carries), its format guessed from
+/// its bytes.
+pub fn decode_material_texture(bytes: &[u8], color_key: bool) -> Result<RgbaImage, String> {
+    let reader = image::ImageReader::new(std::io::Cursor::new(bytes));
+    key_material_texture(reader.with_guessed_format().map_err(|e| e.to_string())?, color_key)
+}
+
+fn key_material_texture<R: std::io::BufRead + std::io::Seek>(
+    reader: image::ImageReader<R>,
+    color_key: bool,
+) -> Result<RgbaImage, String> {
     let bmp = reader.format() == Some(image::ImageFormat::Bmp);
     let mut image = reader.decode().map_err(|e| e.to_string())?.to_rgba8();
     if bmp && color_key {

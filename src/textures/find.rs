@@ -91,6 +91,8 @@ pub fn find_texture(dir: &Path, name: &str, search: TextureSearch) -> Option<Pat
     match search {
         TextureSearch::BesideModel => resolve_texture(dir, name),
         TextureSearch::DataTexture => resolve_data_texture(dir, name),
+        // In the model file, not on disk: `TextureSet::load` looks these up among the scene's images.
+        TextureSearch::Embedded => None,
     }
 }
 

@@ -14,12 +14,12 @@ use std::path::{Path, PathBuf};
 use image::RgbaImage;
 
 pub use decode::{
-    AlphaContent, apply_color_key, builtin_toon_ramp, is_color_key, load_material_texture, load_texture,
-    placeholder_image,
+    AlphaContent, apply_color_key, builtin_toon_ramp, decode_material_texture, is_color_key, load_material_texture,
+    load_texture, placeholder_image,
 };
 pub use find::{find_texture, resolve_data_texture, resolve_texture};
 
-use crate::scene::{AlphaMode, Scene, TextureSearch};
+use crate::scene::{AlphaMode, EmbeddedImage, Scene, TextureSearch};
 
 /// The index among a set's images of a texture that was found and decoded.
 fn image_index(t: MaterialTexture) -> Option<usize> {
@@ -27,6 +27,22 @@ fn image_index(t: MaterialTexture) -> Option<usize> {
         MaterialTexture::Image(i) => Some(i),
         _ => None,
     }
+}
+
+/// What [`TextureSet::load`] has looked up so far: each texture file and embedded image decoded once per colour
+/// key.
+struct Cache<'a> {
+    dir: Option<&'a Path>,
+    images: &'a [EmbeddedImage],
+    files: BTreeMap<(PathBuf, bool), MaterialTexture>,
+    embedded: BTreeMap<(String, bool), MaterialTexture>,
+    /// The labels embedded images were given (found or not): not files to watch.
+    embedded_labels: std::collections::BTreeSet<PathBuf>,
+}
+
+/// How an embedded image is named where a path would be (a decoded texture's label, a problem).
+fn embedded_label(name: &str) -> String {
+    format!("(embedded) {name}")
 }
 
 /// A material whose texture couldn't be used; it is drawn with [`placeholder_image`].
@@ -87,13 +103,19 @@ impl TextureSet {
     /// [`TextureProblem`]; nothing here fails.
     pub fn load(scene: &Scene, dir: Option<&Path>) -> TextureSet {
         let mut set = TextureSet::default();
-        let mut loaded: BTreeMap<(PathBuf, bool), MaterialTexture> = BTreeMap::new();
+        let mut cache = Cache {
+            dir,
+            images: &scene.images,
+            files: BTreeMap::new(),
+            embedded: BTreeMap::new(),
+            embedded_labels: Default::default(),
+        };
         for m in &scene.materials {
             let name = m.texture.as_deref().unwrap_or(&m.name);
             let texture = if name.is_empty() {
                 MaterialTexture::Untextured
             } else {
-                set.resolve(&mut loaded, dir, name, m.search, m.color_key, &m.name, true)
+                set.resolve(&mut cache, name, m.search, m.color_key, &m.name, true)
             };
             set.alpha.push(match texture {
                 MaterialTexture::Image(i) => set.images[i].alpha.effective_alpha(m.alpha),
@@ -102,56 +124,98 @@ impl TextureSet {
             set.materials.push(texture);
             let sphere = m.sphere.as_ref().map(|s| {
                 let label = format!("{} (sphere map)", m.name);
-                set.resolve(&mut loaded, dir, &s.texture, m.search, false, &label, true)
+                set.resolve(&mut cache, &s.texture, m.search, false, &label, true)
             });
             set.spheres.push(sphere.and_then(image_index));
             let toon = m.toon.as_ref().and_then(|t| t.texture.as_deref().map(|name| (name, t.shared)));
             let toon = toon.map(|(name, shared)| {
                 let label = format!("{} (toon)", m.name);
-                set.resolve(&mut loaded, dir, name, m.search, false, &label, !shared)
+                set.resolve(&mut cache, name, m.search, false, &label, !shared)
             });
             set.toons.push(toon.and_then(image_index));
         }
-        set.files = loaded.into_keys().map(|(p, _)| p).chain(set.problems.iter().map(|p| p.path.clone())).collect();
+        // Embedded images are part of the model file: only files on disk are listed to watch.
+        set.files =
+            cache.files.into_keys().map(|(p, _)| p).chain(set.problems.iter().map(|p| p.path.clone())).collect();
+        set.files.retain(|p| !cache.embedded_labels.contains(p));
         set.files.sort();
         set.files.dedup();
         set
     }
 
-    /// Finds and decodes texture `name` of material `label` (once per file and key, through `loaded`): a file
-    /// that is missing is a problem when `report_missing`, one that can't be decoded always is.
-    #[allow(clippy::too_many_arguments)]
+    /// Finds and decodes texture `name` of material `label` (once per file or embedded image and key, through
+    /// `cache`): a texture that is missing is a problem when `report_missing`, one that can't be decoded always
+    /// is.
     fn resolve(
         &mut self,
-        loaded: &mut BTreeMap<(PathBuf, bool), MaterialTexture>,
-        dir: Option<&Path>,
+        cache: &mut Cache,
         name: &str,
         search: TextureSearch,
         color_key: bool,
         label: &str,
         report_missing: bool,
     ) -> MaterialTexture {
-        if let Some(path) = dir.and_then(|d| find_texture(d, name, search)) {
-            return *loaded.entry((path.clone(), color_key)).or_insert_with(|| {
-                match load_material_texture(&path, color_key) {
-                    Ok(image) => {
-                        let alpha = AlphaContent::of(&image);
-                        self.images.push(DecodedTexture { path, color_key, image, alpha });
-                        MaterialTexture::Image(self.images.len() - 1)
-                    }
-                    Err(reason) => {
-                        self.problems.push(TextureProblem { material: label.to_string(), path, reason });
-                        MaterialTexture::Problem(self.problems.len() - 1)
-                    }
-                }
+        if search == TextureSearch::Embedded {
+            return self.resolve_embedded(cache, name, color_key, label, report_missing);
+        }
+        if let Some(path) = cache.dir.and_then(|d| find_texture(d, name, search)) {
+            return *cache.files.entry((path.clone(), color_key)).or_insert_with(|| {
+                let decoded = load_material_texture(&path, color_key);
+                self.add(path, color_key, decoded, label)
             });
         }
         if !report_missing {
             return MaterialTexture::Untextured;
         }
-        let path = dir.map_or_else(|| PathBuf::from(name), |d| d.join(name.replace('\\', "/")));
+        let path = cache.dir.map_or_else(|| PathBuf::from(name), |d| d.join(name.replace('\\', "/")));
         self.problems.push(TextureProblem { material: label.to_string(), path, reason: "not found".into() });
         MaterialTexture::Problem(self.problems.len() - 1)
+    }
+
+    /// [`TextureSet::resolve`] for an image the model file carries ([`crate::scene::Scene::images`]).
+    fn resolve_embedded(
+        &mut self,
+        cache: &mut Cache,
+        name: &str,
+        color_key: bool,
+        label: &str,
+        report_missing: bool,
+    ) -> MaterialTexture {
+        let path = PathBuf::from(embedded_label(name));
+        cache.embedded_labels.insert(path.clone());
+        let Some(image) = EmbeddedImage::find(cache.images, name) else {
+            if !report_missing {
+                return MaterialTexture::Untextured;
+            }
+            let reason = "not among the images the model file carries".to_string();
+            self.problems.push(TextureProblem { material: label.to_string(), path, reason });
+            return MaterialTexture::Problem(self.problems.len() - 1);
+        };
+        *cache.embedded.entry((name.to_string(), color_key)).or_insert_with(|| {
+            let decoded = decode_material_texture(&image.bytes, color_key);
+            self.add(path, color_key, decoded, label)
+        })
+    }
+
+    /// Adds a decoded texture, or the problem that kept it from decoding.
+    fn add(
+        &mut self,
+        path: PathBuf,
+        color_key: bool,
+        decoded: Result<RgbaImage, String>,
+        label: &str,
+    ) -> MaterialTexture {
+        match decoded {
+            Ok(image) => {
+                let alpha = AlphaContent::of(&image);
+                self.images.push(DecodedTexture { path, color_key, image, alpha });
+                MaterialTexture::Image(self.images.len() - 1)
+            }
+            Err(reason) => {
+                self.problems.push(TextureProblem { material: label.to_string(), path, reason });
+                MaterialTexture::Problem(self.problems.len() - 1)
+            }
+        }
     }
 
     /// One entry per scene material, in the scene's order.
@@ -286,5 +350,33 @@ mod tests {
         assert_eq!(none.problems()[0].path, PathBuf::from("keyed.bmp"));
         assert_eq!(none.problems()[3].path, PathBuf::from("glass"));
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn embedded_images_decode_from_the_scene_and_are_not_files_to_watch() {
+        let mut png = Vec::new();
+        RgbaImage::from_pixel(2, 1, image::Rgba([10, 20, 30, 128]))
+            .write_to(&mut std::io::Cursor::new(&mut png), image::ImageFormat::Png)
+            .unwrap();
+        let mut scene = Scene::empty(Metadata::new(Format::Gltf, "2.0"));
+        scene.images = vec![
+            crate::scene::EmbeddedImage { name: "skin".into(), mime_type: Some("image/png".into()), bytes: png },
+            crate::scene::EmbeddedImage { name: "junk".into(), mime_type: None, bytes: b"not an image".to_vec() },
+        ];
+        let embedded = |name: &str, texture: &str| Material {
+            search: TextureSearch::Embedded,
+            ..material(name, Some(texture), AlphaMode::Blend, false)
+        };
+        scene.materials =
+            vec![embedded("a", "skin"), embedded("b", "skin"), embedded("c", "junk"), embedded("d", "gone")];
+        let set = TextureSet::load(&scene, None);
+        use MaterialTexture::{Image, Problem};
+        assert_eq!(set.materials(), &[Image(0), Image(0), Problem(0), Problem(1)]);
+        assert_eq!(set.image(0).unwrap().image.as_raw(), &[10, 20, 30, 128, 10, 20, 30, 128]);
+        assert_eq!(set.alpha(0), AlphaMode::Blend);
+        assert_eq!(set.problems()[1].reason, "not among the images the model file carries");
+        assert!(set.files().is_empty(), "{:?}", set.files());
+        // A file on disk with the image's name is not what an embedded reference means.
+        assert_eq!(crate::textures::find_texture(Path::new("."), "skin", TextureSearch::Embedded), None);
     }
 }

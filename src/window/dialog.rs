@@ -8,7 +8,8 @@ use winit::event_loop::EventLoopProxy;
 use super::UserEvent;
 
 /// The extensions the open dialog offers first.
-pub const MODEL_EXTENSIONS: [&str; 9] = ["iqm", "iqe", "rsm", "rsm2", "mvd", "pmx", "pmd", "vmd", "vpd"];
+pub const MODEL_EXTENSIONS: [&str; 11] =
+    ["iqm", "iqe", "rsm", "rsm2", "mvd", "pmx", "pmd", "vmd", "vpd", "glb", "gltf"];
 
 /// Opens the dialog on a new thread; its answer arrives as [`UserEvent::DialogClosed`] (an empty list when
 /// cancelled, or when no dialog could be shown). Fails only when no thread can be started.
@@ -16,7 +17,10 @@ pub fn spawn_open_dialog(proxy: EventLoopProxy<UserEvent>, start_dir: Option<Pat
     std::thread::Builder::new().name("rigscope open dialog".into()).spawn(move || {
         let mut dialog = rfd::FileDialog::new()
             .set_title("Open a model or animation")
-            .add_filter("Models and animations (iqm, iqe, rsm, rsm2, mvd, pmx, pmd, vmd, vpd)", &MODEL_EXTENSIONS)
+            .add_filter(
+                "Models and animations (iqm, iqe, rsm, rsm2, mvd, pmx, pmd, vmd, vpd, glb, gltf)",
+                &MODEL_EXTENSIONS,
+            )
             .add_filter("All files", &["*"]);
         if let Some(dir) = start_dir {
             dialog = dialog.set_directory(dir);

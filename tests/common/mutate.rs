@@ -57,6 +57,9 @@ pub fn inputs() -> Vec<(String, Vec<u8>)> {
         }
     }
     out.push(("sample.pmd".into(), rigscope::formats::pmd::write::sample_document().to_bytes()));
+    let gltf = rigscope::formats::gltf::write::sample_document();
+    out.push(("sample.glb".into(), gltf.to_glb()));
+    out.push(("sample.gltf".into(), gltf.to_gltf_embedded()));
     out
 }
 

@@ -1,0 +1,180 @@
+//! Animations into keyed clips: translation, rotation and scale channels as `Replace` tracks on the joints the
+//! rig made of their nodes, morph weight channels as morph tracks by morph name.
+
+use std::collections::BTreeMap;
+
+use glam::{Quat, Vec3};
+use gltf::animation::{Interpolation as GltfInterpolation, Property};
+
+use super::accessor::Buffers;
+use super::mesh::Geometry;
+use super::nodes::Rig;
+use crate::error::{LoadError, Location, Warning};
+use crate::scene::{Clip, ClipData, Interpolation, Key, MorphTrack, Track, TrackMode};
+
+/// Frame rate of a clip whose keys are not evenly spaced.
+const FALLBACK_FPS: f32 = 30.0;
+
+fn warn(w: &mut Vec<Warning>, rule: &'static str, message: String) {
+    w.push(Warning { rule, location: Location::File, message });
+}
+
+pub fn read(
+    doc: &gltf::Document,
+    rig: &Rig,
+    geometry: &Geometry,
+    buffers: &Buffers,
+    w: &mut Vec<Warning>,
+) -> Result<Vec<Clip>, LoadError> {
+    doc.animations().map(|a| read_animation(&a, rig, geometry, buffers, w)).collect()
+}
+
+fn read_animation(
+    anim: &gltf::Animation,
+    rig: &Rig,
+    geometry: &Geometry,
+    buffers: &Buffers,
+    w: &mut Vec<Warning>,
+) -> Result<Clip, LoadError> {
+    let name = anim.name().map_or_else(|| format!("animation {}", anim.index()), str::to_string);
+    let mut tracks: BTreeMap<(usize, u8), Track> = BTreeMap::new();
+    let mut morphs: Vec<MorphTrack> = Vec::new();
+    let mut times_all: Vec<f32> = Vec::new();
+    let mut cubic = false;
+    for channel in anim.channels() {
+        let sampler = channel.sampler();
+        let label = format!("animation {} channel {}", anim.index(), channel.index());
+        let (_, times) = buffers.floats(&sampler.input(), &format!("{label} input"), &[1])?;
+        if times.iter().any(|t| !t.is_finite()) || times.windows(2).any(|p| p[1] < p[0]) {
+            warn(w, "gltf.animation.times", format!("{label}: key times not finite and increasing, channel skipped"));
+            continue;
+        }
+        let interpolation = sampler.interpolation();
+        cubic |= interpolation == GltfInterpolation::CubicSpline;
+        let node = channel.target().node().index();
+        let property = channel.target().property();
+        let dims: &[usize] = if property == Property::Rotation {
+            &[4]
+        } else if property == Property::MorphTargetWeights {
+            &[1]
+        } else {
+            &[3]
+        };
+        let (d, values) = buffers.floats(&sampler.output(), &format!("{label} output"), dims)?;
+        let per_key = values.len() / d / times.len().max(1);
+        let stride = if interpolation == GltfInterpolation::CubicSpline { 3 } else { 1 };
+        // Per key: `stride` groups (in-tangent, value, out-tangent for cubic splines) of `width` elements.
+        let width = per_key / stride;
+        if width == 0 || per_key % stride != 0 {
+            warn(
+                w,
+                "gltf.animation.output",
+                format!("{label}: {} output values for {} keys, channel skipped", values.len() / d, times.len()),
+            );
+            continue;
+        }
+        let value = |k: usize, e: usize| {
+            let at = ((k * stride + stride / 2) * width + e) * d;
+            &values[at..at + d]
+        };
+        times_all.extend(&times);
+        if property == Property::MorphTargetWeights {
+            let Some(list) = geometry.node_morphs.get(&node) else {
+                warn(
+                    w,
+                    "gltf.animation.weights",
+                    format!("{label}: node {node} has no morph targets, channel skipped"),
+                );
+                continue;
+            };
+            if interpolation == GltfInterpolation::Step {
+                warn(w, "gltf.animation.step_weights", format!("{label}: STEP morph weights are played linearly"));
+            }
+            for (t, &m) in list.iter().enumerate().take(width) {
+                let keys = times.iter().enumerate().map(|(k, &time)| Key { time, value: value(k, t)[0] }).collect();
+                morphs.push(MorphTrack { name: geometry.morphs[m].name.clone(), keys, ease: Vec::new() });
+            }
+            continue;
+        }
+        let Some(joint) = rig.joint_of_node.get(node).copied().flatten() else { continue };
+        let interp = match interpolation {
+            GltfInterpolation::Step => Interpolation::Step,
+            _ => Interpolation::Linear,
+        };
+        let track = tracks.entry((joint, interp as u8)).or_insert_with(|| Track {
+            joint,
+            mode: TrackMode::Replace,
+            interpolation: interp,
+            translation: Vec::new(),
+            rotation: Vec::new(),
+            scale: Vec::new(),
+            ease: None,
+        });
+        let keys = times.iter().enumerate();
+        match property {
+            Property::Translation => {
+                track.translation = keys.map(|(k, &time)| Key { time, value: Vec3::from_slice(value(k, 0)) }).collect()
+            }
+            Property::Scale => {
+                track.scale = keys.map(|(k, &time)| Key { time, value: Vec3::from_slice(value(k, 0)) }).collect()
+            }
+            Property::Rotation => {
+                track.rotation = keys
+                    .map(|(k, &time)| {
+                        let q = Quat::from_slice(value(k, 0));
+                        let q = if q.is_finite() && q.length_squared() > 0.0 { q.normalize() } else { Quat::IDENTITY };
+                        Key { time, value: q }
+                    })
+                    .collect()
+            }
+            Property::MorphTargetWeights => {}
+        }
+    }
+    if cubic {
+        let m = format!(
+            "animation \"{name}\": CUBICSPLINE keys are played linearly through their values (tangents dropped)"
+        );
+        warn(w, "gltf.animation.cubicspline", m);
+    }
+    let (fps, frame_count) = frame_rate(&mut times_all);
+    let mut clip = Clip::new(name, fps, false, frame_count, ClipData::Keyed { tracks: tracks.into_values().collect() });
+    clip.morphs = morphs;
+    Ok(clip)
+}
+
+/// The clip's frame rate (the spacing of its keys when they are all whole multiples of one, else 30) and the
+/// frame count that covers its last key.
+fn frame_rate(times: &mut [f32]) -> (f32, u32) {
+    times.sort_by(f32::total_cmp);
+    let end = times.last().copied().unwrap_or(0.0).max(0.0);
+    let step = times.windows(2).map(|p| p[1] - p[0]).filter(|&d| d > 1e-5).fold(f32::INFINITY, f32::min);
+    let mut fps = FALLBACK_FPS;
+    if step.is_finite() {
+        let candidate = 1.0 / step;
+        let rounded = candidate.round();
+        let candidate = if (candidate - rounded).abs() < 1e-2 * candidate.max(1.0) { rounded } else { candidate };
+        let whole = times.iter().all(|t| (t * candidate - (t * candidate).round()).abs() < 1e-2);
+        let on_frames = |rate: f32| times.iter().all(|t| (t * rate - (t * rate).round()).abs() < 1e-2);
+        if whole && (1.0..=1000.0).contains(&candidate) {
+            // Sparse keys (a key a second) keep a usual rate they fall on, for a timeline that scrubs smoothly.
+            fps = [30.0, 24.0].into_iter().find(|&r| candidate < 24.0 && on_frames(r)).unwrap_or(candidate);
+        }
+    }
+    let frames = (end * fps - 1e-3).ceil().clamp(0.0, 1e7) as u32 + 1;
+    (fps, frames)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_frame_rate_is_the_key_spacing_when_every_key_is_on_a_frame() {
+        assert_eq!(frame_rate(&mut [0.0, 1.0 / 24.0, 0.5, 1.0]), (24.0, 25));
+        assert_eq!(frame_rate(&mut [0.0, 0.5, 1.0, 0.25]), (24.0, 25));
+        assert_eq!(frame_rate(&mut [0.0, 1.0 / 7.0]), (7.0, 2));
+        assert_eq!(frame_rate(&mut [0.0, 0.3, 0.71]), (30.0, 23));
+        assert_eq!(frame_rate(&mut []), (30.0, 1));
+        assert_eq!(frame_rate(&mut [0.0, 1.0]), (30.0, 31));
+    }
+}

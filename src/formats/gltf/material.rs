@@ -1,0 +1,105 @@
+//! Materials and their base colour textures: files beside the model (relative URIs) or images the file carries
+//! (buffer views, `data:` URIs), which become the scene's embedded images.
+
+use glam::Vec4;
+
+use super::accessor::Buffers;
+use super::container::{data_uri, relative_path};
+use crate::error::{LoadError, Location, Warning};
+use crate::scene::{AlphaMode, EmbeddedImage, Material, TextureSearch};
+
+/// The scene's materials (the file's, in its order) and the images they embed.
+pub fn read(
+    doc: &gltf::Document,
+    buffers: &Buffers,
+    w: &mut Vec<Warning>,
+) -> Result<(Vec<Material>, Vec<EmbeddedImage>), LoadError> {
+    let mut images: Vec<EmbeddedImage> = Vec::new();
+    let mut image_names: Vec<Option<String>> = vec![None; doc.images().len()];
+    let mut materials = Vec::new();
+    for m in doc.materials() {
+        let i = m.index().unwrap_or(materials.len());
+        let mut out = Material::new(m.name().map_or_else(|| format!("material {i}"), str::to_string), None);
+        let pbr = m.pbr_metallic_roughness();
+        out.color = Some(Vec4::from_array(pbr.base_color_factor()));
+        out.alpha = match m.alpha_mode() {
+            gltf::material::AlphaMode::Opaque => AlphaMode::Opaque,
+            gltf::material::AlphaMode::Mask => AlphaMode::Cutout,
+            gltf::material::AlphaMode::Blend => AlphaMode::Blend,
+        };
+        out.lit = !m.unlit();
+        if let Some(info) = pbr.base_color_texture() {
+            if info.tex_coord() != 0 {
+                let msg = format!(
+                    "material {i}: base colour texture reads TEXCOORD_{}, drawn with TEXCOORD_0",
+                    info.tex_coord()
+                );
+                w.push(Warning { rule: "gltf.material.texcoord", location: Location::File, message: msg });
+            }
+            let image = info.texture().source().index();
+            out.texture = image_texture(doc, buffers, image, &mut images, &mut image_names, i, w)?;
+            out.search = if image_names.get(image).is_some_and(Option::is_some) {
+                TextureSearch::Embedded
+            } else {
+                TextureSearch::BesideModel
+            };
+        }
+        materials.push(out);
+    }
+    Ok((materials, images))
+}
+
+/// The texture reference of image `index`: a relative path beside the model, or the name of an embedded image
+/// (added to `images` on first use). The image's JSON is read directly: the `gltf` crate's `Image::source`
+/// unwraps fields a malformed file may lack.
+fn image_texture(
+    doc: &gltf::Document,
+    buffers: &Buffers,
+    index: usize,
+    images: &mut Vec<EmbeddedImage>,
+    image_names: &mut [Option<String>],
+    material: usize,
+    w: &mut Vec<Warning>,
+) -> Result<Option<String>, LoadError> {
+    let Some(json) = doc.as_json().images.get(index) else { return Ok(None) };
+    if let Some(Some(name)) = image_names.get(index) {
+        return Ok(Some(name.clone()));
+    }
+    let mime_type = json.mime_type.as_ref().map(|m| m.0.clone());
+    let bytes = match (&json.buffer_view, json.uri.as_deref()) {
+        (Some(view), _) => match doc.views().nth(view.value()) {
+            Some(view) => buffers.view(&view)?.to_vec(),
+            None => {
+                return Err(LoadError::whole(format!("image {index}: buffer view {} does not exist", view.value())));
+            }
+        },
+        (None, Some(uri)) => match data_uri(uri) {
+            Some(decoded) => decoded.map_err(|e| LoadError::whole(format!("image {index}: {e}")))?,
+            None => {
+                let path = relative_path(uri);
+                if path.is_none() {
+                    let msg = format!("material {material}: texture \"{uri}\" is not a relative path, not looked for");
+                    w.push(Warning { rule: "gltf.image.uri", location: Location::File, message: msg });
+                }
+                return Ok(path);
+            }
+        },
+        (None, None) => {
+            let msg = format!("material {material}: image {index} has neither a buffer view nor a URI");
+            w.push(Warning { rule: "gltf.image.source", location: Location::File, message: msg });
+            return Ok(None);
+        }
+    };
+    let own = json.name.as_deref().filter(|n| !n.is_empty() && EmbeddedImage::find(images, n).is_none());
+    let name = own.map_or_else(|| format!("image {index}"), str::to_string);
+    images.push(EmbeddedImage { name: name.clone(), mime_type, bytes });
+    if let Some(slot) = image_names.get_mut(index) {
+        *slot = Some(name.clone());
+    }
+    Ok(Some(name))
+}
+
+/// glTF's default material, for primitives without one: white, opaque, lit.
+pub fn default_material() -> Material {
+    Material { color: Some(Vec4::ONE), ..Material::new("default", None) }
+}

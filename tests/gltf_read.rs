@@ -1,0 +1,285 @@
+//! glTF 2.0 reading: files built here with the test writer (`formats::gltf::write`, JSON through serde_json)
+//! as GLB, as .gltf with a `data:` URI buffer and as .gltf with an external .bin, checked through the scene:
+//! skinned and posed vertices against hand-computed ones, baked node transforms, morph targets and their
+//! weight tracks, embedded textures, sparse and interleaved accessors, and malformed files refused cleanly.
+
+use glam::{Mat4, Quat, Vec3};
+use rigscope::anim::{Pose, apply_morphs, clip_morph_weights, skin_positions};
+use rigscope::formats::gltf::write::{GltfDocument, sample_document};
+use rigscope::scene::{AlphaMode, Format, FrontFace, Interpolation, Scene, TextureSearch, UpAxis};
+use serde_json::json;
+
+fn close(a: Vec3, b: Vec3) -> bool {
+    (a - b).length() < 1e-4
+}
+
+/// The sample's vertices posed at `seconds` into its clip: morphs, then skinning.
+fn posed(scene: &Scene, seconds: f32) -> Vec<Vec3> {
+    let clip = &scene.clips[0];
+    let frame = seconds * clip.frame_rate;
+    let pose = Pose::sample(&scene.skeleton, clip, frame, 30.0);
+    let weights = clip_morph_weights(&scene.morphs, Some(clip), frame, 30.0);
+    let mut vertices = scene.vertices.clone();
+    apply_morphs(&scene.morphs, &weights, &mut vertices.positions, None);
+    skin_positions(&vertices, &pose.palette)
+}
+
+#[test]
+fn a_skinned_two_joint_strip_poses_as_hand_computed() {
+    let scene = rigscope::load_bytes("strip.glb", &sample_document().to_glb()).unwrap();
+    assert_eq!(scene.meta.format, Format::Gltf);
+    assert_eq!((scene.up, scene.front_face), (UpAxis::Y, FrontFace::Ccw));
+    let names: Vec<&str> = scene.skeleton.joints.iter().map(|j| j.name.as_str()).collect();
+    assert_eq!(names, ["root", "bend"]);
+    assert_eq!(scene.skeleton.joints[1].bind.translation, Vec3::Y);
+    let clip = &scene.clips[0];
+    assert_eq!((clip.name.as_str(), clip.frame_rate, clip.frame_count), ("bend", 30.0, 31));
+
+    // Rest pose: the file's vertices.
+    let rest = posed(&scene, 0.0);
+    assert!(close(rest[4], Vec3::new(0.0, 2.0, 0.0)) && close(rest[3], Vec3::new(1.0, 1.0, 0.0)), "{rest:?}");
+    // Half way: "bend" turned 90° about Z at (0, 1, 0), and the morph pushes the top row 0.5 along +Z first.
+    let mid = posed(&scene, 0.5);
+    assert!(close(mid[0], Vec3::ZERO), "{mid:?}");
+    assert!(close(mid[4], Vec3::new(-1.0, 1.0, 0.5)), "{:?}", mid[4]);
+    assert!(close(mid[5], Vec3::new(-1.0, 2.0, 0.5)), "{:?}", mid[5]);
+    assert!(close(mid[3], Vec3::new(0.5, 1.5, 0.0)), "half on each joint: {:?}", mid[3]);
+    // A quarter: 45°, morph weight 0.5.
+    let quarter = posed(&scene, 0.25);
+    let s = std::f32::consts::FRAC_1_SQRT_2;
+    assert!(close(quarter[4], Vec3::new(-s, 1.0 + s, 0.25)), "{:?}", quarter[4]);
+}
+
+#[test]
+fn ibms_off_the_rest_pose_still_pose_like_gltf_for_rigid_vertices() {
+    // The file says "bend" was bound at y = 1.5 while its node rests at y = 1: glTF skins the top row with
+    // world · IBM, which rigscope reproduces by moving those vertices by rest · IBM.
+    let mut d = sample_document();
+    let ibm: Vec<f32> = [Mat4::IDENTITY, Mat4::from_translation(Vec3::new(0.0, -1.5, 0.0))]
+        .iter()
+        .flat_map(|m| m.to_cols_array())
+        .collect();
+    let a = d.floats(&ibm, "MAT4");
+    d.json["skins"][0]["inverseBindMatrices"] = json!(a);
+    let scene = rigscope::load_bytes("strip.glb", &d.to_glb()).unwrap();
+    assert!(scene.meta.warnings.iter().any(|w| w.rule == "gltf.skin.bind_pose"), "{:?}", scene.meta.warnings);
+    let mid = posed(&scene, 0.5);
+    // glTF: T(0,1,0)·R90z·T(0,-1.5,0)·(0,2,0.5) = T(0,1,0)·R90z·(0,0.5,0.5) = (-0.5, 1, 0.5).
+    assert!(close(mid[4], Vec3::new(-0.5, 1.0, 0.5)), "{:?}", mid[4]);
+    assert!(close(mid[0], Vec3::ZERO));
+}
+
+/// One triangle with normals under `nodes`, the mesh on the last node.
+fn triangle_document(nodes: &[serde_json::Value]) -> GltfDocument {
+    let mut d = GltfDocument::new();
+    let pos = d.positions(&[1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0]);
+    let nrm = d.floats(&[1.0, 0.0, 0.0, 1.0, 0.0, 0.0, 1.0, 0.0, 0.0], "VEC3");
+    d.push("meshes", json!({ "primitives": [{ "attributes": { "POSITION": pos, "NORMAL": nrm } }] }));
+    for n in nodes {
+        d.push("nodes", n.clone());
+    }
+    d.push("scenes", json!({ "nodes": [0] }));
+    d
+}
+
+#[test]
+fn a_static_mesh_is_baked_where_its_nodes_put_it() {
+    let r = Quat::from_rotation_y(std::f32::consts::FRAC_PI_2);
+    let d = triangle_document(&[
+        json!({ "translation": [10.0, 0.0, 0.0], "children": [1] }),
+        json!({ "rotation": r.to_array(), "mesh": 0 }),
+    ]);
+    let scene = rigscope::load_bytes("t.gltf", &d.to_gltf_embedded()).unwrap();
+    let p = &scene.vertices.positions;
+    assert!(close(p[0], Vec3::new(10.0, 0.0, -1.0)) && close(p[1], Vec3::new(10.0, 1.0, 0.0)), "{p:?}");
+    assert!(close(p[2], Vec3::new(11.0, 0.0, 0.0)), "{p:?}");
+    assert!(close(scene.vertices.normals.as_ref().unwrap()[0], Vec3::new(0.0, 0.0, -1.0)));
+    assert!(scene.skeleton.is_empty() && !scene.vertices.is_skinned());
+    assert_eq!(scene.triangles, [[0, 1, 2]]);
+    assert_eq!(scene.materials.len(), 1, "the default material");
+    assert_eq!(scene.materials[scene.meshes[0].material].color, Some(glam::Vec4::ONE));
+
+    // A mirroring node turns the winding inside out; the reader turns it back.
+    let d = triangle_document(&[json!({ "scale": [-1.0, 1.0, 1.0], "mesh": 0 })]);
+    let scene = rigscope::load_bytes("m.glb", &d.to_glb()).unwrap();
+    assert_eq!(scene.triangles, [[0, 2, 1]]);
+    assert!(close(scene.vertices.positions[0], Vec3::new(-1.0, 0.0, 0.0)));
+}
+
+#[test]
+fn an_animated_node_without_a_skin_moves_its_mesh_rigidly() {
+    let mut d = triangle_document(&[json!({ "name": "spinner", "mesh": 0, "translation": [0.0, 5.0, 0.0] })]);
+    let times = d.floats(&[0.0, 1.0], "SCALAR");
+    let moves = d.floats(&[0.0, 5.0, 0.0, 3.0, 5.0, 0.0], "VEC3");
+    d.push(
+        "animations",
+        json!({ "samplers": [{ "input": times, "output": moves, "interpolation": "STEP" }],
+        "channels": [{ "sampler": 0, "target": { "node": 0, "path": "translation" } }] }),
+    );
+    let scene = rigscope::load_bytes("a.glb", &d.to_glb()).unwrap();
+    assert_eq!(scene.skeleton.len(), 1);
+    let rigscope::scene::ClipData::Keyed { tracks } = &scene.clips[0].data else { panic!("keyed") };
+    assert_eq!(tracks[0].interpolation, Interpolation::Step);
+    let clip = &scene.clips[0];
+    let at = |s: f32| {
+        skin_positions(&scene.vertices, &Pose::sample(&scene.skeleton, clip, s * clip.frame_rate, 30.0).palette)
+    };
+    assert!(close(at(0.0)[0], Vec3::new(1.0, 5.0, 0.0)));
+    assert!(close(at(0.9)[0], Vec3::new(1.0, 5.0, 0.0)), "step holds");
+    assert!(close(at(1.0)[0], Vec3::new(4.0, 5.0, 0.0)));
+}
+
+#[test]
+fn morph_targets_and_their_weight_track() {
+    let scene = rigscope::load_bytes("strip.glb", &sample_document().to_glb()).unwrap();
+    assert_eq!(scene.morphs.len(), 1);
+    assert_eq!(scene.morphs[0].name, "push");
+    let rigscope::scene::MorphKind::Vertex(offsets) = &scene.morphs[0].kind else { panic!("vertex morph") };
+    assert_eq!(offsets.iter().map(|o| o.vertex).collect::<Vec<_>>(), [4, 5]);
+    assert!(close(offsets[0].delta, Vec3::new(0.0, 0.0, 0.5)));
+    let track = &scene.clips[0].morphs[0];
+    assert_eq!(track.name, "push");
+    assert_eq!(track.keys.iter().map(|k| (k.time, k.value)).collect::<Vec<_>>(), [(0.0, 0.0), (0.5, 1.0), (1.0, 0.0)]);
+}
+
+#[test]
+fn an_embedded_png_is_decoded_by_the_texture_set() {
+    let scene = rigscope::load_bytes("strip.glb", &sample_document().to_glb()).unwrap();
+    let m = &scene.materials[0];
+    assert_eq!(
+        (m.texture.as_deref(), m.search, m.alpha, m.lit),
+        (Some("orange"), TextureSearch::Embedded, AlphaMode::Opaque, true)
+    );
+    let set = rigscope::textures::TextureSet::load(&scene, None);
+    assert!(set.problems().is_empty(), "{:?}", set.problems());
+    assert_eq!(set.image(0).unwrap().image.get_pixel(1, 1).0, [255, 128, 0, 255]);
+    assert!(set.files().is_empty());
+    // The same file as .gltf with a data URI buffer reads the same.
+    let again = rigscope::load_bytes("strip.gltf", &sample_document().to_gltf_embedded()).unwrap();
+    assert_eq!(again.vertices, scene.vertices);
+    assert_eq!(again.images, scene.images);
+}
+
+#[test]
+fn materials_carry_alpha_sides_unlit_and_files_beside_the_model() {
+    let mut d = triangle_document(&[json!({ "mesh": 0 })]);
+    d.push("images", json!({ "uri": "tex/skin%20a.png" }));
+    d.push("textures", json!({ "source": 0 }));
+    d.push(
+        "materials",
+        json!({ "alphaMode": "BLEND", "doubleSided": true, "extensions": { "KHR_materials_unlit": {} },
+        "pbrMetallicRoughness": { "baseColorFactor": [0.5, 0.25, 1.0, 0.5], "baseColorTexture": { "index": 0 } } }),
+    );
+    d.json["extensionsUsed"] = json!(["KHR_materials_unlit"]);
+    d.json["meshes"][0]["primitives"][0]["material"] = json!(0);
+    let scene = rigscope::load_bytes("m.glb", &d.to_glb()).unwrap();
+    let m = &scene.materials[0];
+    assert_eq!((m.texture.as_deref(), m.search), (Some("tex/skin a.png"), TextureSearch::BesideModel));
+    assert_eq!((m.alpha, m.lit, m.color), (AlphaMode::Blend, false, Some(glam::Vec4::new(0.5, 0.25, 1.0, 0.5))));
+    assert!(scene.meshes[0].two_sided);
+}
+
+#[test]
+fn sparse_accessors_and_interleaved_strides() {
+    let mut d = GltfDocument::new();
+    // Positions and normals interleaved, 24 bytes a vertex.
+    let verts: [[f32; 6]; 3] =
+        [[0.0, 0.0, 0.0, 0.0, 0.0, 1.0], [1.0, 0.0, 0.0, 0.0, 1.0, 0.0], [0.0, 1.0, 0.0, 1.0, 0.0, 0.0]];
+    let bytes: Vec<u8> = verts.iter().flatten().flat_map(|f| f.to_le_bytes()).collect();
+    let view = d.view(&bytes, Some(24));
+    let pos = d.push(
+        "accessors",
+        json!({ "bufferView": view, "componentType": 5126, "count": 3, "type": "VEC3",
+        "min": [0.0, 0.0, 0.0], "max": [1.0, 1.0, 0.0] }),
+    );
+    let nrm = d.push(
+        "accessors",
+        json!({ "bufferView": view, "byteOffset": 12, "componentType": 5126, "count": 3, "type": "VEC3" }),
+    );
+    // A morph target stored sparsely without a buffer view: vertex 2 moves by (0, 0, 2).
+    let idx = d.view(&[2u8], None);
+    let val = d.view(&[0.0f32, 0.0, 2.0].iter().flat_map(|f| f.to_le_bytes()).collect::<Vec<_>>(), None);
+    let target = d.push("accessors", json!({ "componentType": 5126, "count": 3, "type": "VEC3",
+        "sparse": { "count": 1, "indices": { "bufferView": idx, "componentType": 5121 }, "values": { "bufferView": val } } }));
+    // Colours: a dense ubyte accessor with one sparse replacement.
+    let col = d.view(&[255u8, 0, 0, 255, 0, 255, 0, 255, 0, 0, 255, 255], None);
+    let sparse_idx = d.view(&1u16.to_le_bytes(), None);
+    let sparse_val = d.view(&[255u8, 255, 255, 0], None);
+    let colors = d.push("accessors", json!({ "bufferView": col, "componentType": 5121, "normalized": true, "count": 3, "type": "VEC4",
+        "sparse": { "count": 1, "indices": { "bufferView": sparse_idx, "componentType": 5123 }, "values": { "bufferView": sparse_val } } }));
+    d.push(
+        "meshes",
+        json!({ "primitives": [{ "attributes": { "POSITION": pos, "NORMAL": nrm, "COLOR_0": colors },
+        "targets": [{ "POSITION": target }] }] }),
+    );
+    d.push("nodes", json!({ "mesh": 0 }));
+    let scene = rigscope::load_bytes("s.glb", &d.to_glb()).unwrap();
+    assert_eq!(scene.vertices.positions[1], Vec3::X);
+    assert_eq!(scene.vertices.normals.as_ref().unwrap()[1], Vec3::Y);
+    let colors = scene.vertices.colors.as_ref().unwrap();
+    assert_eq!(colors[0], glam::Vec4::new(1.0, 0.0, 0.0, 1.0));
+    assert_eq!(colors[1], glam::Vec4::new(1.0, 1.0, 1.0, 0.0), "the sparse value");
+    assert_eq!(scene.morphs[0].name, "target 0");
+    assert_eq!(scene.morphs[0].kind.len(), 1);
+}
+
+#[test]
+fn an_external_buffer_is_read_beside_a_gltf_loaded_by_path() {
+    let dir = std::env::temp_dir().join(format!("rigscope-gltf-{}", std::process::id()));
+    std::fs::create_dir_all(dir.join("bin")).unwrap();
+    let (json, bin) = sample_document().to_gltf_external("bin/strip%20data.bin");
+    std::fs::write(dir.join("strip.gltf"), &json).unwrap();
+    std::fs::write(dir.join("bin/strip data.bin"), &bin).unwrap();
+    let scene = rigscope::load_path(&dir.join("strip.gltf")).unwrap();
+    assert_eq!(scene.vertices.len(), 6);
+    let e = rigscope::load_bytes("strip.gltf", &json).unwrap_err();
+    assert!(e.message.contains("\"bin/strip%20data.bin\""), "{e}");
+    std::fs::remove_file(dir.join("bin/strip data.bin")).unwrap();
+    let e = rigscope::load_path(&dir.join("strip.gltf")).unwrap_err();
+    assert!(e.message.contains("cannot read"), "{e}");
+    let findings = rigscope::check::check_file(&dir.join("strip.gltf"), &json);
+    assert!(findings.iter().any(|f| f.rule == "gltf.unreadable"), "{findings:?}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_written_sample_checks_clean() {
+    let findings = rigscope::check::check_bytes("strip.glb", &sample_document().to_glb());
+    assert!(findings.is_empty(), "{findings:?}");
+}
+
+#[test]
+fn malformed_files_are_refused_with_messages() {
+    let glb = sample_document().to_glb();
+    for cut in [0, 3, 11, 12, 19, 20, 40, glb.len() / 2, glb.len() - 1] {
+        let e = rigscope::load_bytes("cut.glb", &glb[..cut]).unwrap_err();
+        assert!(!e.message.is_empty(), "cut at {cut}");
+    }
+    // An accessor that claims more elements than its view holds.
+    let mut d = sample_document();
+    d.json["accessors"][0]["count"] = json!(1000);
+    let e = rigscope::load_bytes("long.glb", &d.to_glb()).unwrap_err();
+    assert!(e.message.contains("accessor 0 (POSITION)") && e.message.contains("past the end"), "{e}");
+    // A view past its buffer.
+    let mut d = sample_document();
+    d.json["bufferViews"][0]["byteOffset"] = json!(1 << 30);
+    assert!(rigscope::load_bytes("view.glb", &d.to_glb()).unwrap_err().message.contains("past the end of buffer 0"));
+    // A huge count with no bytes behind it.
+    let mut d = sample_document();
+    let sparse =
+        json!({ "count": 1, "indices": { "bufferView": 0, "componentType": 5121 }, "values": { "bufferView": 0 } });
+    d.json["accessors"][0] =
+        json!({ "componentType": 5126, "count": 4_000_000_000u64, "type": "VEC3", "sparse": sparse });
+    let e = rigscope::load_bytes("huge.glb", &d.to_glb()).unwrap_err();
+    assert!(e.message.contains("more than the file's bytes"), "{e}");
+    // Bad JSON, named by line.
+    let e = rigscope::load_bytes("bad.gltf", b"{\"asset\": {\"version\": \"2.0\"},\n\"nodes\": [1, }").unwrap_err();
+    assert_eq!(e.location, rigscope::error::Location::Line(2), "{e}");
+    // Bad indices.
+    let mut d = sample_document();
+    let idx = d.ushorts(&[0, 1, 60], "SCALAR");
+    d.json["meshes"][0]["primitives"][0]["indices"] = json!(idx);
+    assert!(rigscope::load_bytes("i.glb", &d.to_glb()).unwrap_err().message.contains("index 60"));
+    // Not glTF at all, by extension.
+    assert!(rigscope::load_bytes("x.glb", b"hello").unwrap_err().message.contains("not a glTF file"));
+}
