@@ -7,7 +7,7 @@
 use glam::Mat4;
 use serde::Serialize;
 
-use crate::anim::{Pose, skin_positions};
+use crate::anim::{Pose, morphed_vertices, skin_positions};
 use crate::scene::{Clip, Scene};
 
 /// What counts as a change.
@@ -119,8 +119,9 @@ fn geometry(old: &Scene, new: &Scene, o: &DiffOptions, out: &mut Vec<String>) {
     count("triangles", old.triangles.len(), new.triangles.len(), out);
     count("meshes", old.meshes.len(), new.meshes.len(), out);
     count("materials", old.materials.len(), new.materials.len(), out);
-    for m in &old.meshes {
-        match new.meshes.iter().find(|n| n.name == m.name) {
+    // Meshes match by name and, among meshes of one name (an exporter's "GunLowPoly" per material), by order.
+    for (i, m) in old.meshes.iter().enumerate() {
+        match find(&new.meshes, &m.name, nth(&old.meshes, i)) {
             None => out.push(format!("mesh \"{}\" removed", m.name)),
             Some(n) if n.num_triangles != m.num_triangles => {
                 out.push(format!("mesh \"{}\": {} → {} triangles", m.name, m.num_triangles, n.num_triangles))
@@ -128,8 +129,10 @@ fn geometry(old: &Scene, new: &Scene, o: &DiffOptions, out: &mut Vec<String>) {
             Some(_) => {}
         }
     }
-    for m in new.meshes.iter().filter(|m| !old.meshes.iter().any(|o| o.name == m.name)) {
-        out.push(format!("mesh \"{}\" added ({} triangles)", m.name, m.num_triangles));
+    for (i, m) in new.meshes.iter().enumerate() {
+        if find(&old.meshes, &m.name, nth(&new.meshes, i)).is_none() {
+            out.push(format!("mesh \"{}\" added ({} triangles)", m.name, m.num_triangles));
+        }
     }
     for m in &old.materials {
         match new.materials.iter().find(|n| n.name == m.name) {
@@ -152,8 +155,8 @@ fn skeleton(old: &Scene, new: &Scene, o: &DiffOptions, out: &mut Vec<String>) {
     let (a, b) = (&old.skeleton, &new.skeleton);
     count("joints", a.len(), b.len(), out);
     let parent = |s: &crate::scene::Skeleton, i: usize| s.joints[i].parent.map(|p| s.display_name(p));
-    let removed: Vec<usize> = (0..a.len()).filter(|&i| b.find(&a.joints[i].name).is_none()).collect();
-    let added: Vec<usize> = (0..b.len()).filter(|&i| a.find(&b.joints[i].name).is_none()).collect();
+    let removed: Vec<usize> = (0..a.len()).filter(|&i| counterpart(a, b, i).is_none()).collect();
+    let added: Vec<usize> = (0..b.len()).filter(|&i| counterpart(b, a, i).is_none()).collect();
     // A joint gone from one index and another come at the same index, under the same parent: a rename.
     let mut renamed = Vec::new();
     for &i in &removed {
@@ -170,7 +173,7 @@ fn skeleton(old: &Scene, new: &Scene, o: &DiffOptions, out: &mut Vec<String>) {
         out.push(format!("joint \"{}\" added ({p})", b.display_name(i)));
     }
     for (i, j) in a.joints.iter().enumerate() {
-        let Some(k) = b.find(&j.name).or_else(|| renamed.contains(&i).then_some(i)) else { continue };
+        let Some(k) = counterpart(a, b, i).or_else(|| renamed.contains(&i).then_some(i)) else { continue };
         let (pa, pb) = (parent(a, i), parent(b, k));
         if pa != pb && !renamed.contains(&i) {
             let name = |p: Option<String>| p.map_or("none".to_string(), |p| format!("\"{p}\""));
@@ -211,7 +214,7 @@ fn clips(old: &Scene, new: &Scene, o: &DiffOptions, d: &mut Diff) {
 fn motion(old: &Scene, a: &Clip, new: &Scene, b: &Clip, o: &DiffOptions, d: &mut Diff) {
     let frames = a.frame_count.min(b.frame_count).max(1);
     let pairs: Vec<(usize, usize)> =
-        (0..old.skeleton.len()).filter_map(|i| Some((i, new.skeleton.find(&old.skeleton.joints[i].name)?))).collect();
+        (0..old.skeleton.len()).filter_map(|i| Some((i, counterpart(&old.skeleton, &new.skeleton, i)?))).collect();
     let nv = old.vertices.len();
     // Vertices compare by index only where the bind poses agree index by index (a writer may reorder them).
     let same_order = nv == new.vertices.len()
@@ -235,9 +238,11 @@ fn motion(old: &Scene, a: &Clip, new: &Scene, b: &Clip, o: &DiffOptions, d: &mut
     let mut worst_skin = SkinChange { clip: a.name.clone(), distance: 0.0, vertex: 0, frame: 0 };
     let mut bounds_changed = (0u32, 0.0f32, 0u32);
     let (mut pa, mut pb) = (Pose::default(), Pose::default());
+    // Posed as the viewer poses them: constraints (IK, appends) and morphs included, so an export that bakes
+    // them compares equal to its source.
     for f in 0..frames {
-        pa.update(&old.skeleton, a, f as f32, o.default_fps);
-        pb.update(&new.skeleton, b, f as f32, o.default_fps);
+        pa.update_scene(old, Some(a), f as f32, o.default_fps, &[]);
+        pb.update_scene(new, Some(b), f as f32, o.default_fps, &[]);
         for (k, &(i, j)) in pairs.iter().enumerate() {
             let (wa, wb): (Mat4, Mat4) = (pa.world[i], pb.world[j]);
             let moved = wa.w_axis.truncate().distance(wb.w_axis.truncate());
@@ -254,7 +259,8 @@ fn motion(old: &Scene, a: &Clip, new: &Scene, b: &Clip, o: &DiffOptions, d: &mut
             }
         }
         if skin {
-            let (va, vb) = (skin_positions(&old.vertices, &pa.palette), skin_positions(&new.vertices, &pb.palette));
+            let (ma, mb) = (morphed_vertices(old, &pa.morphs), morphed_vertices(new, &pb.morphs));
+            let (va, vb) = (skin_positions(&ma, &pa.palette), skin_positions(&mb, &pb.palette));
             for (v, (p, q)) in va.iter().zip(&vb).enumerate() {
                 let dist = p.distance(*q);
                 if dist > worst_skin.distance {
@@ -327,6 +333,26 @@ pub fn text(d: &Diff, limit: usize) -> String {
         s.push_str("  equal within the tolerance\n");
     }
     s
+}
+
+/// How many meshes before `meshes[i]` share its name.
+fn nth(meshes: &[crate::scene::Mesh], i: usize) -> usize {
+    meshes[..i].iter().filter(|m| m.name == meshes[i].name).count()
+}
+
+/// The `k`-th mesh named `name`.
+fn find<'a>(meshes: &'a [crate::scene::Mesh], name: &str, k: usize) -> Option<&'a crate::scene::Mesh> {
+    meshes.iter().filter(|m| m.name == name).nth(k)
+}
+
+/// The joint of `to` that joint `i` of `from` matches: by name, or for an unnamed joint (IQM animation-only
+/// files) the unnamed joint at the same index.
+fn counterpart(from: &crate::scene::Skeleton, to: &crate::scene::Skeleton, i: usize) -> Option<usize> {
+    let name = &from.joints.get(i)?.name;
+    if name.is_empty() {
+        return to.joints.get(i).filter(|j| j.name.is_empty()).map(|_| i);
+    }
+    to.find(name)
 }
 
 #[cfg(test)]

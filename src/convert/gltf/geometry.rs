@@ -314,10 +314,12 @@ pub fn mesh(
             } else {
                 b.array(&corners.collect::<Vec<_>>(), Some(Target::ElementArrayBuffer), None)
             };
+            // The scene mesh's own name, for a round trip (a glTF primitive has no name of its own).
+            let extras = serde_json::json!({ "rigscope": { "mesh": m.name } });
             Primitive {
                 attributes: attributes.clone(),
                 extensions: None,
-                extras: Default::default(),
+                extras: serde_json::value::to_raw_value(&extras).ok(),
                 indices: Some(indices),
                 material: Some(material(b, i)),
                 mode: Checked::Valid(Mode::Triangles),

@@ -69,13 +69,25 @@ impl<'a> Materials<'a> {
         i
     }
 
+    /// Writes the scene's materials no mesh uses (one-sided), so the material list survives a round trip.
+    pub fn unused(&mut self, b: &mut Builder) {
+        for i in 0..self.scene.materials.len() {
+            if !self.made.keys().any(|k| k.0 == i) {
+                let m = self.material(b, i, false);
+                self.made.insert((i, false), m);
+            }
+        }
+    }
+
     fn material(&mut self, b: &mut Builder, index: usize, two_sided: bool) -> Index<json::Material> {
         let Some(mat) = self.scene.materials.get(index) else {
             return b.root.push(json::Material { double_sided: two_sided, ..Default::default() });
         };
         let color = mat.color.unwrap_or(glam::Vec4::ONE).clamp(glam::Vec4::ZERO, glam::Vec4::ONE);
         let texture = match self.textures.materials().get(index) {
-            Some(&crate::textures::MaterialTexture::Image(image)) => Some(self.texture(b, image)),
+            Some(&crate::textures::MaterialTexture::Image(image)) => {
+                Some(self.texture(b, image, mat.texture.as_deref().unwrap_or(&mat.name)))
+            }
             _ => None,
         };
         let alpha = match self.textures.alpha(index) {
@@ -90,7 +102,12 @@ impl<'a> Materials<'a> {
             extensions =
                 Some(json::extensions::material::Material { unlit: Some(json::extensions::material::Unlit {}) });
         }
+        // A texture the material names but that wasn't found is kept by name, for a round trip.
+        let reference = mat.texture.as_deref().filter(|_| texture.is_none());
+        let extras = reference
+            .and_then(|t| serde_json::value::to_raw_value(&serde_json::json!({ "rigscope": { "texture": t } })).ok());
         b.root.push(json::Material {
+            extras,
             alpha_cutoff: (alpha == GltfAlpha::Mask).then_some(AlphaCutoff(0.5)),
             alpha_mode: Checked::Valid(alpha),
             double_sided: two_sided,
@@ -113,13 +130,14 @@ impl<'a> Materials<'a> {
     }
 
     /// The glTF texture of the set's decoded image `image`, made once per image.
-    fn texture(&mut self, b: &mut Builder, image: usize) -> Index<texture::Texture> {
+    /// The image is named as the first material that uses it refers to it, so a round trip keeps the reference.
+    fn texture(&mut self, b: &mut Builder, image: usize, reference: &str) -> Index<texture::Texture> {
         if let Some(&t) = self.images.get(&image) {
             return t;
         }
         let decoded = &self.textures.images()[image];
         let (bytes, mime, ext) = image_bytes(&decoded.path, decoded.color_key, &decoded.image);
-        let name = decoded.path.file_name().map(|n| n.to_string_lossy().into_owned());
+        let name = Some(reference.to_string());
         let source = match self.home {
             ImageHome::Buffer => {
                 let view = b.bytes_view(&bytes);

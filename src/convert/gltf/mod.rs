@@ -74,10 +74,16 @@ pub fn to_gltf(scene: &Scene, textures: &TextureSet, container: Container) -> Re
     let roots = rig::joint_nodes(&mut b, scene);
     let joints = scene.skeleton.len();
     let skinned = scene.vertices.is_skinned() && joints > 0;
-    let extra = (skinned && geometry::has_unweighted(scene, joints))
-        .then(|| b.root.push(rig::node("rigscope unweighted", crate::scene::Transform::IDENTITY)));
+    let extra = (skinned && geometry::has_unweighted(scene, joints)).then(|| {
+        // Marked, so rigscope reading the file back leaves these vertices unweighted, as they were.
+        let mut node = rig::node("rigscope unweighted", crate::scene::Transform::IDENTITY);
+        node.extras = serde_json::value::to_raw_value(&serde_json::json!({ "rigscope": { "unweighted": true } })).ok();
+        b.root.push(node)
+    });
     let streams = (!scene.vertices.is_empty()).then(|| geometry::streams(&mut b, scene, joints, joints as u32));
-    let skin = skinned.then(|| rig::skin(&mut b, scene, extra, constraint_extras(scene)));
+    // A skeleton is written as a skin even with no mesh to deform (an animation-only file): the skin says which
+    // nodes are its joints, still and moving alike.
+    let skin = (joints > 0).then(|| rig::skin(&mut b, scene, extra, constraint_extras(scene)));
 
     let home = match container {
         Container::Glb => material::ImageHome::Buffer,
@@ -86,13 +92,18 @@ pub fn to_gltf(scene: &Scene, textures: &TextureSet, container: Container) -> Re
     let mut materials = material::Materials::new(scene, textures, home);
     let targets = geometry::vertex_morphs(scene);
     let mut mesh_nodes = Vec::new();
-    for group in streams.as_ref().map_or_else(Vec::new, |_| geometry::groups(scene)) {
+    let groups = streams.as_ref().map_or_else(Vec::new, |_| geometry::groups(scene));
+    let written: usize = groups.iter().map(|g| (g.end - g.first) as usize).sum();
+    let loose = scene.vertices.len() - written;
+    for group in groups {
         let Some(streams) = &streams else { break };
         let mesh = geometry::mesh(&mut b, scene, streams, &group, &targets, &mut |b, i| materials.for_mesh(b, i));
         let name = mesh.name.clone();
         let mesh = b.root.push(mesh);
+        let skin = skin.filter(|_| skinned);
         mesh_nodes.push(b.root.push(json::Node { mesh: Some(mesh), skin, name, ..Default::default() }));
     }
+    materials.unused(&mut b);
     let cameras: Vec<(&crate::scene::CameraTrack, Index<json::Node>)> =
         scene.cameras.iter().filter_map(|t| Some((t, camera::camera_node(&mut b, t)?))).collect();
     for clip in &scene.clips {
@@ -134,6 +145,9 @@ pub fn to_gltf(scene: &Scene, textures: &TextureSet, container: Container) -> Re
     }
     let mut notes = streams.map_or_else(Vec::new, |s| s.notes);
     notes.append(&mut materials.notes);
+    if loose > 0 {
+        notes.push(format!("left out {loose} vertex(es) outside every mesh's triangles: glTF meshes are triangles"));
+    }
     notes.extend(dropped_notes(scene));
     let side_files = std::mem::take(&mut materials.side_files);
     drop(materials);

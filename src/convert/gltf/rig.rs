@@ -37,9 +37,12 @@ pub fn joint_nodes(b: &mut Builder, scene: &Scene) -> Vec<Index<Node>> {
             _ => roots.push(Index::new(i as u32)),
         }
     }
-    for (i, (j, kids)) in joints.iter().zip(children).enumerate() {
-        let name = if j.name.is_empty() { format!("joint {i}") } else { j.name.clone() };
-        let mut n = node(&name, j.bind);
+    for (j, kids) in joints.iter().zip(children) {
+        // An unnamed joint (IQM animation-only files) stays unnamed.
+        let mut n = node(&j.name, j.bind);
+        if j.name.is_empty() {
+            n.name = None;
+        }
         n.children = (!kids.is_empty()).then_some(kids);
         b.root.push(n);
     }
@@ -260,6 +263,18 @@ pub fn animation(
     }
     for (track, node) in cameras {
         super::camera::channels(b, track, *node, &mut samplers, &mut channels);
+    }
+    // A clip that never leaves the bind pose is still a clip: one channel holds the first root where it rests.
+    if channels.is_empty()
+        && let Some(root) = scene.skeleton.joints.first()
+    {
+        let end = clip.duration(DEFAULT_FPS);
+        let times: Vec<f32> = if end > 0.0 { vec![0.0, end] } else { vec![0.0] };
+        let values = vec![root.bind.translation.to_array(); times.len()];
+        let input = input(b, &times);
+        let output = b.array(&values, None, None);
+        let s = sampler(&mut samplers, input, output, false);
+        channels.push(channel(s, Index::new(0), Property::Translation));
     }
     if channels.is_empty() {
         return None;

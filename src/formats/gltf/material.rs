@@ -44,9 +44,33 @@ pub fn read(
                 TextureSearch::BesideModel
             };
         }
+        // rigscope's exports keep a texture reference whose file wasn't found, so a round trip still names it.
+        if out.texture.is_none()
+            && let Some(name) =
+                super::anim::rigscope_extras(m.extras()).and_then(|e| e["texture"].as_str().map(str::to_string))
+        {
+            out.texture = Some(name);
+        }
         materials.push(out);
     }
     Ok((materials, images))
+}
+
+/// Materials that differ only in glTF's double-sidedness (which rigscope keeps on the mesh) folded into one:
+/// for each material, the index it is kept under, and the materials kept.
+pub fn fold_sidedness(materials: Vec<Material>) -> (Vec<usize>, Vec<Material>) {
+    let mut kept: Vec<Material> = Vec::new();
+    let mut map = Vec::with_capacity(materials.len());
+    for m in materials {
+        match kept.iter().position(|k| *k == m) {
+            Some(i) => map.push(i),
+            None => {
+                map.push(kept.len());
+                kept.push(m);
+            }
+        }
+    }
+    (map, kept)
 }
 
 /// The texture reference of image `index`: a relative path beside the model, or the name of an embedded image

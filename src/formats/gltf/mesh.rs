@@ -72,6 +72,9 @@ pub fn read(
         let node = &nodes[ni];
         let Some(mesh) = node.mesh() else { continue };
         let target_names = target_names(&mesh);
+        // Primitives of one mesh that read the same accessors (rigscope's exports: an MMD model's materials over
+        // one vertex list) share their vertices, read once.
+        let mut shared: HashMap<Vec<usize>, (u32, u32)> = HashMap::new();
         for prim in mesh.primitives() {
             let label = format!("mesh {} \"{}\" primitive {}", mesh.index(), mesh.name().unwrap_or(""), prim.index());
             if prim.mode() != Mode::Triangles {
@@ -82,17 +85,21 @@ pub fn read(
                 );
                 continue;
             }
-            let Some(attrs) = read_attributes(&prim, buffers, &label, w)? else { continue };
-            let placement = match (node.skin(), &attrs.joints, &attrs.weights) {
-                (Some(skin), Some(_), Some(_)) => Placement::Skinned { skin: skin.index() },
-                _ => {
-                    let joint = graph.ancestors(ni).find_map(|a| rig.joint_of_node[a]).map(|j| j as u32);
-                    Placement::Static { matrix: graph.world[ni], joint }
-                }
-            };
-            let first_vertex = g.vertices.positions.len() as u32;
+            let key = accessor_key(&prim);
             let first_triangle = g.triangles.len() as u32;
-            let corrections = g.add_vertices(attrs, &placement, rig, &label, w);
+            let (first_vertex, num_vertices, placement) = if let Some(&(first, count)) = shared.get(&key) {
+                (first, count, placement(node, ni, prim.get(&Semantic::Joints(0)).is_some(), graph, rig))
+            } else {
+                let Some(attrs) = read_attributes(&prim, buffers, &label, w)? else { continue };
+                let skinned = attrs.joints.is_some() && attrs.weights.is_some();
+                let placement = placement(node, ni, skinned, graph, rig);
+                let first_vertex = g.vertices.positions.len() as u32;
+                let corrections = g.add_vertices(attrs, &placement, rig, &label, w);
+                let num_vertices = g.vertices.positions.len() as u32 - first_vertex;
+                g.add_morphs(&prim, buffers, ni, &mesh, &target_names, first_vertex, &corrections, &label)?;
+                shared.insert(key, (first_vertex, num_vertices));
+                (first_vertex, num_vertices, placement)
+            };
             g.add_triangles(&prim, buffers, first_vertex, &placement, &label, w)?;
             let material = match prim.material().index() {
                 Some(m) => m,
@@ -101,10 +108,15 @@ pub fn read(
                     material_count
                 }
             };
-            let num_vertices = g.vertices.positions.len() as u32 - first_vertex;
+            // rigscope's exports name each primitive's mesh; other files get the mesh's name (and the
+            // primitive's number when there are several).
+            let own = super::anim::rigscope_extras(prim.extras()).and_then(|e| e["mesh"].as_str().map(str::to_string));
+            let name = own.unwrap_or_else(|| {
+                mesh.name().map_or_else(|| format!("mesh {}", mesh.index()), str::to_string)
+                    + &if mesh.primitives().len() > 1 { format!(".{}", prim.index()) } else { String::new() }
+            });
             g.meshes.push(Mesh {
-                name: mesh.name().map_or_else(|| format!("mesh {}", mesh.index()), str::to_string)
-                    + &if mesh.primitives().len() > 1 { format!(".{}", prim.index()) } else { String::new() },
+                name,
                 material,
                 first_triangle,
                 num_triangles: g.triangles.len() as u32 - first_triangle,
@@ -113,11 +125,47 @@ pub fn read(
                 two_sided: prim.material().double_sided(),
                 uv_animation: None,
             });
-            g.add_morphs(&prim, buffers, ni, &mesh, &target_names, first_vertex, &corrections, &label)?;
         }
     }
     g.finish();
     Ok(g)
+}
+
+/// How node `ni`'s primitive is placed: skinned when the node has a skin and the primitive has influences,
+/// else baked by the node's rest transform and bound to its nearest joint.
+fn placement(node: &gltf::Node, ni: usize, skinned: bool, graph: &Graph, rig: &Rig) -> Placement {
+    match node.skin() {
+        Some(skin) if skinned => Placement::Skinned { skin: skin.index() },
+        _ => {
+            let joint = graph.ancestors(ni).find_map(|a| rig.joint_of_node[a]).map(|j| j as u32);
+            Placement::Static { matrix: graph.world[ni], joint }
+        }
+    }
+}
+
+/// The accessors a primitive's vertices come from (attributes and morph targets), to find primitives that share
+/// them.
+fn accessor_key(prim: &gltf::Primitive) -> Vec<usize> {
+    let mut key: Vec<usize> = prim.attributes().flat_map(|(s, a)| [semantic_id(&s), a.index()]).collect();
+    for t in prim.morph_targets() {
+        key.push(usize::MAX);
+        key.extend(t.positions().map(|a| a.index()));
+    }
+    key
+}
+
+/// A number per attribute semantic, for [`accessor_key`].
+fn semantic_id(s: &Semantic) -> usize {
+    match s {
+        Semantic::Positions => 0,
+        Semantic::Normals => 1,
+        Semantic::Tangents => 2,
+        Semantic::Colors(n) => 16 + *n as usize,
+        Semantic::TexCoords(n) => 1024 + *n as usize,
+        Semantic::Joints(n) => 2048 + *n as usize,
+        Semantic::Weights(n) => 3072 + *n as usize,
+        _ => 4096,
+    }
 }
 
 /// `extras.targetNames` of a mesh, when it has them.
@@ -216,13 +264,14 @@ impl Geometry {
             Placement::Skinned { skin } => {
                 let (js, ws) = (a.joints.as_deref().unwrap_or(&[]), a.weights.as_deref().unwrap_or(&[]));
                 let map = rig.skins.get(*skin).map_or(&[][..], |s| s.joints.as_slice());
+                let unweighted = rig.skins.get(*skin).map_or(&[][..], |s| s.unweighted.as_slice());
                 let mut bad = 0usize;
                 for (v, (j, wt)) in js.iter().zip(ws).enumerate() {
                     moved[v] = rig.skin_correction(*skin, *j, *wt);
                     for k in 0..4 {
                         match map.get(j[k] as usize) {
                             Some(&s) => (joints[v][k], weights[v][k]) = (s as u32, wt[k]),
-                            None if wt[k] != 0.0 => bad += 1,
+                            None if wt[k] != 0.0 && !unweighted.contains(&(j[k] as usize)) => bad += 1,
                             None => {}
                         }
                     }

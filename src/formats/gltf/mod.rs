@@ -9,6 +9,7 @@
 
 mod accessor;
 mod anim;
+mod camera;
 mod container;
 mod material;
 mod mesh;
@@ -146,12 +147,17 @@ fn read_inner(data: &[u8], dir: Option<&Path>) -> Result<Scene, LoadError> {
     let w = &mut meta.warnings;
     let graph = nodes::Graph::new(doc, w);
     let rig = nodes::Rig::new(doc, &graph, &buffers, w)?;
-    let (mut materials, images) = material::read(doc, &buffers, w)?;
-    let geometry = mesh::read(doc, &graph, &rig, &buffers, materials.len(), w)?;
+    let (materials, images) = material::read(doc, &buffers, w)?;
+    let mut geometry = mesh::read(doc, &graph, &rig, &buffers, materials.len(), w)?;
+    let (kept, mut materials) = material::fold_sidedness(materials);
+    for m in &mut geometry.meshes {
+        m.material = kept.get(m.material).copied().unwrap_or(materials.len());
+    }
     if geometry.default_material_used {
         materials.push(material::default_material());
     }
     let clips = anim::read(doc, &rig, &geometry, &buffers, w)?;
+    let cameras = camera::read(doc, &graph, &buffers)?;
     Ok(Scene {
         vertices: geometry.vertices,
         triangles: geometry.triangles,
@@ -163,6 +169,7 @@ fn read_inner(data: &[u8], dir: Option<&Path>) -> Result<Scene, LoadError> {
         front_face: FrontFace::Ccw,
         morphs: geometry.morphs,
         images,
+        cameras,
         ..Scene::empty(meta)
     })
 }

@@ -61,7 +61,8 @@ impl Graph {
             let (t, m) = node_transform(&node);
             local.push(t);
             matrix.push(m);
-            names.push(node.name().map_or_else(|| format!("node {}", node.index()), str::to_string));
+            // An unnamed node's joint is unnamed too (shown by its index, as other formats' unnamed joints).
+            names.push(node.name().unwrap_or_default().to_string());
             for child in node.children() {
                 let c = child.index();
                 if parent[c].is_some() || c == node.index() {
@@ -136,6 +137,9 @@ pub struct SkinMap {
     pub joints: Vec<usize>,
     /// `bind_world · IBM` per skin joint; `None` when every one is the identity (the usual case).
     pub correction: Option<Vec<Mat4>>,
+    /// Skin joints that stand for "no joint" (rigscope's exports bind vertices without weights to an unmoving
+    /// joint marked `extras.rigscope.unweighted`): their influences are dropped without a warning.
+    pub unweighted: Vec<usize>,
 }
 
 /// The skeleton and how nodes and skins map onto it.
@@ -149,7 +153,8 @@ pub struct Rig {
 impl Rig {
     pub fn new(doc: &gltf::Document, graph: &Graph, buffers: &Buffers, w: &mut Vec<Warning>) -> Result<Rig, LoadError> {
         let n = graph.parent.len();
-        let mut wanted = vec![false; n];
+        let unweighted = unweighted_nodes(doc);
+        let mut direct = vec![false; n];
         let skin_joints = doc.skins().flat_map(|s| s.joints().map(|j| j.index()).collect::<Vec<_>>());
         let animated = doc.animations().flat_map(|a| {
             a.channels()
@@ -157,9 +162,18 @@ impl Rig {
                 .map(|c| c.target().node().index())
                 .collect::<Vec<_>>()
         });
-        for node in skin_joints.chain(animated) {
+        // Camera nodes are read as cameras, not joints.
+        let cameras: Vec<bool> = doc.nodes().map(|n| n.camera().is_some()).collect();
+        for node in skin_joints.chain(animated).filter(|j| !unweighted[*j] && !cameras[*j]) {
+            direct[node] = true;
+        }
+        // Ancestors are joints too, except those that neither move nor are moved (an identity armature node that
+        // only groups root joints): folding them in changes no world transform.
+        let mut wanted = vec![false; n];
+        for node in (0..n).filter(|&i| direct[i]) {
             for a in graph.ancestors(node) {
-                if std::mem::replace(&mut wanted[a], true) {
+                let transparent = !direct[a] && graph.local[a] == Transform::IDENTITY;
+                if !transparent && std::mem::replace(&mut wanted[a], true) && a != node {
                     break;
                 }
             }
@@ -168,14 +182,16 @@ impl Rig {
         let mut joints = Vec::new();
         for &i in graph.order.iter().filter(|&&i| wanted[i]) {
             joint_of_node[i] = Some(joints.len());
-            let parent = graph.parent[i].and_then(|p| joint_of_node[p]);
+            let parent = graph.ancestors(i).skip(1).find_map(|p| joint_of_node[p]);
             joints.push(Joint { name: graph.names[i].clone(), parent, bind: graph.local[i] });
         }
         let skeleton = Skeleton::new(joints, true)
             .map_err(|j| LoadError::whole(format!("joint {j} comes before its parent (internal ordering error)")))?;
         let mut skins = Vec::new();
         for skin in doc.skins() {
-            skins.push(skin_map(&skin, &skeleton, &joint_of_node, buffers, w)?);
+            let mut map = skin_map(&skin, &skeleton, &joint_of_node, buffers, w)?;
+            map.unweighted = skin.joints().enumerate().filter(|(_, j)| unweighted[j.index()]).map(|(k, _)| k).collect();
+            skins.push(map);
         }
         Ok(Rig { skeleton, joint_of_node, skins })
     }
@@ -204,7 +220,9 @@ fn skin_map(
     w: &mut Vec<Warning>,
 ) -> Result<SkinMap, LoadError> {
     let joints: Vec<usize> = skin.joints().filter_map(|j| joint_of_node[j.index()]).collect();
-    let Some(ibm) = skin.inverse_bind_matrices() else { return Ok(SkinMap { joints, correction: None }) };
+    let Some(ibm) = skin.inverse_bind_matrices() else {
+        return Ok(SkinMap { joints, correction: None, unweighted: Vec::new() });
+    };
     let (_, m) = buffers.floats(&ibm, "inverseBindMatrices", &[16])?;
     if m.len() / 16 < joints.len() {
         let msg = format!("skin {}: {} inverse bind matrices for {} joints", skin.index(), m.len() / 16, joints.len());
@@ -218,7 +236,7 @@ fn skin_map(
     let identity =
         correction.iter().all(|c| c.abs_diff_eq(Mat4::IDENTITY, 1e-4 * c.w_axis.truncate().length().max(1.0)));
     if identity {
-        return Ok(SkinMap { joints, correction: None });
+        return Ok(SkinMap { joints, correction: None, unweighted: Vec::new() });
     }
     let shared = correction.windows(2).all(|p| p[0].abs_diff_eq(p[1], 1e-4));
     if !shared {
@@ -232,5 +250,12 @@ fn skin_map(
             ),
         );
     }
-    Ok(SkinMap { joints, correction: Some(correction) })
+    Ok(SkinMap { joints, correction: Some(correction), unweighted: Vec::new() })
+}
+
+/// Nodes rigscope's exporter marks `extras.rigscope.unweighted`.
+fn unweighted_nodes(doc: &gltf::Document) -> Vec<bool> {
+    doc.nodes()
+        .map(|n| super::anim::rigscope_extras(n.extras()).is_some_and(|e| e["unweighted"].as_bool() == Some(true)))
+        .collect()
 }
