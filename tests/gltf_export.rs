@@ -120,6 +120,13 @@ fn cases() -> Vec<(String, Vec<PathBuf>)> {
     )
     .unwrap();
     std::fs::write(&vpd, rigscope::formats::vpd::write::sample_document().to_bytes()).unwrap();
+    // An RSM 2.3 model with UV animation and its texture beside it.
+    let rsm = dir.join("uv_scroll.rsm2");
+    std::fs::write(&rsm, rigscope::formats::rsm::write::sample_document(2, 3).to_bytes()).unwrap();
+    image::RgbaImage::from_fn(8, 8, |x, y| image::Rgba([(x * 32) as u8, (y * 32) as u8, 90, 255]))
+        .save(dir.join("seed.tga"))
+        .unwrap();
+    out.push(("uv_scroll".to_string(), vec![rsm]));
     let miku = corpus("mmd/threejs/miku/miku_v2.pmd");
     out.push(("miku_mvd".to_string(), vec![miku.clone(), mvd]));
     out.push(("miku_vpd".to_string(), vec![miku, vpd]));
@@ -157,6 +164,27 @@ fn every_corpus_model_exports_to_gltf_that_the_khronos_validator_passes() {
     assert!(failures.is_empty(), "{} problems:\n{}", failures.len(), failures.join("\n"));
 }
 
+/// A .glb with its `KHR_animation_pointer` channels (no target node) left out, which the gltf crate can't read.
+fn without_pointer_channels(glb: &[u8]) -> Vec<u8> {
+    let len = u32::from_le_bytes(glb[12..16].try_into().unwrap()) as usize;
+    let mut doc: serde_json::Value = serde_json::from_slice(&glb[20..20 + len]).unwrap();
+    for a in doc.get_mut("animations").and_then(|a| a.as_array_mut()).into_iter().flatten() {
+        a["channels"].as_array_mut().unwrap().retain(|c| c["target"].get("node").is_some());
+    }
+    let mut json = serde_json::to_vec(&doc).unwrap();
+    json.resize(json.len().next_multiple_of(4), b' ');
+    let rest = &glb[20 + len..];
+    let mut out = Vec::new();
+    out.extend_from_slice(b"glTF");
+    out.extend_from_slice(&2u32.to_le_bytes());
+    out.extend_from_slice(&((20 + json.len() + rest.len()) as u32).to_le_bytes());
+    out.extend_from_slice(&(json.len() as u32).to_le_bytes());
+    out.extend_from_slice(b"JSON");
+    out.extend_from_slice(&json);
+    out.extend_from_slice(rest);
+    out
+}
+
 /// A glTF file evaluated from its JSON and buffer alone: node transforms at a time, and skinned vertices.
 struct Evaluated {
     doc: gltf::Document,
@@ -165,7 +193,7 @@ struct Evaluated {
 
 impl Evaluated {
     fn open(path: &Path) -> Evaluated {
-        let g = gltf::Gltf::from_slice(&std::fs::read(path).unwrap()).unwrap();
+        let g = gltf::Gltf::from_slice(&without_pointer_channels(&std::fs::read(path).unwrap())).unwrap();
         Evaluated { doc: g.document, blob: g.blob.unwrap_or_default() }
     }
 
@@ -493,4 +521,72 @@ fn written_gltf_reads_back_equal_to_its_source() {
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// RSM 2.3 UV animation becomes the texture transform of the mesh's own material, animated through
+/// `KHR_animation_pointer`: at each key, glTF's `T(offset)·R(rotation)·S(scale)` moves a UV where rigscope's
+/// `UvAnimation::matrix` does.
+#[test]
+fn rsm_uv_animation_becomes_an_animated_texture_transform() {
+    let inputs = cases().into_iter().find(|c| c.0 == "uv_scroll").unwrap().1;
+    let out = out_dir().join("uv_scroll.glb");
+    convert(&[&inputs[0]], &out, &[]);
+    let src = source(&inputs);
+    let anim = src.meshes.iter().find_map(|m| m.uv_animation.clone()).expect("the sample's UV animation");
+    let bytes = std::fs::read(&out).unwrap();
+    let json_len = u32::from_le_bytes(bytes[12..16].try_into().unwrap()) as usize;
+    let doc: serde_json::Value = serde_json::from_slice(&bytes[20..20 + json_len]).unwrap();
+    let used: Vec<&str> = doc["extensionsUsed"].as_array().unwrap().iter().filter_map(|v| v.as_str()).collect();
+    assert!(used.contains(&"KHR_texture_transform") && used.contains(&"KHR_animation_pointer"), "{used:?}");
+    let g = Evaluated::open(&out);
+    let animation = g.doc.animations().next().expect("the clip");
+    // The pointer channels, read from the JSON (the gltf crate doesn't know the pointer path).
+    let channels = doc["animations"][animation.index()]["channels"].as_array().unwrap();
+    let mut fields = std::collections::HashMap::new();
+    for c in channels.iter().filter(|c| c["target"]["path"] == "pointer") {
+        let pointer = c["target"]["extensions"]["KHR_animation_pointer"]["pointer"].as_str().unwrap();
+        let sampler = animation.samplers().nth(c["sampler"].as_u64().unwrap() as usize).unwrap();
+        let read = |a: gltf::Accessor| {
+            let view = a.view().unwrap();
+            let start = view.offset() + a.offset();
+            let n = a.count() * a.dimensions().multiplicity();
+            (0..n).map(|i| f32::from_le_bytes(g.blob[start + 4 * i..start + 4 * i + 4].try_into().unwrap())).collect()
+        };
+        let (times, values): (Vec<f32>, Vec<f32>) = (read(sampler.input()), read(sampler.output()));
+        fields.insert(pointer.rsplit('/').next().unwrap().to_string(), (times, values));
+    }
+    assert_eq!(fields.len(), 3, "offset, rotation and scale: {:?}", fields.keys());
+    let (times, offsets) = &fields["offset"];
+    assert!(times.len() >= 2);
+    for (k, &t) in times.iter().enumerate() {
+        let (o, r, s) = (
+            glam::Vec2::new(offsets[2 * k], offsets[2 * k + 1]),
+            fields["rotation"].1[k],
+            glam::Vec2::new(fields["scale"].1[2 * k], fields["scale"].1[2 * k + 1]),
+        );
+        let khr = glam::Affine2::from_translation(o) * glam::Affine2::from_angle(r) * glam::Affine2::from_scale(s);
+        let m = anim.matrix(t);
+        for uv in [glam::Vec2::ZERO, glam::Vec2::X, glam::Vec2::new(0.3, 0.8)] {
+            let want =
+                glam::Vec2::new(m[0][0] * uv.x + m[0][1] * uv.y + m[0][2], m[1][0] * uv.x + m[1][1] * uv.y + m[1][2]);
+            assert!(
+                khr.transform_point2(uv).distance(want) < 1e-5,
+                "t {t}: {uv} → {} vs {want}",
+                khr.transform_point2(uv)
+            );
+        }
+    }
+    assert!(offsets.windows(2).any(|w| w[0] != w[1]) || offsets.len() > 2, "the offset moves");
+
+    // Read back by rigscope, the mesh scrolls its UVs as the source's did.
+    let back = rigscope::load_path(&out).unwrap();
+    let again = back.meshes.iter().find_map(|m| m.uv_animation.clone()).expect("UV animation read back");
+    for t in [0.0, 0.004, 0.01, 0.5] {
+        let (a, b) = (anim.matrix(t), again.matrix(t));
+        for r in 0..2 {
+            for c in 0..3 {
+                assert!((a[r][c] - b[r][c]).abs() < 1e-5, "t {t}: {a:?} vs {b:?}");
+            }
+        }
+    }
 }

@@ -15,7 +15,7 @@ use json::{Index, texture};
 
 use super::buffer::Builder;
 use crate::scene::{AlphaMode, Scene};
-use crate::textures::TextureSet;
+use crate::textures::{MaterialTexture, TextureSet};
 
 /// An image file the .gltf form writes beside the document.
 pub struct SideFile {
@@ -40,6 +40,8 @@ pub struct Materials<'a> {
     pub side_files: Vec<SideFile>,
     pub notes: Vec<String>,
     pub unlit: bool,
+    /// Meshes with UV animation and the glTF material made for each.
+    pub uv_animated: Vec<(usize, usize)>,
 }
 
 impl<'a> Materials<'a> {
@@ -54,17 +56,25 @@ impl<'a> Materials<'a> {
             side_files: Vec::new(),
             notes: Vec::new(),
             unlit: false,
+            uv_animated: Vec::new(),
         }
     }
 
-    /// The glTF material of scene mesh `mesh`.
+    /// The glTF material of scene mesh `mesh`. A textured mesh with UV animation gets one of its own, whose
+    /// texture transform its animation moves ([`Materials::uv_animated`]).
     pub fn for_mesh(&mut self, b: &mut Builder, mesh: usize) -> Index<json::Material> {
         let m = &self.scene.meshes[mesh];
+        let textured = matches!(self.textures.materials().get(m.material), Some(MaterialTexture::Image(_)));
+        if let Some(anim) = m.uv_animation.as_ref().filter(|_| textured) {
+            let i = self.material(b, m.material, m.two_sided, Some(super::uv::rest(anim)));
+            self.uv_animated.push((mesh, i.value()));
+            return i;
+        }
         let key = (m.material, m.two_sided);
         if let Some(&i) = self.made.get(&key) {
             return i;
         }
-        let i = self.material(b, m.material, m.two_sided);
+        let i = self.material(b, m.material, m.two_sided, None);
         self.made.insert(key, i);
         i
     }
@@ -73,13 +83,19 @@ impl<'a> Materials<'a> {
     pub fn unused(&mut self, b: &mut Builder) {
         for i in 0..self.scene.materials.len() {
             if !self.made.keys().any(|k| k.0 == i) {
-                let m = self.material(b, i, false);
+                let m = self.material(b, i, false, None);
                 self.made.insert((i, false), m);
             }
         }
     }
 
-    fn material(&mut self, b: &mut Builder, index: usize, two_sided: bool) -> Index<json::Material> {
+    fn material(
+        &mut self,
+        b: &mut Builder,
+        index: usize,
+        two_sided: bool,
+        transform: Option<json::extensions::texture::TextureTransform>,
+    ) -> Index<json::Material> {
         let Some(mat) = self.scene.materials.get(index) else {
             return b.root.push(json::Material { double_sided: two_sided, ..Default::default() });
         };
@@ -117,7 +133,7 @@ impl<'a> Materials<'a> {
                 base_color_texture: texture.map(|index| texture::Info {
                     index,
                     tex_coord: 0,
-                    extensions: None,
+                    extensions: transform.map(|t| json::extensions::texture::Info { texture_transform: Some(t) }),
                     extras: Default::default(),
                 }),
                 metallic_factor: StrengthFactor(0.0),

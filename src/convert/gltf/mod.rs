@@ -11,6 +11,7 @@ mod camera;
 mod geometry;
 mod material;
 mod rig;
+mod uv;
 
 use gltf::json;
 use json::Index;
@@ -113,6 +114,41 @@ pub fn to_gltf(scene: &Scene, textures: &TextureSet, container: Container) -> Re
             b.root.push(a);
         }
     }
+    // UV animation plays with the first clip (RSM has one): pointer channels into its animation.
+    let mut pointers = Vec::new();
+    if !materials.uv_animated.is_empty() {
+        let end = scene.clips.first().map_or(0.0, |c| c.duration(crate::scene::DEFAULT_FPS));
+        let first = scene.clips.first().map_or("UV animation".to_string(), |c| c.name.clone());
+        let animation = match b.root.animations.iter().position(|a| a.name.as_deref() == Some(first.as_str())) {
+            Some(a) => a,
+            None => {
+                let a = json::Animation {
+                    extensions: None,
+                    extras: None,
+                    channels: Vec::new(),
+                    name: Some(first),
+                    samplers: Vec::new(),
+                };
+                b.root.push(a);
+                b.root.animations.len() - 1
+            }
+        };
+        let mut exact = true;
+        for &(mesh, material) in &materials.uv_animated {
+            let Some(anim) = &scene.meshes[mesh].uv_animation else { continue };
+            let (mut channels, ok) = uv::channels(&mut b, anim, material, animation, end);
+            pointers.append(&mut channels);
+            exact &= ok;
+        }
+        b.root.extensions_used.extend(["KHR_texture_transform".to_string(), "KHR_animation_pointer".to_string()]);
+        if !exact {
+            materials.notes.push(
+                "a UV animation scales unevenly while it rotates: glTF's texture transform scales before it rotates, \
+                 so it is approximated"
+                    .into(),
+            );
+        }
+    }
     // Camera tracks of no clip here get an animation of their own.
     for &(track, node) in &cameras {
         if !scene.clips.iter().any(|c| track.clip.as_deref() == Some(c.name.as_str())) {
@@ -150,8 +186,16 @@ pub fn to_gltf(scene: &Scene, textures: &TextureSet, container: Container) -> Re
     }
     notes.extend(dropped_notes(scene));
     let side_files = std::mem::take(&mut materials.side_files);
+    let untextured = scene
+        .meshes
+        .iter()
+        .enumerate()
+        .filter(|(i, m)| m.uv_animation.is_some() && !materials.uv_animated.iter().any(|u| u.0 == *i));
+    if untextured.count() > 0 {
+        notes.push("dropped the UV animation of meshes whose texture wasn't found".into());
+    }
     drop(materials);
-    finish(b, container, side_files, notes)
+    finish(b, container, side_files, notes, &pointers)
 }
 
 /// Adds the buffer and serialises the document in its container.
@@ -160,6 +204,7 @@ fn finish(
     container: Container,
     mut side_files: Vec<SideFile>,
     notes: Vec<String>,
+    pointers: &[uv::PointerChannel],
 ) -> Result<GltfFile, ConvertError> {
     while !b.bin.len().is_multiple_of(4) {
         b.bin.push(0);
@@ -179,7 +224,7 @@ fn finish(
     }
     let (head, body) = match container {
         Container::Glb => {
-            let text = json::serialize::to_vec(&b.root).map_err(|e| ConvertError(format!("glTF JSON: {e}")))?;
+            let text = serialize(&b.root, pointers, false)?;
             if text.len() as u64 + b.bin.len() as u64 + 64 > u64::from(u32::MAX) {
                 return Err(ConvertError("the model is over 4 GiB, the most a .glb holds: write .gltf".into()));
             }
@@ -191,11 +236,19 @@ fn finish(
             if let Some(name) = uri.filter(|_| !b.bin.is_empty()) {
                 side_files.insert(0, SideFile { name, bytes: std::mem::take(&mut b.bin) });
             }
-            let text = json::serialize::to_vec_pretty(&b.root).map_err(|e| ConvertError(format!("glTF JSON: {e}")))?;
+            let text = serialize(&b.root, pointers, true)?;
             (text, Vec::new())
         }
     };
     Ok(GltfFile { head, body, side_files, notes })
+}
+
+/// The document's JSON, with the animation channels gltf-json can't spell added (`pointers`).
+fn serialize(root: &json::Root, pointers: &[uv::PointerChannel], pretty: bool) -> Result<Vec<u8>, ConvertError> {
+    let fail = |e: serde_json::Error| ConvertError(format!("glTF JSON: {e}"));
+    let mut value = serde_json::to_value(root).map_err(fail)?;
+    uv::add_pointer_channels(&mut value, pointers);
+    if pretty { serde_json::to_vec_pretty(&value) } else { serde_json::to_vec(&value) }.map_err(fail)
 }
 
 /// What glTF has no place for but a user of the file may want: the IK chains and append relations, by joint
@@ -252,10 +305,6 @@ fn dropped_notes(scene: &Scene) -> Vec<String> {
         scene.materials.iter().filter(|m| m.sphere.is_some() || m.toon.is_some() || m.outline.is_some()).count();
     if shaded > 0 {
         notes.push(format!("dropped the sphere maps, toon ramps and outlines of {shaded} material(s): glTF has none"));
-    }
-    let uv = scene.meshes.iter().filter(|m| m.uv_animation.is_some()).count();
-    if uv > 0 {
-        notes.push(format!("dropped the UV animation of {uv} mesh(es)"));
     }
     let fov = scene.cameras.iter().filter(|t| camera::fov_changes(t)).count();
     if fov > 0 {

@@ -14,6 +14,7 @@ mod container;
 mod material;
 mod mesh;
 mod nodes;
+mod pointer;
 #[cfg(test)]
 mod tests;
 pub mod write;
@@ -134,7 +135,11 @@ fn checked_enums(root: &gltf::json::Root) -> Result<(), LoadError> {
 
 fn read_inner(data: &[u8], dir: Option<&Path>) -> Result<Scene, LoadError> {
     let c = container::split(data)?;
-    let gltf = gltf::Gltf::from_slice_without_validation(c.json).map_err(|e| json_error(e, c.glb))?;
+    // Channels animating through KHR_animation_pointer have no target node, which the gltf crate can't read:
+    // they are taken out first (texture transforms become UV animation, the rest is said).
+    let (json_text, pointers) = pointer::take_pointer_channels(c.json);
+    let json_bytes = json_text.as_deref().unwrap_or(c.json);
+    let gltf = gltf::Gltf::from_slice_without_validation(json_bytes).map_err(|e| json_error(e, c.glb))?;
     let doc = &gltf.document;
     validate(doc)?;
     let mut meta = Metadata::new(Format::Gltf, doc.as_json().asset.version.clone());
@@ -149,6 +154,8 @@ fn read_inner(data: &[u8], dir: Option<&Path>) -> Result<Scene, LoadError> {
     let rig = nodes::Rig::new(doc, &graph, &buffers, w)?;
     let (materials, images) = material::read(doc, &buffers, w)?;
     let mut geometry = mesh::read(doc, &graph, &rig, &buffers, materials.len(), w)?;
+    // Meshes still name glTF's materials here, which the pointers address.
+    pointer::uv_animations(doc, &buffers, &pointers, &mut geometry.meshes, w)?;
     let (kept, mut materials) = material::fold_sidedness(materials);
     for m in &mut geometry.meshes {
         m.material = kept.get(m.material).copied().unwrap_or(materials.len());
