@@ -60,7 +60,28 @@ pub fn inputs() -> Vec<(String, Vec<u8>)> {
     let gltf = rigscope::formats::gltf::write::sample_document();
     out.push(("sample.glb".into(), gltf.to_glb()));
     out.push(("sample.gltf".into(), gltf.to_gltf_embedded()));
+    out.push(("exported.glb".into(), exported_glb()));
     out
+}
+
+/// What rigscope's exporter writes for an RSM 2.3 model with UV animation and its texture: a skin, keyed
+/// animation, an embedded image and `KHR_animation_pointer` channels, which the reader takes apart itself.
+fn exported_glb() -> Vec<u8> {
+    // A folder per call: tests running at once each write their own texture.
+    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join(format!("target/robustness-export/{}-{call}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    image::RgbaImage::from_pixel(4, 4, image::Rgba([200, 90, 40, 255])).save(dir.join("seed.tga")).unwrap();
+    let rsm = rigscope::formats::rsm::write::sample_document(2, 3).to_bytes();
+    let scene = rigscope::formats::load_bytes("uv.rsm2", &rsm).unwrap();
+    let out = dir.join("uv.glb");
+    rigscope::convert::write_gltf(scene, Some(&dir), &out, Default::default()).unwrap();
+    let bytes = std::fs::read(&out).unwrap();
+    assert!(bytes.windows(21).any(|w| w == b"KHR_animation_pointer"), "the sample has pointer channels");
+    let _ = std::fs::remove_dir_all(&dir);
+    bytes
 }
 
 /// Values that break parsers: zero and one, sign and range limits, counts just past the file, NaN and infinity.
