@@ -301,3 +301,65 @@ fn rewriting_a_file_on_disk_updates_the_app_through_the_watcher() {
     app.files_changed(&changed);
     assert!(vertices(&app) > before);
 }
+
+/// `bytes` (an IQM) with the whole model scaled by `s` about its origin, as `convert --scale` writes it.
+fn scaled(bytes: &[u8], s: f32) -> Vec<u8> {
+    let mut scene = rigscope::formats::load_bytes("m.iqm", bytes).unwrap();
+    rigscope::convert::transform_scene(&mut scene, s, glam::Quat::IDENTITY);
+    rigscope::convert::to_iqm(&scene).unwrap().bytes
+}
+
+/// Compare with…: another version of the model becomes the reference; the Compare section says what `diff`
+/// says and which joints are farthest from the reference at the frame shown, the view gets the reference's
+/// skeleton as a ghost, and Clear ends it.
+#[test]
+fn compare_with_another_version_lists_the_joints_that_moved_and_draws_its_skeleton() {
+    let dir = temp_dir("compare");
+    let bytes = model(600, 20);
+    let (_, mut app) = opened_grid(&dir, &bytes);
+    let other = dir.join("grid_big.iqm");
+    std::fs::write(&other, scaled(&bytes, 1.5)).unwrap();
+    app.compare_with_path(&other);
+    assert!(app.problems().is_empty(), "{:?}", app.problems());
+    let mut h = harness(app);
+    h.run();
+    h.get_by_label("Reference: grid_big.iqm");
+    assert!(h.query_by_label_contains("At frame").is_some());
+    // The diff's lines: the bind pose moved, and the clip's joints moved, largest first.
+    assert!(h.query_all_by_label_contains("bind pose moved").count() >= 3);
+    let bones = h.state().overlays().reference_bones;
+    assert_eq!(bones.len(), 5, "the reference's six joints, five bones");
+    let model_bones = h.state().scene().unwrap().skeleton.len() - 1;
+    assert_eq!(bones.len(), model_bones);
+
+    h.get_by_label("Clear").click();
+    h.run();
+    assert!(h.query_by_label("Reference: grid_big.iqm").is_none());
+    assert!(h.state().overlays().reference_bones.is_empty());
+
+    // A file that isn't a model is refused with a notice, and nothing is compared.
+    let anim = dir.join("wave.iqm");
+    std::fs::write(&anim, animation("wave", 12)).unwrap();
+    h.state_mut().compare_with_path(&anim);
+    h.run();
+    assert!(h.state().problems().iter().any(|p| p.message.contains("not a model")), "{:?}", h.state().problems());
+    assert!(h.state().overlays().reference_bones.is_empty());
+}
+
+/// "Keep the previous version as reference": when the model's file is rewritten, the version before the reload
+/// becomes the reference.
+#[test]
+fn a_reload_can_keep_the_previous_version_as_reference() {
+    let dir = temp_dir("keep-previous");
+    let bytes = model(600, 20);
+    let (file, app) = opened_grid(&dir, &bytes);
+    let mut h = harness(app);
+    h.run();
+    h.get_by_label("Keep the previous version as reference").click();
+    h.run();
+    std::fs::write(&file, scaled(&bytes, 2.0)).unwrap();
+    assert_eq!(h.state_mut().files_changed(std::slice::from_ref(&file)).len(), 1);
+    h.run();
+    h.get_by_label("Reference: grid.iqm before reload 1");
+    assert!(!h.state().overlays().reference_bones.is_empty());
+}

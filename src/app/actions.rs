@@ -60,6 +60,10 @@ pub enum Action {
     OpenRecent(std::path::PathBuf),
     /// Shows or hides the keyboard help overlay.
     ToggleHelp,
+    /// Stops comparing the shown document with its reference.
+    ClearReference,
+    /// Whether a reload of the model makes the version before it the reference.
+    SetKeepPrevious(bool),
 }
 
 impl App {
@@ -115,6 +119,11 @@ impl App {
 /// Applies an action that concerns the shown document alone: playback, selection, hidden meshes, the curve
 /// view, the MMD axis switch, going to a finding.
 fn apply_to_document(doc: &mut Document, action: Action) {
+    match action {
+        Action::ClearReference => return doc.reference = None,
+        Action::SetKeepPrevious(on) => return doc.keep_previous = on,
+        _ => {}
+    }
     let clip = doc.current_clip().map(ClipMeta::clone_meta);
     let player = &mut doc.player;
     match action {

@@ -200,6 +200,10 @@ pub struct Document {
     pub(super) last_reload: Option<String>,
     /// One of its files changed on disk while another document was shown: rebuilt when shown.
     pub(super) stale: bool,
+    /// Compare with…: the file it is compared with, drawn as a ghost (`None`: no comparison).
+    pub(super) reference: Option<Box<super::compare::Reference>>,
+    /// On a reload of the model's own file, the version before becomes the reference.
+    pub(super) keep_previous: bool,
 }
 
 impl Document {
@@ -241,6 +245,8 @@ impl Document {
             reloads: 0,
             last_reload: None,
             stale: false,
+            reference: None,
+            keep_previous: false,
         }
     }
 

@@ -61,6 +61,11 @@ pub fn section(ui: &mut egui::Ui, doc: &Document, watch: bool, out: &mut Vec<Act
         if ui.checkbox(&mut on, "Reload on change").on_hover_text(hint).changed() {
             out.push(Action::SetWatch(on));
         }
+        let mut keep = doc.keep_previous;
+        let hint = "On a reload, compare with the version before it (the Compare section, a ghost skeleton)";
+        if ui.checkbox(&mut keep, "Keep the previous version as reference").on_hover_text(hint).changed() {
+            out.push(Action::SetKeepPrevious(keep));
+        }
         if !sources.iter().any(|s| s.path.is_some()) {
             ui.weak("Opened from memory: nothing to watch.");
         } else if let (n @ 1.., Some(last)) = reloads {

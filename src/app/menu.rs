@@ -84,6 +84,7 @@ pub fn bar(ui: &mut egui::Ui, state: MenuState<'_>) -> Vec<Action> {
                     command(ui, "As animated PNG…", Action::Window(Intent::RecordClip(AnimatedFormat::Apng)), &mut out);
                 });
                 command(ui, "Export glTF…", Action::Window(Intent::ExportGltf), &mut out);
+                command(ui, "Compare with…", Action::Window(Intent::CompareDialog), &mut out);
                 command(ui, "Copy pose as JSON", Action::CopyPose, &mut out);
                 ui.separator();
                 command(ui, "Close model", Action::CloseModel(usize::MAX), &mut out);

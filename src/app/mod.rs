@@ -12,6 +12,7 @@ mod actions;
 mod animations;
 pub mod bone_facts;
 mod bounds;
+mod compare;
 mod display_frames;
 mod document;
 mod file_info;
@@ -106,6 +107,8 @@ pub enum Intent {
     CancelRecording,
     /// Ask where, then write the model shown with its attached motions as glTF (what `convert OUT.glb` does).
     ExportGltf,
+    /// Ask for a file to compare the model shown with ([`App::compare_with_path`]).
+    CompareDialog,
     Quit,
 }
 
@@ -254,6 +257,23 @@ impl App {
             }
             Err(e) => self.notices.report(format!("{name}: cannot read: {e}"), Some(name)),
         }
+    }
+
+    /// Compare with…: `path` becomes the shown model's reference (a notice says why not: unreadable, or an
+    /// animation-only file).
+    pub fn compare_with_path(&mut self, path: &Path) {
+        let name = path.display().to_string();
+        let scene = match crate::load_path(path) {
+            Ok(s) if s.is_animation_only() => {
+                return self.notices.report(format!("{name}: an animation, not a model to compare with"), Some(name));
+            }
+            Ok(s) => s,
+            Err(e) => return self.notices.report(e.to_string(), Some(name)),
+        };
+        let Some(doc) = self.documents.get_mut(self.active) else { return };
+        let model_name = doc.sources.first().map_or(String::new(), |s| s.name.clone());
+        let short = path.file_name().map_or(name.clone(), |n| n.to_string_lossy().into_owned());
+        doc.reference = Some(Box::new(compare::Reference::new(short, scene, doc.scene(), &model_name)));
     }
 
     /// Opens a file from memory (tests, the demo); as [`App::open_path`], with no folder for textures and
@@ -595,6 +615,7 @@ impl App {
         let cjk_missing = self.chrome.cjk_font_missing.as_deref();
         if let Some(doc) = self.documents.get_mut(self.active) {
             files::section(ui, doc, watch, actions);
+            compare::section(ui, doc, actions);
             file_info::section(ui, &mut doc.model);
             meshes::section(ui, doc, actions);
             morphs::section(ui, doc, cjk_missing, actions);
@@ -710,6 +731,12 @@ impl App {
             normals: t.normals,
             tangents: t.tangents,
             joint_axes: t.joint_axes,
+            reference_bones: doc
+                .and_then(|d| {
+                    let r = d.reference.as_deref()?;
+                    Some(r.bones(d.current_clip().map(|c| c.name.as_str()), frame.map_or(0.0, |f| f.1)))
+                })
+                .unwrap_or_default(),
             ghosts: match (doc, frame) {
                 (Some(d), Some((c, f))) if t.onion => {
                     let scene = d.scene();

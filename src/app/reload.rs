@@ -90,8 +90,30 @@ impl App {
         let names: Vec<String> = changed.iter().map(|&i| sources[i].name.clone()).collect();
         match build(&sources, mmd_axes, None) {
             Ok(built) => {
+                // "Keep the previous version as reference": the model as it was before its own file changed.
+                let previous = {
+                    let doc = &self.documents[self.active];
+                    (doc.keep_previous && changed.contains(&0)).then(|| doc.scene().clone())
+                };
                 self.install(built, sources, changed.contains(&0));
                 let doc = &mut self.documents[self.active];
+                if let Some(old) = previous {
+                    let name = doc.sources.first().map_or(String::new(), |s| s.name.clone());
+                    let short = std::path::Path::new(&name)
+                        .file_name()
+                        .map_or(name.clone(), |n| n.to_string_lossy().into_owned());
+                    let reference = super::compare::Reference::new(
+                        format!("{short} before reload {}", doc.reloads + 1),
+                        old,
+                        doc.scene(),
+                        &name,
+                    );
+                    doc.reference = Some(Box::new(reference));
+                } else if let Some(r) = doc.reference.take() {
+                    // The comparison is with the new version now.
+                    let name = doc.sources.first().map_or(String::new(), |s| s.name.clone());
+                    doc.reference = Some(Box::new(super::compare::Reference::new(r.name, r.scene, doc.scene(), &name)));
+                }
                 doc.reloads += 1;
                 doc.last_reload = names.last().cloned();
                 // The files load again: their failure notices go.

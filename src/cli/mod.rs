@@ -36,6 +36,10 @@ pub struct Cli {
     /// Files to open in the window: the first model, then animation files to attach. None: the demo model.
     #[arg(value_name = "FILE")]
     pub files: Vec<PathBuf>,
+    /// Open the window comparing the model with another version of it (File > Compare with…): the Compare
+    /// section and a ghost of its skeleton.
+    #[arg(long, value_name = "FILE")]
+    pub compare: Option<PathBuf>,
     /// Test hook: exit cleanly after this many presented frames.
     #[arg(long, value_name = "N", hide = true)]
     pub exit_after_frames: Option<u64>,
@@ -130,6 +134,7 @@ pub fn main() -> ExitCode {
         Some(Command::Thumbnail(args)) => thumbnail::run(&args),
         None => crate::window::run(crate::window::Options {
             files: cli.files,
+            compare: cli.compare,
             exit_after_frames: cli.exit_after_frames,
             exit_after_reload: cli.exit_after_reload,
             screenshot: cli.screenshot,

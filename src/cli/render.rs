@@ -296,6 +296,7 @@ fn render_file(args: &RenderArgs, parsed: &Parsed, headless: &mut Option<Headles
         boxes: if args.boxes { scene.marked_boxes() } else { Vec::new() },
         camera_path: Vec::new(),
         camera_frustum: Vec::new(),
+        reference_bones: Vec::new(),
         weights: args.weights,
         uv_checker: args.uv_checker,
         normals: args.normals,

@@ -42,6 +42,8 @@ pub struct Overlays {
     pub camera_path: Vec<Vec3>,
     /// An animated camera's frustum at the current time, world space segments, drawn in white.
     pub camera_frustum: Vec<[Vec3; 2]>,
+    /// The reference's bones (Compare with…), model space: drawn as a ghost skeleton.
+    pub reference_bones: Vec<[Vec3; 2]>,
     /// Weight view: the mesh painted as a heat map of `selected_joint`'s weights (dark blue 0, through cyan,
     /// green and yellow, to red 1) instead of texture and lighting; with no joint selected everything is 0.
     pub weights: bool,
@@ -80,6 +82,7 @@ impl Default for Overlays {
             boxes: Vec::new(),
             camera_path: Vec::new(),
             camera_frustum: Vec::new(),
+            reference_bones: Vec::new(),
             weights: false,
             uv_checker: false,
             normals: false,
@@ -271,6 +274,9 @@ impl ViewState {
         }
         for [a, b] in &o.camera_frustum {
             lines::line(&mut v, to_model.transform_point3(*a), to_model.transform_point3(*b), colors::CAMERA_FRUSTUM);
+        }
+        for [a, b] in &o.reference_bones {
+            lines::line(&mut v, *a, *b, colors::REFERENCE);
         }
         // Where the two boxes coincide the stored one still shows, at the corners.
         if let Some(b) = &o.stored_bounds {

@@ -36,6 +36,8 @@ pub(crate) mod colors {
     /// An animated camera's path and its frustum.
     pub const CAMERA_PATH: [f32; 4] = [0.1, 0.85, 0.95, 1.0];
     pub const CAMERA_FRUSTUM: [f32; 4] = [0.95, 0.95, 0.95, 1.0];
+    /// The reference's skeleton (Compare with…).
+    pub const REFERENCE: [f32; 4] = [1.0, 0.55, 0.1, 1.0];
     /// Skinned normals and tangents.
     pub const NORMAL: [f32; 4] = [0.95, 0.3, 0.95, 1.0];
     pub const TANGENT: [f32; 4] = [0.15, 0.85, 1.0, 1.0];

@@ -52,3 +52,18 @@ pub fn spawn_export_dialog(
     })?;
     Ok(())
 }
+
+/// The Compare with… dialog on a new thread: one model file; the answer arrives as [`UserEvent::CompareWith`].
+pub fn spawn_compare_dialog(proxy: EventLoopProxy<UserEvent>, start_dir: Option<PathBuf>) -> std::io::Result<()> {
+    std::thread::Builder::new().name("rigscope compare dialog".into()).spawn(move || {
+        let mut dialog = rfd::FileDialog::new()
+            .set_title("Compare with another version of the model")
+            .add_filter("Models", &MODEL_EXTENSIONS)
+            .add_filter("All files", &["*"]);
+        if let Some(dir) = start_dir {
+            dialog = dialog.set_directory(dir);
+        }
+        let _ = proxy.send_event(UserEvent::CompareWith(dialog.pick_file()));
+    })?;
+    Ok(())
+}

@@ -43,6 +43,8 @@ use navigate::{Framing, Navigation, ViewCamera};
 pub struct Options {
     /// Files to open in order: the first model replaces, animation-only files attach. None: the demo model.
     pub files: Vec<PathBuf>,
+    /// A file to compare the model with (`--compare`), as File > Compare with… does.
+    pub compare: Option<PathBuf>,
     /// Exit cleanly after this many presented frames (tests).
     pub exit_after_frames: Option<u64>,
     /// Count `exit_after_frames` from the first hot reload, and don't exit before one (tests).
@@ -83,6 +85,8 @@ pub enum UserEvent {
     ExportTo(Option<PathBuf>),
     /// A glTF export finished: what to tell the user.
     Exported(Result<String, String>),
+    /// The Compare with… dialog closed with this file (none when cancelled).
+    CompareWith(Option<PathBuf>),
 }
 
 /// Opens the window and runs until it is closed. Fails when no window or GPU adapter can be had, or when a
@@ -210,6 +214,9 @@ impl Viewer {
         }
         for file in &files {
             viewer.open_path(file);
+        }
+        if let Some(other) = viewer.options.compare.clone() {
+            viewer.app.compare_with_path(&other);
         }
         viewer.sync_watcher();
         // A viewer opens moving: start the first clip playing (the app opens models paused).
@@ -398,6 +405,7 @@ impl Viewer {
                 Intent::RecordClip(format) => self.start_recording(w, format),
                 Intent::CancelRecording => self.cancel_recording(),
                 Intent::ExportGltf => self.export_dialog(),
+                Intent::CompareDialog => self.compare_dialog(),
                 Intent::Quit => event_loop.exit(),
             }
         }
@@ -612,6 +620,18 @@ impl Viewer {
         }
     }
 
+    /// Compare with…: a dialog for the file to compare the shown model with.
+    fn compare_dialog(&mut self) {
+        if self.dialog_open || self.app.scene().is_none() {
+            return;
+        }
+        let start = self.app.model_dir().map(Path::to_path_buf);
+        match dialog::spawn_compare_dialog(self.proxy.clone(), start) {
+            Ok(()) => self.dialog_open = true,
+            Err(e) => self.notify(format!("cannot show the Compare dialog: {e}")),
+        }
+    }
+
     fn open_dialog(&mut self) {
         if self.dialog_open {
             return;
@@ -678,6 +698,15 @@ impl ApplicationHandler<UserEvent> for Viewer {
                 }
             }
             UserEvent::Exported(result) => self.export_done(result),
+            UserEvent::CompareWith(path) => {
+                self.dialog_open = false;
+                if let Some(path) = path {
+                    self.app.compare_with_path(&path);
+                }
+                if let Some(w) = &self.window {
+                    w.window.request_redraw();
+                }
+            }
         }
     }
 

@@ -1,0 +1,117 @@
+//! Compare with…: a second file of the same asset (an older export, the version before a reload) held beside
+//! the shown document as its reference. The Compare section lists what `rigscope diff REFERENCE MODEL` says
+//! (computed by the same `report::diff`, in the model's axes), the joints that deviate most at the frame shown,
+//! and the view draws the reference's skeleton at that frame as a ghost (`Overlays::reference_bones`).
+
+use glam::Vec3;
+
+use super::{Action, Document};
+use crate::anim::Pose;
+use crate::report::diff::{Diff, DiffOptions, diff};
+use crate::scene::{DEFAULT_FPS, Scene};
+
+/// Joints listed per part of the section.
+const LISTED: usize = 12;
+
+/// The reference of a document: its name, its scene in the model's axes, and the diff against the model.
+pub struct Reference {
+    pub name: String,
+    pub scene: Scene,
+    pub diff: Diff,
+}
+
+impl Reference {
+    /// `scene` (named `name`) as the reference of `model`: turned into the model's axes, compared once.
+    pub fn new(name: String, mut scene: Scene, model: &Scene, model_name: &str) -> Reference {
+        crate::convert::to_up(&mut scene, model.up);
+        let d = diff(&scene, &name, model, model_name, &DiffOptions::default());
+        Reference { name, scene, diff: d }
+    }
+
+    /// The reference posed at `frame` of its clip named `clip` (its bind pose when it has none by that name).
+    pub fn pose(&self, clip: Option<&str>, frame: f32) -> Pose {
+        let c = clip.and_then(|name| self.scene.clips.iter().find(|c| c.name == name));
+        match c {
+            Some(c) => Pose::of_scene(&self.scene, Some(c), frame, DEFAULT_FPS, &[]),
+            None => Pose::bind(&self.scene.skeleton),
+        }
+    }
+
+    /// The reference's bones (parent to child) at `frame` of clip `clip`, in the model's space.
+    pub fn bones(&self, clip: Option<&str>, frame: f32) -> Vec<[Vec3; 2]> {
+        let pose = self.pose(clip, frame);
+        let at = |i: usize| pose.world.get(i).map(|m| m.w_axis.truncate());
+        self.scene.skeleton.joints.iter().enumerate().filter_map(|(i, j)| Some([at(j.parent?)?, at(i)?])).collect()
+    }
+
+    /// Joints of `model` (posed as `pose`, at `frame` of clip `clip`) by how far they are from the reference's
+    /// joint of the same name, farthest first.
+    pub fn deviations(&self, model: &Scene, pose: &Pose, clip: Option<&str>, frame: f32) -> Vec<(String, f32)> {
+        let theirs = self.pose(clip, frame);
+        let mut out: Vec<(String, f32)> = model
+            .skeleton
+            .joints
+            .iter()
+            .enumerate()
+            .filter(|(_, j)| !j.name.is_empty())
+            .filter_map(|(i, j)| {
+                let k = self.scene.skeleton.find(&j.name)?;
+                let (a, b) = (pose.world.get(i)?, theirs.world.get(k)?);
+                Some((j.name.clone(), a.w_axis.truncate().distance(b.w_axis.truncate())))
+            })
+            .collect();
+        out.sort_by(|a, b| b.1.total_cmp(&a.1));
+        out
+    }
+}
+
+/// The Compare section: shown while the document has a reference.
+pub fn section(ui: &mut egui::Ui, doc: &Document, out: &mut Vec<Action>) {
+    let Some(r) = doc.reference.as_deref() else { return };
+    egui::CollapsingHeader::new("Compare").id_salt("compare").default_open(true).show(ui, |ui| {
+        ui.horizontal(|ui| {
+            ui.label(format!("Reference: {}", r.name));
+            if ui.small_button("Clear").on_hover_text("Stop comparing").clicked() {
+                out.push(Action::ClearReference);
+            }
+        });
+        ui.weak("ghost: the reference's skeleton, drawn over the model");
+        if r.diff.equal() {
+            ui.label("equal within the tolerance (rigscope diff)");
+        }
+        for line in r.diff.changes.iter().take(LISTED) {
+            ui.label(line);
+        }
+        let clip = doc.current_clip().map(|c| c.name.clone());
+        let frame = doc.current_clip_frame().map_or(0.0, |(_, f)| f);
+        let near = r.deviations(doc.scene(), doc.pose(), clip.as_deref(), frame);
+        ui.separator();
+        ui.label(format!("At frame {frame:.0}: joints farthest from the reference"));
+        egui::Grid::new("compare at frame").num_columns(2).show(ui, |ui| {
+            for (name, d) in near.iter().take(LISTED) {
+                ui.label(name);
+                ui.monospace(format!("{d:.4}"));
+                ui.end_row();
+            }
+        });
+        let over: Vec<_> = r.diff.joints.iter().filter(|j| Some(&j.clip) == clip.as_ref()).take(LISTED).collect();
+        if !over.is_empty() {
+            ui.separator();
+            ui.label("Over the clip (largest move, at frame)");
+            egui::Grid::new("compare over clip").num_columns(3).show(ui, |ui| {
+                for j in over {
+                    ui.label(&j.joint);
+                    ui.monospace(format!("{:.4}", j.position));
+                    ui.monospace(format!("f{}", j.position_frame));
+                    ui.end_row();
+                }
+            });
+        }
+        for s in &r.diff.skinning {
+            ui.label(format!(
+                "clip \"{}\": skinned vertex {} moved up to {:.4} (frame {})",
+                s.clip, s.vertex, s.distance, s.frame
+            ));
+        }
+    });
+}
