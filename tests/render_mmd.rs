@@ -61,7 +61,7 @@ fn camera(scene: &Scene, size: (u32, u32)) -> Camera {
 fn draw(headless: &Headless, scene: &Scene, model: &GpuModel, pose: &Pose, size: (u32, u32)) -> RgbaImage {
     let camera = camera(scene, size);
     let overlays = Overlays::default();
-    let input = FrameInput { camera: &camera, pose, overlays: &overlays, time: 0.0 };
+    let input = FrameInput { camera: &camera, pose, overlays: &overlays, time: 0.0, reference_pose: None };
     let mut view = ViewState::new(headless.renderer());
     headless.render(model, &mut view, &input, size, Background::Color([0, 0, 0])).unwrap()
 }
@@ -186,7 +186,7 @@ fn the_ik_overlay_draws_the_chains() {
     let pose = Pose::bind(&scene.skeleton);
     let render = |ik_chains: bool| {
         let overlays = Overlays { mesh: false, grid: false, ik_chains, ..Overlays::default() };
-        let input = FrameInput { camera: &camera, pose: &pose, overlays: &overlays, time: 0.0 };
+        let input = FrameInput { camera: &camera, pose: &pose, overlays: &overlays, time: 0.0, reference_pose: None };
         let mut view = ViewState::new(headless.renderer());
         headless.render(&model, &mut view, &input, size, Background::Color([0, 0, 0])).unwrap()
     };
@@ -210,7 +210,7 @@ fn outlines_draw_dark_edges_along_the_silhouette() {
     let pose = Pose::bind(&scene.skeleton);
     let render = |outline: bool| {
         let overlays = Overlays { grid: false, outline, ..Overlays::default() };
-        let input = FrameInput { camera: &camera, pose: &pose, overlays: &overlays, time: 0.0 };
+        let input = FrameInput { camera: &camera, pose: &pose, overlays: &overlays, time: 0.0, reference_pose: None };
         let mut view = ViewState::new(headless.renderer());
         headless.render(&model, &mut view, &input, size, Background::Color([255, 255, 255])).unwrap()
     };

@@ -358,7 +358,13 @@ fn normal_lines_follow_the_pose_in_a_view_kept_across_frames() {
     let overlays = Overlays { mesh: false, normals: true, ..Overlays::default() };
     let mut draw = |frame: f32| {
         let pose = Pose::sample(&scene.skeleton, clip, frame, DEFAULT_FPS);
-        let input = rigscope::render::FrameInput { camera: &camera, pose: &pose, overlays: &overlays, time: 0.0 };
+        let input = rigscope::render::FrameInput {
+            camera: &camera,
+            pose: &pose,
+            overlays: &overlays,
+            time: 0.0,
+            reference_pose: None,
+        };
         headless.render(&model, &mut view, &input, (320, 240), Background::Color([0, 0, 0])).unwrap()
     };
     // A quarter of the way in: the wave's arm is at one end of its swing (at half way it is back where it began).
@@ -458,4 +464,38 @@ fn pose_pick_names_what_render_draws_at_the_pixel() {
     assert!(hits >= 2, "the test pixels are on the model");
     assert!(pick(5, 5).is_null(), "a corner pixel is background");
     assert_eq!(*picture.get_pixel(5, 5), background);
+}
+
+/// Compare with…: the view draws a second model, the reference, as a translucent orange ghost posed by its own
+/// pose; without a reference pose the picture is the model alone.
+#[test]
+fn a_reference_model_is_drawn_as_an_orange_ghost() {
+    use rigscope::render::{Background, GpuModel, Headless, Overlays, ViewState};
+    let scene = rigscope::load_path(&demo()).unwrap();
+    let mut bigger = scene.clone();
+    rigscope::convert::transform_scene(&mut bigger, 1.5, glam::Quat::IDENTITY);
+    let headless = Headless::new().unwrap_or_else(|e| panic!("{e}"));
+    let model = GpuModel::upload(headless.renderer(), &scene, None);
+    let mut view = ViewState::new(headless.renderer());
+    view.set_reference(headless.renderer(), Some(GpuModel::upload(headless.renderer(), &bigger, None)));
+    let bounds = animation_bounds(&bigger, None, DEFAULT_FPS, 1).unwrap();
+    let camera = Camera::framing(scene.up, &bounds, 0.3, 0.2, 4.0 / 3.0);
+    let overlays = Overlays { grid: false, ..Overlays::default() };
+    let (pose, theirs) = (Pose::bind(&scene.skeleton), Pose::bind(&bigger.skeleton));
+    let mut draw = |reference: Option<&Pose>| {
+        let input = rigscope::render::FrameInput {
+            camera: &camera,
+            pose: &pose,
+            overlays: &overlays,
+            time: 0.0,
+            reference_pose: reference,
+        };
+        headless.render(&model, &mut view, &input, (320, 240), Background::Color([0, 0, 0])).unwrap()
+    };
+    let (alone, with) = (draw(None), draw(Some(&theirs)));
+    let ghost: Vec<_> = alone.pixels().zip(with.pixels()).filter(|(a, b)| a != b).map(|(_, b)| b.0).collect();
+    assert!(ghost.len() > 1000, "the ghost covers what the bigger reference adds ({} pixels)", ghost.len());
+    let orange = ghost.iter().filter(|p| p[0] as i32 > p[2] as i32 + 30 && p[0] > 40).count();
+    assert!(orange * 10 > ghost.len() * 8, "the ghost is orange: {orange} of {} pixels", ghost.len());
+    assert_eq!(draw(None), alone, "without a reference pose the ghost is not drawn");
 }

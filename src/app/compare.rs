@@ -1,7 +1,8 @@
 //! Compare with…: a second file of the same asset (an older export, the version before a reload) held beside
 //! the shown document as its reference. The Compare section lists what `rigscope diff REFERENCE MODEL` says
 //! (computed by the same `report::diff`, in the model's axes), the joints that deviate most at the frame shown,
-//! and the view draws the reference's skeleton at that frame as a ghost (`Overlays::reference_bones`).
+//! and the view draws the reference at that frame as a translucent ghost (a second model in the view,
+//! `render::ViewState::set_reference`) with its skeleton (`Overlays::reference_bones`).
 
 use glam::Vec3;
 
@@ -18,14 +19,19 @@ pub struct Reference {
     pub name: String,
     pub scene: Scene,
     pub diff: Diff,
+    /// Unique to this reference, so the window knows when to upload another ghost model.
+    pub stamp: u64,
 }
+
+static STAMPS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
 
 impl Reference {
     /// `scene` (named `name`) as the reference of `model`: turned into the model's axes, compared once.
     pub fn new(name: String, mut scene: Scene, model: &Scene, model_name: &str) -> Reference {
         crate::convert::to_up(&mut scene, model.up);
         let d = diff(&scene, &name, model, model_name, &DiffOptions::default());
-        Reference { name, scene, diff: d }
+        let stamp = STAMPS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        Reference { name, scene, diff: d, stamp }
     }
 
     /// The reference posed at `frame` of its clip named `clip` (its bind pose when it has none by that name).
@@ -75,7 +81,7 @@ pub fn section(ui: &mut egui::Ui, doc: &Document, out: &mut Vec<Action>) {
                 out.push(Action::ClearReference);
             }
         });
-        ui.weak("ghost: the reference's skeleton, drawn over the model");
+        ui.weak("drawn as a translucent orange ghost, with its skeleton");
         if r.diff.equal() {
             ui.label("equal within the tolerance (rigscope diff)");
         }

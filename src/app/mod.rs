@@ -276,6 +276,20 @@ impl App {
         doc.reference = Some(Box::new(compare::Reference::new(short, scene, doc.scene(), &model_name)));
     }
 
+    /// The shown document's reference (Compare with…): a stamp unique to it and its scene, in the model's axes.
+    pub fn reference(&self) -> Option<(u64, &Scene)> {
+        let r = self.document()?.reference.as_deref()?;
+        Some((r.stamp, &r.scene))
+    }
+
+    /// The reference posed at the frame shown, in its clip of the shown clip's name (else its bind pose).
+    pub fn reference_pose(&self) -> Option<crate::anim::Pose> {
+        let doc = self.document()?;
+        let r = doc.reference.as_deref()?;
+        let frame = doc.current_clip_frame().map_or(0.0, |(_, f)| f);
+        Some(r.pose(doc.current_clip().map(|c| c.name.as_str()), frame))
+    }
+
     /// Opens a file from memory (tests, the demo); as [`App::open_path`], with no folder for textures and
     /// nothing to reload.
     pub fn open_bytes(&mut self, name: &str, bytes: &[u8]) {

@@ -323,7 +323,7 @@ fn render_file(args: &RenderArgs, parsed: &Parsed, headless: &mut Option<Headles
         }
         let time = clip_frame.map_or(0.0, |(c, f)| f / scene.clips[c].fps(args.default_fps));
         let camera = track.and_then(|t| Camera::following(t, time, scene.up, radius)).unwrap_or(orbit);
-        let input = FrameInput { camera: &camera, pose: &pose, overlays: &overlays, time };
+        let input = FrameInput { camera: &camera, pose: &pose, overlays: &overlays, time, reference_pose: None };
         headless.render(&model, view, &input, size, background).map_err(CliError::load)
     };
     if let Some((format, path)) = recording(args) {

@@ -43,7 +43,7 @@ pub fn run(args: &ThumbnailArgs) -> Result<(), CliError> {
     let textures = TextureSet::load(&scene, args.file.parent());
     let model = GpuModel::upload_textures(headless.renderer(), &scene, &textures);
     let overlays = Overlays::default();
-    let input = FrameInput { camera: &camera, pose: &pose, overlays: &overlays, time: 0.0 };
+    let input = FrameInput { camera: &camera, pose: &pose, overlays: &overlays, time: 0.0, reference_pose: None };
     let mut view = ViewState::new(headless.renderer());
     let size = (args.size, args.size);
     let image = headless.render(&model, &mut view, &input, size, Background::Transparent).map_err(CliError::load)?;

@@ -121,6 +121,8 @@ pub struct FrameInput<'a> {
     pub overlays: &'a Overlays,
     /// Seconds into the clip shown (0 without one): animated UVs are evaluated here.
     pub time: f32,
+    /// The pose of the view's reference model ([`ViewState::set_reference`]), drawn as a ghost; `None`: not drawn.
+    pub reference_pose: Option<&'a Pose>,
 }
 
 /// Colour, optional MSAA resolve, and depth views for [`Renderer::render`]. With MSAA, `color` is the
@@ -157,7 +159,14 @@ pub struct ViewState {
     /// The normal and tangent lines (depth-tested, and flipped normals drawn on top) for the key they were
     /// skinned for.
     directions: Option<(DirectionKey, Vec<LineVertex>, Vec<LineVertex>)>,
+    /// A second model drawn in the view as a translucent ghost (Compare with…), with its palette buffer and
+    /// group; `reference_drawn`: posed for this frame.
+    reference: Option<(GpuModel, wgpu::Buffer, wgpu::BindGroup)>,
+    reference_drawn: bool,
 }
+
+/// The tint of the reference ghost (Compare with…): the orange of its skeleton lines, translucent.
+const REFERENCE_GHOST: [f32; 4] = [1.0, 0.55, 0.1, 0.35];
 
 /// What the normal and tangent lines depend on.
 #[derive(Debug, Clone, PartialEq)]
@@ -196,7 +205,19 @@ impl ViewState {
             ghosts: Vec::new(),
             ghosts_used: 0,
             directions: None,
+            reference: None,
+            reference_drawn: false,
         }
+    }
+
+    /// Sets (or with `None` removes) the second model this view draws as a ghost, posed by
+    /// [`FrameInput::reference_pose`] each frame.
+    pub fn set_reference(&mut self, renderer: &Renderer, model: Option<GpuModel>) {
+        self.reference = model.map(|m| {
+            let (buffer, group) = super::model::palette_buffer(renderer, m.palette_len(), "reference ghost palette");
+            (m, buffer, group)
+        });
+        self.reference_drawn = false;
     }
 
     pub(crate) fn bind_group(&self) -> &wgpu::BindGroup {
@@ -222,6 +243,13 @@ impl ViewState {
         model.write_palette(renderer, &input.pose.palette);
         model.morphs.write(renderer, &input.pose.morphs);
         self.prepare_ghosts(renderer, model, &o.ghosts);
+        self.reference_drawn = false;
+        if let (Some((r, buffer, _)), Some(pose)) = (&self.reference, input.reference_pose) {
+            r.write_palette_into(renderer, buffer, &pose.palette, REFERENCE_GHOST);
+            r.morphs.write(renderer, &pose.morphs);
+            r.write_draw_params(renderer, input.time, &pose.morphs);
+            self.reference_drawn = true;
+        }
         model.write_draw_params(renderer, input.time, &input.pose.morphs);
         let camera = input.camera;
         self.blend_order = mesh::blend_order(model, &input.pose.palette, camera.model_matrix(), camera.eye());
@@ -346,6 +374,12 @@ impl ViewState {
             let ghosts: Vec<&wgpu::BindGroup> = self.ghosts[..self.ghosts_used].iter().map(|(_, g)| g).collect();
             renderer.mesh.draw_ghosts(pass, model, o.cull_back_faces, &o.hidden_meshes, &ghosts);
             pass.set_bind_group(1, &model.palette_group, &[]);
+        }
+        if let Some((r, _, group)) = self.reference.as_ref().filter(|_| self.reference_drawn && self.overlays.mesh) {
+            pass.set_bind_group(3, &r.morphs.group, &[]);
+            renderer.mesh.draw_ghosts(pass, r, self.overlays.cull_back_faces, &[], &[group]);
+            pass.set_bind_group(1, &model.palette_group, &[]);
+            pass.set_bind_group(3, &model.morphs.group, &[]);
         }
         if self.overlays.wireframe {
             renderer.wire.draw(pass, model);

@@ -60,7 +60,7 @@ pub fn render_sheet(
             overlays.computed_bounds = computed.filter(|_| spec.computed_bounds);
         }
         let time = frame / clip.fps(spec.default_fps);
-        let input = FrameInput { camera: spec.camera, pose: &pose, overlays: &overlays, time };
+        let input = FrameInput { camera: spec.camera, pose: &pose, overlays: &overlays, time, reference_pose: None };
         cells.push(render_offscreen(renderer, model, &mut view, &input, spec.cell, spec.background)?);
     }
     Ok(compose_sheet(&cells, &frames, spec.cols))

@@ -138,6 +138,8 @@ struct WindowState {
     input: egui_winit::State,
     /// The shown document's model on the GPU, with the document's id.
     model: Option<(u64, GpuModel)>,
+    /// The stamp of the reference model uploaded into the view (Compare with…).
+    reference: Option<u64>,
     view: ViewState,
     /// The camera of document `document` (0: none open).
     camera: ViewCamera,
@@ -292,6 +294,7 @@ impl Viewer {
             gpu,
             input,
             model: None,
+            reference: None,
             view,
             camera,
             document: None,
@@ -510,6 +513,16 @@ impl Viewer {
             return None;
         };
         let after_acquire = Instant::now();
+        // Compare with…: the reference's model is uploaded once per reference, into the view.
+        let stamp = self.app.reference().map(|(stamp, _)| stamp);
+        if stamp != w.reference {
+            let model = self
+                .app
+                .reference()
+                .map(|(_, scene)| GpuModel::upload_textures(&w.gpu.renderer, scene, &TextureSet::default()));
+            w.view.set_reference(&w.gpu.renderer, model);
+            w.reference = stamp;
+        }
         if let Some((_, model)) = &w.model {
             let overlays = self.app.overlays();
             // Following an animated camera replaces the orbit camera for this frame (navigation resumes from
@@ -522,7 +535,8 @@ impl Viewer {
             });
             let camera = followed.flatten().unwrap_or(w.camera.camera);
             let (camera, pose, time) = (&camera, self.app.pose(), self.app.clip_time());
-            let input = FrameInput { camera, pose, overlays: &overlays, time };
+            let reference = self.app.reference_pose();
+            let input = FrameInput { camera, pose, overlays: &overlays, time, reference_pose: reference.as_ref() };
             w.view.prepare(&w.gpu.renderer, model, &input, (rect.width, rect.height));
         }
         let scene = w.model.as_ref().map(|(_, m)| (m, &w.view, rect));

@@ -127,7 +127,8 @@ impl Viewer {
             let Some(&f) = job.frames.get(job.next) else { break };
             let pose = Pose::of_scene(scene, Some(clip), f, DEFAULT_FPS, &[]);
             let time = f / clip.fps(DEFAULT_FPS);
-            let input = FrameInput { camera: &job.camera, pose: &pose, overlays: &job.overlays, time };
+            let input =
+                FrameInput { camera: &job.camera, pose: &pose, overlays: &job.overlays, time, reference_pose: None };
             let image = render_offscreen(&w.gpu.renderer, model, &mut job.view, &input, SIZE, BACKGROUND)
                 .map_err(|e| e.to_string())?;
             recorder.push(&image)?;
