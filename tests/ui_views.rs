@@ -248,3 +248,35 @@ fn hovering_over_the_model_reports_what_lies_under_the_pointer() {
     assert!(h.state().hovered().is_none());
     h.run();
 }
+
+/// Over a model too large to pick on every pointer move (more than 300 000 vertices), hover waits until the
+/// pointer has rested in one place, says when the window should look again, and then reports the vertex.
+#[test]
+fn hovering_over_a_large_model_picks_once_the_pointer_rests() {
+    let dir = std::env::temp_dir().join(format!("rigscope-hover-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("large.iqm");
+    let spec = rigscope::synth::SynthSpec { vertices: 320_000, joints: 6, frames: 4 };
+    std::fs::write(&file, rigscope::synth::document(spec).to_bytes()).unwrap();
+    let mut app = App::new();
+    app.open_path(&file);
+    let mut h = Harness::builder().with_size([1400.0, 1000.0]).build_ui_state(
+        |ui, app: &mut App| {
+            app.show(ui);
+        },
+        app,
+    );
+    let (_, at) = view_with_model_centre(&mut h);
+    h.state_mut().hover_at(Some(at));
+    assert!(h.state().hovered().is_none(), "no pick while the pointer may still be moving");
+    let wait = h.state().hover_pending().expect("a pick is due");
+    assert!(wait <= std::time::Duration::from_millis(200));
+    // The pointer moves on: the wait starts again there.
+    let elsewhere = at + egui::vec2(3.0, 0.0);
+    h.state_mut().hover_at(Some(elsewhere));
+    std::thread::sleep(std::time::Duration::from_millis(220));
+    h.state_mut().hover_at(Some(elsewhere));
+    assert!(h.state().hovered().is_some(), "rested: the vertex under the pointer");
+    assert!(h.state().hover_pending().is_none());
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -66,8 +66,11 @@ pub use crate::anim::{BOUNDS_TOLERANCE, MAX_ONION_FRAMES};
 /// A hover pick's inputs: pointer, document id, the pose's stamp, the view's projection.
 type HoverKey = (egui::Pos2, u64, Option<document::PoseKey>, Option<glam::Mat4>);
 
-/// Models with more vertices than this pick on click only: a hover pick each frame would skin them all.
+/// Models with more vertices than this pick on hover only once the pointer has rested for [`HOVER_REST`]: a
+/// pick skins every vertex (18 ms on a million), too much for every pointer move.
 const HOVER_MAX_VERTICES: usize = 300_000;
+/// How long the pointer rests over a large model before hover picks.
+const HOVER_REST: std::time::Duration = std::time::Duration::from_millis(200);
 
 /// How near (points) a click must come to a drawn bone to select its joint.
 const BONE_PICK_POINTS: f32 = 5.0;
@@ -177,6 +180,8 @@ struct Chrome {
     hovered: Option<(egui::Pos2, crate::anim::Picked)>,
     /// What `hovered` was picked for: pointer, document, pose and view; a pick runs again only when one changes.
     hover_key: Option<HoverKey>,
+    /// Over a large model: where the pointer came to rest, and since when ([`HOVER_REST`]).
+    hover_wait: Option<(HoverKey, std::time::Instant)>,
 }
 
 /// What the viewer remembers besides the toggles (the playback speed is the idle player's).
@@ -789,23 +794,39 @@ impl App {
     }
 
     /// Hover picking: what lies under the pointer resting at `at` over the view (`None`: not over it), shown
-    /// next to the pointer on the next pass. Models over [`HOVER_MAX_VERTICES`] pick on click only (a pick
-    /// skins every vertex).
+    /// next to the pointer on the next pass. Over models of more than [`HOVER_MAX_VERTICES`] the pick waits until
+    /// the pointer has rested [`HOVER_REST`] in one place ([`App::hover_pending`] says when to look again).
     pub fn hover_at(&mut self, at: Option<egui::Pos2>) {
         let key = at.zip(self.document()).map(|(at, d)| (at, d.id(), d.pose_stamp(), self.chrome.view_projection));
         if key.is_some() && key == self.chrome.hover_key {
             return;
         }
+        let large = self.document().is_some_and(|d| d.scene().vertices.len() > HOVER_MAX_VERTICES);
+        if let Some(k) = key.filter(|_| large) {
+            match self.chrome.hover_wait {
+                Some((waiting, since)) if waiting == k && since.elapsed() >= HOVER_REST => {}
+                Some((waiting, _)) if waiting == k => return,
+                _ => {
+                    self.chrome.hover_wait = Some((k, std::time::Instant::now()));
+                    self.chrome.hovered = None;
+                    return;
+                }
+            }
+        }
+        self.chrome.hover_wait = None;
         self.chrome.hover_key = key;
         self.chrome.hovered = (|| {
             let at = at?;
             let doc = self.document()?;
-            if doc.scene().vertices.len() > HOVER_MAX_VERTICES {
-                return None;
-            }
             let (near, direction) = self.view_ray(at)?;
             Some((at, crate::anim::pick(doc.scene(), doc.pose(), near, direction)?))
         })();
+    }
+
+    /// How long until a waiting hover pick over a large model is due (the window draws again then); `None` when
+    /// none waits.
+    pub fn hover_pending(&self) -> Option<std::time::Duration> {
+        self.chrome.hover_wait.map(|(_, since)| HOVER_REST.saturating_sub(since.elapsed()))
     }
 
     /// The model-space ray through `at` (egui points) with the view's projection as of this frame.

@@ -344,9 +344,11 @@ impl Viewer {
         if done {
             return;
         }
-        if animating || again || recording || self.harness.keeps_drawing() || pass.repaint_delay.is_zero() {
+        // A hover pick waiting for the pointer to rest over a large model is due soon: look again then.
+        let delay = pass.repaint_delay.min(self.app.hover_pending().unwrap_or(Duration::MAX));
+        if animating || again || recording || self.harness.keeps_drawing() || delay.is_zero() {
             w.window.request_redraw();
-        } else if let Some(at) = Instant::now().checked_add(pass.repaint_delay) {
+        } else if let Some(at) = Instant::now().checked_add(delay) {
             self.repaint_at = Some(at);
         }
     }
