@@ -3,7 +3,9 @@
 //! and the model is stood upright in their axes ([`super::to_z_up`]).
 
 use crate::anim::Pose;
-use crate::scene::{Clip, ClipData, DEFAULT_FPS, Interpolation, Key, MorphKind, MorphTrack, Scene, TrackMode, UpAxis};
+use crate::scene::{
+    Clip, ClipData, DEFAULT_FPS, Interpolation, Key, MorphKind, MorphTrack, Scene, TrackMode, Transform, UpAxis,
+};
 
 /// Bakes and turns `scene` for an Inter-Quake encoder; returns notes on what changed, for the user.
 pub fn for_inter_quake(scene: &mut Scene) -> Vec<String> {
@@ -26,36 +28,62 @@ pub fn for_inter_quake(scene: &mut Scene) -> Vec<String> {
 /// evaluates them (every frame of the clip's length at its own rate, IK switched as the motion says), so a
 /// format without constraints plays what the viewer shows. Returns the number of clips baked.
 pub fn bake_constraints(scene: &mut Scene) -> usize {
-    let has_bone_morphs = scene.morphs.iter().any(|m| matches!(m.kind, MorphKind::Bone(_)));
-    if scene.constraints.ik.is_empty() && scene.constraints.append.is_empty() && !has_bone_morphs {
+    if !evaluated(scene) {
         return 0;
     }
+    let baked: Vec<Option<Vec<Transform>>> = scene
+        .clips
+        .iter()
+        .map(|clip| {
+            let keyed = matches!(clip.data, ClipData::Keyed { .. });
+            keyed.then(|| evaluate(scene, clip, clip.frame_count.max(1), 1.0, None).0)
+        })
+        .collect();
     let joints = scene.skeleton.len();
-    let mut baked = Vec::with_capacity(scene.clips.len());
-    for clip in &scene.clips {
-        if !matches!(clip.data, ClipData::Keyed { .. }) {
-            baked.push(None);
-            continue;
-        }
-        let mut pose = Pose::default();
-        let count = clip.frame_count.max(1);
-        let mut frames = Vec::with_capacity(count as usize * joints);
-        for f in 0..count {
-            pose.update_scene(scene, Some(clip), f as f32, DEFAULT_FPS, &[]);
-            frames.extend_from_slice(&pose.locals);
-        }
-        baked.push(Some(ClipData::Sampled { joints, frames }));
-    }
     let mut count = 0;
-    for (clip, data) in scene.clips.iter_mut().zip(baked) {
-        if let Some(data) = data {
+    for (clip, frames) in scene.clips.iter_mut().zip(baked) {
+        if let Some(frames) = frames {
             clip.frame_count = clip.frame_count.max(1);
-            clip.data = data;
+            clip.data = ClipData::Sampled { joints, frames };
             clip.bounds = None;
             count += 1;
         }
     }
     count
+}
+
+/// Whether a scene's motion means more than its keys: constraints (IK, appends) or bone morphs act on it.
+fn evaluated(scene: &Scene) -> bool {
+    !scene.constraints.ik.is_empty()
+        || !scene.constraints.append.is_empty()
+        || scene.morphs.iter().any(|m| matches!(m.kind, MorphKind::Bone(_)))
+}
+
+/// `clip` as [`Pose::update_scene`] plays it at `count` frames `step` clip frames apart: every joint's local
+/// transform per frame and, when `rate` (frames per second of the result) is given, every morph's effective
+/// weight keyed at each frame's time.
+fn evaluate(
+    scene: &Scene,
+    clip: &Clip,
+    count: u32,
+    step: f32,
+    rate: Option<f32>,
+) -> (Vec<Transform>, Vec<Vec<Key<f32>>>) {
+    let mut frames = Vec::with_capacity(count as usize * scene.skeleton.len());
+    let weights_wanted = if rate.is_some() { scene.morphs.len() } else { 0 };
+    let mut weights: Vec<Vec<Key<f32>>> = vec![Vec::new(); weights_wanted];
+    let mut pose = Pose::default();
+    for f in 0..count {
+        pose.update_scene(scene, Some(clip), f as f32 * step, DEFAULT_FPS, &[]);
+        frames.extend_from_slice(&pose.locals);
+        if let Some(rate) = rate {
+            let time = f as f32 / rate;
+            for (keys, &w) in weights.iter_mut().zip(&pose.morphs) {
+                keys.push(Key { time, value: w });
+            }
+        }
+    }
+    (frames, weights)
 }
 
 /// Makes `scene` fit a glTF encoder: clips glTF can't carry key for key are baked into frames as the viewer
@@ -97,10 +125,7 @@ pub fn for_gltf(scene: &mut Scene, bake_fps: Option<f32>) -> Vec<String> {
 /// are deltas on the bind pose or eased by curves (MMD). Sampled clips of a scene without any of these, and
 /// keyed clips that replace the pose with linear or stepped keys (RSM nodes), are written as they are.
 pub fn needs_baking(scene: &Scene, clip: &Clip) -> bool {
-    let evaluated = !scene.constraints.ik.is_empty()
-        || !scene.constraints.append.is_empty()
-        || scene.morphs.iter().any(|m| matches!(m.kind, MorphKind::Bone(_)));
-    if evaluated || !clip.morphs.is_empty() {
+    if evaluated(scene) || !clip.morphs.is_empty() {
         return true;
     }
     match &clip.data {
@@ -121,18 +146,7 @@ fn bake_clip(scene: &Scene, clip: &Clip, fps: Option<f32>) -> Clip {
     // Whole frames over the span: a looping clip stops short of its end (frame 0 again), as stored clips do.
     let count = if clip.looping { span.round().max(1.0) as u32 } else { span.round() as u32 + 1 };
     let joints = scene.skeleton.len();
-    let mut frames = Vec::with_capacity(count as usize * joints);
-    let mut weights: Vec<Vec<Key<f32>>> = vec![Vec::new(); scene.morphs.len()];
-    let mut pose = Pose::default();
-    for f in 0..count {
-        let frame = f as f32 * own / rate;
-        pose.update_scene(scene, Some(clip), frame, DEFAULT_FPS, &[]);
-        frames.extend_from_slice(&pose.locals);
-        let time = f as f32 / rate;
-        for (keys, &w) in weights.iter_mut().zip(&pose.morphs) {
-            keys.push(Key { time, value: w });
-        }
-    }
+    let (frames, weights) = evaluate(scene, clip, count, own / rate, Some(rate));
     let morphs = scene
         .morphs
         .iter()

@@ -259,18 +259,26 @@ impl UvAnimation {
     /// The UV transform at `time` as the rows of a 2×3 matrix: `uv' = [r0 · (u, v, 1), r1 · (u, v, 1)]`.
     /// It scales and rotates about the texture's centre (0.5, 0.5) after translating: T(½)·S·R·T(t)·T(−½).
     pub fn matrix(&self, time: f32) -> [[f32; 3]; 2] {
-        let get = |kind: UvChannelKind, default: f32| {
-            self.channels.iter().filter(|c| c.kind == kind).find_map(|c| c.sample(time)).unwrap_or(default)
-        };
-        let t = Vec2::new(get(UvChannelKind::TranslateU, 0.0), get(UvChannelKind::TranslateV, 0.0));
-        let s = Vec2::new(get(UvChannelKind::ScaleU, 1.0), get(UvChannelKind::ScaleV, 1.0));
-        let r = get(UvChannelKind::Rotate, 0.0);
+        let (t, s, r) = self.components(time);
         let m = glam::Affine2::from_translation(Vec2::splat(0.5))
             * glam::Affine2::from_scale(s)
             * glam::Affine2::from_angle(r)
             * glam::Affine2::from_translation(t - Vec2::splat(0.5));
         let (a, b, c) = (m.matrix2.x_axis, m.matrix2.y_axis, m.translation);
         [[a.x, b.x, c.x], [a.y, b.y, c.y]]
+    }
+}
+
+impl UvAnimation {
+    /// Translation, scale and rotation (radians) at `time`, missing channels neutral: what
+    /// [`UvAnimation::matrix`] composes.
+    pub fn components(&self, time: f32) -> (Vec2, Vec2, f32) {
+        let get = |kind: UvChannelKind, default: f32| {
+            self.channels.iter().filter(|c| c.kind == kind).find_map(|c| c.sample(time)).unwrap_or(default)
+        };
+        let t = Vec2::new(get(UvChannelKind::TranslateU, 0.0), get(UvChannelKind::TranslateV, 0.0));
+        let s = Vec2::new(get(UvChannelKind::ScaleU, 1.0), get(UvChannelKind::ScaleV, 1.0));
+        (t, s, get(UvChannelKind::Rotate, 0.0))
     }
 }
 

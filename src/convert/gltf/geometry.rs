@@ -64,6 +64,8 @@ pub struct Streams {
     joints: Option<(Index<json::buffer::View>, bool)>,
     weights: Option<Index<json::buffer::View>>,
     position_data: Vec<[f32; 3]>,
+    /// Vertices bound to the extra unmoving joint (they had no usable weight): the skin then needs that joint.
+    pub unweighted: usize,
     pub notes: Vec<String>,
 }
 
@@ -73,8 +75,9 @@ fn unit_or(v: Vec3, fallback: Vec3) -> (Vec3, bool) {
     if n == Vec3::ZERO { (fallback, true) } else { (n, false) }
 }
 
-/// Writes the vertex streams once. `extra_joint` is the index of the skin's extra root joint that vertices
-/// without weights are bound to (they stay where they are, as rigscope draws them).
+/// Writes the vertex streams once. `extra_joint` is the skin joint index of the extra root joint that vertices
+/// without weights are bound to (they stay where they are, as rigscope draws them); [`Streams::unweighted`]
+/// says whether any are.
 pub fn streams(b: &mut Builder, scene: &Scene, joint_count: usize, extra_joint: u32) -> Streams {
     let v = &scene.vertices;
     let mut notes = Vec::new();
@@ -137,8 +140,10 @@ pub fn streams(b: &mut Builder, scene: &Scene, joint_count: usize, extra_joint: 
         let data: Vec<[f32; 4]> = cs.iter().map(|c| c.clamp(Vec4::ZERO, Vec4::ONE).to_array()).collect();
         b.view(&data, Some(Target::ArrayBuffer))
     });
+    let mut unweighted = 0;
     let (joints, weights) = if v.is_skinned() && joint_count > 0 {
         let (j, w, n) = influences(scene, joint_count, extra_joint);
+        unweighted = n.unweighted;
         if n.unweighted > 0 {
             notes.push(format!(
                 "{} vertex(es) have no joint weights: bound to an extra unmoving joint so they stay in place",
@@ -163,17 +168,7 @@ pub fn streams(b: &mut Builder, scene: &Scene, joint_count: usize, extra_joint: 
     } else {
         (None, None)
     };
-    Streams { positions, normals, tangents, texcoords, colors, joints, weights, position_data, notes }
-}
-
-/// Whether a vertex of the skinned `scene` has no usable weight (all zero, or only joints past the skeleton's
-/// `joint_count`): the skin then needs an unmoving joint for it.
-pub fn has_unweighted(scene: &Scene, joint_count: usize) -> bool {
-    let v = &scene.vertices;
-    let (js, ws) = (v.joints.as_deref().unwrap_or(&[]), v.weights.as_deref().unwrap_or(&[]));
-    js.iter()
-        .zip(ws)
-        .any(|(j, w)| !j.iter().zip(w).any(|(&j, &w)| w.is_finite() && w > 0.0 && (j as usize) < joint_count))
+    Streams { positions, normals, tangents, texcoords, colors, joints, weights, position_data, unweighted, notes }
 }
 
 #[derive(Default)]

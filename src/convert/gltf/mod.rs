@@ -75,13 +75,14 @@ pub fn to_gltf(scene: &Scene, textures: &TextureSet, container: Container) -> Re
     let roots = rig::joint_nodes(&mut b, scene);
     let joints = scene.skeleton.len();
     let skinned = scene.vertices.is_skinned() && joints > 0;
-    let extra = (skinned && geometry::has_unweighted(scene, joints)).then(|| {
+    // Joint indices are skin indices: the extra joint, when needed, comes after the skeleton's.
+    let streams = (!scene.vertices.is_empty()).then(|| geometry::streams(&mut b, scene, joints, joints as u32));
+    let extra = streams.as_ref().is_some_and(|s| s.unweighted > 0).then(|| {
         // Marked, so rigscope reading the file back leaves these vertices unweighted, as they were.
         let mut node = rig::node("rigscope unweighted", crate::scene::Transform::IDENTITY);
         node.extras = serde_json::value::to_raw_value(&serde_json::json!({ "rigscope": { "unweighted": true } })).ok();
         b.root.push(node)
     });
-    let streams = (!scene.vertices.is_empty()).then(|| geometry::streams(&mut b, scene, joints, joints as u32));
     // A skeleton is written as a skin even with no mesh to deform (an animation-only file): the skin says which
     // nodes are its joints, still and moving alike.
     let skin = (joints > 0).then(|| rig::skin(&mut b, scene, extra, constraint_extras(scene)));
@@ -93,11 +94,11 @@ pub fn to_gltf(scene: &Scene, textures: &TextureSet, container: Container) -> Re
     let mut materials = material::Materials::new(scene, textures, home);
     let targets = geometry::vertex_morphs(scene);
     let mut mesh_nodes = Vec::new();
-    let groups = streams.as_ref().map_or_else(Vec::new, |_| geometry::groups(scene));
-    let written: usize = groups.iter().map(|g| (g.end - g.first) as usize).sum();
+    let groups =
+        streams.as_ref().map_or_else(Vec::new, |s| geometry::groups(scene).into_iter().map(|g| (s, g)).collect());
+    let written: usize = groups.iter().map(|(_, g)| (g.end - g.first) as usize).sum();
     let loose = scene.vertices.len() - written;
-    for group in groups {
-        let Some(streams) = &streams else { break };
+    for (streams, group) in groups {
         let mesh = geometry::mesh(&mut b, scene, streams, &group, &targets, &mut |b, i| materials.for_mesh(b, i));
         let name = mesh.name.clone();
         let mesh = b.root.push(mesh);

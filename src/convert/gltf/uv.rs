@@ -11,17 +11,12 @@ use glam::{Affine2, Vec2};
 use gltf::json;
 
 use super::buffer::{Builder, bounds};
-use crate::scene::{UvAnimation, UvChannelKind};
+use crate::scene::UvAnimation;
 
 /// The extension's offset, rotation and scale for `anim` at `time`; `exact` is false when they only
 /// approximate it.
 pub fn transform(anim: &UvAnimation, time: f32) -> ([f32; 2], f32, [f32; 2], bool) {
-    let get = |kind: UvChannelKind, default: f32| {
-        anim.channels.iter().filter(|c| c.kind == kind).find_map(|c| c.sample(time)).unwrap_or(default)
-    };
-    let t = Vec2::new(get(UvChannelKind::TranslateU, 0.0), get(UvChannelKind::TranslateV, 0.0));
-    let s = Vec2::new(get(UvChannelKind::ScaleU, 1.0), get(UvChannelKind::ScaleV, 1.0));
-    let r = get(UvChannelKind::Rotate, 0.0);
+    let (t, s, r) = anim.components(time);
     let linear = Affine2::from_scale(s) * Affine2::from_angle(r);
     let offset = Vec2::splat(0.5) + linear.transform_vector2(t - Vec2::splat(0.5));
     let exact = (s.x - s.y).abs() <= 1e-6 * s.x.abs().max(1.0) || r.rem_euclid(std::f32::consts::PI) == 0.0;
