@@ -1,7 +1,8 @@
 //! Mesh primitives into the scene's vertex streams, triangles, meshes and vertex morphs.
 //!
-//! Each primitive of each mesh a node of the default scene instances becomes one scene mesh with vertices of
-//! its own (primitives sharing accessors are read again: correctness first). Static meshes have their node's
+//! Each primitive of each mesh a node of the default scene instances becomes one scene mesh; primitives of one
+//! node that read the same accessors share one copy of the vertices (rigscope's own exports: an MMD model's
+//! materials over one vertex list), each other primitive gets vertices of its own. Static meshes have their node's
 //! rest world transform baked in; a static mesh under a skeleton joint is bound to that joint with weight 1 so
 //! it follows animation as in glTF. Skinned meshes ignore their node's transform, as the spec says.
 
@@ -40,6 +41,7 @@ fn warn(w: &mut Vec<Warning>, rule: &'static str, message: String) {
 }
 
 /// How a primitive's vertices are placed.
+#[derive(Clone, Copy)]
 enum Placement {
     /// Baked by a fixed matrix, optionally bound whole to one joint.
     Static { matrix: Mat4, joint: Option<u32> },
@@ -74,7 +76,7 @@ pub fn read(
         let target_names = target_names(&mesh);
         // Primitives of one mesh that read the same accessors (rigscope's exports: an MMD model's materials over
         // one vertex list) share their vertices, read once.
-        let mut shared: HashMap<Vec<usize>, (u32, u32)> = HashMap::new();
+        let mut shared: HashMap<Vec<usize>, (u32, u32, Placement)> = HashMap::new();
         for prim in mesh.primitives() {
             let label = format!("mesh {} \"{}\" primitive {}", mesh.index(), mesh.name().unwrap_or(""), prim.index());
             if prim.mode() != Mode::Triangles {
@@ -87,8 +89,9 @@ pub fn read(
             }
             let key = accessor_key(&prim);
             let first_triangle = g.triangles.len() as u32;
-            let (first_vertex, num_vertices, placement) = if let Some(&(first, count)) = shared.get(&key) {
-                (first, count, placement(node, ni, prim.get(&Semantic::Joints(0)).is_some(), graph, rig))
+            // The vertices read for an earlier primitive, placed as they were then.
+            let (first_vertex, num_vertices, placement) = if let Some(&(first, count, placement)) = shared.get(&key) {
+                (first, count, placement)
             } else {
                 let Some(attrs) = read_attributes(&prim, buffers, &label, w)? else { continue };
                 let skinned = attrs.joints.is_some() && attrs.weights.is_some();
@@ -97,10 +100,10 @@ pub fn read(
                 let corrections = g.add_vertices(attrs, &placement, rig, &label, w);
                 let num_vertices = g.vertices.positions.len() as u32 - first_vertex;
                 g.add_morphs(&prim, buffers, ni, &mesh, &target_names, first_vertex, &corrections, &label)?;
-                shared.insert(key, (first_vertex, num_vertices));
+                shared.insert(key, (first_vertex, num_vertices, placement));
                 (first_vertex, num_vertices, placement)
             };
-            g.add_triangles(&prim, buffers, first_vertex, &placement, &label, w)?;
+            g.add_triangles(&prim, buffers, first_vertex, num_vertices, &placement, &label, w)?;
             let material = match prim.material().index() {
                 Some(m) => m,
                 None => {
@@ -327,16 +330,18 @@ impl Geometry {
         moved
     }
 
+    /// Appends a primitive's triangles over its `n` vertices from `first_vertex`.
+    #[allow(clippy::too_many_arguments)]
     fn add_triangles(
         &mut self,
         prim: &gltf::Primitive,
         buffers: &Buffers,
         first_vertex: u32,
+        n: u32,
         placement: &Placement,
         label: &str,
         w: &mut Vec<Warning>,
     ) -> Result<(), LoadError> {
-        let n = self.vertices.positions.len() as u32 - first_vertex;
         let indices = match prim.indices() {
             Some(acc) => buffers.uints(&acc, "indices", 1)?,
             None => (0..n).collect(),
