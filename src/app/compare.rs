@@ -6,9 +6,12 @@
 
 use glam::Vec3;
 
+use std::cell::RefCell;
+
+use super::document::PoseKey;
 use super::{Action, Document};
 use crate::anim::Pose;
-use crate::report::diff::{Diff, DiffOptions, diff};
+use crate::report::diff::{Diff, DiffOptions, counterpart, diff};
 use crate::scene::{DEFAULT_FPS, Scene};
 
 /// Joints listed per part of the section.
@@ -21,49 +24,59 @@ pub struct Reference {
     pub diff: Diff,
     /// Unique to this reference, so the window knows when to upload another ghost model.
     pub stamp: u64,
+    /// The reference's pose for the document's pose it was computed for: the ghost, its bones and the
+    /// deviations all read it, and it is posed again only when the document's pose changes.
+    posed: RefCell<Option<(Option<PoseKey>, Pose)>>,
 }
 
 static STAMPS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
 
 impl Reference {
-    /// `scene` (named `name`) as the reference of `model`: turned into the model's axes, compared once.
-    pub fn new(name: String, mut scene: Scene, model: &Scene, model_name: &str) -> Reference {
+    /// `scene` (named `name`) as the reference of `doc`'s model: turned into the model's axes, compared once.
+    pub fn for_document(name: String, mut scene: Scene, doc: &Document) -> Reference {
+        let model = doc.scene();
+        let model_name = doc.sources.first().map_or("", |s| s.name.as_str());
         crate::convert::to_up(&mut scene, model.up);
         let d = diff(&scene, &name, model, model_name, &DiffOptions::default());
         let stamp = STAMPS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        Reference { name, scene, diff: d, stamp }
+        Reference { name, scene, diff: d, stamp, posed: RefCell::new(None) }
     }
 
-    /// The reference posed at `frame` of its clip named `clip` (its bind pose when it has none by that name).
-    pub fn pose(&self, clip: Option<&str>, frame: f32) -> Pose {
-        let c = clip.and_then(|name| self.scene.clips.iter().find(|c| c.name == name));
-        match c {
-            Some(c) => Pose::of_scene(&self.scene, Some(c), frame, DEFAULT_FPS, &[]),
-            None => Pose::bind(&self.scene.skeleton),
+    /// The reference posed as `doc` shows its model: its bind pose when the document shows the bind pose, else
+    /// the frame shown of its clip of the shown clip's name (its bind pose when it has none by that name).
+    pub fn posed(&self, doc: &Document) -> Pose {
+        let key = doc.pose_stamp();
+        if let Some((k, pose)) = self.posed.borrow().as_ref()
+            && *k == key
+        {
+            return pose.clone();
         }
+        let clip = doc.current_clip().map(|c| c.name.as_str());
+        let c = clip.and_then(|name| self.scene.clips.iter().find(|c| c.name == name));
+        let pose = match (c, doc.current_clip_frame()) {
+            (Some(c), Some((_, frame))) if !key.is_some_and(|k| k.bind_pose()) => {
+                Pose::of_scene(&self.scene, Some(c), frame, DEFAULT_FPS, &[])
+            }
+            _ => Pose::bind(&self.scene.skeleton),
+        };
+        *self.posed.borrow_mut() = Some((key, pose.clone()));
+        pose
     }
 
-    /// The reference's bones (parent to child) at `frame` of clip `clip`, in the model's space.
-    pub fn bones(&self, clip: Option<&str>, frame: f32) -> Vec<[Vec3; 2]> {
-        let pose = self.pose(clip, frame);
+    /// The reference's bones (parent to child) in `pose`, in the model's space.
+    pub fn bones(&self, pose: &Pose) -> Vec<[Vec3; 2]> {
         let at = |i: usize| pose.world.get(i).map(|m| m.w_axis.truncate());
         self.scene.skeleton.joints.iter().enumerate().filter_map(|(i, j)| Some([at(j.parent?)?, at(i)?])).collect()
     }
 
-    /// Joints of `model` (posed as `pose`, at `frame` of clip `clip`) by how far they are from the reference's
-    /// joint of the same name, farthest first.
-    pub fn deviations(&self, model: &Scene, pose: &Pose, clip: Option<&str>, frame: f32) -> Vec<(String, f32)> {
-        let theirs = self.pose(clip, frame);
-        let mut out: Vec<(String, f32)> = model
-            .skeleton
-            .joints
-            .iter()
-            .enumerate()
-            .filter(|(_, j)| !j.name.is_empty())
-            .filter_map(|(i, j)| {
-                let k = self.scene.skeleton.find(&j.name)?;
+    /// Joints of `model` posed as `pose` by how far they are from their counterparts (as `diff` matches them)
+    /// in the reference posed as `theirs`, farthest first.
+    pub fn deviations(&self, model: &Scene, pose: &Pose, theirs: &Pose) -> Vec<(String, f32)> {
+        let mut out: Vec<(String, f32)> = (0..model.skeleton.len())
+            .filter_map(|i| {
+                let k = counterpart(&model.skeleton, &self.scene.skeleton, i)?;
                 let (a, b) = (pose.world.get(i)?, theirs.world.get(k)?);
-                Some((j.name.clone(), a.w_axis.truncate().distance(b.w_axis.truncate())))
+                Some((model.skeleton.display_name(i), a.w_axis.truncate().distance(b.w_axis.truncate())))
             })
             .collect();
         out.sort_by(|a, b| b.1.total_cmp(&a.1));
@@ -90,7 +103,7 @@ pub fn section(ui: &mut egui::Ui, doc: &Document, out: &mut Vec<Action>) {
         }
         let clip = doc.current_clip().map(|c| c.name.clone());
         let frame = doc.current_clip_frame().map_or(0.0, |(_, f)| f);
-        let near = r.deviations(doc.scene(), doc.pose(), clip.as_deref(), frame);
+        let near = r.deviations(doc.scene(), doc.pose(), &r.posed(doc));
         ui.separator();
         ui.label(format!("At frame {frame:.0}: joints farthest from the reference"));
         egui::Grid::new("compare at frame").num_columns(2).show(ui, |ui| {

@@ -124,6 +124,13 @@ pub(super) struct PoseKey {
     morph_edits: u64,
 }
 
+impl PoseKey {
+    /// The bind pose is shown instead of the clip's.
+    pub(super) fn bind_pose(&self) -> bool {
+        self.bind_pose
+    }
+}
+
 /// The pose shown and the skinned bounds of it, each with what it was computed for.
 #[derive(Debug, Default)]
 struct PoseCache {
@@ -358,7 +365,6 @@ impl Document {
         self.model.scene.clips.get(self.player.clip?)
     }
 
-    /// The clip shown and the (fractional) frame within it.
     /// What the pose shown was computed for (changes whenever it does), for caches of things derived from it.
     pub(super) fn pose_stamp(&self) -> Option<PoseKey> {
         self.pose.key

@@ -276,9 +276,8 @@ impl App {
             Err(e) => return self.notices.report(e.to_string(), Some(name)),
         };
         let Some(doc) = self.documents.get_mut(self.active) else { return };
-        let model_name = doc.sources.first().map_or(String::new(), |s| s.name.clone());
         let short = path.file_name().map_or(name.clone(), |n| n.to_string_lossy().into_owned());
-        doc.reference = Some(Box::new(compare::Reference::new(short, scene, doc.scene(), &model_name)));
+        doc.reference = Some(Box::new(compare::Reference::for_document(short, scene, doc)));
     }
 
     /// The shown document's reference (Compare with…): a stamp unique to it and its scene, in the model's axes.
@@ -287,12 +286,10 @@ impl App {
         Some((r.stamp, &r.scene))
     }
 
-    /// The reference posed at the frame shown, in its clip of the shown clip's name (else its bind pose).
+    /// The reference posed as the model is shown ([`compare::Reference::posed`]).
     pub fn reference_pose(&self) -> Option<crate::anim::Pose> {
         let doc = self.document()?;
-        let r = doc.reference.as_deref()?;
-        let frame = doc.current_clip_frame().map_or(0.0, |(_, f)| f);
-        Some(r.pose(doc.current_clip().map(|c| c.name.as_str()), frame))
+        Some(doc.reference.as_deref()?.posed(doc))
     }
 
     /// Opens a file from memory (tests, the demo); as [`App::open_path`], with no folder for textures and
@@ -753,7 +750,7 @@ impl App {
             reference_bones: doc
                 .and_then(|d| {
                     let r = d.reference.as_deref()?;
-                    Some(r.bones(d.current_clip().map(|c| c.name.as_str()), frame.map_or(0.0, |f| f.1)))
+                    Some(r.bones(&r.posed(d)))
                 })
                 .unwrap_or_default(),
             ghosts: match (doc, frame) {
@@ -766,8 +763,6 @@ impl App {
         }
     }
 
-    /// The window sets, each frame before the UI runs, the matrix taking model space to clip space in the 3D
-    /// view's rect ([`App::view_rect`]), or `None` without a view; joint-name labels are placed with it.
     /// The clip's frame and time as the view's corner shows them (`None` without a clip shown).
     pub fn frame_text(&self) -> Option<String> {
         let doc = self.document()?;
@@ -876,6 +871,8 @@ impl App {
         self.chrome.recording = progress;
     }
 
+    /// The window sets, each frame before the UI runs, the matrix taking model space to clip space in the 3D
+    /// view's rect ([`App::view_rect`]), or `None` without a view; joint-name labels are placed with it.
     pub fn set_view_projection(&mut self, model_to_clip: Option<glam::Mat4>) {
         self.chrome.view_projection = model_to_clip;
     }

@@ -102,17 +102,11 @@ impl App {
                     let short = std::path::Path::new(&name)
                         .file_name()
                         .map_or(name.clone(), |n| n.to_string_lossy().into_owned());
-                    let reference = super::compare::Reference::new(
-                        format!("{short} before reload {}", doc.reloads + 1),
-                        old,
-                        doc.scene(),
-                        &name,
-                    );
-                    doc.reference = Some(Box::new(reference));
+                    let label = format!("{short} before reload {}", doc.reloads + 1);
+                    doc.reference = Some(Box::new(super::compare::Reference::for_document(label, old, doc)));
                 } else if let Some(r) = doc.reference.take() {
                     // The comparison is with the new version now.
-                    let name = doc.sources.first().map_or(String::new(), |s| s.name.clone());
-                    doc.reference = Some(Box::new(super::compare::Reference::new(r.name, r.scene, doc.scene(), &name)));
+                    doc.reference = Some(Box::new(super::compare::Reference::for_document(r.name, r.scene, doc)));
                 }
                 doc.reloads += 1;
                 doc.last_reload = names.last().cloned();

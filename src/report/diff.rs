@@ -347,7 +347,7 @@ fn find<'a>(meshes: &'a [crate::scene::Mesh], name: &str, k: usize) -> Option<&'
 
 /// The joint of `to` that joint `i` of `from` matches: by name, or for an unnamed joint (IQM animation-only
 /// files) the unnamed joint at the same index.
-fn counterpart(from: &crate::scene::Skeleton, to: &crate::scene::Skeleton, i: usize) -> Option<usize> {
+pub fn counterpart(from: &crate::scene::Skeleton, to: &crate::scene::Skeleton, i: usize) -> Option<usize> {
     let name = &from.joints.get(i)?.name;
     if name.is_empty() {
         return to.joints.get(i).filter(|j| j.name.is_empty()).map(|_| i);
