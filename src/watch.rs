@@ -33,17 +33,30 @@ pub fn partial_path(path: &Path) -> PathBuf {
 /// partial file is removed.
 pub fn write_atomically(path: &Path, parts: &[&[u8]]) -> std::io::Result<()> {
     use std::io::Write;
+    write_atomically_with(path, |f| parts.iter().try_for_each(|part| f.write_all(part)))
+}
+
+/// As [`write_atomically`], with `write` filling the partial file (an encoder that writes as it goes).
+pub fn write_atomically_with(
+    path: &Path,
+    write: impl FnOnce(&mut std::io::BufWriter<std::fs::File>) -> std::io::Result<()>,
+) -> std::io::Result<()> {
+    use std::io::Write;
     let tmp = partial_path(path);
-    let write = || -> std::io::Result<()> {
-        let mut f = std::fs::File::create(&tmp)?;
-        for part in parts {
-            f.write_all(part)?;
-        }
+    let result = std::fs::File::create(&tmp).and_then(|f| {
+        let mut f = std::io::BufWriter::new(f);
+        write(&mut f)?;
         f.flush()
-    };
-    write().and_then(|()| std::fs::rename(&tmp, path)).inspect_err(|_| {
+    });
+    result.and_then(|()| std::fs::rename(&tmp, path)).inspect_err(|_| {
         let _ = std::fs::remove_file(&tmp);
     })
+}
+
+/// `image` written as a PNG at `path`, atomically ([`write_atomically_with`]).
+pub fn save_png(image: &image::RgbaImage, path: &Path) -> Result<(), String> {
+    write_atomically_with(path, |f| image.write_to(f, image::ImageFormat::Png).map_err(std::io::Error::other))
+        .map_err(|e| format!("{}: cannot write: {e}", path.display()))
 }
 
 /// The debouncer's own timeout: long enough to pair a rename's halves and fold a few writes; the quiet time

@@ -361,10 +361,7 @@ fn render_file(args: &RenderArgs, parsed: &Parsed, headless: &mut Option<Headles
         }
     };
     let output = target(args);
-    image
-        .save_with_format(output, image::ImageFormat::Png)
-        .map_err(|e| CliError::load(format!("{}: cannot write: {e}", output.display())))?;
-    Ok(())
+    crate::watch::save_png(&image, output).map_err(CliError::load)
 }
 
 /// The file a render writes: the picture, or the recording.

@@ -9,7 +9,7 @@ use clap::Args;
 
 use super::CliError;
 use crate::anim::Pose;
-use crate::render::{Background, Camera, FrameInput, GpuModel, Headless, Overlays, ViewState, animation_bounds};
+use crate::render::{Background, Camera, FrameInput, GpuModel, Headless, Overlays, ViewState};
 use crate::textures::TextureSet;
 
 #[derive(Args, Debug)]
@@ -34,9 +34,8 @@ pub fn run(args: &ThumbnailArgs) -> Result<(), CliError> {
     // The bind pose where the file has one; else the first frame of its first clip (what such files show).
     let clip = (!scene.skeleton.has_bind_pose).then(|| scene.clips.first()).flatten();
     let pose = Pose::of_scene(&scene, clip, 0.0, crate::scene::DEFAULT_FPS, &[]);
-    let skinned = crate::anim::skin_positions(&crate::anim::morphed_vertices(&scene, &pose.morphs), &pose.palette);
-    let bounds = crate::scene::FrameBounds::of_points(&skinned)
-        .or_else(|| animation_bounds(&scene, None, crate::scene::DEFAULT_FPS, 1))
+    // Vertices exist (checked above), so the skinned box does.
+    let bounds = crate::anim::skinned_bounds(&crate::anim::morphed_vertices(&scene, &pose.morphs), &pose.palette)
         .ok_or_else(|| CliError::load(format!("{}: nothing to draw", args.file.display())))?;
     let camera = Camera::framing(scene.up, &bounds, 15f32.to_radians(), 10f32.to_radians(), 1.0);
     let headless = Headless::new().map_err(CliError::load)?;
@@ -47,12 +46,5 @@ pub fn run(args: &ThumbnailArgs) -> Result<(), CliError> {
     let mut view = ViewState::new(headless.renderer());
     let size = (args.size, args.size);
     let image = headless.render(&model, &mut view, &input, size, Background::Transparent).map_err(CliError::load)?;
-    let tmp = crate::watch::partial_path(&args.output);
-    image
-        .save_with_format(&tmp, image::ImageFormat::Png)
-        .and_then(|()| std::fs::rename(&tmp, &args.output).map_err(image::ImageError::IoError))
-        .map_err(|e| {
-            let _ = std::fs::remove_file(&tmp);
-            CliError::load(format!("{}: cannot write: {e}", args.output.display()))
-        })
+    crate::watch::save_png(&image, &args.output).map_err(CliError::load)
 }

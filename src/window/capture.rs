@@ -43,11 +43,6 @@ pub fn capture(
     }
 }
 
-/// Saves `image` as PNG.
-pub fn save_png(image: &RgbaImage, path: &Path) -> Result<(), String> {
-    image.save_with_format(path, image::ImageFormat::Png).map_err(|e| format!("{}: cannot write: {e}", path.display()))
-}
-
 /// A file name for a screenshot of `model` at `clip`/`frame`, e.g. `mrfixit-idle-f012.png`: only letters,
 /// digits, `-`, `_` and `.` survive from names that come from files.
 pub fn screenshot_name(model: &str, clip: Option<(&str, f32)>) -> String {

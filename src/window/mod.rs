@@ -559,8 +559,8 @@ impl Viewer {
         if let Some(path) = after.screenshot {
             // The test flags: save the last frame as the window shows it, then leave.
             let scene = w.model.as_ref().map(|(_, m)| (m, &w.view, rect));
-            let saved =
-                capture::capture(&w.gpu, clear, scene, Some(&pass.ui), None).and_then(|i| capture::save_png(&i, &path));
+            let saved = capture::capture(&w.gpu, clear, scene, Some(&pass.ui), None)
+                .and_then(|i| crate::watch::save_png(&i, &path));
             if let Err(e) = saved {
                 self.failure = Some(format!("--screenshot: {e}"));
             }
@@ -593,7 +593,7 @@ impl Viewer {
                 let name = capture::screenshot_name(&self.model_name(), clip.as_ref().map(|(n, f)| (n.as_str(), *f)));
                 let dir = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
                 let path = capture::unused_path(&dir, &name);
-                capture::save_png(&image, &path).map(|()| path)
+                crate::watch::save_png(&image, &path).map(|()| path)
             });
         match result {
             Ok(path) => self.notify(format!("Saved {}", path.display())),

@@ -92,7 +92,7 @@ impl Viewer {
         };
         let image = render_sheet(&w.gpu.renderer, model, scene, &spec).map_err(|e| e.to_string())?;
         let path = capture::unused_path(dir, &sheet_name(&self.model_name(), &c.name));
-        capture::save_png(&image, &path)?;
+        crate::watch::save_png(&image, &path)?;
         Ok(Some(path))
     }
 }
