@@ -228,3 +228,31 @@ fn info_describes_a_folder_and_names_the_files_that_fail() {
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v.as_array().unwrap().len(), 3);
 }
+
+/// `rigscope info big.iqm | head`: a reader that closed the pipe ends each printing command quietly, with the
+/// status a shell reports for SIGPIPE, not with a panic and a backtrace on stderr.
+#[test]
+fn a_closed_output_pipe_ends_the_command_quietly() {
+    let mrfixit = path("iqm/lsalzman_mrfixit.iqm");
+    let folder = path("iqm");
+    let cases: [&[&str]; 5] = [
+        &["info", &folder],
+        &["info", &mrfixit, "--json"],
+        &["pose", &mrfixit, "--vertices"],
+        &["diff", &mrfixit, &mrfixit],
+        &["check", &folder, "--format", "json"],
+    ];
+    for args in cases {
+        // The reading end is closed before the process starts, so its first write fails, every run.
+        let (reader, writer) = std::io::pipe().expect("pipe");
+        drop(reader);
+        let out = Command::new(env!("CARGO_BIN_EXE_rigscope"))
+            .args(args)
+            .stdout(writer)
+            .stderr(std::process::Stdio::piped())
+            .output()
+            .expect("run rigscope");
+        assert_eq!(out.status.code(), Some(141), "{args:?}: {}", stderr(&out));
+        assert_eq!(stderr(&out), "", "{args:?}");
+    }
+}

@@ -105,7 +105,7 @@ pub fn run(args: &CheckArgs) -> Result<(), CliError> {
             if let Some(e) = &c.unreadable {
                 unreadable.push(e.clone());
             }
-            out.file(&c).map_err(CliError::load)?;
+            out.file(&c).map_err(CliError::output)?;
             if let Some(p) = &progress {
                 p.inc(1);
             }
@@ -114,7 +114,7 @@ pub fn run(args: &CheckArgs) -> Result<(), CliError> {
     if let Some(p) = progress {
         p.finish_and_clear();
     }
-    let counts = out.finish().map_err(CliError::load)?;
+    let counts = out.finish().map_err(CliError::output)?;
     if !unreadable.is_empty() {
         return Err(CliError { code: 2, message: unreadable.join("\n") });
     }

@@ -129,9 +129,8 @@ pub fn run(args: &ConvertArgs) -> Result<(), CliError> {
     for n in &notes {
         eprintln!("rigscope: note: {n}");
     }
-    println!(
-        "wrote {}: {bytes} bytes; {meshes} meshes, {joints} joints, {clips} animations ({frames} frames)",
+    super::print(&format!(
+        "wrote {}: {bytes} bytes; {meshes} meshes, {joints} joints, {clips} animations ({frames} frames)\n",
         output.display()
-    );
-    Ok(())
+    ))
 }

@@ -59,9 +59,9 @@ pub fn run(args: &DiffArgs) -> Result<(), CliError> {
     };
     let d = diff(&old, &args.old.display().to_string(), &new, &args.new.display().to_string(), &options);
     if args.json {
-        println!("{}", serde_json::to_string(&d).map_err(CliError::load)?);
+        super::print(&format!("{}\n", serde_json::to_string(&d).map_err(CliError::load)?))?;
     } else {
-        print!("{}", text(&d, args.limit));
+        super::print(&text(&d, args.limit))?;
     }
     if d.equal() { Ok(()) } else { Err(CliError { code: 1, message: "the files differ".into() }) }
 }

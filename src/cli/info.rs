@@ -663,7 +663,7 @@ pub fn run(args: &InfoArgs) -> Result<(), CliError> {
     for path in &paths {
         match describe(path, args.verify_bounds) {
             Ok((json, _)) if args.json => objects.push(json),
-            Ok((_, text)) => print!("{text}"),
+            Ok((_, text)) => super::print(&text)?,
             Err(e) if single => return Err(e),
             Err(e) => problems.push(e.message),
         }
@@ -671,9 +671,9 @@ pub fn run(args: &InfoArgs) -> Result<(), CliError> {
     if args.json {
         // Each object printed as its struct orders its fields (a `serde_json::Value` would sort them).
         if single {
-            println!("{}", objects.pop().unwrap_or_default());
+            super::print(&format!("{}\n", objects.pop().unwrap_or_default()))?;
         } else {
-            println!("[{}]", objects.join(",\n"));
+            super::print(&format!("[{}]\n", objects.join(",\n")))?;
         }
     }
     if problems.is_empty() { Ok(()) } else { Err(CliError::load(problems.join("\n"))) }

@@ -117,6 +117,27 @@ impl CliError {
     pub fn load(message: impl std::fmt::Display) -> Self {
         CliError { code: 1, message: message.to_string() }
     }
+
+    /// A failed write of the command's output. A reader that closed the pipe (`rigscope info big.iqm | head`)
+    /// ends the command quietly with 141, the status a shell reports for a process that SIGPIPE ended (Rust
+    /// ignores that signal, so the write fails instead); any other write error is code 2.
+    pub fn output(e: std::io::Error) -> Self {
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            CliError { code: BROKEN_PIPE, message: String::new() }
+        } else {
+            CliError { code: 2, message: format!("cannot write the output: {e}") }
+        }
+    }
+}
+
+/// The exit status of a command whose reader closed the pipe.
+pub const BROKEN_PIPE: u8 = 141;
+
+/// Writes `text` to standard output (see [`CliError::output`] for a closed pipe).
+pub fn print(text: &str) -> Result<(), CliError> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    out.write_all(text.as_bytes()).and_then(|()| out.flush()).map_err(CliError::output)
 }
 
 /// Parses the arguments and runs the command.
@@ -149,7 +170,9 @@ pub fn main() -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("rigscope: {}", e.message);
+            if !e.message.is_empty() {
+                eprintln!("rigscope: {}", e.message);
+            }
             ExitCode::from(e.code)
         }
     }

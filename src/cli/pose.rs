@@ -99,8 +99,7 @@ pub fn run(args: &PoseArgs) -> Result<(), CliError> {
     };
     let options = PoseOptions { vertices: args.vertices, default_fps: args.default_fps, pick };
     let s = pose_json(&scene, &args.file.display().to_string(), sel, &options).map_err(CliError::load)?;
-    println!("{s}");
-    Ok(())
+    super::print(&format!("{s}\n"))
 }
 
 /// The model-space ray through the centre of pixel `at` ("X,Y") of `render`'s picture of this selection, with

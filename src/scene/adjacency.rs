@@ -20,11 +20,12 @@ struct WeldKey {
     weights: [u32; 4],
 }
 
-/// Canonical vertex ids: equal ids for vertices at the same position with the same influences.
-fn weld(positions: &[Vec3], joints: Option<&[[u32; 4]]>, weights: Option<&[[f32; 4]]>) -> Vec<u32> {
+/// Canonical vertex ids and how many there are: equal ids for vertices at the same position with the same
+/// influences.
+fn weld(positions: &[Vec3], joints: Option<&[[u32; 4]]>, weights: Option<&[[f32; 4]]>) -> (Vec<u32>, usize) {
     let mut ids: HashMap<WeldKey, u32, foldhash::fast::RandomState> =
         HashMap::with_capacity_and_hasher(positions.len(), Default::default());
-    positions
+    let welded = positions
         .iter()
         .enumerate()
         .map(|(i, p)| {
@@ -38,39 +39,99 @@ fn weld(positions: &[Vec3], joints: Option<&[[u32; 4]]>, weights: Option<&[[f32;
             let next = ids.len() as u32;
             *ids.entry(key).or_insert(next)
         })
-        .collect()
+        .collect();
+    (welded, ids.len())
 }
 
 /// Adjacency for `triangles` (indices into `positions`, all in range): entry `[t][e]` is the triangle across
 /// edge `(v[e], v[(e+1)%3])`, or [`NONE`].
+///
+/// Each edge is filed under its smaller welded vertex (a counting sort: two passes over the edges), so the
+/// uses of one edge meet in that vertex's short list. This replaced a comparison sort of every edge, which
+/// was the slowest step of converting a large model (BENCHMARKS.md).
 pub fn triangle_adjacency(
     positions: &[Vec3],
     joints: Option<&[[u32; 4]]>,
     weights: Option<&[[f32; 4]]>,
     triangles: &[[u32; 3]],
 ) -> Vec<[u32; 3]> {
-    let ids = weld(positions, joints, weights);
+    let (ids, count) = weld(positions, joints, weights);
     let id = |v: u32| ids.get(v as usize).copied().unwrap_or(NONE);
-    // Every edge as (undirected key, triangle, edge), sorted so the uses of one edge sit together: a sort
-    // beats a hash map of a million edges several times over.
-    let mut edges: Vec<(u64, u32, u8)> = Vec::with_capacity(triangles.len() * 3);
-    for (t, tri) in triangles.iter().enumerate() {
+    // The welded ends of edge `e` of `tri`, smaller first; `None` for an edge that collapsed or leaves the
+    // vertices.
+    let ends = |tri: &[u32; 3], e: usize| {
+        let (a, b) = (id(tri[e]), id(tri[(e + 1) % 3]));
+        (a != b && a != NONE && b != NONE).then(|| (a.min(b), a.max(b)))
+    };
+    // Offsets of each vertex's list, then the lists: the other end and the triangle of every edge.
+    let mut offsets = vec![0usize; count + 1];
+    for tri in triangles {
         for e in 0..3 {
-            let (a, b) = (id(tri[e]), id(tri[(e + 1) % 3]));
-            if a != b {
-                edges.push(((u64::from(a.min(b)) << 32) | u64::from(a.max(b)), t as u32, e as u8));
+            if let Some((a, _)) = ends(tri, e) {
+                offsets[a as usize + 1] += 1;
             }
         }
     }
-    edges.sort_unstable();
+    for i in 1..offsets.len() {
+        offsets[i] += offsets[i - 1];
+    }
+    let total = offsets[count];
+    let mut cursor = offsets.clone();
+    let mut others = vec![0u32; total];
+    let mut owners = vec![0u32; total];
+    for (t, tri) in triangles.iter().enumerate() {
+        for e in 0..3 {
+            if let Some((a, b)) = ends(tri, e) {
+                let at = &mut cursor[a as usize];
+                others[*at] = b;
+                owners[*at] = t as u32;
+                *at += 1;
+            }
+        }
+    }
+    // The edge of triangle `t` that joins `a` and `b` (its first, should it have two).
+    let edge_of = |t: u32, a: u32, b: u32| (0..3).find(|&e| ends(&triangles[t as usize], e) == Some((a, b)));
     let mut adjacency = vec![[NONE; 3]; triangles.len()];
-    for run in edges.chunk_by(|x, y| x.0 == y.0) {
+    let mut link = |a: u32, b: u32, t0: u32, t1: u32| {
+        if let (Some(e0), Some(e1)) = (edge_of(t0, a, b), edge_of(t1, a, b)) {
+            adjacency[t0 as usize][e0] = t1;
+            adjacency[t1 as usize][e1] = t0;
+        }
+    };
+    let mut pairs: Vec<(u32, u32)> = Vec::new();
+    for a in 0..count {
+        let (from, to) = (offsets[a], offsets[a + 1]);
+        let (others, owners) = (&others[from..to], &owners[from..to]);
+        let a = a as u32;
+        if others.len() < 2 {
+            continue;
+        }
         // Exactly two uses link; one is a border, three or more a non-manifold edge left open.
-        if let [(_, t0, e0), (_, t1, e1)] = *run
-            && t0 != t1
-        {
-            adjacency[t0 as usize][e0 as usize] = t1;
-            adjacency[t1 as usize][e1 as usize] = t0;
+        if others.len() <= 16 {
+            for i in 0..others.len() {
+                let b = others[i];
+                if others[..i].contains(&b) {
+                    continue;
+                }
+                let mut rest = (i + 1..others.len()).filter(|&j| others[j] == b);
+                if let (Some(j), None) = (rest.next(), rest.next())
+                    && owners[i] != owners[j]
+                {
+                    link(a, b, owners[i], owners[j]);
+                }
+            }
+        } else {
+            // A vertex many triangles meet at (a fan's centre): sort its list instead of comparing pairs.
+            pairs.clear();
+            pairs.extend(others.iter().copied().zip(owners.iter().copied()));
+            pairs.sort_unstable();
+            for run in pairs.chunk_by(|x, y| x.0 == y.0) {
+                if let [(b, t0), (_, t1)] = *run
+                    && t0 != t1
+                {
+                    link(a, b, t0, t1);
+                }
+            }
         }
     }
     adjacency
@@ -99,5 +160,56 @@ mod tests {
         let p = [Vec3::ZERO, Vec3::X, Vec3::Y, Vec3::NEG_Y, Vec3::Z];
         let adj = triangle_adjacency(&p, None, None, &[[0, 1, 2], [1, 0, 3], [0, 1, 4]]);
         assert_eq!(adj, vec![[NONE; 3]; 3]);
+    }
+
+    /// Every edge compared with every other: the definition, for meshes small enough.
+    fn brute_force(p: &[Vec3], tris: &[[u32; 3]]) -> Vec<[u32; 3]> {
+        let key = |v: u32| p[v as usize].to_array().map(|c| if c == 0.0 { 0 } else { c.to_bits() });
+        let edge = |t: usize, e: usize| {
+            let (a, b) = (key(tris[t][e]), key(tris[t][(e + 1) % 3]));
+            (a != b).then(|| if a < b { (a, b) } else { (b, a) })
+        };
+        let mut adj = vec![[NONE; 3]; tris.len()];
+        for (t, row) in adj.iter_mut().enumerate() {
+            for (e, slot) in row.iter_mut().enumerate() {
+                let Some(k) = edge(t, e) else { continue };
+                let uses: Vec<(usize, usize)> = (0..tris.len())
+                    .flat_map(|u| (0..3).map(move |f| (u, f)))
+                    .filter(|&(u, f)| edge(u, f) == Some(k))
+                    .collect();
+                if let [(t0, _), (t1, _)] = uses[..]
+                    && t0 != t1
+                {
+                    *slot = if t0 == t { t1 as u32 } else { t0 as u32 };
+                }
+            }
+        }
+        adj
+    }
+
+    #[test]
+    fn fans_seams_and_random_soups_match_the_definition() {
+        // A closed fan of 40 triangles around one centre (the sorted path) with its rim split along a seam.
+        let mut p = vec![Vec3::ZERO];
+        for i in 0..40 {
+            let a = i as f32 / 40.0 * std::f32::consts::TAU;
+            p.push(Vec3::new(a.cos(), a.sin(), 0.0));
+        }
+        p.push(p[1]);
+        let fan: Vec<[u32; 3]> = (0..40).map(|i| [0, i + 1, if i == 39 { 41 } else { i + 2 }]).collect();
+        let adj = triangle_adjacency(&p, None, None, &fan);
+        assert_eq!(adj, brute_force(&p, &fan));
+        assert!(adj.iter().all(|t| t[0] != NONE && t[2] != NONE && t[1] == NONE), "{adj:?}");
+        // Soups on a small lattice: shared, border, doubled and non-manifold edges, collapsed triangles.
+        let mut seed = 7u32;
+        let mut next = |n: u32| {
+            seed = seed.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+            (seed >> 8) % n
+        };
+        for _ in 0..50 {
+            let p: Vec<Vec3> = (0..30).map(|_| Vec3::new(next(3) as f32, next(3) as f32, 0.0)).collect();
+            let tris: Vec<[u32; 3]> = (0..40).map(|_| [next(30), next(30), next(30)]).collect();
+            assert_eq!(triangle_adjacency(&p, None, None, &tris), brute_force(&p, &tris));
+        }
     }
 }
