@@ -234,7 +234,7 @@ fn info_describes_a_folder_and_names_the_files_that_fail() {
 #[test]
 fn a_closed_output_pipe_ends_the_command_quietly() {
     let mrfixit = path("iqm/lsalzman_mrfixit.iqm");
-    let folder = path("iqm");
+    let folder = common::corpus_dir().join("iqm").display().to_string();
     let cases: [&[&str]; 5] = [
         &["info", &folder],
         &["info", &mrfixit, "--json"],

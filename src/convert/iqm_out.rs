@@ -9,6 +9,8 @@
 
 use std::collections::HashMap;
 
+use rayon::prelude::*;
+
 use super::ConvertError;
 use crate::anim::{Pose, sample_clip, skinned_bounds};
 use crate::formats::iqm::FORMAT_NAMES;
@@ -157,6 +159,11 @@ fn encode_vertex(scene: &Scene, specs: &[ArraySpec], i: usize, out: &mut Vec<u8>
     Ok(())
 }
 
+/// Models with fewer vertices encode on one thread: starting the pool costs more than it saves.
+const PARALLEL_VERTICES: usize = 50_000;
+/// Vertices per block of parallel encoding.
+const BLOCK_VERTICES: usize = 8192;
+
 /// One output mesh: its scene vertices in output order and its triangles in output numbering.
 struct MeshOut {
     name: String,
@@ -165,14 +172,10 @@ struct MeshOut {
     triangles: Vec<[u32; 3]>,
 }
 
-/// Deduplicates, drops collapsed triangles, and orders one mesh for the vertex cache.
-fn build_mesh(
-    records: &[u8],
-    stride: usize,
-    triangles: &[[u32; 3]],
-    flip: bool,
-    dropped: &mut usize,
-) -> (Vec<u32>, Vec<[u32; 3]>) {
+/// Deduplicates, drops collapsed triangles, and orders one mesh for the vertex cache. Returns the mesh's
+/// vertices, its triangles and how many triangles collapsed.
+fn build_mesh(records: &[u8], stride: usize, triangles: &[[u32; 3]], flip: bool) -> (Vec<u32>, Vec<[u32; 3]>, usize) {
+    let mut dropped = 0;
     let record = |v: u32| &records[v as usize * stride..(v as usize + 1) * stride];
     let mut local: HashMap<&[u8], u32, foldhash::fast::RandomState> = HashMap::default();
     let mut sources: Vec<u32> = Vec::new();
@@ -181,7 +184,7 @@ fn build_mesh(
         let tri = if flip { [tri[0], tri[2], tri[1]] } else { *tri };
         let keys = tri.map(record);
         if keys[0] == keys[1] || keys[1] == keys[2] || keys[0] == keys[2] {
-            *dropped += 1;
+            dropped += 1;
             continue;
         }
         for (v, key) in tri.iter().zip(keys) {
@@ -205,7 +208,7 @@ fn build_mesh(
     }
     let tris =
         indices.chunks_exact(3).map(|t| [remap[t[0] as usize], remap[t[1] as usize], remap[t[2] as usize]]).collect();
-    (ordered, tris)
+    (ordered, tris, dropped)
 }
 
 /// Stored quaternion convention: normalised, `w ≤ 0`.
@@ -236,9 +239,27 @@ pub fn to_iqm(scene: &Scene) -> Result<IqmFile, ConvertError> {
     }
     let specs = array_specs(scene, &mut notes);
     let stride: usize = specs.iter().map(ArraySpec::bytes).sum();
-    let mut records = Vec::with_capacity(v.len() * stride);
-    for i in 0..v.len() {
-        encode_vertex(scene, &specs, i, &mut records)?;
+    let parallel = v.len() >= PARALLEL_VERTICES;
+    let mut records = vec![0u8; v.len() * stride];
+    // Each block of vertices encodes on its own; small models stay on this thread (no pool to start).
+    let encode_block = |(b, block): (usize, &mut [u8])| -> Result<(), ConvertError> {
+        let mut buf = Vec::with_capacity(block.len());
+        let first = b * BLOCK_VERTICES;
+        for i in first..first + block.len() / stride.max(1) {
+            encode_vertex(scene, &specs, i, &mut buf)?;
+        }
+        block.copy_from_slice(&buf);
+        Ok(())
+    };
+    if stride > 0 {
+        let size = BLOCK_VERTICES * stride;
+        if parallel {
+            // Every block runs; the first failure in vertex order is the one reported, run after run.
+            let results: Vec<_> = records.par_chunks_mut(size).enumerate().map(encode_block).collect();
+            results.into_iter().collect::<Result<(), _>>()?;
+        } else {
+            records.chunks_mut(size).enumerate().try_for_each(encode_block)?;
+        }
     }
 
     // Meshes: the scene's, or one for all triangles when it has none.
@@ -257,10 +278,19 @@ pub fn to_iqm(scene: &Scene) -> Result<IqmFile, ConvertError> {
     }];
     let scene_meshes =
         if scene.meshes.is_empty() && !scene.triangles.is_empty() { &all[..] } else { &scene.meshes[..] };
-    for m in scene_meshes {
+    let build = |m: &crate::scene::Mesh| {
         let start = m.first_triangle as usize;
         let tris = scene.triangles.get(start..start.saturating_add(m.num_triangles as usize)).unwrap_or(&[]);
-        let (vertices, triangles) = build_mesh(&records, stride, tris, flip, &mut dropped);
+        build_mesh(&records, stride, tris, flip)
+    };
+    // Meshes are independent: many of them share the cores (one big mesh is one task either way).
+    let built: Vec<_> = if parallel && scene_meshes.len() > 1 {
+        scene_meshes.par_iter().map(build).collect()
+    } else {
+        scene_meshes.iter().map(build).collect()
+    };
+    for (m, (vertices, triangles, collapsed)) in scene_meshes.iter().zip(built) {
+        dropped += collapsed;
         let material = scene.materials.get(m.material).map(|m| m.name.clone()).unwrap_or_default();
         meshes.push(MeshOut { name: m.name.clone(), material, vertices, triangles });
     }

@@ -5,42 +5,49 @@
 //! same, but its comparison is no strict weak order, so its output is wrong on real files). An edge links two
 //! triangles only when exactly two triangles use it; edges of three or more (non-manifold) stay open.
 
-use std::collections::HashMap;
+use std::hash::BuildHasher;
+
+use hashbrown::hash_table::{Entry, HashTable};
 
 use glam::Vec3;
 
 /// No neighbour across this edge.
 pub const NONE: u32 = u32::MAX;
 
-/// What must match for two vertices to be the same point of the surface.
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
-struct WeldKey {
-    position: [u32; 3],
-    joints: [u32; 4],
-    weights: [u32; 4],
-}
-
 /// Canonical vertex ids and how many there are: equal ids for vertices at the same position with the same
-/// influences.
+/// influences. The table holds only each first vertex's index and compares through it: copying the keys
+/// (44 bytes each) into the table made it the largest allocation of a conversion.
 fn weld(positions: &[Vec3], joints: Option<&[[u32; 4]]>, weights: Option<&[[f32; 4]]>) -> (Vec<u32>, usize) {
-    let mut ids: HashMap<WeldKey, u32, foldhash::fast::RandomState> =
-        HashMap::with_capacity_and_hasher(positions.len(), Default::default());
-    let welded = positions
-        .iter()
-        .enumerate()
-        .map(|(i, p)| {
-            // +0.0 and -0.0 are the same point.
-            let bits = |v: f32| if v == 0.0 { 0 } else { v.to_bits() };
-            let key = WeldKey {
-                position: [bits(p.x), bits(p.y), bits(p.z)],
-                joints: joints.and_then(|j| j.get(i)).copied().unwrap_or_default(),
-                weights: weights.and_then(|w| w.get(i)).map(|w| w.map(bits)).unwrap_or_default(),
-            };
-            let next = ids.len() as u32;
-            *ids.entry(key).or_insert(next)
+    // +0.0 and -0.0 are the same point.
+    let bits = |v: f32| if v == 0.0 { 0 } else { v.to_bits() };
+    let key = |i: usize| {
+        let p = positions[i];
+        (
+            [bits(p.x), bits(p.y), bits(p.z)],
+            joints.and_then(|j| j.get(i)).copied().unwrap_or_default(),
+            weights.and_then(|w| w.get(i)).map(|w| w.map(bits)).unwrap_or_default(),
+        )
+    };
+    let state = foldhash::fast::FixedState::default();
+    let hash = |i: usize| state.hash_one(key(i));
+    // (vertex index, welded id) of each distinct key.
+    let mut table: HashTable<(u32, u32)> = HashTable::with_capacity(positions.len());
+    let mut count = 0u32;
+    let welded = (0..positions.len())
+        .map(|i| {
+            let k = key(i);
+            let entry = table.entry(state.hash_one(k), |&(j, _)| key(j as usize) == k, |&(j, _)| hash(j as usize));
+            match entry {
+                Entry::Occupied(e) => e.get().1,
+                Entry::Vacant(e) => {
+                    e.insert((i as u32, count));
+                    count += 1;
+                    count - 1
+                }
+            }
         })
         .collect();
-    (welded, ids.len())
+    (welded, count as usize)
 }
 
 /// Adjacency for `triangles` (indices into `positions`, all in range): entry `[t][e]` is the triangle across
