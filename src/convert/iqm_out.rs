@@ -7,8 +7,9 @@
 //! mask. Per-frame bounds and adjacency are computed last, from the file as written and read back, so they
 //! describe exactly what a reader will see.
 
-use std::collections::HashMap;
+use std::hash::BuildHasher;
 
+use hashbrown::hash_table::{Entry, HashTable};
 use rayon::prelude::*;
 
 use super::ConvertError;
@@ -172,27 +173,51 @@ struct MeshOut {
     triangles: Vec<[u32; 3]>,
 }
 
+/// Every vertex encoded as it will be written (all arrays concatenated, `stride` bytes each), with a hash of
+/// each record so that deduplication hashes a vertex once rather than at every corner.
+struct Records {
+    bytes: Vec<u8>,
+    stride: usize,
+    hashes: Vec<u64>,
+}
+
+impl Records {
+    fn get(&self, v: u32) -> &[u8] {
+        &self.bytes[v as usize * self.stride..(v as usize + 1) * self.stride]
+    }
+
+    /// Whether two vertices would be written identically.
+    fn same(&self, a: u32, b: u32) -> bool {
+        a == b || (self.hashes[a as usize] == self.hashes[b as usize] && self.get(a) == self.get(b))
+    }
+}
+
 /// Deduplicates, drops collapsed triangles, and orders one mesh for the vertex cache. Returns the mesh's
 /// vertices, its triangles and how many triangles collapsed.
-fn build_mesh(records: &[u8], stride: usize, triangles: &[[u32; 3]], flip: bool) -> (Vec<u32>, Vec<[u32; 3]>, usize) {
+fn build_mesh(records: &Records, triangles: &[[u32; 3]], flip: bool) -> (Vec<u32>, Vec<[u32; 3]>, usize) {
     let mut dropped = 0;
-    let record = |v: u32| &records[v as usize * stride..(v as usize + 1) * stride];
-    let mut local: HashMap<&[u8], u32, foldhash::fast::RandomState> = HashMap::default();
+    // (scene vertex, local id) of each distinct record; the table compares through the records.
+    let mut local: HashTable<(u32, u32)> = HashTable::new();
     let mut sources: Vec<u32> = Vec::new();
     let mut indices: Vec<u32> = Vec::with_capacity(triangles.len() * 3);
     for tri in triangles {
         let tri = if flip { [tri[0], tri[2], tri[1]] } else { *tri };
-        let keys = tri.map(record);
-        if keys[0] == keys[1] || keys[1] == keys[2] || keys[0] == keys[2] {
+        if records.same(tri[0], tri[1]) || records.same(tri[1], tri[2]) || records.same(tri[0], tri[2]) {
             dropped += 1;
             continue;
         }
-        for (v, key) in tri.iter().zip(keys) {
-            let next = sources.len() as u32;
-            let id = *local.entry(key).or_insert_with(|| {
-                sources.push(*v);
-                next
-            });
+        for v in tri {
+            let hash = records.hashes[v as usize];
+            let entry = local.entry(hash, |&(s, _)| records.same(s, v), |&(s, _)| records.hashes[s as usize]);
+            let id = match entry {
+                Entry::Occupied(e) => e.get().1,
+                Entry::Vacant(e) => {
+                    let id = sources.len() as u32;
+                    e.insert((v, id));
+                    sources.push(v);
+                    id
+                }
+            };
             indices.push(id);
         }
     }
@@ -261,6 +286,14 @@ pub fn to_iqm(scene: &Scene) -> Result<IqmFile, ConvertError> {
             records.chunks_mut(size).enumerate().try_for_each(encode_block)?;
         }
     }
+    let state = foldhash::fast::FixedState::default();
+    let hash = |r: &[u8]| state.hash_one(r);
+    let hashes = match stride {
+        0 => vec![0; v.len()],
+        _ if parallel => records.par_chunks(stride).map(hash).collect(),
+        _ => records.chunks(stride).map(hash).collect(),
+    };
+    let records = Records { bytes: records, stride, hashes };
 
     // Meshes: the scene's, or one for all triangles when it has none.
     let flip = scene.front_face == FrontFace::Ccw;
@@ -281,7 +314,7 @@ pub fn to_iqm(scene: &Scene) -> Result<IqmFile, ConvertError> {
     let build = |m: &crate::scene::Mesh| {
         let start = m.first_triangle as usize;
         let tris = scene.triangles.get(start..start.saturating_add(m.num_triangles as usize)).unwrap_or(&[]);
-        build_mesh(&records, stride, tris, flip)
+        build_mesh(&records, tris, flip)
     };
     // Meshes are independent: many of them share the cores (one big mesh is one task either way).
     let built: Vec<_> = if parallel && scene_meshes.len() > 1 {
@@ -329,7 +362,7 @@ pub fn to_iqm(scene: &Scene) -> Result<IqmFile, ConvertError> {
             let mut data = Vec::with_capacity(out_vertices.len() * n);
             for &src in &out_vertices {
                 let at = src as usize * stride + offset;
-                data.extend_from_slice(&records[at..at + n]);
+                data.extend_from_slice(&records.bytes[at..at + n]);
             }
             offset += n;
             doc.vertex_arrays.push(match s.custom {

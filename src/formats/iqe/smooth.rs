@@ -112,6 +112,7 @@ pub fn generate_normals(inp: &Input) -> Output {
             *classes.entry(pos_key(p)).or_insert(next)
         })
         .collect();
+    let class_count = classes.len();
     drop(classes);
 
     let corner_vp = |c: u32| tris[c as usize / 3][c as usize % 3];
@@ -120,10 +121,9 @@ pub fn generate_normals(inp: &Input) -> Output {
     let vs = |c: u32| inp.smooth_index.map_or(0, |s| s[corner_vp(c) as usize]);
     let n_corners = tris.len() * 3;
 
-    // Corners sorted by (position class, group key, vs, corner): each run of equal prefix is a welding set.
-    let mut order: Vec<(u32, i64, i64, u32)> =
-        (0..n_corners as u32).map(|c| (class_of[corner_vp(c) as usize], state(c).group, vs(c), c)).collect();
-    order.sort_unstable();
+    // Corners grouped by position class, ascending within each (a counting sort, where sorting every corner
+    // was a third of converting a large IQE without normals).
+    let (class_offsets, by_class) = group_by_key(n_corners, class_count, |c| class_of[corner_vp(c) as usize]);
 
     let any_uv = inp.texcoords.is_some() && inp.states.iter().any(|s| s.uv);
     let any_angle = inp.states.iter().any(|s| s.min_cos().is_some());
@@ -167,52 +167,56 @@ pub fn generate_normals(inp: &Input) -> Output {
     let mut next_cluster = 0u32;
     let mut crowded = 0usize;
     let mut reps: Vec<u32> = Vec::new();
-    let mut start = 0;
-    while start < order.len() {
-        let head = (order[start].0, order[start].1, order[start].2);
-        let mut end = start + 1;
-        while end < order.len() && (order[end].0, order[end].1, order[end].2) == head {
-            end += 1;
+    let mut local_ids: Vec<u32> = Vec::new();
+    // Each run of corners at one position with one (group key, vs) is a welding set, its corners ascending.
+    let mut keyed: Vec<(i64, i64, u32)> = Vec::new();
+    for class in class_offsets.windows(2) {
+        let corners = &by_class[class[0]..class[1]];
+        keyed.clear();
+        keyed.extend(corners.iter().map(|&c| (state(c).group, vs(c), c)));
+        if keyed.windows(2).any(|w| (w[0].0, w[0].1) != (w[1].0, w[1].1)) {
+            keyed.sort_unstable();
         }
-        let run = &order[start..end];
-        let k = run.len();
-        uf.reset(k);
-        if always {
-            for i in 1..k {
-                uf.union(0, i as u32);
-            }
-        } else if k <= PAIRWISE_LIMIT {
-            for i in 0..k {
-                for j in i + 1..k {
-                    if compatible(run[i].3, run[j].3) {
-                        uf.union(i as u32, j as u32);
+        for run in keyed.chunk_by(|a, b| (a.0, a.1) == (b.0, b.1)) {
+            let k = run.len();
+            uf.reset(k);
+            if always {
+                for i in 1..k {
+                    uf.union(0, i as u32);
+                }
+            } else if k <= PAIRWISE_LIMIT {
+                for i in 0..k {
+                    for j in i + 1..k {
+                        if compatible(run[i].2, run[j].2) {
+                            uf.union(i as u32, j as u32);
+                        }
+                    }
+                }
+            } else {
+                crowded += k;
+                reps.clear();
+                for i in 0..k {
+                    match reps.iter().find(|&&r| compatible(run[r as usize].2, run[i].2)) {
+                        Some(&r) => uf.union(r, i as u32),
+                        None if reps.len() < PAIRWISE_LIMIT => reps.push(i as u32),
+                        None => {}
                     }
                 }
             }
-        } else {
-            crowded += k;
-            reps.clear();
+            // Local roots to global cluster ids.
+            local_ids.clear();
+            local_ids.resize(k, u32::MAX);
             for i in 0..k {
-                match reps.iter().find(|&&r| compatible(run[r as usize].3, run[i].3)) {
-                    Some(&r) => uf.union(r, i as u32),
-                    None if reps.len() < PAIRWISE_LIMIT => reps.push(i as u32),
-                    None => {}
+                let r = uf.find(i as u32) as usize;
+                if local_ids[r] == u32::MAX {
+                    local_ids[r] = next_cluster;
+                    next_cluster += 1;
                 }
+                cluster[run[i].2 as usize] = local_ids[r];
             }
         }
-        // Local roots to global cluster ids.
-        let mut local_ids = vec![u32::MAX; k];
-        for i in 0..k {
-            let r = uf.find(i as u32) as usize;
-            if local_ids[r] == u32::MAX {
-                local_ids[r] = next_cluster;
-                next_cluster += 1;
-            }
-            cluster[run[i].3 as usize] = local_ids[r];
-        }
-        start = end;
     }
-    drop(order);
+    drop(by_class);
 
     let (normals, source, triangles, zero_normals) = corner_vertices(inp, &area, &cluster, next_cluster);
     Output { normals, source, triangles, zero_normals, crowded }
@@ -239,47 +243,60 @@ fn corner_vertices(
         first_corner[id] = first_corner[id].min(c as u32);
     }
 
-    let mut keys: Vec<(u32, u32, u32)> =
-        (0..n_corners).map(|c| (corner_vp(c as u32), first_corner[cluster[c] as usize], cluster[c])).collect();
-    keys.sort_unstable();
-    keys.dedup();
-    let mut normals = Vec::with_capacity(keys.len().max(inp.positions.len()));
-    let mut source = Vec::with_capacity(normals.capacity());
+    // Per vp in order: its corners' clusters in order of their first corner, one vertex each.
+    let (vp_offsets, by_vp) = group_by_key(n_corners, inp.positions.len(), corner_vp);
+    let mut normals = Vec::with_capacity(inp.positions.len());
+    let mut source = Vec::with_capacity(inp.positions.len());
     let mut zero_normals = 0;
-    let mut key_vertex = Vec::with_capacity(keys.len());
-    let mut ki = 0;
-    for vp in 0..inp.positions.len() as u32 {
-        let mut used = false;
-        while ki < keys.len() && keys[ki].0 == vp {
-            let sum = sums[keys[ki].2 as usize];
-            let n = sum.normalize_or_zero();
+    let mut corner_vertex = vec![0u32; n_corners];
+    let mut firsts: Vec<u32> = Vec::new();
+    for (vp, range) in vp_offsets.windows(2).enumerate() {
+        let corners = &by_vp[range[0]..range[1]];
+        let first_of = |c: u32| first_corner[cluster[c as usize] as usize];
+        firsts.clear();
+        firsts.extend(corners.iter().map(|&c| first_of(c)));
+        firsts.sort_unstable();
+        firsts.dedup();
+        let base = normals.len() as u32;
+        for &f in &firsts {
+            let n = sums[cluster[f as usize] as usize].normalize_or_zero();
             if n == Vec3::ZERO {
                 zero_normals += 1;
             }
-            key_vertex.push(normals.len() as u32);
             normals.push(if n == Vec3::ZERO { Vec3::Z } else { n });
-            source.push(vp);
-            used = true;
-            ki += 1;
+            source.push(vp as u32);
         }
-        if !used {
+        if firsts.is_empty() {
             normals.push(Vec3::Z);
-            source.push(vp);
+            source.push(vp as u32);
+        }
+        for &c in corners {
+            // Every corner's first corner is in `firsts`.
+            corner_vertex[c as usize] = base + firsts.binary_search(&first_of(c)).unwrap_or(0) as u32;
         }
     }
-    let triangles = (0..tris.len())
-        .map(|t| {
-            let mut out = [0u32; 3];
-            for (k, o) in out.iter_mut().enumerate() {
-                let c = t * 3 + k;
-                let key = (tris[t][k], first_corner[cluster[c] as usize], cluster[c]);
-                // Every corner's key is in `keys`.
-                *o = keys.binary_search(&key).map_or(0, |i| key_vertex[i]);
-            }
-            out
-        })
-        .collect();
+    let triangles = corner_vertex.chunks_exact(3).map(|t| [t[0], t[1], t[2]]).collect();
     (normals, source, triangles, zero_normals)
+}
+
+/// The items `0..n` grouped by `key` (each below `keys`), by counting: the offsets of each key's items
+/// (`keys + 1` of them) and the items, ascending within each key.
+fn group_by_key(n: usize, keys: usize, key: impl Fn(u32) -> u32) -> (Vec<usize>, Vec<u32>) {
+    let mut offsets = vec![0usize; keys + 1];
+    for i in 0..n as u32 {
+        offsets[key(i) as usize + 1] += 1;
+    }
+    for k in 1..offsets.len() {
+        offsets[k] += offsets[k - 1];
+    }
+    let mut cursor = offsets.clone();
+    let mut items = vec![0u32; n];
+    for i in 0..n as u32 {
+        let at = &mut cursor[key(i) as usize];
+        items[*at] = i;
+        *at += 1;
+    }
+    (offsets, items)
 }
 
 /// Tangents from UV gradients: per triangle, summed per vertex, orthogonalised to the normal; `w` is the
