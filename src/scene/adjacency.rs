@@ -53,9 +53,9 @@ fn weld(positions: &[Vec3], joints: Option<&[[u32; 4]]>, weights: Option<&[[f32;
 /// Adjacency for `triangles` (indices into `positions`, all in range): entry `[t][e]` is the triangle across
 /// edge `(v[e], v[(e+1)%3])`, or [`NONE`].
 ///
-/// Each edge is filed under its smaller welded vertex (a counting sort: two passes over the edges), so the
-/// uses of one edge meet in that vertex's short list. This replaced a comparison sort of every edge, which
-/// was the slowest step of converting a large model (BENCHMARKS.md).
+/// Each edge is filed under its smaller welded vertex ([`group_by_key`]), so the uses of one edge meet in that
+/// vertex's short list. This replaced a comparison sort of every edge, which was the slowest step of
+/// converting a large model (BENCHMARKS.md).
 pub fn triangle_adjacency(
     positions: &[Vec3],
     joints: Option<&[[u32; 4]]>,
@@ -64,84 +64,77 @@ pub fn triangle_adjacency(
 ) -> Vec<[u32; 3]> {
     let (ids, count) = weld(positions, joints, weights);
     let id = |v: u32| ids.get(v as usize).copied().unwrap_or(NONE);
-    // The welded ends of edge `e` of `tri`, smaller first; `None` for an edge that collapsed or leaves the
-    // vertices.
-    let ends = |tri: &[u32; 3], e: usize| {
-        let (a, b) = (id(tri[e]), id(tri[(e + 1) % 3]));
+    // Edge `i` is edge `i % 3` of triangle `i / 3`; its welded ends, smaller first, unless it collapsed.
+    let ends = |i: u32| {
+        let tri = &triangles[i as usize / 3];
+        let k = i as usize % 3;
+        let (a, b) = (id(tri[k]), id(tri[(k + 1) % 3]));
         (a != b && a != NONE && b != NONE).then(|| (a.min(b), a.max(b)))
     };
-    // Offsets of each vertex's list, then the lists: the other end and the triangle of every edge.
-    let mut offsets = vec![0usize; count + 1];
-    for tri in triangles {
-        for e in 0..3 {
-            if let Some((a, _)) = ends(tri, e) {
-                offsets[a as usize + 1] += 1;
-            }
-        }
-    }
-    for i in 1..offsets.len() {
-        offsets[i] += offsets[i - 1];
-    }
-    let total = offsets[count];
-    let mut cursor = offsets.clone();
-    let mut others = vec![0u32; total];
-    let mut owners = vec![0u32; total];
-    for (t, tri) in triangles.iter().enumerate() {
-        for e in 0..3 {
-            if let Some((a, b)) = ends(tri, e) {
-                let at = &mut cursor[a as usize];
-                others[*at] = b;
-                owners[*at] = t as u32;
-                *at += 1;
-            }
-        }
-    }
-    // The edge of triangle `t` that joins `a` and `b` (its first, should it have two).
-    let edge_of = |t: u32, a: u32, b: u32| (0..3).find(|&e| ends(&triangles[t as usize], e) == Some((a, b)));
+    // Collapsed edges go to one more list, past the vertices, which is never read.
+    let (offsets, edges) = group_by_key(triangles.len() * 3, count + 1, |i| ends(i).map_or(count as u32, |e| e.0));
     let mut adjacency = vec![[NONE; 3]; triangles.len()];
-    let mut link = |a: u32, b: u32, t0: u32, t1: u32| {
-        if let (Some(e0), Some(e1)) = (edge_of(t0, a, b), edge_of(t1, a, b)) {
-            adjacency[t0 as usize][e0] = t1;
-            adjacency[t1 as usize][e1] = t0;
+    let mut link = |i: u32, j: u32| {
+        let (ti, tj) = (i / 3, j / 3);
+        // Exactly two uses link, and only two different triangles.
+        if ti != tj {
+            adjacency[ti as usize][i as usize % 3] = tj;
+            adjacency[tj as usize][j as usize % 3] = ti;
         }
     };
-    let mut pairs: Vec<(u32, u32)> = Vec::new();
-    for a in 0..count {
-        let (from, to) = (offsets[a], offsets[a + 1]);
-        let (others, owners) = (&others[from..to], &owners[from..to]);
-        let a = a as u32;
-        if others.len() < 2 {
+    let mut sorted: Vec<(u32, u32)> = Vec::new();
+    for list in offsets.windows(2).take(count) {
+        let list = &edges[list[0]..list[1]];
+        if list.len() < 2 {
             continue;
         }
-        // Exactly two uses link; one is a border, three or more a non-manifold edge left open.
-        if others.len() <= 16 {
-            for i in 0..others.len() {
-                let b = others[i];
-                if others[..i].contains(&b) {
+        // The other end of each edge; one use is a border, three or more a non-manifold edge left open.
+        let other = |i: u32| ends(i).map_or(NONE, |e| e.1);
+        if list.len() <= 16 {
+            for (n, &i) in list.iter().enumerate() {
+                let b = other(i);
+                if list[..n].iter().any(|&j| other(j) == b) {
                     continue;
                 }
-                let mut rest = (i + 1..others.len()).filter(|&j| others[j] == b);
-                if let (Some(j), None) = (rest.next(), rest.next())
-                    && owners[i] != owners[j]
-                {
-                    link(a, b, owners[i], owners[j]);
+                let mut rest = list[n + 1..].iter().filter(|&&j| other(j) == b);
+                if let (Some(&j), None) = (rest.next(), rest.next()) {
+                    link(i, j);
                 }
             }
         } else {
             // A vertex many triangles meet at (a fan's centre): sort its list instead of comparing pairs.
-            pairs.clear();
-            pairs.extend(others.iter().copied().zip(owners.iter().copied()));
-            pairs.sort_unstable();
-            for run in pairs.chunk_by(|x, y| x.0 == y.0) {
-                if let [(b, t0), (_, t1)] = *run
-                    && t0 != t1
-                {
-                    link(a, b, t0, t1);
+            sorted.clear();
+            sorted.extend(list.iter().map(|&i| (other(i), i)));
+            sorted.sort_unstable();
+            for run in sorted.chunk_by(|x, y| x.0 == y.0) {
+                if let [(_, i), (_, j)] = *run {
+                    link(i, j);
                 }
             }
         }
     }
     adjacency
+}
+
+/// The items `0..n` grouped by `key` (each below `keys`), by counting (two passes, no comparisons): the
+/// offsets of each key's items (`keys + 1` of them) and the items, ascending within each key. Items are
+/// `u32`: `n` counts triangle corners, which a model's own counts bound.
+pub(crate) fn group_by_key(n: usize, keys: usize, key: impl Fn(u32) -> u32) -> (Vec<usize>, Vec<u32>) {
+    let mut offsets = vec![0usize; keys + 1];
+    for i in 0..n as u32 {
+        offsets[key(i) as usize + 1] += 1;
+    }
+    for k in 1..offsets.len() {
+        offsets[k] += offsets[k - 1];
+    }
+    let mut cursor = offsets.clone();
+    let mut items = vec![0u32; n];
+    for i in 0..n as u32 {
+        let at = &mut cursor[key(i) as usize];
+        items[*at] = i;
+        *at += 1;
+    }
+    (offsets, items)
 }
 
 #[cfg(test)]

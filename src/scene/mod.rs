@@ -18,6 +18,7 @@ mod rsm;
 mod skeleton;
 mod vmd;
 
+pub(crate) use adjacency::group_by_key;
 pub use adjacency::triangle_adjacency;
 pub use camera::{CameraKey, CameraPropertyKey, CameraTrack, CameraView};
 pub use clip::{

@@ -13,6 +13,8 @@ use std::collections::HashMap;
 
 use glam::{Vec2, Vec3, Vec4};
 
+use crate::scene::group_by_key;
+
 /// Pairwise comparison is used up to this many corners at one position and key; past it, each corner is
 /// compared with at most this many cluster representatives.
 const PAIRWISE_LIMIT: usize = 256;
@@ -277,26 +279,6 @@ fn corner_vertices(
     }
     let triangles = corner_vertex.chunks_exact(3).map(|t| [t[0], t[1], t[2]]).collect();
     (normals, source, triangles, zero_normals)
-}
-
-/// The items `0..n` grouped by `key` (each below `keys`), by counting: the offsets of each key's items
-/// (`keys + 1` of them) and the items, ascending within each key.
-fn group_by_key(n: usize, keys: usize, key: impl Fn(u32) -> u32) -> (Vec<usize>, Vec<u32>) {
-    let mut offsets = vec![0usize; keys + 1];
-    for i in 0..n as u32 {
-        offsets[key(i) as usize + 1] += 1;
-    }
-    for k in 1..offsets.len() {
-        offsets[k] += offsets[k - 1];
-    }
-    let mut cursor = offsets.clone();
-    let mut items = vec![0u32; n];
-    for i in 0..n as u32 {
-        let at = &mut cursor[key(i) as usize];
-        items[*at] = i;
-        *at += 1;
-    }
-    (offsets, items)
 }
 
 /// Tangents from UV gradients: per triangle, summed per vertex, orthogonalised to the normal; `w` is the
