@@ -4,11 +4,12 @@
 use std::collections::BTreeMap;
 
 use glam::{Quat, Vec3};
-use gltf::animation::{Interpolation as GltfInterpolation, Property};
+use gltf::animation::Property;
 
 use super::accessor::Buffers;
 use super::mesh::Geometry;
 use super::nodes::Rig;
+use super::sampler;
 use crate::error::{LoadError, Location, Warning};
 use crate::scene::{Clip, ClipData, Interpolation, Key, MorphTrack, Track, TrackMode};
 
@@ -42,15 +43,7 @@ fn read_animation(
     let mut times_all: Vec<f32> = Vec::new();
     let mut cubic = false;
     for channel in anim.channels() {
-        let sampler = channel.sampler();
         let label = format!("animation {} channel {}", anim.index(), channel.index());
-        let (_, times) = buffers.floats(&sampler.input(), &format!("{label} input"), &[1])?;
-        if times.iter().any(|t| !t.is_finite()) || times.windows(2).any(|p| p[1] < p[0]) {
-            warn(w, "gltf.animation.times", format!("{label}: key times not finite and increasing, channel skipped"));
-            continue;
-        }
-        let interpolation = sampler.interpolation();
-        cubic |= interpolation == GltfInterpolation::CubicSpline;
         let node = channel.target().node().index();
         let property = channel.target().property();
         let dims: &[usize] = if property == Property::Rotation {
@@ -60,24 +53,17 @@ fn read_animation(
         } else {
             &[3]
         };
-        let (d, values) = buffers.floats(&sampler.output(), &format!("{label} output"), dims)?;
-        let per_key = values.len() / d / times.len().max(1);
-        let stride = if interpolation == GltfInterpolation::CubicSpline { 3 } else { 1 };
-        // Per key: `stride` groups (in-tangent, value, out-tangent for cubic splines) of `width` elements.
-        let width = per_key / stride;
-        if width == 0 || per_key % stride != 0 {
-            warn(
-                w,
-                "gltf.animation.output",
-                format!("{label}: {} output values for {} keys, channel skipped", values.len() / d, times.len()),
-            );
-            continue;
-        }
-        let value = |k: usize, e: usize| {
-            let at = ((k * stride + stride / 2) * width + e) * d;
-            &values[at..at + d]
+        let keys = match sampler::read(&channel.sampler(), buffers, &label, dims)? {
+            Ok(keys) => keys,
+            Err(skipped) => {
+                warn(w, skipped.rule, skipped.message);
+                continue;
+            }
         };
-        times_all.extend(&times);
+        cubic |= keys.cubic();
+        let (times, width) = (&keys.times, keys.width);
+        let value = |k: usize, e: usize| keys.value(k, e);
+        times_all.extend(times);
         if property == Property::MorphTargetWeights {
             let Some(list) = geometry.node_morphs.get(&node) else {
                 warn(
@@ -87,7 +73,7 @@ fn read_animation(
                 );
                 continue;
             };
-            if interpolation == GltfInterpolation::Step {
+            if keys.step() {
                 warn(w, "gltf.animation.step_weights", format!("{label}: STEP morph weights are played linearly"));
             }
             for (t, &m) in list.iter().enumerate().take(width) {
@@ -97,10 +83,7 @@ fn read_animation(
             continue;
         }
         let Some(joint) = rig.joint_of_node.get(node).copied().flatten() else { continue };
-        let interp = match interpolation {
-            GltfInterpolation::Step => Interpolation::Step,
-            _ => Interpolation::Linear,
-        };
+        let interp = if keys.step() { Interpolation::Step } else { Interpolation::Linear };
         let track = tracks.entry((joint, interp as u8)).or_insert_with(|| Track {
             joint,
             mode: TrackMode::Replace,

@@ -12,15 +12,22 @@ use gltf::animation::Property;
 
 use super::accessor::Buffers;
 use super::nodes::Graph;
-use crate::error::LoadError;
+use super::sampler::{self, sample};
+use crate::error::{LoadError, Location, Warning};
 use crate::scene::{CameraKey, CameraTrack, CameraView, Easing};
 
 /// How far ahead of the eye the target is put (glTF cameras have no target).
 const TARGET_DISTANCE: f32 = 10.0;
 
 /// One camera track per camera node and animation that moves it (a still camera: one key at its rest pose).
-pub fn read(doc: &gltf::Document, graph: &Graph, buffers: &Buffers) -> Result<Vec<CameraTrack>, LoadError> {
+pub fn read(
+    doc: &gltf::Document,
+    graph: &Graph,
+    buffers: &Buffers,
+    w: &mut Vec<Warning>,
+) -> Result<Vec<CameraTrack>, LoadError> {
     let mut tracks = Vec::new();
+    let mut cubic = false;
     for node in doc.nodes().filter(|n| n.camera().is_some() && graph.in_scene[n.index()]) {
         let i = node.index();
         let fov = node
@@ -35,33 +42,47 @@ pub fn read(doc: &gltf::Document, graph: &Graph, buffers: &Buffers) -> Result<Ve
         let name = graph.names[i].clone();
         let mut moved = false;
         for anim in doc.animations() {
-            let (mut translation, mut rotation) = (Vec::new(), Vec::new());
+            // Keys of each channel, and whether they step.
+            let (mut translation, mut rotation) = ((Vec::new(), false), (Vec::new(), false));
             for ch in anim.channels().filter(|c| c.target().node().index() == i) {
-                let (_, times) = buffers.floats(&ch.sampler().input(), "camera key times", &[1])?;
-                match ch.target().property() {
-                    Property::Translation => {
-                        let (_, v) = buffers.floats(&ch.sampler().output(), "camera translation", &[3])?;
-                        translation = times.into_iter().zip(v.chunks_exact(3).map(Vec3::from_slice)).collect();
+                let label = format!("animation {} channel {} (camera \"{name}\")", anim.index(), ch.index());
+                let property = ch.target().property();
+                let dims: &[usize] = match property {
+                    Property::Translation => &[3],
+                    Property::Rotation => &[4],
+                    _ => continue,
+                };
+                let keys = match sampler::read(&ch.sampler(), buffers, &label, dims)? {
+                    Ok(keys) => keys,
+                    Err(skipped) => {
+                        w.push(Warning { rule: skipped.rule, location: Location::File, message: skipped.message });
+                        continue;
                     }
-                    Property::Rotation => {
-                        let (_, v) = buffers.floats(&ch.sampler().output(), "camera rotation", &[4])?;
-                        rotation = times.into_iter().zip(v.chunks_exact(4).map(Quat::from_slice)).collect();
-                    }
-                    _ => {}
+                };
+                cubic |= keys.cubic();
+                if property == Property::Translation {
+                    translation = (keys.pairs().map(|(t, v)| (t, Vec3::from_slice(v))).collect(), keys.step());
+                } else {
+                    rotation = (keys.pairs().map(|(t, v)| (t, Quat::from_slice(v))).collect(), keys.step());
                 }
             }
+            let (translation, translation_steps) = translation;
+            let (rotation, rotation_steps) = rotation;
             if translation.is_empty() && rotation.is_empty() {
                 continue;
             }
             moved = true;
-            let mut times: Vec<f32> = translation.iter().map(|k| k.0).chain(rotation.iter().map(|k| k.0)).collect();
-            times.sort_by(f32::total_cmp);
-            times.dedup();
+            let translation_times: Vec<f32> = translation.iter().map(|k| k.0).collect();
+            let rotation_times: Vec<f32> = rotation.iter().map(|k| k.0).collect();
+            let times = sampler::key_times([
+                (&translation_times[..], translation_steps),
+                (&rotation_times[..], rotation_steps),
+            ]);
             let keys = times
                 .iter()
                 .map(|&t| {
-                    let eye = sample(&translation, t, rest.0, |a, b, u| a.lerp(b, u));
-                    let q = sample(&rotation, t, rest.1, |a, b, u| a.slerp(b, u));
+                    let eye = sample(&translation, translation_steps, t, rest.0, |a, b, u| a.lerp(b, u));
+                    let q = sample(&rotation, rotation_steps, t, rest.1, |a, b, u| a.slerp(b, u));
                     key(t, parent, eye, q, fov)
                 })
                 .collect();
@@ -73,21 +94,11 @@ pub fn read(doc: &gltf::Document, graph: &Graph, buffers: &Buffers) -> Result<Ve
             tracks.push(CameraTrack { name, clip: None, keys, properties: Vec::new(), cut_span: 0.0 });
         }
     }
+    if cubic {
+        let message = "CUBICSPLINE camera keys are played linearly through their values (tangents dropped)".into();
+        w.push(Warning { rule: "gltf.animation.cubicspline", location: Location::File, message });
+    }
     Ok(tracks)
-}
-
-/// Linear between keys, held outside them; `rest` without keys.
-fn sample<T: Copy>(keys: &[(f32, T)], t: f32, rest: T, mix: impl Fn(T, T, f32) -> T) -> T {
-    let Some(first) = keys.first() else { return rest };
-    let i = keys.partition_point(|k| k.0 <= t);
-    if i == 0 {
-        return first.1;
-    }
-    let a = keys[i - 1];
-    match keys.get(i) {
-        Some(b) if b.0 > a.0 => mix(a.1, b.1, ((t - a.0) / (b.0 - a.0)).clamp(0.0, 1.0)),
-        _ => a.1,
-    }
 }
 
 /// The MMD camera key of a glTF camera at `eye` turned by `q` (under `parent`) at time `t`.

@@ -15,6 +15,7 @@ mod material;
 mod mesh;
 mod nodes;
 mod pointer;
+mod sampler;
 #[cfg(test)]
 mod tests;
 pub mod write;
@@ -164,7 +165,7 @@ fn read_inner(data: &[u8], dir: Option<&Path>) -> Result<Scene, LoadError> {
         materials.push(material::default_material());
     }
     let clips = anim::read(doc, &rig, &geometry, &buffers, w)?;
-    let cameras = camera::read(doc, &graph, &buffers)?;
+    let cameras = camera::read(doc, &graph, &buffers, w)?;
     Ok(Scene {
         vertices: geometry.vertices,
         triangles: geometry.triangles,

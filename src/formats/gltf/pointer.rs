@@ -6,6 +6,7 @@
 use glam::{Affine2, Vec2};
 
 use super::accessor::Buffers;
+use super::sampler::{self, sample};
 use crate::error::{LoadError, Location, Warning};
 use crate::scene::{Mesh, UvAnimation, UvChannel, UvChannelKind};
 
@@ -52,9 +53,8 @@ pub fn uv_animations(
     w: &mut Vec<Warning>,
 ) -> Result<(), LoadError> {
     // Per material: (offset, rotation, scale) keys.
-    type Keys = Vec<(f32, Vec<f32>)>;
-    let mut by_material: std::collections::BTreeMap<usize, [Keys; 3]> = Default::default();
-    let mut other = 0usize;
+    let mut by_material: std::collections::BTreeMap<usize, [FieldKeys; 3]> = Default::default();
+    let (mut other, mut cubic) = (0usize, false);
     for c in channels {
         let field = texture_transform_field(&c.pointer);
         let Some((material, field)) = field else {
@@ -65,18 +65,25 @@ pub fn uv_animations(
             other += 1;
             continue;
         };
-        let (_, times) = buffers.floats(&sampler.input(), "pointer key times", &[1])?;
-        let (dims, values) = buffers.floats(&sampler.output(), "pointer values", &[1, 2])?;
-        let keys: Keys = times
-            .iter()
-            .enumerate()
-            .filter_map(|(k, &t)| Some((t, values.get(k * dims..(k + 1) * dims)?.to_vec())))
-            .collect();
-        by_material.entry(material).or_default()[field] = keys;
+        let label = format!("animation {} sampler {} ({})", c.animation, c.sampler, c.pointer);
+        let keys = match sampler::read(&sampler, buffers, &label, &[1, 2])? {
+            Ok(keys) => keys,
+            Err(skipped) => {
+                w.push(Warning { rule: skipped.rule, location: Location::File, message: skipped.message });
+                continue;
+            }
+        };
+        cubic |= keys.cubic();
+        let values = keys.pairs().map(|(t, v)| (t, v.to_vec())).collect();
+        by_material.entry(material).or_default()[field] = FieldKeys { values, step: keys.step() };
     }
     if other > 0 {
         let message = format!("{other} KHR_animation_pointer channel(s) other than texture transforms are not played");
         w.push(Warning { rule: "gltf.animation.pointer", location: Location::File, message });
+    }
+    if cubic {
+        let message = "CUBICSPLINE texture-transform keys are played linearly through their values".into();
+        w.push(Warning { rule: "gltf.animation.cubicspline", location: Location::File, message });
     }
     for (material, [offset, rotation, scale]) in by_material {
         let anim = uv_animation(&offset, &rotation, &scale);
@@ -97,22 +104,31 @@ fn texture_transform_field(pointer: &str) -> Option<(usize, usize)> {
     Some((material.parse().ok()?, field))
 }
 
+/// One texture-transform field's keys (each a value of one or two components) and whether they step.
+#[derive(Default)]
+struct FieldKeys {
+    values: Vec<(f32, Vec<f32>)>,
+    step: bool,
+}
+
 /// The UV animation whose matrix is `T(offset)·R(rotation)·S(scale)` at every key time: rigscope's
 /// `T(½)·S·R·T(t − ½)` with `t = ½ + (S·R)⁻¹·(offset − ½)` (exact when the scale is uniform).
-fn uv_animation(offset: &[(f32, Vec<f32>)], rotation: &[(f32, Vec<f32>)], scale: &[(f32, Vec<f32>)]) -> UvAnimation {
-    let mut times: Vec<f32> = offset.iter().chain(rotation).chain(scale).map(|k| k.0).collect();
-    times.sort_by(f32::total_cmp);
-    times.dedup();
-    let at = |keys: &[(f32, Vec<f32>)], t: f32, i: usize, default: f32| {
-        let n = keys.partition_point(|k| k.0 <= t);
-        let pick = |k: &(f32, Vec<f32>)| k.1.get(i).copied().unwrap_or(default);
-        match (n.checked_sub(1).and_then(|p| keys.get(p)), keys.get(n)) {
-            (Some(a), Some(b)) if b.0 > a.0 => pick(a) + (pick(b) - pick(a)) * (t - a.0) / (b.0 - a.0),
-            (Some(a), _) => pick(a),
-            (None, Some(b)) => pick(b),
-            (None, None) => default,
-        }
+fn uv_animation(offset: &FieldKeys, rotation: &FieldKeys, scale: &FieldKeys) -> UvAnimation {
+    let field_times: Vec<(Vec<f32>, bool)> =
+        [offset, rotation, scale].iter().map(|f| (f.values.iter().map(|k| k.0).collect(), f.step)).collect();
+    let times = sampler::key_times(field_times.iter().map(|(t, step)| (&t[..], *step)));
+    // Component `i` of a field's keys (`default` where a key lacks it), and its value at `t`.
+    let component = |field: &FieldKeys, i: usize, default: f32| {
+        let keys: Vec<(f32, f32)> =
+            field.values.iter().map(|k| (k.0, k.1.get(i).copied().unwrap_or(default))).collect();
+        (keys, field.step, default)
     };
+    let at = |(keys, step, default): &(Vec<(f32, f32)>, bool, f32), t: f32| {
+        sample(keys, *step, t, *default, |a, b, u| a + (b - a) * u)
+    };
+    let (offset_u, offset_v) = (component(offset, 0, 0.0), component(offset, 1, 0.0));
+    let angle = component(rotation, 0, 0.0);
+    let (scale_u, scale_v) = (component(scale, 0, 1.0), component(scale, 1, 1.0));
     let kinds = [
         UvChannelKind::TranslateU,
         UvChannelKind::TranslateV,
@@ -122,9 +138,9 @@ fn uv_animation(offset: &[(f32, Vec<f32>)], rotation: &[(f32, Vec<f32>)], scale:
     ];
     let mut channels: Vec<UvChannel> = kinds.iter().map(|&kind| UvChannel { kind, keys: Vec::new() }).collect();
     for &t in &times {
-        let o = Vec2::new(at(offset, t, 0, 0.0), at(offset, t, 1, 0.0));
-        let r = at(rotation, t, 0, 0.0);
-        let s = Vec2::new(at(scale, t, 0, 1.0), at(scale, t, 1, 1.0));
+        let o = Vec2::new(at(&offset_u, t), at(&offset_v, t));
+        let r = at(&angle, t);
+        let s = Vec2::new(at(&scale_u, t), at(&scale_v, t));
         let linear = Affine2::from_scale(s) * Affine2::from_angle(r);
         let inverse = linear.inverse();
         let back = inverse.transform_vector2(o - Vec2::splat(0.5));

@@ -1,5 +1,6 @@
 use super::write::{GltfDocument, sample_document};
 use super::*;
+use glam::Vec3;
 
 #[test]
 fn the_sample_reads_skinned_with_a_morph_a_clip_and_an_embedded_texture() {
@@ -51,4 +52,63 @@ fn sniffing() {
     assert!(sniff(b"glTF\x02\0\0\0"));
     assert!(looks_like_json(b"\xEF\xBB\xBF  {\"asset\":{}}"));
     assert!(!looks_like_json(b"# iqe"));
+}
+
+/// A camera moved by a CUBICSPLINE translation and a STEP rotation, and a material whose texture offset a STEP
+/// `KHR_animation_pointer` channel moves: cubic keys play through their values (not their tangents, which are
+/// 99 here), and stepping channels hold until their next key.
+#[test]
+fn cubic_and_step_samplers_of_cameras_and_pointers_play_as_the_spec_says() {
+    let mut d = sample_document();
+    let times = d.floats(&[0.0, 1.0, 2.0], "SCALAR");
+    let tangent = [99.0f32; 3];
+    let cubic: Vec<f32> = [[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [2.0, 0.0, 0.0]]
+        .iter()
+        .flat_map(|v| tangent.iter().chain(v).chain(&tangent).copied().collect::<Vec<_>>())
+        .collect();
+    let eye = d.floats(&cubic, "VEC3");
+    let quarter = glam::Quat::from_rotation_y(std::f32::consts::FRAC_PI_2);
+    let turn = d.floats(&[0.0, 0.0, 0.0, 1.0, quarter.x, quarter.y, quarter.z, quarter.w], "VEC4");
+    let two = d.floats(&[0.0, 1.0], "SCALAR");
+    let offset = d.floats(&[0.0, 0.0, 0.5, 0.0], "VEC2");
+    let camera =
+        d.push("cameras", serde_json::json!({ "type": "perspective", "perspective": { "yfov": 0.8, "znear": 0.1 } }));
+    let node = d.push("nodes", serde_json::json!({ "name": "cam", "camera": camera }));
+    d.json["scenes"][0]["nodes"].as_array_mut().unwrap().push(serde_json::json!(node));
+    let pointer = "/materials/0/pbrMetallicRoughness/baseColorTexture/extensions/KHR_texture_transform/offset";
+    d.push(
+        "animations",
+        serde_json::json!({ "name": "shot", "samplers": [
+            { "input": times, "output": eye, "interpolation": "CUBICSPLINE" },
+            { "input": two, "output": turn, "interpolation": "STEP" },
+            { "input": two, "output": offset, "interpolation": "STEP" }
+        ], "channels": [
+            { "sampler": 0, "target": { "node": node, "path": "translation" } },
+            { "sampler": 1, "target": { "node": node, "path": "rotation" } },
+            { "sampler": 2, "target": { "path": "pointer", "extensions": { "KHR_animation_pointer": { "pointer": pointer } } } }
+        ] }),
+    );
+    d.json["extensionsUsed"] = serde_json::json!(["KHR_animation_pointer", "KHR_texture_transform"]);
+    let scene = read("c.glb", &d.to_glb()).unwrap();
+    let track = scene.cameras.iter().find(|c| c.clip.as_deref() == Some("shot")).expect("the shot's camera track");
+    let world = |t: f32| track.view_at(t).unwrap().in_world();
+    let near = |a: Vec3, b: Vec3| (a - b).length() < 1e-3;
+    for (t, x) in [(0.0, 0.0), (0.5, 0.5), (1.0, 1.0), (1.5, 1.5), (2.0, 2.0)] {
+        assert!(near(world(t).eye, Vec3::new(x, 0.0, 0.0)), "eye at {t}: {:?}", world(t).eye);
+    }
+    // −Z until the rotation's second key, then the quarter turn's −X.
+    let forward = |t: f32| (world(t).target - world(t).eye).normalize();
+    for t in [0.0, 0.5, 0.99] {
+        assert!(near(forward(t), Vec3::NEG_Z), "held at {t}: {:?}", forward(t));
+    }
+    for t in [1.0, 1.5] {
+        assert!(near(forward(t), Vec3::NEG_X), "turned at {t}: {:?}", forward(t));
+    }
+    let rules: Vec<&str> = scene.meta.warnings.iter().map(|w| w.rule).collect();
+    assert!(rules.contains(&"gltf.animation.cubicspline"), "{rules:?}");
+    // The offset steps from 0 to ½ at one second.
+    let uv = scene.meshes[0].uv_animation.as_ref().expect("the offset's UV animation");
+    let u_at = |t: f32| uv.matrix(t)[0][2];
+    assert!(u_at(0.5).abs() < 1e-4 && u_at(0.99).abs() < 1e-4, "{} {}", u_at(0.5), u_at(0.99));
+    assert!((u_at(1.0) - 0.5).abs() < 1e-4, "{}", u_at(1.0));
 }
