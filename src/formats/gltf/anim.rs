@@ -73,11 +73,21 @@ fn read_animation(
                 );
                 continue;
             };
-            if keys.step() {
-                warn(w, "gltf.animation.step_weights", format!("{label}: STEP morph weights are played linearly"));
-            }
+            // Morph tracks play linearly: a STEP channel is keyed again just before each jump, holding.
+            let step_times = keys.step().then(|| sampler::key_times([(&times[..], true)]));
             for (t, &m) in list.iter().enumerate().take(width) {
-                let keys = times.iter().enumerate().map(|(k, &time)| Key { time, value: value(k, t)[0] }).collect();
+                let key = |(k, &time): (usize, &f32)| Key { time, value: value(k, t)[0] };
+                let keys = match &step_times {
+                    None => times.iter().enumerate().map(key).collect(),
+                    Some(step_times) => {
+                        let held: Vec<(f32, f32)> =
+                            times.iter().enumerate().map(|(k, &time)| (time, value(k, t)[0])).collect();
+                        step_times
+                            .iter()
+                            .map(|&time| Key { time, value: sampler::sample(&held, true, time, 0.0, |a, _, _| a) })
+                            .collect()
+                    }
+                };
                 morphs.push(MorphTrack { name: geometry.morphs[m].name.clone(), keys, ease: Vec::new() });
             }
             continue;

@@ -71,6 +71,7 @@ fn cubic_and_step_samplers_of_cameras_and_pointers_play_as_the_spec_says() {
     let turn = d.floats(&[0.0, 0.0, 0.0, 1.0, quarter.x, quarter.y, quarter.z, quarter.w], "VEC4");
     let two = d.floats(&[0.0, 1.0], "SCALAR");
     let offset = d.floats(&[0.0, 0.0, 0.5, 0.0], "VEC2");
+    let weights = d.floats(&[0.0, 1.0], "SCALAR");
     let camera =
         d.push("cameras", serde_json::json!({ "type": "perspective", "perspective": { "yfov": 0.8, "znear": 0.1 } }));
     let node = d.push("nodes", serde_json::json!({ "name": "cam", "camera": camera }));
@@ -81,11 +82,13 @@ fn cubic_and_step_samplers_of_cameras_and_pointers_play_as_the_spec_says() {
         serde_json::json!({ "name": "shot", "samplers": [
             { "input": times, "output": eye, "interpolation": "CUBICSPLINE" },
             { "input": two, "output": turn, "interpolation": "STEP" },
-            { "input": two, "output": offset, "interpolation": "STEP" }
+            { "input": two, "output": offset, "interpolation": "STEP" },
+            { "input": two, "output": weights, "interpolation": "STEP" }
         ], "channels": [
             { "sampler": 0, "target": { "node": node, "path": "translation" } },
             { "sampler": 1, "target": { "node": node, "path": "rotation" } },
-            { "sampler": 2, "target": { "path": "pointer", "extensions": { "KHR_animation_pointer": { "pointer": pointer } } } }
+            { "sampler": 2, "target": { "path": "pointer", "extensions": { "KHR_animation_pointer": { "pointer": pointer } } } },
+            { "sampler": 3, "target": { "node": 2, "path": "weights" } }
         ] }),
     );
     d.json["extensionsUsed"] = serde_json::json!(["KHR_animation_pointer", "KHR_texture_transform"]);
@@ -111,4 +114,9 @@ fn cubic_and_step_samplers_of_cameras_and_pointers_play_as_the_spec_says() {
     let u_at = |t: f32| uv.matrix(t)[0][2];
     assert!(u_at(0.5).abs() < 1e-4 && u_at(0.99).abs() < 1e-4, "{} {}", u_at(0.5), u_at(0.99));
     assert!((u_at(1.0) - 0.5).abs() < 1e-4, "{}", u_at(1.0));
+    // The morph weight, played linearly between keys, is keyed to hold 0 until just before one second.
+    let clip = scene.clips.iter().find(|c| c.name == "shot").expect("the shot clip");
+    let keys: Vec<(f32, f32)> = clip.morphs[0].keys.iter().map(|k| (k.time, k.value)).collect();
+    assert_eq!(keys.len(), 3, "{keys:?}");
+    assert!(keys[1].0 > 0.999 && keys[1].0 < 1.0 && keys[1].1 == 0.0 && keys[2] == (1.0, 1.0), "{keys:?}");
 }
