@@ -7,7 +7,7 @@
 
 use glam::{Mat4, Vec3};
 
-use crate::anim::{Pose, skinned_bounds};
+use crate::anim::{Pose, morphed_vertices, skinned_bounds};
 use crate::scene::{CameraTrack, CameraView, FrameBounds, Scene, UpAxis};
 
 /// An orbit camera around `target`. Angles are radians; yaw 0 and pitch 0 look at the model's front.
@@ -195,12 +195,15 @@ pub fn ray_through(model_to_clip: Mat4, ndc: glam::Vec2) -> Option<(Vec3, Vec3)>
     Some((near, (far - near).try_normalize()?))
 }
 
-/// The bounds of the skinned mesh over a whole clip (or the bind pose when `clip` is `None`), so a camera
-/// framed on it doesn't jump between frames. Long clips are sampled: at most `samples` evenly spaced whole
-/// frames, the first and last included. `None` for a model without vertices.
+/// The bounds of the mesh as the viewer draws it (constraints and morphs applied, skinned) over a whole clip
+/// (or the bind pose when `clip` is `None`), so a camera framed on it doesn't jump between frames. Long clips
+/// are sampled: at most `samples` evenly spaced whole frames, the first and last included. `None` for a model
+/// without vertices.
 pub fn animation_bounds(scene: &Scene, clip: Option<usize>, default_fps: f32, samples: usize) -> Option<FrameBounds> {
+    // Posed as the viewer draws it: constraints (IK, appends), bone morphs and vertex morphs included.
+    let bounds_of = |pose: &Pose| skinned_bounds(&morphed_vertices(scene, &pose.morphs), &pose.palette);
     let Some(clip) = clip.and_then(|i| scene.clips.get(i)) else {
-        return skinned_bounds(&scene.vertices, &Pose::bind(&scene.skeleton).palette);
+        return bounds_of(&Pose::of_scene(scene, None, 0.0, default_fps, &[]));
     };
     let last = clip.frame_count.saturating_sub(1);
     let n = (last as usize + 1).min(samples.max(2));
@@ -208,8 +211,8 @@ pub fn animation_bounds(scene: &Scene, clip: Option<usize>, default_fps: f32, sa
     let mut all: Option<FrameBounds> = None;
     for i in 0..n {
         let frame = if n == 1 { 0 } else { ((i as u64 * last as u64) / (n as u64 - 1)) as u32 };
-        pose.update(&scene.skeleton, clip, frame as f32, default_fps);
-        if let Some(b) = skinned_bounds(&scene.vertices, &pose.palette) {
+        pose.update_scene(scene, Some(clip), frame as f32, default_fps, &[]);
+        if let Some(b) = bounds_of(&pose) {
             all = Some(all.map_or(b, |a| a.union(&b)));
         }
     }
@@ -297,5 +300,31 @@ mod tests {
                 assert!(c.x.abs() <= 1.0 && c.y.abs() <= 1.0 && (0.0..=1.0).contains(&c.z), "{aspect} {p} → {c}");
             }
         }
+    }
+
+    /// Framing covers what the viewer draws: a vertex morph the clip turns on moves a vertex out of the rest
+    /// shape, and the bounds reach it.
+    #[test]
+    fn animation_bounds_include_the_clips_morphs() {
+        use crate::scene::{
+            Clip, ClipData, Format, Key, Metadata, Morph, MorphKind, MorphPanel, MorphTrack, VertexOffset,
+        };
+        let mut scene = Scene::empty(Metadata::new(Format::Pmx, "2.0"));
+        scene.vertices.positions = vec![Vec3::ZERO, Vec3::X, Vec3::Y];
+        let offsets = vec![VertexOffset { vertex: 0, delta: Vec3::new(-10.0, 0.0, 0.0) }];
+        scene.morphs = vec![Morph {
+            name: "reach".into(),
+            name_en: String::new(),
+            panel: MorphPanel::Other,
+            kind: MorphKind::Vertex(offsets),
+        }];
+        let mut clip = Clip::new("wave", 30.0, false, 31, ClipData::Keyed { tracks: Vec::new() });
+        let keys = vec![Key { time: 0.0, value: 0.0 }, Key { time: 1.0, value: 1.0 }];
+        clip.morphs = vec![MorphTrack { name: "reach".into(), keys, ease: Vec::new() }];
+        scene.clips = vec![clip];
+        let still = animation_bounds(&scene, None, 30.0, 64).unwrap();
+        assert_eq!(still.min.x, 0.0);
+        let moving = animation_bounds(&scene, Some(0), 30.0, 64).unwrap();
+        assert!((moving.min.x + 10.0).abs() < 1e-5, "{:?}", moving.min);
     }
 }
