@@ -711,6 +711,17 @@ impl App {
         self.document().map_or(&self.idle, Document::player)
     }
 
+    /// Which of [`App::overlays`] belong to one frame and are on, for pictures of other frames (contact
+    /// sheets, recordings).
+    pub fn frame_overlays(&self) -> crate::render::FrameOverlays {
+        let t = &self.toggles;
+        crate::render::FrameOverlays {
+            stored_bounds: t.stored_bounds,
+            computed_bounds: t.computed_bounds,
+            onion: t.onion.then_some(t.onion_frames),
+        }
+    }
+
     /// What the renderer should draw besides the mesh, from the sidebar's toggles.
     pub fn overlays(&self) -> Overlays {
         let t = &self.toggles;

@@ -8,11 +8,11 @@ use glam::Vec3;
 
 use super::pose::select;
 use super::{CliError, load_with_attachments};
-use crate::anim::{MAX_ONION_FRAMES, Pose, onion_ghosts};
+use crate::anim::{MAX_ONION_FRAMES, Pose};
 use crate::render::record::{self, AnimatedFormat, Recorder};
 use crate::render::{
-    Background, Camera, FrameInput, GpuModel, Headless, Overlays, SheetSpec, ViewState, animation_bounds, frame_bounds,
-    render_sheet,
+    Background, Camera, FrameInput, FrameOverlays, GpuModel, Headless, Overlays, SheetSpec, ViewState,
+    animation_bounds, render_sheet,
 };
 use crate::scene::{DEFAULT_FPS, FrameBounds};
 use crate::textures::TextureSet;
@@ -305,6 +305,7 @@ fn render_file(args: &RenderArgs, parsed: &Parsed, headless: &mut Option<Headles
         ghosts: Vec::new(),
     };
 
+    let per_frame = FrameOverlays { stored_bounds: args.bounds, computed_bounds: args.bounds, onion: args.onion };
     let overrides = morph_overrides(&scene, &args.morphs)?;
     // One picture of the clip at a frame (`None`: the bind pose), as the single-frame render and every frame of a
     // recording draw it.
@@ -314,13 +315,7 @@ fn render_file(args: &RenderArgs, parsed: &Parsed, headless: &mut Option<Headles
             None => (None, 0.0),
         };
         let pose = Pose::of_scene(&scene, clip, f, args.default_fps, &overrides);
-        let mut overlays = base.clone();
-        if let (Some(n), Some((c, f))) = (args.onion, clip_frame) {
-            overlays.ghosts = onion_ghosts(&scene.skeleton, &scene.clips[c], f, n, args.default_fps);
-        }
-        if args.bounds {
-            (overlays.stored_bounds, overlays.computed_bounds) = frame_bounds(&scene, clip_frame, &pose);
-        }
+        let overlays = per_frame.at(&base, &scene, clip_frame, &pose, args.default_fps);
         let time = clip_frame.map_or(0.0, |(c, f)| f / scene.clips[c].fps(args.default_fps));
         let camera = track.and_then(|t| Camera::following(t, time, scene.up, radius)).unwrap_or(orbit);
         let input = FrameInput { camera: &camera, pose: &pose, overlays: &overlays, time, reference_pose: None };
@@ -335,10 +330,6 @@ fn render_file(args: &RenderArgs, parsed: &Parsed, headless: &mut Option<Headles
 
     let image = match (sheet, selection) {
         (Some((cols, rows)), Some((clip, _))) => {
-            let ghosts = |f: f32| match args.onion {
-                Some(n) => onion_ghosts(&scene.skeleton, &scene.clips[clip], f, n, args.default_fps),
-                None => Vec::new(),
-            };
             let spec = SheetSpec {
                 clip,
                 cols,
@@ -346,11 +337,9 @@ fn render_file(args: &RenderArgs, parsed: &Parsed, headless: &mut Option<Headles
                 cell: size,
                 camera: &orbit,
                 overlays: &base,
-                stored_bounds: args.bounds,
-                computed_bounds: args.bounds,
+                per_frame,
                 default_fps: args.default_fps,
                 background,
-                ghosts: Some(&ghosts),
             };
             render_sheet(renderer, &model, &scene, &spec).map_err(CliError::load)?
         }

@@ -7,7 +7,7 @@ use super::camera::Camera;
 use super::lines::{self, LineVertex, colors};
 use super::model::GpuModel;
 use super::{Renderer, bytes, grid, mesh};
-use crate::anim::{Ghost, Pose, skinned_bounds};
+use crate::anim::{Ghost, Pose, onion_ghosts, skinned_bounds};
 use crate::scene::{FrameBounds, Scene};
 
 /// What to draw besides the lit mesh, and how. The UI keeps one of these as its toggles.
@@ -110,6 +110,50 @@ pub fn frame_bounds(
 ) -> (Option<FrameBounds>, Option<FrameBounds>) {
     let stored = clip_frame.and_then(|(c, f)| scene.clips.get(c)?.stored_bounds_at(f));
     (stored, skinned_bounds(&crate::anim::morphed_vertices(scene, &pose.morphs), &pose.palette))
+}
+
+/// The overlays that belong to one frame, for pictures of frames other than the one shown (contact sheets,
+/// recordings, `render` of a clip): which of them are on. [`FrameOverlays::at`] redoes them for each frame.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct FrameOverlays {
+    /// The frame's bounds as the file stores them (green).
+    pub stored_bounds: bool,
+    /// The frame's bounds computed by skinning (pink).
+    pub computed_bounds: bool,
+    /// Onion-skin ghosts, this many frames either side.
+    pub onion: Option<u32>,
+}
+
+impl FrameOverlays {
+    /// `base` for `clip_frame` (clip and fractional frame; `None`: the bind pose) posed as `pose`: its bounds
+    /// and onion ghosts are that frame's, and what belongs to the instant shown alone is left out (the picked
+    /// point, the animated camera's frustum, the reference's bones).
+    pub fn at(
+        &self,
+        base: &Overlays,
+        scene: &Scene,
+        clip_frame: Option<(usize, f32)>,
+        pose: &Pose,
+        default_fps: f32,
+    ) -> Overlays {
+        let mut overlays = base.clone();
+        overlays.marker = None;
+        overlays.camera_frustum.clear();
+        overlays.reference_bones.clear();
+        overlays.ghosts = match (self.onion, clip_frame) {
+            (Some(n), Some((c, f))) => {
+                scene.clips.get(c).map_or_else(Vec::new, |clip| onion_ghosts(&scene.skeleton, clip, f, n, default_fps))
+            }
+            _ => Vec::new(),
+        };
+        (overlays.stored_bounds, overlays.computed_bounds) = if self.stored_bounds || self.computed_bounds {
+            let (stored, computed) = frame_bounds(scene, clip_frame, pose);
+            (stored.filter(|_| self.stored_bounds), computed.filter(|_| self.computed_bounds))
+        } else {
+            (None, None)
+        };
+        overlays
+    }
 }
 
 /// Everything that changes from frame to frame.
@@ -453,4 +497,43 @@ fn line_buffer(device: &wgpu::Device, capacity: u64) -> wgpu::Buffer {
         usage: wgpu::BufferUsages::VERTEX | wgpu::BufferUsages::COPY_DST,
         mapped_at_creation: false,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each frame of a sheet or a recording gets its own bounds and ghosts; the instant's marker and frustum go.
+    #[test]
+    fn per_frame_overlays_follow_the_frame_and_drop_the_instants() {
+        let bytes = crate::synth::iqm_bytes(crate::synth::SynthSpec { vertices: 600, joints: 20, frames: 30 });
+        let mut scene = crate::formats::iqm::read("synth.iqm", &bytes).unwrap();
+        // Stored boxes that differ per frame, as an exporter would write them.
+        scene.clips[0].bounds = Some(
+            (0..30)
+                .map(|f| FrameBounds { min: Vec3::ZERO, max: Vec3::splat(f as f32), xy_radius: 0.0, radius: 0.0 })
+                .collect(),
+        );
+        let base = Overlays {
+            marker: Some(Vec3::ONE),
+            camera_frustum: vec![[Vec3::ZERO, Vec3::X]],
+            reference_bones: vec![[Vec3::ZERO, Vec3::Y]],
+            ..Overlays::default()
+        };
+        let per_frame = FrameOverlays { stored_bounds: true, computed_bounds: true, onion: Some(2) };
+        let at = |f: f32| {
+            let pose = Pose::of_scene(&scene, Some(&scene.clips[0]), f, 30.0, &[]);
+            per_frame.at(&base, &scene, Some((0, f)), &pose, 30.0)
+        };
+        let (a, b) = (at(0.0), at(10.0));
+        assert!(a.marker.is_none() && a.camera_frustum.is_empty() && a.reference_bones.is_empty());
+        let (ca, cb) = (a.computed_bounds.unwrap(), b.computed_bounds.unwrap());
+        assert_ne!((ca.min, ca.max), (cb.min, cb.max), "the synthetic clip moves its grid");
+        assert_eq!(a.stored_bounds.map(|s| s.max), Some(Vec3::ZERO));
+        assert_eq!(b.stored_bounds.map(|s| s.max), Some(Vec3::splat(10.0)));
+        assert_eq!(a.ghosts.len(), 4, "two frames either side");
+        assert_ne!(a.ghosts, b.ghosts);
+        let off = FrameOverlays::default().at(&base, &scene, Some((0, 10.0)), &Pose::default(), 30.0);
+        assert!(off.computed_bounds.is_none() && off.stored_bounds.is_none() && off.ghosts.is_empty());
+    }
 }

@@ -40,7 +40,7 @@ pub use crate::anim::Ghost;
 pub use crate::textures::{TextureProblem, is_color_key};
 pub use camera::{Camera, FixedView, animation_bounds, camera_frustum, camera_path, mmd_view_to_world, ray_through};
 pub use capture::{SkinCapture, capture_skinning};
-pub use frame::{FrameInput, Overlays, Targets, ViewState, frame_bounds};
+pub use frame::{FrameInput, FrameOverlays, Overlays, Targets, ViewState, frame_bounds};
 pub use grid::ground_height;
 pub(crate) use headless::read_texels;
 pub use headless::{Background, Headless, RenderError, choose_sample_count, render_offscreen};

@@ -5,10 +5,10 @@ use image::{Rgba, RgbaImage};
 
 use super::Renderer;
 use super::camera::Camera;
-use super::frame::{FrameInput, Overlays, ViewState, frame_bounds};
+use super::frame::{FrameInput, FrameOverlays, Overlays, ViewState};
 use super::headless::{Background, RenderError, render_offscreen};
 use super::model::GpuModel;
-use crate::anim::{Ghost, Pose};
+use crate::anim::Pose;
 use crate::scene::{Clip, Scene};
 
 /// What a contact sheet of one clip shows: `render --sheet` and the window's contact sheet both draw one.
@@ -23,16 +23,12 @@ pub struct SheetSpec<'a> {
     pub cell: (u32, u32),
     /// One camera for every cell (framed on the whole clip, so the model moves inside a still frame).
     pub camera: &'a Camera,
-    /// The overlays of every cell; the bounds boxes below are recomputed for each cell's frame.
+    /// The overlays of every cell, with the ones in `per_frame` redone for each cell's frame.
     pub overlays: &'a Overlays,
-    /// Draw each cell's stored bounds (green) and computed bounds (pink).
-    pub stored_bounds: bool,
-    pub computed_bounds: bool,
+    pub per_frame: FrameOverlays,
     /// Frame rate for clips whose file stores none.
     pub default_fps: f32,
     pub background: Background,
-    /// Onion-skin ghosts for a cell's frame (replacing `overlays.ghosts`, which belong to one frame).
-    pub ghosts: Option<&'a dyn Fn(f32) -> Vec<Ghost>>,
 }
 
 /// Renders the frames of `spec` with any renderer (headless or the window's) and lays them out, labelled, as
@@ -52,13 +48,7 @@ pub fn render_sheet(
     for &f in &frames {
         let frame = f as f32;
         let pose = Pose::of_scene(scene, Some(clip), frame, spec.default_fps, &[]);
-        let mut overlays = spec.overlays.clone();
-        overlays.ghosts = spec.ghosts.map(|g| g(frame)).unwrap_or_default();
-        if spec.stored_bounds || spec.computed_bounds {
-            let (stored, computed) = frame_bounds(scene, Some((spec.clip, frame)), &pose);
-            overlays.stored_bounds = stored.filter(|_| spec.stored_bounds);
-            overlays.computed_bounds = computed.filter(|_| spec.computed_bounds);
-        }
+        let overlays = spec.per_frame.at(spec.overlays, scene, Some((spec.clip, frame)), &pose, spec.default_fps);
         let time = frame / clip.fps(spec.default_fps);
         let input = FrameInput { camera: spec.camera, pose: &pose, overlays: &overlays, time, reference_pose: None };
         cells.push(render_offscreen(renderer, model, &mut view, &input, spec.cell, spec.background)?);

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use super::{BACKGROUND, Viewer, WindowState, capture};
 use crate::anim::Pose;
 use crate::render::record::{self, AnimatedFormat, Recorder};
-use crate::render::{Camera, FrameInput, Overlays, ViewState, render_offscreen};
+use crate::render::{Camera, FrameInput, FrameOverlays, Overlays, ViewState, render_offscreen};
 use crate::scene::DEFAULT_FPS;
 
 /// The recording's picture size in pixels (as `render`'s default).
@@ -24,7 +24,9 @@ pub(super) struct Job {
     frames: Vec<f32>,
     next: usize,
     camera: Camera,
+    /// The window's overlays when the recording started, with the per-frame ones redone for each frame.
     overlays: Overlays,
+    per_frame: FrameOverlays,
     view: ViewState,
     recorder: Option<Recorder<BufWriter<std::fs::File>>>,
     tmp: PathBuf,
@@ -66,10 +68,7 @@ impl Viewer {
         let Some(c) = scene.clips.get(clip) else { return Ok(None) };
         let frames = record::frames(c, DEFAULT_FPS, None, None, None)?;
         let camera = super::sheet::clip_camera(scene, clip, &w.camera.camera, SIZE)?;
-        let mut overlays = self.app.overlays();
-        // The frustum and ghosts are the current frame's, which the recording doesn't show.
-        overlays.camera_frustum.clear();
-        overlays.ghosts.clear();
+        let (overlays, per_frame) = (self.app.overlays(), self.app.frame_overlays());
         let path = capture::unused_path(dir, &recording_name(&self.model_name(), &c.name, format));
         let tmp = crate::watch::partial_path(&path);
         let file = std::fs::File::create(&tmp).map_err(|e| format!("{}: {e}", tmp.display()))?;
@@ -84,6 +83,7 @@ impl Viewer {
             next: 0,
             camera,
             overlays,
+            per_frame,
             view: ViewState::new(&w.gpu.renderer),
             recorder: Some(recorder),
             tmp,
@@ -127,8 +127,9 @@ impl Viewer {
             let Some(&f) = job.frames.get(job.next) else { break };
             let pose = Pose::of_scene(scene, Some(clip), f, DEFAULT_FPS, &[]);
             let time = f / clip.fps(DEFAULT_FPS);
+            let overlays = job.per_frame.at(&job.overlays, scene, Some((job.clip, f)), &pose, DEFAULT_FPS);
             let input =
-                FrameInput { camera: &job.camera, pose: &pose, overlays: &job.overlays, time, reference_pose: None };
+                FrameInput { camera: &job.camera, pose: &pose, overlays: &overlays, time, reference_pose: None };
             let image = render_offscreen(&w.gpu.renderer, model, &mut job.view, &input, SIZE, BACKGROUND)
                 .map_err(|e| e.to_string())?;
             recorder.push(&image)?;

@@ -64,31 +64,18 @@ impl Viewer {
         };
         let Some(c) = scene.clips.get(clip) else { return Ok(None) };
         let (cols, rows) = grid(c.frame_count);
-        let overlays = {
-            let mut o = self.app.overlays();
-            // The frustum is the animated camera's at the current time, which no cell shows.
-            o.camera_frustum.clear();
-            o
-        };
+        let overlays = self.app.overlays();
         let camera = clip_camera(scene, clip, &w.camera.camera, CELL)?;
-        // The onion skin, when on, around each cell's own frame.
-        let toggles = self.app.settings().toggles;
-        let onion = toggles.onion.then(|| {
-            let n = toggles.onion_frames;
-            move |f: f32| crate::anim::onion_ghosts(&scene.skeleton, c, f, n, DEFAULT_FPS)
-        });
         let spec = SheetSpec {
             clip,
             cols,
             rows,
             cell: CELL,
             camera: &camera,
-            stored_bounds: overlays.stored_bounds.is_some(),
-            computed_bounds: overlays.computed_bounds.is_some(),
             overlays: &overlays,
+            per_frame: self.app.frame_overlays(),
             default_fps: DEFAULT_FPS,
             background: BACKGROUND,
-            ghosts: onion.as_ref().map(|g| g as &dyn Fn(f32) -> Vec<crate::render::Ghost>),
         };
         let image = render_sheet(&w.gpu.renderer, model, scene, &spec).map_err(|e| e.to_string())?;
         let path = capture::unused_path(dir, &sheet_name(&self.model_name(), &c.name));
