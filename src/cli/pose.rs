@@ -116,11 +116,10 @@ fn pick_ray(
         .and_then(|(x, y)| Some((x.trim().parse::<u32>().ok()?, y.trim().parse::<u32>().ok()?)))
         .filter(|&(x, y)| x < w && y < h)
         .ok_or_else(|| CliError::usage(format!("--pick {at}: expected X,Y inside the {w}x{h} picture")))?;
-    let bounds = crate::render::animation_bounds(scene, sel.map(|(c, _)| c), args.default_fps, 64)
-        .ok_or_else(|| CliError::usage("--pick: the file has no geometry"))?;
     let aspect = w as f32 / h as f32;
-    let camera =
-        crate::render::Camera::framing(scene.up, &bounds, args.yaw.to_radians(), args.pitch.to_radians(), aspect);
+    let angles = (args.yaw.to_radians(), args.pitch.to_radians());
+    let (camera, _) = crate::render::clip_camera(scene, sel.map(|(c, _)| c), args.default_fps, angles, aspect)
+        .ok_or_else(|| CliError::usage("--pick: the file has no geometry"))?;
     let ndc = glam::Vec2::new((x as f32 + 0.5) / w as f32 * 2.0 - 1.0, 1.0 - (y as f32 + 0.5) / h as f32 * 2.0);
     crate::render::ray_through(camera.view_proj(aspect) * camera.model_matrix(), ndc)
         .ok_or_else(|| CliError::usage("--pick: a degenerate camera"))

@@ -11,8 +11,8 @@ use super::{CliError, load_with_attachments};
 use crate::anim::{MAX_ONION_FRAMES, Pose};
 use crate::render::record::{self, AnimatedFormat, Recorder};
 use crate::render::{
-    Background, Camera, FrameInput, FrameOverlays, GpuModel, Headless, Overlays, SheetSpec, ViewState,
-    animation_bounds, render_sheet,
+    Background, Camera, FrameInput, FrameOverlays, GpuModel, Headless, Overlays, SheetSpec, ViewState, clip_camera,
+    render_sheet,
 };
 use crate::scene::{DEFAULT_FPS, FrameBounds};
 use crate::textures::TextureSet;
@@ -154,9 +154,6 @@ pub enum CameraChoice {
     Mvd,
 }
 
-/// Frames of the clip sampled to frame the camera over a whole animation.
-const FRAMING_SAMPLES: usize = 64;
-
 /// The arguments that don't depend on the file, checked once.
 struct Parsed {
     size: (u32, u32),
@@ -253,15 +250,14 @@ fn render_file(args: &RenderArgs, parsed: &Parsed, headless: &mut Option<Headles
         );
     }
     let model = GpuModel::upload_textures(renderer, &scene, &textures);
-    let bounds = animation_bounds(&scene, selection.map(|(c, _)| c), args.default_fps, FRAMING_SAMPLES)
-        .unwrap_or(FrameBounds { min: Vec3::splat(-1.0), max: Vec3::ONE, xy_radius: 1.0, radius: 1.0 });
-    let orbit = Camera::framing(
-        scene.up,
-        &bounds,
-        args.yaw.to_radians(),
-        args.pitch.to_radians(),
-        size.0 as f32 / size.1 as f32,
-    );
+    let angles = (args.yaw.to_radians(), args.pitch.to_radians());
+    let aspect = size.0 as f32 / size.1 as f32;
+    // A model without vertices (cameras or bones alone) is framed on a unit box at the origin.
+    let (orbit, bounds) = clip_camera(&scene, selection.map(|(c, _)| c), args.default_fps, angles, aspect)
+        .unwrap_or_else(|| {
+            let unit = FrameBounds { min: Vec3::splat(-1.0), max: Vec3::ONE, xy_radius: 1.0, radius: 1.0 };
+            (Camera::framing(scene.up, &unit, angles.0, angles.1, aspect), unit)
+        });
     // The animated camera that plays with the chosen clip (else the first), checked before any rendering.
     let track =
         match args.camera {

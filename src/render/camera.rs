@@ -195,6 +195,25 @@ pub fn ray_through(model_to_clip: Mat4, ndc: glam::Vec2) -> Option<(Vec3, Vec3)>
     Some((near, (far - near).try_normalize()?))
 }
 
+/// Clip frames sampled to frame a camera on a whole clip (`render`, `pose --pick`, the window's framing,
+/// contact sheets and recordings).
+pub const FRAMING_SAMPLES: usize = 64;
+
+/// The camera of a still or a picture of a whole clip: framed on [`animation_bounds`] of `clip` (the bind pose
+/// for `None`), so the model doesn't jump between frames, from `yaw` and `pitch` (radians) for a picture of
+/// `aspect`; with the bounds it framed. `None` for a model without vertices. `render` draws with it and
+/// `pose --pick` casts its rays through it.
+pub fn clip_camera(
+    scene: &Scene,
+    clip: Option<usize>,
+    default_fps: f32,
+    (yaw, pitch): (f32, f32),
+    aspect: f32,
+) -> Option<(Camera, FrameBounds)> {
+    let bounds = animation_bounds(scene, clip, default_fps, FRAMING_SAMPLES)?;
+    Some((Camera::framing(scene.up, &bounds, yaw, pitch, aspect), bounds))
+}
+
 /// The bounds of the mesh as the viewer draws it (constraints and morphs applied, skinned) over a whole clip
 /// (or the bind pose when `clip` is `None`), so a camera framed on it doesn't jump between frames. Long clips
 /// are sampled: at most `samples` evenly spaced whole frames, the first and last included. `None` for a model

@@ -38,7 +38,10 @@ mod wireframe;
 pub use crate::anim::Ghost;
 /// Texture lookup and decoding live in [`crate::textures`]; these are re-exported for the renderer's users.
 pub use crate::textures::{TextureProblem, is_color_key};
-pub use camera::{Camera, FixedView, animation_bounds, camera_frustum, camera_path, mmd_view_to_world, ray_through};
+pub use camera::{
+    Camera, FRAMING_SAMPLES, FixedView, animation_bounds, camera_frustum, camera_path, clip_camera, mmd_view_to_world,
+    ray_through,
+};
 pub use capture::{SkinCapture, capture_skinning};
 pub use frame::{FrameInput, FrameOverlays, Overlays, Targets, ViewState, frame_bounds};
 pub use grid::ground_height;

@@ -4,7 +4,7 @@
 
 use glam::Vec3;
 
-use crate::render::{Camera, animation_bounds};
+use crate::render::{Camera, FRAMING_SAMPLES, animation_bounds};
 use crate::scene::{DEFAULT_FPS, FrameBounds, Scene, UpAxis};
 
 /// The camera angles a freshly framed model is seen from (the `render` command's defaults).
@@ -15,9 +15,6 @@ pub const DEFAULT_PITCH_DEG: f32 = 12.0;
 const ORBIT_PER_POINT: f32 = 0.01;
 /// Zoom: the distance shrinks by e^(this × points scrolled).
 const ZOOM_PER_POINT: f32 = 0.002;
-/// Frames of the clip sampled to frame a whole animation (as `render` does).
-const FRAMING_SAMPLES: usize = 64;
-
 /// What the pointer asked of the camera this frame, in egui points.
 #[derive(Debug, Default, Clone, Copy)]
 pub struct Navigation {

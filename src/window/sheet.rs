@@ -5,15 +5,13 @@
 use std::path::{Path, PathBuf};
 
 use super::{BACKGROUND, Viewer, WindowState, capture};
-use crate::render::{Camera, SheetSpec, animation_bounds, render_sheet};
+use crate::render::{Camera, SheetSpec, render_sheet};
 use crate::scene::DEFAULT_FPS;
 
 /// Each cell's size in pixels.
 pub const CELL: (u32, u32) = (320, 240);
 /// The most cells across and down: 4×3, twelve frames.
 pub const MAX_GRID: (u32, u32) = (4, 3);
-/// Clip frames sampled to frame the camera on the whole clip (as `render` does).
-const FRAMING_SAMPLES: usize = 64;
 
 /// Cells across and down for a clip of `frames` frames: 4×3, or fewer cells when the clip has fewer than
 /// twelve frames, so no frame repeats (up to 4 across, as many rows as needed).
@@ -32,9 +30,10 @@ pub(super) fn clip_camera(
     orbit: &Camera,
     size: (u32, u32),
 ) -> Result<Camera, String> {
-    let bounds = animation_bounds(scene, Some(clip), DEFAULT_FPS, FRAMING_SAMPLES)
+    let aspect = size.0 as f32 / size.1 as f32;
+    let (camera, _) = crate::render::clip_camera(scene, Some(clip), DEFAULT_FPS, (orbit.yaw, orbit.pitch), aspect)
         .ok_or_else(|| "the model has no geometry to frame".to_string())?;
-    Ok(Camera::framing(scene.up, &bounds, orbit.yaw, orbit.pitch, size.0 as f32 / size.1 as f32))
+    Ok(camera)
 }
 
 /// `model-clip-sheet.png`, with the characters [`capture::screenshot_name`] keeps.
