@@ -42,7 +42,7 @@ fn write_iqe(name: &str, text: &str) -> PathBuf {
 /// What `render` does to place the model (at the default 640x480, yaw 20, pitch 12, framed on the clip's
 /// 64 sampled frames): model space to clip space.
 fn model_to_clip(scene: &Scene, clip: Option<usize>, size: (u32, u32)) -> Mat4 {
-    let bounds = animation_bounds(scene, clip, DEFAULT_FPS, 64).unwrap();
+    let bounds = animation_bounds(scene, clip, DEFAULT_FPS, &[], 64).unwrap();
     let aspect = size.0 as f32 / size.1 as f32;
     let camera = Camera::framing(scene.up, &bounds, 20f32.to_radians(), 12f32.to_radians(), aspect);
     camera.view_proj(aspect) * camera.model_matrix()
@@ -353,7 +353,7 @@ fn normal_lines_follow_the_pose_in_a_view_kept_across_frames() {
     let model = GpuModel::upload(headless.renderer(), &scene, None);
     let mut view = ViewState::new(headless.renderer());
     let clip = &scene.clips[1];
-    let bounds = animation_bounds(&scene, Some(1), DEFAULT_FPS, 16).unwrap();
+    let bounds = animation_bounds(&scene, Some(1), DEFAULT_FPS, &[], 16).unwrap();
     let camera = Camera::framing(scene.up, &bounds, 0.3, 0.2, 4.0 / 3.0);
     let overlays = Overlays { mesh: false, normals: true, ..Overlays::default() };
     let mut draw = |frame: f32| {
@@ -478,7 +478,7 @@ fn a_reference_model_is_drawn_as_an_orange_ghost() {
     let model = GpuModel::upload(headless.renderer(), &scene, None);
     let mut view = ViewState::new(headless.renderer());
     view.set_reference(headless.renderer(), Some(GpuModel::upload(headless.renderer(), &bigger, None)));
-    let bounds = animation_bounds(&bigger, None, DEFAULT_FPS, 1).unwrap();
+    let bounds = animation_bounds(&bigger, None, DEFAULT_FPS, &[], 1).unwrap();
     let camera = Camera::framing(scene.up, &bounds, 0.3, 0.2, 4.0 / 3.0);
     let overlays = Overlays { grid: false, ..Overlays::default() };
     let (pose, theirs) = (Pose::bind(&scene.skeleton), Pose::bind(&bigger.skeleton));

@@ -30,7 +30,7 @@ fn harness() -> Harness<'static, App> {
 /// Model space to clip space for the app's view rect, as the window computes it.
 fn view_projection(app: &App) -> Mat4 {
     let scene = app.scene().unwrap();
-    let bounds = rigscope::render::animation_bounds(scene, Some(0), 30.0, 16).unwrap();
+    let bounds = rigscope::render::animation_bounds(scene, Some(0), 30.0, &[], 16).unwrap();
     let aspect = app.view_rect().unwrap().aspect_ratio();
     let camera = Camera::framing(scene.up, &bounds, 0.3, 0.2, aspect);
     camera.view_proj(aspect) * camera.model_matrix()

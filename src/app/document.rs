@@ -381,7 +381,7 @@ impl Document {
             return g;
         }
         let scene = &self.model.scene;
-        let bounds = crate::render::animation_bounds(scene, clip, DEFAULT_FPS, GROUND_SAMPLES);
+        let bounds = crate::render::animation_bounds(scene, clip, DEFAULT_FPS, &[], GROUND_SAMPLES);
         let g = bounds.map(|b| crate::render::ground_height(scene.up, &b));
         self.ground.set(Some((key, g)));
         g

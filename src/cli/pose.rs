@@ -118,7 +118,7 @@ fn pick_ray(
         .ok_or_else(|| CliError::usage(format!("--pick {at}: expected X,Y inside the {w}x{h} picture")))?;
     let aspect = w as f32 / h as f32;
     let angles = (args.yaw.to_radians(), args.pitch.to_radians());
-    let (camera, _) = crate::render::clip_camera(scene, sel.map(|(c, _)| c), args.default_fps, angles, aspect)
+    let (camera, _) = crate::render::clip_camera(scene, sel.map(|(c, _)| c), args.default_fps, &[], angles, aspect)
         .ok_or_else(|| CliError::usage("--pick: the file has no geometry"))?;
     let ndc = glam::Vec2::new((x as f32 + 0.5) / w as f32 * 2.0 - 1.0, 1.0 - (y as f32 + 0.5) / h as f32 * 2.0);
     crate::render::ray_through(camera.view_proj(aspect) * camera.model_matrix(), ndc)

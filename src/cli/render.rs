@@ -250,10 +250,11 @@ fn render_file(args: &RenderArgs, parsed: &Parsed, headless: &mut Option<Headles
         );
     }
     let model = GpuModel::upload_textures(renderer, &scene, &textures);
+    let overrides = morph_overrides(&scene, &args.morphs)?;
     let angles = (args.yaw.to_radians(), args.pitch.to_radians());
     let aspect = size.0 as f32 / size.1 as f32;
     // A model without vertices (cameras or bones alone) is framed on a unit box at the origin.
-    let (orbit, bounds) = clip_camera(&scene, selection.map(|(c, _)| c), args.default_fps, angles, aspect)
+    let (orbit, bounds) = clip_camera(&scene, selection.map(|(c, _)| c), args.default_fps, &overrides, angles, aspect)
         .unwrap_or_else(|| {
             let unit = FrameBounds { min: Vec3::splat(-1.0), max: Vec3::ONE, xy_radius: 1.0, radius: 1.0 };
             (Camera::framing(scene.up, &unit, angles.0, angles.1, aspect), unit)
@@ -302,7 +303,6 @@ fn render_file(args: &RenderArgs, parsed: &Parsed, headless: &mut Option<Headles
     };
 
     let per_frame = FrameOverlays { stored_bounds: args.bounds, computed_bounds: args.bounds, onion: args.onion };
-    let overrides = morph_overrides(&scene, &args.morphs)?;
     // One picture of the clip at a frame (`None`: the bind pose), as the single-frame render and every frame of a
     // recording draw it.
     let draw_at = |clip_frame: Option<(usize, f32)>, view: &mut ViewState| -> Result<image::RgbaImage, CliError> {

@@ -201,28 +201,37 @@ pub const FRAMING_SAMPLES: usize = 64;
 
 /// The camera of a still or a picture of a whole clip: framed on [`animation_bounds`] of `clip` (the bind pose
 /// for `None`), so the model doesn't jump between frames, from `yaw` and `pitch` (radians) for a picture of
-/// `aspect`; with the bounds it framed. `None` for a model without vertices. `render` draws with it and
+/// `aspect`, with the morph weights `overrides` sets; with the bounds it framed. `None` for a model without
+/// vertices. `render` draws with it and
 /// `pose --pick` casts its rays through it.
 pub fn clip_camera(
     scene: &Scene,
     clip: Option<usize>,
     default_fps: f32,
+    overrides: &[Option<f32>],
     (yaw, pitch): (f32, f32),
     aspect: f32,
 ) -> Option<(Camera, FrameBounds)> {
-    let bounds = animation_bounds(scene, clip, default_fps, FRAMING_SAMPLES)?;
+    let bounds = animation_bounds(scene, clip, default_fps, overrides, FRAMING_SAMPLES)?;
     Some((Camera::framing(scene.up, &bounds, yaw, pitch, aspect), bounds))
 }
 
 /// The bounds of the mesh as the viewer draws it (constraints and morphs applied, skinned) over a whole clip
-/// (or the bind pose when `clip` is `None`), so a camera framed on it doesn't jump between frames. Long clips
+/// (or the bind pose when `clip` is `None`), with the morph weights `overrides` sets (as
+/// [`Pose::update_scene`]), so a camera framed on it doesn't jump between frames. Long clips
 /// are sampled: at most `samples` evenly spaced whole frames, the first and last included. `None` for a model
 /// without vertices.
-pub fn animation_bounds(scene: &Scene, clip: Option<usize>, default_fps: f32, samples: usize) -> Option<FrameBounds> {
+pub fn animation_bounds(
+    scene: &Scene,
+    clip: Option<usize>,
+    default_fps: f32,
+    overrides: &[Option<f32>],
+    samples: usize,
+) -> Option<FrameBounds> {
     // Posed as the viewer draws it: constraints (IK, appends), bone morphs and vertex morphs included.
     let bounds_of = |pose: &Pose| skinned_bounds(&morphed_vertices(scene, &pose.morphs), &pose.palette);
     let Some(clip) = clip.and_then(|i| scene.clips.get(i)) else {
-        return bounds_of(&Pose::of_scene(scene, None, 0.0, default_fps, &[]));
+        return bounds_of(&Pose::of_scene(scene, None, 0.0, default_fps, overrides));
     };
     let last = clip.frame_count.saturating_sub(1);
     let n = (last as usize + 1).min(samples.max(2));
@@ -230,7 +239,7 @@ pub fn animation_bounds(scene: &Scene, clip: Option<usize>, default_fps: f32, sa
     let mut all: Option<FrameBounds> = None;
     for i in 0..n {
         let frame = if n == 1 { 0 } else { ((i as u64 * last as u64) / (n as u64 - 1)) as u32 };
-        pose.update_scene(scene, Some(clip), frame as f32, default_fps, &[]);
+        pose.update_scene(scene, Some(clip), frame as f32, default_fps, overrides);
         if let Some(b) = bounds_of(&pose) {
             all = Some(all.map_or(b, |a| a.union(&b)));
         }
@@ -341,9 +350,12 @@ mod tests {
         let keys = vec![Key { time: 0.0, value: 0.0 }, Key { time: 1.0, value: 1.0 }];
         clip.morphs = vec![MorphTrack { name: "reach".into(), keys, ease: Vec::new() }];
         scene.clips = vec![clip];
-        let still = animation_bounds(&scene, None, 30.0, 64).unwrap();
+        let still = animation_bounds(&scene, None, 30.0, &[], 64).unwrap();
         assert_eq!(still.min.x, 0.0);
-        let moving = animation_bounds(&scene, Some(0), 30.0, 64).unwrap();
+        let moving = animation_bounds(&scene, Some(0), 30.0, &[], 64).unwrap();
         assert!((moving.min.x + 10.0).abs() < 1e-5, "{:?}", moving.min);
+        // A weight set by hand (`render --morph`) counts in the still pose too.
+        let set = animation_bounds(&scene, None, 30.0, &[Some(0.5)], 64).unwrap();
+        assert!((set.min.x + 5.0).abs() < 1e-5, "{:?}", set.min);
     }
 }

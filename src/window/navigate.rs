@@ -97,7 +97,8 @@ impl Framing {
         if self.key != Some((document, clip)) {
             self.key = Some((document, clip));
             self.target = scene.and_then(|s| {
-                let bounds = animation_bounds(s, clip, DEFAULT_FPS, FRAMING_SAMPLES).or_else(|| camera_bounds(s))?;
+                let bounds =
+                    animation_bounds(s, clip, DEFAULT_FPS, &[], FRAMING_SAMPLES).or_else(|| camera_bounds(s))?;
                 Some((s.up, bounds))
             });
         }

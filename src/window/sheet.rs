@@ -31,7 +31,7 @@ pub(super) fn clip_camera(
     size: (u32, u32),
 ) -> Result<Camera, String> {
     let aspect = size.0 as f32 / size.1 as f32;
-    let (camera, _) = crate::render::clip_camera(scene, Some(clip), DEFAULT_FPS, (orbit.yaw, orbit.pitch), aspect)
+    let (camera, _) = crate::render::clip_camera(scene, Some(clip), DEFAULT_FPS, &[], (orbit.yaw, orbit.pitch), aspect)
         .ok_or_else(|| "the model has no geometry to frame".to_string())?;
     Ok(camera)
 }

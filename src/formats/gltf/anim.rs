@@ -53,17 +53,25 @@ fn read_animation(
         } else {
             &[3]
         };
+        // Channels of other nodes (cameras: `camera::read` plays and reports them) only lengthen the clip.
+        let plays = if property == Property::MorphTargetWeights {
+            geometry.node_morphs.contains_key(&node)
+        } else {
+            rig.joint_of_node.get(node).copied().flatten().is_some()
+        };
         let keys = match sampler::read(&channel.sampler(), buffers, &label, dims)? {
             Ok(keys) => keys,
             Err(skipped) => {
-                warn(w, skipped.rule, skipped.message);
+                if plays {
+                    warn(w, skipped.rule, skipped.message);
+                }
                 continue;
             }
         };
-        cubic |= keys.cubic();
         let (times, width) = (&keys.times, keys.width);
         let value = |k: usize, e: usize| keys.value(k, e);
         times_all.extend(times);
+        cubic |= plays && keys.cubic();
         if property == Property::MorphTargetWeights {
             let Some(list) = geometry.node_morphs.get(&node) else {
                 warn(

@@ -98,7 +98,11 @@ pub fn key_times<'a>(channels: impl IntoIterator<Item = (&'a [f32], bool)>) -> V
         times.extend_from_slice(keys);
         if step {
             for pair in keys.windows(2).filter(|p| p[1] > p[0]) {
-                times.push(pair[1] - ((pair[1] - pair[0]) * 0.5).min(STEP_LEAD));
+                // At least one representable step before the key, even where STEP_LEAD rounds away (late keys).
+                let lead = (pair[1] - ((pair[1] - pair[0]) * 0.5).min(STEP_LEAD)).min(pair[1].next_down());
+                if lead > pair[0] {
+                    times.push(lead);
+                }
             }
         }
     }
@@ -109,3 +113,19 @@ pub fn key_times<'a>(channels: impl IntoIterator<Item = (&'a [f32], bool)>) -> V
 
 /// How long before a stepping key the held value is keyed, in seconds (at most half the gap).
 const STEP_LEAD: f32 = 1e-4;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_stepping_channel_is_keyed_just_before_each_jump_even_late_in_a_long_clip() {
+        let times = key_times([(&[0.0, 1.0, 5000.0][..], true), (&[0.5][..], false)]);
+        assert_eq!(times.len(), 6, "{times:?}");
+        assert!(times[2] > 0.9998 && times[2] < 1.0, "{times:?}");
+        assert!(times[4] < 5000.0 && times[4] > 4999.99, "{times:?}");
+        // Keys one step apart jump at once: nothing fits between them.
+        let tight = key_times([(&[1.0, 1.0f32.next_up()][..], true)]);
+        assert_eq!(tight.len(), 2);
+    }
+}
