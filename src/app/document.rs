@@ -147,11 +147,8 @@ struct PoseCache {
 /// The pose shown and the joint, and what the key, the appends and IK made of the joint's local transform.
 type ContributionsMemo = ((Option<PoseKey>, usize), [crate::scene::Transform; 3]);
 
-/// What a ground height was computed for: the document's revision, the clip, the bind-pose switch.
-type GroundKey = (u64, Option<usize>, bool);
-
-/// Frames of a clip skinned to find its lowest point (as many as the camera framing samples).
-const GROUND_SAMPLES: usize = 64;
+/// What a clip's bounds were computed for: the document's revision and the clip (`None`: the bind pose).
+type BoundsKey = (u64, Option<usize>);
 
 /// Sorted key frames of one clip, all tracks and one joint's, with the [`Document::revision`] they were taken
 /// at.
@@ -175,9 +172,8 @@ pub struct Document {
     pub(super) findings: Vec<Finding>,
     pub(super) player: Player,
     pose: PoseCache,
-    /// The ground under the shown clip ([`Document::ground`]), with the revision, clip and bind-pose switch it
-    /// was computed for.
-    ground: std::cell::Cell<Option<(GroundKey, Option<f32>)>>,
+    /// [`Document::clip_bounds`] of the last clip asked for, with the revision and clip it was computed for.
+    clip_bounds: std::cell::Cell<Option<(BoundsKey, Option<FrameBounds>)>>,
     /// [`Document::contributions`] of one joint, with the pose and joint it was computed for.
     contributions: std::cell::Cell<Option<ContributionsMemo>>,
     /// The timeline's key frames, computed once per clip and joint (a dance has tens of thousands of keys).
@@ -236,7 +232,7 @@ impl Document {
             player,
             pose: PoseCache::default(),
             key_frames: Default::default(),
-            ground: Default::default(),
+            clip_bounds: Default::default(),
             contributions: Default::default(),
             revision: 0,
             selected_joint: None,
@@ -370,21 +366,27 @@ impl Document {
         self.pose.key
     }
 
-    /// Where the ground grid goes: under the lowest point the model reaches in the shown clip (sampled, as the
-    /// framing is; `bind_pose`: the bind pose's), along its up axis in model space. Computed once per clip.
+    /// Where the ground grid goes: under the lowest point the model reaches in the shown clip (`bind_pose`: the
+    /// bind pose's), along its up axis in model space.
     pub fn ground(&self, bind_pose: bool) -> Option<f32> {
-        let clip = self.player.clip.filter(|_| !bind_pose);
-        let key = (self.revision, clip, bind_pose);
-        if let Some((k, g)) = self.ground.get()
+        let bounds = self.clip_bounds(self.player.clip.filter(|_| !bind_pose))?;
+        Some(crate::render::ground_height(self.model.scene.up, &bounds))
+    }
+
+    /// The bounds of the model posed over clip `clip` (`None`: the bind pose), as the view is framed on them
+    /// and the ground put under them ([`crate::render::animation_bounds`], `FRAMING_SAMPLES` frames). They
+    /// skin the mesh at every sampled frame, so they are computed once per clip until the document changes.
+    pub fn clip_bounds(&self, clip: Option<usize>) -> Option<FrameBounds> {
+        let key = (self.revision, clip);
+        if let Some((k, b)) = self.clip_bounds.get()
             && k == key
         {
-            return g;
+            return b;
         }
         let scene = &self.model.scene;
-        let bounds = crate::render::animation_bounds(scene, clip, DEFAULT_FPS, &[], GROUND_SAMPLES);
-        let g = bounds.map(|b| crate::render::ground_height(scene.up, &b));
-        self.ground.set(Some((key, g)));
-        g
+        let b = crate::render::animation_bounds(scene, clip, DEFAULT_FPS, &[], crate::render::FRAMING_SAMPLES);
+        self.clip_bounds.set(Some((key, b)));
+        b
     }
 
     /// The key frames of clip `clip` ([`crate::scene::Clip::key_frames`]), or of joint `joint`'s tracks in it,

@@ -702,6 +702,12 @@ impl App {
         self.document().map_or(&NO_POSE, Document::pose)
     }
 
+    /// The shown document's posed bounds over clip `clip` (`None`: the bind pose), computed once per clip
+    /// ([`Document::clip_bounds`]).
+    pub fn clip_bounds(&self, clip: Option<usize>) -> Option<crate::scene::FrameBounds> {
+        self.document()?.clip_bounds(clip)
+    }
+
     /// The clip shown and the (fractional) frame within it.
     pub fn current_clip_frame(&self) -> Option<(usize, f32)> {
         self.document()?.current_clip_frame()

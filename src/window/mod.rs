@@ -287,7 +287,7 @@ impl Viewer {
         let size = window.inner_size();
         let mut framing = Framing::default();
         let aspect = size.width.max(1) as f32 / size.height.max(1) as f32;
-        let camera = ViewCamera::reset(framing.get(0, None, None), aspect);
+        let camera = ViewCamera::reset(framing.get(0, None, None, || None), aspect);
         Ok(WindowState {
             window,
             _instance: instance,
@@ -455,7 +455,7 @@ impl Viewer {
             }
             let kept = w.cameras.remove(&shown).filter(|_| !frame_now);
             w.camera = kept.unwrap_or_else(|| {
-                let target = w.framing.get(shown, self.app.scene(), clip);
+                let target = w.framing.get(shown, self.app.scene(), clip, || self.app.clip_bounds(clip));
                 let c = &w.camera.camera;
                 ViewCamera::framed(target, c.yaw, c.pitch, aspect)
             });
@@ -463,7 +463,7 @@ impl Viewer {
         } else if frame_now {
             // A model opened in place of the demo, or new clips attached: framed from the current angles. A
             // reload keeps the camera where it is.
-            let target = w.framing.get(shown, self.app.scene(), clip);
+            let target = w.framing.get(shown, self.app.scene(), clip, || self.app.clip_bounds(clip));
             let c = &w.camera.camera;
             w.camera = ViewCamera::framed(target, c.yaw, c.pitch, aspect);
             w.window.set_title(&self.title());
@@ -475,13 +475,13 @@ impl Viewer {
         let aspect = rect.width.max(1) as f32 / rect.height.max(1) as f32;
         if let Some((yaw, pitch)) = pass.snap {
             let clip = self.app.current_clip_frame().map(|(c, _)| c);
-            let target = w.framing.get(self.app.document_id(), self.app.scene(), clip);
+            let target = w.framing.get(self.app.document_id(), self.app.scene(), clip, || self.app.clip_bounds(clip));
             let (yaw, pitch) = (f32::from(yaw).to_radians(), f32::from(pitch).to_radians());
             w.camera = ViewCamera::framed(target, yaw.rem_euclid(std::f32::consts::TAU), pitch, aspect);
         }
         if reset || pass.nav.frame {
             let clip = self.app.current_clip_frame().map(|(c, _)| c);
-            let target = w.framing.get(self.app.document_id(), self.app.scene(), clip);
+            let target = w.framing.get(self.app.document_id(), self.app.scene(), clip, || self.app.clip_bounds(clip));
             let c = &w.camera.camera;
             w.camera = if reset {
                 ViewCamera::reset(target, aspect)
@@ -531,7 +531,8 @@ impl Viewer {
             // where the orbit camera was when following stops).
             let followed = self.app.follow_camera().then(|| {
                 let clip = self.app.current_clip_frame().map(|(c, _)| c);
-                let (up, bounds) = w.framing.get(self.app.document_id(), self.app.scene(), clip);
+                let (up, bounds) =
+                    w.framing.get(self.app.document_id(), self.app.scene(), clip, || self.app.clip_bounds(clip));
                 let radius = bounds.diagonal() * 0.5 + bounds.min.abs().max(bounds.max.abs()).length();
                 Camera::following(self.app.camera_track()?, self.app.clip_time(), up, radius)
             });

@@ -4,8 +4,8 @@
 
 use glam::Vec3;
 
-use crate::render::{Camera, FRAMING_SAMPLES, animation_bounds};
-use crate::scene::{DEFAULT_FPS, FrameBounds, Scene, UpAxis};
+use crate::render::Camera;
+use crate::scene::{FrameBounds, Scene, UpAxis};
 
 /// The camera angles a freshly framed model is seen from (the `render` command's defaults).
 pub const DEFAULT_YAW_DEG: f32 = 20.0;
@@ -91,16 +91,19 @@ pub struct Framing {
 }
 
 impl Framing {
-    /// The up axis and bounds to frame `scene` (of document `document`) at `clip`; a unit box around the origin
-    /// without a model.
-    pub fn get(&mut self, document: u64, scene: Option<&Scene>, clip: Option<usize>) -> (UpAxis, FrameBounds) {
+    /// The up axis and bounds to frame `scene` (of document `document`) at `clip`, whose posed bounds
+    /// `clip_bounds` gives (the document's, which the ground shares); a unit box around the origin without a
+    /// model.
+    pub fn get(
+        &mut self,
+        document: u64,
+        scene: Option<&Scene>,
+        clip: Option<usize>,
+        clip_bounds: impl FnOnce() -> Option<FrameBounds>,
+    ) -> (UpAxis, FrameBounds) {
         if self.key != Some((document, clip)) {
             self.key = Some((document, clip));
-            self.target = scene.and_then(|s| {
-                let bounds =
-                    animation_bounds(s, clip, DEFAULT_FPS, &[], FRAMING_SAMPLES).or_else(|| camera_bounds(s))?;
-                Some((s.up, bounds))
-            });
+            self.target = scene.and_then(|s| Some((s.up, clip_bounds().or_else(|| camera_bounds(s))?)));
         }
         self.target
             .unwrap_or((UpAxis::Z, FrameBounds { min: Vec3::splat(-1.0), max: Vec3::ONE, xy_radius: 1.0, radius: 1.0 }))
@@ -174,7 +177,7 @@ mod tests {
 
     #[test]
     fn orbit_keeps_pitch_short_of_the_pole_and_zoom_stays_positive() {
-        let mut v = ViewCamera::reset(Framing::default().get(0, None, None), 1.5);
+        let mut v = ViewCamera::reset(Framing::default().get(0, None, None, || None), 1.5);
         v.navigate(&Navigation { orbit: egui::vec2(0.0, 100_000.0), ..Default::default() }, 600.0);
         assert!(v.camera.pitch < 89.5f32.to_radians());
         for _ in 0..1000 {
@@ -185,7 +188,7 @@ mod tests {
 
     #[test]
     fn panning_right_moves_the_target_left_of_the_view() {
-        let mut v = ViewCamera::reset(Framing::default().get(0, None, None), 1.0);
+        let mut v = ViewCamera::reset(Framing::default().get(0, None, None, || None), 1.0);
         let before = v.camera.target;
         v.navigate(&Navigation { pan: egui::vec2(10.0, 0.0), ..Default::default() }, 600.0);
         let right = (-v.camera.direction()).cross(Vec3::Y).normalize();
