@@ -605,3 +605,23 @@ fn problems_list_check_findings_by_severity_and_jump_to_them() {
     assert!(h.state().app.findings().is_empty(), "{:?}", h.state().app.findings());
     h.get_by_label("Problems (0)");
 }
+
+/// A model deep in a long path keeps the sidebar at its width (the name is cut, its whole path on hover): the
+/// view doesn't shrink or move with where the file happens to live.
+#[test]
+fn a_long_path_does_not_widen_the_sidebar() {
+    let deep = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("target/ui-tests")
+        .join("a-folder-whose-name-is-as-long-as-the-ones-exporters-and-build-farms-like-to-make")
+        .join("and-another-one-below-it-for-good-measure");
+    std::fs::create_dir_all(&deep).unwrap();
+    let model = deep.join("unv_medistat_with_a_long_file_name_too.iqe");
+    std::fs::copy(corpus("unv_medistat.iqe"), &model).unwrap();
+    let view_width = |path: &std::path::Path| {
+        let mut h = harness(opened(path));
+        h.run();
+        h.state().app.view_rect().expect("the panels leave a view").width()
+    };
+    let (short, long) = (view_width(&corpus("unv_medistat.iqe")), view_width(&model));
+    assert!((short - long).abs() < 1.0, "the view is {short} wide beside a short path, {long} beside a long one");
+}

@@ -6,12 +6,15 @@ pub fn section(ui: &mut egui::Ui, model: &mut Model) {
     egui::CollapsingHeader::new("File info").default_open(true).show(ui, |ui| {
         let s = &model.scene;
         egui::Grid::new("file facts").num_columns(2).show(ui, |ui| {
+            // A path can be long: cut to the sidebar's width (the whole of it on hover) rather than widen it.
+            ui.label("Name");
+            ui.add(egui::Label::new(&model.name).truncate());
+            ui.end_row();
             let mut row = |k: &str, v: String| {
                 ui.label(k);
                 ui.label(v);
                 ui.end_row();
             };
-            row("Name", model.name.clone());
             let format = s.meta.format.name();
             // IQE has no version field.
             row(

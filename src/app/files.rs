@@ -26,13 +26,15 @@ pub fn section(ui: &mut egui::Ui, doc: &Document, watch: bool, out: &mut Vec<Act
         let path = sources.first().and_then(|s| s.path.as_ref());
         ui.horizontal(|ui| {
             ui.strong("Model");
-            ui.label(&model.name).on_hover_text(path.map_or("opened from memory".into(), |p| p.display().to_string()));
+            // Cut to the sidebar's width (a long path would widen it); the whole path on hover.
+            ui.add(egui::Label::new(&model.name).truncate())
+                .on_hover_text(path.map_or("opened from memory".into(), |p| p.display().to_string()));
         });
         for (i, a) in model.attachments.iter().enumerate() {
             let r = &a.report;
             ui.horizontal(|ui| {
                 ui.label(kind(&a.format, r));
-                ui.label(&r.source);
+                ui.add(egui::Label::new(&r.source).truncate());
             });
             ui.horizontal(|ui| {
                 ui.add_space(12.0);
