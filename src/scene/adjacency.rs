@@ -82,34 +82,20 @@ pub fn triangle_adjacency(
             adjacency[tj as usize][j as usize % 3] = ti;
         }
     };
+    // One vertex's edges as (other end, edge), sorted so that the uses of each edge sit together; one use is a
+    // border, three or more a non-manifold edge left open. The other ends are looked up once per edge.
     let mut sorted: Vec<(u32, u32)> = Vec::new();
     for list in offsets.windows(2).take(count) {
         let list = &edges[list[0]..list[1]];
         if list.len() < 2 {
             continue;
         }
-        // The other end of each edge; one use is a border, three or more a non-manifold edge left open.
-        let other = |i: u32| ends(i).map_or(NONE, |e| e.1);
-        if list.len() <= 16 {
-            for (n, &i) in list.iter().enumerate() {
-                let b = other(i);
-                if list[..n].iter().any(|&j| other(j) == b) {
-                    continue;
-                }
-                let mut rest = list[n + 1..].iter().filter(|&&j| other(j) == b);
-                if let (Some(&j), None) = (rest.next(), rest.next()) {
-                    link(i, j);
-                }
-            }
-        } else {
-            // A vertex many triangles meet at (a fan's centre): sort its list instead of comparing pairs.
-            sorted.clear();
-            sorted.extend(list.iter().map(|&i| (other(i), i)));
-            sorted.sort_unstable();
-            for run in sorted.chunk_by(|x, y| x.0 == y.0) {
-                if let [(_, i), (_, j)] = *run {
-                    link(i, j);
-                }
+        sorted.clear();
+        sorted.extend(list.iter().map(|&i| (ends(i).map_or(NONE, |e| e.1), i)));
+        sorted.sort_unstable();
+        for run in sorted.chunk_by(|x, y| x.0 == y.0) {
+            if let [(_, i), (_, j)] = *run {
+                link(i, j);
             }
         }
     }
@@ -189,7 +175,7 @@ mod tests {
 
     #[test]
     fn fans_seams_and_random_soups_match_the_definition() {
-        // A closed fan of 40 triangles around one centre (the sorted path) with its rim split along a seam.
+        // A closed fan of 40 triangles around one centre (a long list at one vertex), its rim split along a seam.
         let mut p = vec![Vec3::ZERO];
         for i in 0..40 {
             let a = i as f32 / 40.0 * std::f32::consts::TAU;
