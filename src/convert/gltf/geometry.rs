@@ -314,7 +314,7 @@ pub fn mesh(
             Primitive {
                 attributes: attributes.clone(),
                 extensions: None,
-                extras: serde_json::value::to_raw_value(&extras).ok(),
+                extras: super::extras(&extras),
                 indices: Some(indices),
                 material: Some(material(b, i)),
                 mode: Checked::Valid(Mode::Triangles),
@@ -335,7 +335,7 @@ pub fn mesh(
     }
     json::Mesh {
         extensions: None,
-        extras: serde_json::value::to_raw_value(&extras).ok(),
+        extras: super::extras(&extras),
         name: Some(name),
         primitives,
         weights: (!morphs.is_empty()).then(|| vec![0.0; morphs.len()]),

@@ -120,8 +120,7 @@ impl<'a> Materials<'a> {
         }
         // A texture the material names but that wasn't found is kept by name, for a round trip.
         let reference = mat.texture.as_deref().filter(|_| texture.is_none());
-        let extras = reference
-            .and_then(|t| serde_json::value::to_raw_value(&serde_json::json!({ "rigscope": { "texture": t } })).ok());
+        let extras = reference.and_then(|t| super::extras(&serde_json::json!({ "rigscope": { "texture": t } })));
         b.root.push(json::Material {
             extras,
             alpha_cutoff: (alpha == GltfAlpha::Mask).then_some(AlphaCutoff(0.5)),

@@ -80,7 +80,7 @@ pub fn to_gltf(scene: &Scene, textures: &TextureSet, container: Container) -> Re
     let extra = streams.as_ref().is_some_and(|s| s.unweighted > 0).then(|| {
         // Marked, so rigscope reading the file back leaves these vertices unweighted, as they were.
         let mut node = rig::node("rigscope unweighted", crate::scene::Transform::IDENTITY);
-        node.extras = serde_json::value::to_raw_value(&serde_json::json!({ "rigscope": { "unweighted": true } })).ok();
+        node.extras = extras(&serde_json::json!({ "rigscope": { "unweighted": true } }));
         b.root.push(node)
     });
     // A skeleton is written as a skin even with no mesh to deform (an animation-only file): the skin says which
@@ -280,7 +280,7 @@ fn constraint_extras(scene: &Scene) -> json::Extras {
             })
         })
         .collect();
-    serde_json::value::to_raw_value(&serde_json::json!({ "rigscope": { "ik": ik, "append": append } })).ok()
+    extras(&serde_json::json!({ "rigscope": { "ik": ik, "append": append } }))
 }
 
 /// What the glTF file leaves out, for the user.
@@ -322,4 +322,9 @@ fn dropped_notes(scene: &Scene) -> Vec<String> {
         notes.push(format!("dropped the visibility keys of {hidden} animation(s)"));
     }
     notes
+}
+
+/// `value` as a glTF object's `extras` (rigscope's own facts go under its `rigscope` key).
+fn extras(value: &serde_json::Value) -> json::Extras {
+    serde_json::value::to_raw_value(value).ok()
 }

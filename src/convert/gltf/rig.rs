@@ -284,7 +284,7 @@ pub fn animation(
     });
     Some(json::Animation {
         extensions: None,
-        extras: serde_json::value::to_raw_value(&extras).ok(),
+        extras: super::extras(&extras),
         channels,
         name: Some(clip.name.clone()),
         samplers,

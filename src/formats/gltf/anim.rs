@@ -10,15 +10,12 @@ use super::accessor::Buffers;
 use super::mesh::Geometry;
 use super::nodes::Rig;
 use super::sampler;
-use crate::error::{LoadError, Location, Warning};
+use super::warn;
+use crate::error::{LoadError, Warning};
 use crate::scene::{Clip, ClipData, Interpolation, Key, MorphTrack, Track, TrackMode};
 
 /// Frame rate of a clip whose keys are not evenly spaced.
 const FALLBACK_FPS: f32 = 30.0;
-
-fn warn(w: &mut Vec<Warning>, rule: &'static str, message: String) {
-    w.push(Warning { rule, location: Location::File, message });
-}
 
 pub fn read(
     doc: &gltf::Document,

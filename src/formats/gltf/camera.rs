@@ -13,7 +13,8 @@ use gltf::animation::Property;
 use super::accessor::Buffers;
 use super::nodes::Graph;
 use super::sampler::{self, sample};
-use crate::error::{LoadError, Location, Warning};
+use super::warn;
+use crate::error::{LoadError, Warning};
 use crate::scene::{CameraKey, CameraTrack, CameraView, Easing};
 
 /// How far ahead of the eye the target is put (glTF cameras have no target).
@@ -55,7 +56,7 @@ pub fn read(
                 let keys = match sampler::read(&ch.sampler(), buffers, &label, dims)? {
                     Ok(keys) => keys,
                     Err(skipped) => {
-                        w.push(Warning { rule: skipped.rule, location: Location::File, message: skipped.message });
+                        warn(w, skipped.rule, skipped.message);
                         continue;
                     }
                 };
@@ -96,7 +97,7 @@ pub fn read(
     }
     if cubic {
         let message = "CUBICSPLINE camera keys are played linearly through their values (tangents dropped)".into();
-        w.push(Warning { rule: "gltf.animation.cubicspline", location: Location::File, message });
+        warn(w, "gltf.animation.cubicspline", message);
     }
     Ok(tracks)
 }

@@ -13,7 +13,8 @@ use gltf::mesh::{Mode, Semantic};
 
 use super::accessor::Buffers;
 use super::nodes::{Graph, Rig};
-use crate::error::{LoadError, Location, Warning};
+use super::warn;
+use crate::error::{LoadError, Warning};
 use crate::scene::{Mesh, Morph, MorphKind, MorphPanel, VertexOffset, VertexStreams};
 
 /// What the meshes load into.
@@ -34,10 +35,6 @@ pub struct Geometry {
     joints: Vec<[u32; 4]>,
     weights: Vec<[f32; 4]>,
     has: [bool; 6],
-}
-
-fn warn(w: &mut Vec<Warning>, rule: &'static str, message: String) {
-    w.push(Warning { rule, location: Location::File, message });
 }
 
 /// How a primitive's vertices are placed.

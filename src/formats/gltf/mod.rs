@@ -22,7 +22,7 @@ pub mod write;
 
 use std::path::Path;
 
-use crate::error::{LoadError, Location};
+use crate::error::{LoadError, Location, Warning};
 use crate::scene::{Format, FrontFace, Metadata, Scene, UpAxis};
 
 pub use container::GLB_MAGIC;
@@ -180,4 +180,9 @@ fn read_inner(data: &[u8], dir: Option<&Path>) -> Result<Scene, LoadError> {
         cameras,
         ..Scene::empty(meta)
     })
+}
+
+/// A warning about the file as a whole (glTF's JSON has no line numbers worth giving).
+fn warn(w: &mut Vec<Warning>, rule: &'static str, message: String) {
+    w.push(Warning { rule, location: Location::File, message });
 }

@@ -14,7 +14,8 @@
 use glam::{Mat4, Quat, Vec3};
 
 use super::accessor::Buffers;
-use crate::error::{LoadError, Location, Warning};
+use super::warn;
+use crate::error::{LoadError, Warning};
 use crate::scene::{Joint, Skeleton, Transform};
 
 /// Nodes, their parents and rest transforms.
@@ -28,10 +29,6 @@ pub struct Graph {
     /// Nodes of the default scene (every node when the file has no scene).
     pub in_scene: Vec<bool>,
     pub names: Vec<String>,
-}
-
-fn warn(w: &mut Vec<Warning>, rule: &'static str, message: String) {
-    w.push(Warning { rule, location: Location::File, message });
 }
 
 fn node_transform(node: &gltf::Node) -> (Transform, Mat4) {

@@ -7,7 +7,8 @@ use glam::{Affine2, Vec2};
 
 use super::accessor::Buffers;
 use super::sampler::{self, sample};
-use crate::error::{LoadError, Location, Warning};
+use super::warn;
+use crate::error::{LoadError, Warning};
 use crate::scene::{Mesh, UvAnimation, UvChannel, UvChannelKind};
 
 /// One channel taken out: its animation, its sampler there, and the pointer it animates.
@@ -69,7 +70,7 @@ pub fn uv_animations(
         let keys = match sampler::read(&sampler, buffers, &label, &[1, 2])? {
             Ok(keys) => keys,
             Err(skipped) => {
-                w.push(Warning { rule: skipped.rule, location: Location::File, message: skipped.message });
+                warn(w, skipped.rule, skipped.message);
                 continue;
             }
         };
@@ -79,11 +80,11 @@ pub fn uv_animations(
     }
     if other > 0 {
         let message = format!("{other} KHR_animation_pointer channel(s) other than texture transforms are not played");
-        w.push(Warning { rule: "gltf.animation.pointer", location: Location::File, message });
+        warn(w, "gltf.animation.pointer", message);
     }
     if cubic {
         let message = "CUBICSPLINE texture-transform keys are played linearly through their values".into();
-        w.push(Warning { rule: "gltf.animation.cubicspline", location: Location::File, message });
+        warn(w, "gltf.animation.cubicspline", message);
     }
     for (material, [offset, rotation, scale]) in by_material {
         let anim = uv_animation(&offset, &rotation, &scale);
