@@ -96,25 +96,28 @@ fn sarif_names_the_line_of_a_text_format_and_the_baseline_keeps_only_new_finding
     assert_eq!(v, serde_json::json!([]), "nothing new");
 }
 
-/// The SARIF schema shipped inside the serde-sarif crate's package (the OASIS 2.1.0 schema, draft-07), found
-/// through `cargo metadata` so the test reads the copy of the dependency it was built with.
+/// The SARIF schema shipped inside the serde-sarif crate's package (the OASIS 2.1.0 schema, draft-07): the
+/// version Cargo.lock pins, read from the unpacked package in cargo's registry cache, where building this test
+/// put it. `cargo metadata` would find it too, but it resolves the whole lock file and so wants packages for
+/// every platform (android-activity, windows-sys, ...), which a Linux build never downloads: offline on a fresh
+/// machine it fails.
 fn sarif_schema() -> serde_json::Value {
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    let out = Command::new(cargo)
-        .args(["metadata", "--format-version", "1", "--offline", "--manifest-path"])
-        .arg(concat!(env!("CARGO_MANIFEST_DIR"), "/Cargo.toml"))
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "cargo metadata: {}", String::from_utf8_lossy(&out.stderr));
-    let meta: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    let manifest = meta["packages"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|p| p["name"] == "serde-sarif")
-        .and_then(|p| p["manifest_path"].as_str())
-        .expect("serde-sarif is a dev-dependency");
-    let schema = Path::new(manifest).with_file_name("src").join("schema.json");
+    let lock = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/Cargo.lock")).unwrap();
+    let version = lock
+        .split("[[package]]")
+        .find(|p| p.lines().any(|l| l.trim() == "name = \"serde-sarif\""))
+        .and_then(|p| p.lines().find_map(|l| l.trim().strip_prefix("version = \"")?.strip_suffix('"')))
+        .expect("serde-sarif is a dev-dependency in Cargo.lock")
+        .to_string();
+    let cargo_home = std::env::var_os("CARGO_HOME")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(std::env::var_os("HOME").expect("HOME or CARGO_HOME")).join(".cargo"));
+    let registries = cargo_home.join("registry/src");
+    let schema = std::fs::read_dir(&registries)
+        .unwrap_or_else(|e| panic!("{}: {e}", registries.display()))
+        .filter_map(|r| Some(r.ok()?.path().join(format!("serde-sarif-{version}/src/schema.json"))))
+        .find(|p| p.is_file())
+        .unwrap_or_else(|| panic!("serde-sarif {version} is not unpacked under {}", registries.display()));
     let schema: serde_json::Value = serde_json::from_slice(&std::fs::read(&schema).unwrap()).unwrap();
     assert_eq!(schema["title"], "Static Analysis Results Format (SARIF) Version 2.1.0 JSON Schema");
     schema
