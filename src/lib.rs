@@ -16,6 +16,7 @@ pub mod convert;
 pub mod demo;
 pub mod error;
 pub mod formats;
+pub mod physics;
 pub mod render;
 pub mod report;
 pub mod scene;

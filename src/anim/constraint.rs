@@ -32,6 +32,19 @@ pub fn apply_constraints_switched(
     pose: &mut Pose,
     enabled: impl Fn(usize) -> bool,
 ) {
+    apply_constraints_phase(skeleton, constraints, pose, enabled, None);
+}
+
+/// [`apply_constraints_switched`] for the joints of one side of physics only: `Some(false)` the joints evaluated
+/// before physics, `Some(true)` those flagged "after physics", `None` all of them. Physics runs between the two
+/// (`crate::physics::Simulation`).
+pub fn apply_constraints_phase(
+    skeleton: &Skeleton,
+    constraints: &Constraints,
+    pose: &mut Pose,
+    enabled: impl Fn(usize) -> bool,
+    after_physics: Option<bool>,
+) {
     let n = skeleton.len();
     if (constraints.ik.is_empty() && constraints.append.is_empty()) || pose.locals.len() != n {
         return;
@@ -55,6 +68,11 @@ pub fn apply_constraints_switched(
     // chain is about to read them, and at the end.
     let mut stale: Option<usize> = None;
     for j in constraints.transform_order(n) {
+        if let Some(after) = after_physics
+            && constraints.deform.get(j).is_some_and(|d| d.after_physics) != after
+        {
+            continue;
+        }
         for a in constraints.append.iter().filter(|a| has_append[j] && a.joint == j && a.source < n) {
             let (rotation, translation) = append_source(skeleton, pose, a, &offsets, &animated, has_append[a.source]);
             let local = &mut pose.locals[j];

@@ -63,7 +63,30 @@ impl Pose {
         overrides: &[Option<f32>],
         ik: &[Option<bool>],
     ) -> Vec<f32> {
+        self.update_scene_phase(scene, clip, frame, default_fps, overrides, ik, None, &[])
+    }
+
+    /// [`Pose::update_scene_with`] for one side of physics: `after_physics` `Some(false)` applies the
+    /// constraints of the joints evaluated before physics only, `Some(true)` those after it only (the locals
+    /// then already hold the motion and what physics wrote), `None` all. `skipped_ik[c]` set leaves IK chain `c`
+    /// unsolved (physics drives every link of it).
+    #[allow(clippy::too_many_arguments)]
+    pub fn update_scene_phase(
+        &mut self,
+        scene: &Scene,
+        clip: Option<&Clip>,
+        frame: f32,
+        default_fps: f32,
+        overrides: &[Option<f32>],
+        ik: &[Option<bool>],
+        after_physics: Option<bool>,
+        skipped_ik: &[bool],
+    ) -> Vec<f32> {
         let skeleton = &scene.skeleton;
+        if after_physics == Some(true) {
+            self.apply_constraints(scene, clip, frame, default_fps, ik, Some(true), skipped_ik);
+            return Vec::new();
+        }
         match clip {
             Some(clip) => self.update(skeleton, clip, frame, default_fps),
             None => self.set_locals_from(skeleton, |locals| locals.copy_from_slice(&skeleton.bind_locals())),
@@ -77,19 +100,40 @@ impl Pose {
         if super::apply_bone_morphs(&scene.morphs, &self.morphs, &mut self.locals) {
             self.evaluate(skeleton);
         }
-        // The motion's IK switches, by the IK bone's name; chains it doesn't name stay on.
         let time = clip.map_or(0.0, |c| frame / c.fps(default_fps));
         self.hidden = clip.is_some_and(|c| !c.visible_at(time));
+        self.apply_constraints(scene, clip, frame, default_fps, ik, after_physics, skipped_ik);
+        clip_weights
+    }
+
+    /// The constraints of one phase, with the motion's IK switches (by the IK bone's name; chains it doesn't
+    /// name stay on), `ik`'s overrides and the chains physics drives left out.
+    #[allow(clippy::too_many_arguments)]
+    fn apply_constraints(
+        &mut self,
+        scene: &Scene,
+        clip: Option<&Clip>,
+        frame: f32,
+        default_fps: f32,
+        ik: &[Option<bool>],
+        after_physics: Option<bool>,
+        skipped_ik: &[bool],
+    ) {
+        let skeleton = &scene.skeleton;
+        let time = clip.map_or(0.0, |c| frame / c.fps(default_fps));
         let switches = clip.map_or(&[][..], |c| &c.ik_switches[..]);
-        super::apply_constraints_switched(skeleton, &scene.constraints, self, |chain| {
+        let enabled = |chain: usize| {
+            if skipped_ik.get(chain).copied().unwrap_or(false) {
+                return false;
+            }
             if let Some(on) = ik.get(chain).copied().flatten() {
                 return on;
             }
             let name =
                 scene.constraints.ik.get(chain).and_then(|c| skeleton.joints.get(c.joint)).map(|j| j.name.as_str());
             ik_switched_on(switches, name, time)
-        });
-        clip_weights
+        };
+        super::apply_constraints_phase(skeleton, &scene.constraints, self, enabled, after_physics);
     }
 
     /// [`Pose::update_scene`] into a new pose.

@@ -44,6 +44,64 @@ pub struct PoseArgs {
     /// Frame rate for animations whose file stores none (IQM framerate 0).
     #[arg(long, default_value_t = DEFAULT_FPS, value_name = "FPS")]
     pub default_fps: f32,
+    /// Print one pose per whole frame from A to B (inclusive) as JSON Lines.
+    #[arg(long, value_name = "A..B", conflicts_with_all = ["frame", "time", "pick"])]
+    pub frames: Option<String>,
+    /// Simulate the model's rigid bodies (PMX, PMD) as the window does: from a reset at the first frame asked
+    /// for (or at --frame), then forward at the fixed step.
+    #[arg(long)]
+    pub physics: bool,
+    /// With --physics: add each rigid body's model-space position and rotation, with its name, bone and mode.
+    #[arg(long, requires = "physics")]
+    pub bodies: bool,
+    /// With --physics: steps the pose is held for after the reset.
+    #[arg(long, value_name = "N", requires = "physics")]
+    pub warmup: Option<u32>,
+    /// With --physics: the fixed step, seconds (default 1/60).
+    #[arg(long, value_name = "S", requires = "physics")]
+    pub step: Option<f32>,
+    /// With --physics: gravity, units/s², as X,Y,Z or the Y component alone (default 0,-98,0).
+    #[arg(long, value_name = "G", requires = "physics", allow_hyphen_values = true)]
+    pub gravity: Option<String>,
+}
+
+/// `--frames A..B`: whole frames, A ≤ B.
+pub fn parse_frames(text: &str) -> Result<(u32, u32), CliError> {
+    let bad = || CliError::usage(format!("--frames {text}: expected A..B, two whole frames from 0 with A <= B"));
+    let (a, b) = text.split_once("..").ok_or_else(bad)?;
+    let (a, b) = (a.trim().parse::<u32>().map_err(|_| bad())?, b.trim().parse::<u32>().map_err(|_| bad())?);
+    if a > b {
+        return Err(bad());
+    }
+    Ok((a, b))
+}
+
+/// The physics settings the flags ask for, on top of the defaults.
+pub fn physics_settings(
+    warmup: Option<u32>,
+    step: Option<f32>,
+    gravity: Option<&str>,
+) -> Result<crate::physics::PhysicsSettings, CliError> {
+    let mut settings = crate::physics::PhysicsSettings::default();
+    if let Some(w) = warmup {
+        settings.warmup_steps = w;
+    }
+    if let Some(s) = step {
+        if !(s.is_finite() && s > 0.0 && s <= 1.0) {
+            return Err(CliError::usage(format!("--step {s}: expected seconds between 0 and 1")));
+        }
+        settings.step = s;
+    }
+    if let Some(g) = gravity {
+        let parts: Vec<Option<f32>> =
+            g.split(',').map(|p| p.trim().parse::<f32>().ok().filter(|v| v.is_finite())).collect();
+        settings.gravity = match parts.as_slice() {
+            [Some(y)] => glam::Vec3::new(0.0, *y, 0.0),
+            [Some(x), Some(y), Some(z)] => glam::Vec3::new(*x, *y, *z),
+            _ => return Err(CliError::usage(format!("--gravity {g}: expected X,Y,Z or one number (the Y component)"))),
+        };
+    }
+    Ok(settings)
 }
 
 /// Picks the clip and frame the arguments ask for; errors are requests the file can't satisfy.
@@ -92,6 +150,9 @@ pub fn select(
 
 pub fn run(args: &PoseArgs) -> Result<(), CliError> {
     let (scene, _reports) = load_with_attachments(&args.file, &args.attach)?;
+    if args.frames.is_some() || args.physics {
+        return run_frames(args, &scene);
+    }
     let sel = select(&scene, args.anim.as_deref(), args.frame, args.time, args.default_fps)?;
     let pick = match &args.pick {
         Some(p) => Some(pick_ray(&scene, sel, args, p)?),
@@ -100,6 +161,73 @@ pub fn run(args: &PoseArgs) -> Result<(), CliError> {
     let options = PoseOptions { vertices: args.vertices, default_fps: args.default_fps, pick };
     let s = pose_json(&scene, &args.file.display().to_string(), sel, &options).map_err(CliError::load)?;
     super::print(&format!("{s}\n"))
+}
+
+/// `--frames` and `--physics`: a pose per frame (JSON Lines), simulated from a reset at the first.
+fn run_frames(args: &PoseArgs, scene: &Scene) -> Result<(), CliError> {
+    let frames = match &args.frames {
+        Some(f) => Some(parse_frames(f)?),
+        None => None,
+    };
+    let first = select(scene, args.anim.as_deref(), None, None, args.default_fps)?;
+    let clip = first.map(|(c, _)| c);
+    let (a, b) = match frames {
+        Some(range) => range,
+        None => {
+            let sel = select(scene, args.anim.as_deref(), args.frame, args.time, args.default_fps)?;
+            let f = sel.map_or(0.0, |(_, f)| f);
+            (f as u32, f as u32)
+        }
+    };
+    if clip.is_none() && b > 0 {
+        return Err(CliError::usage("the file has no animation: only the bind pose (frame 0) exists"));
+    }
+    let settings = physics_settings(args.warmup, args.step, args.gravity.as_deref())?;
+    let mut sim = if args.physics { crate::physics::Simulation::new(scene, settings) } else { None };
+    if args.physics && sim.is_none() {
+        return Err(CliError::usage("--physics: the model has no rigid bodies"));
+    }
+    let options = PoseOptions { vertices: args.vertices, default_fps: args.default_fps, pick: None };
+    let file = args.file.display().to_string();
+    let mut out = String::new();
+    for f in a..=b {
+        let frame = f as f32;
+        let clip_ref = clip.and_then(|c| scene.clips.get(c));
+        let (pose, bodies) = match sim.as_mut() {
+            Some(sim) => {
+                let input = crate::physics::FrameInput::at(clip_ref, frame, args.default_fps);
+                let pose = sim.pose(scene, &input);
+                (Some(pose), args.bodies.then(|| bodies_out(scene, sim)))
+            }
+            None => (None, None),
+        };
+        let line = crate::report::pose_json_with(scene, &file, clip.map(|c| (c, frame)), &options, pose, bodies)
+            .map_err(CliError::load)?;
+        out.push_str(&line);
+        out.push('\n');
+        if out.len() > 1 << 20 {
+            super::print(&out)?;
+            out.clear();
+        }
+    }
+    super::print(&out)
+}
+
+/// Each rigid body's place now.
+pub fn bodies_out(scene: &Scene, sim: &crate::physics::Simulation) -> Vec<crate::report::BodyOut> {
+    let places = sim.places();
+    sim.rig()
+        .bodies
+        .iter()
+        .zip(places)
+        .map(|(b, p)| crate::report::BodyOut {
+            name: b.name.clone(),
+            bone: b.joint.and_then(|j| scene.skeleton.joints.get(j)).map(|j| j.name.clone()),
+            mode: b.mode.label(),
+            position: p.position.to_array(),
+            rotation: p.rotation.to_array(),
+        })
+        .collect()
 }
 
 /// The model-space ray through the centre of pixel `at` ("X,Y") of `render`'s picture of this selection, with

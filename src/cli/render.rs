@@ -101,6 +101,10 @@ pub struct RenderArgs {
     /// Draw back faces too.
     #[arg(long)]
     pub no_cull: bool,
+    /// Don't simulate an MMD model's rigid bodies (hair, skirts): draw the motion's pose alone. By default a
+    /// model with bodies is simulated as playback from the clip's start shows it.
+    #[arg(long)]
+    pub no_physics: bool,
     /// Leave the mesh out (overlays only).
     #[arg(long)]
     pub no_mesh: bool,
@@ -302,6 +306,19 @@ fn render_file(args: &RenderArgs, parsed: &Parsed, headless: &mut Option<Headles
         ghosts: Vec::new(),
     };
 
+    // MMD models with rigid bodies are simulated as playback from the clip's start shows them.
+    let physics = std::cell::RefCell::new(if args.no_physics {
+        None
+    } else {
+        crate::physics::Simulation::new(&scene, crate::physics::PhysicsSettings::default())
+    });
+    let pose_of = |clip: Option<&crate::scene::Clip>, f: f32| match physics.borrow_mut().as_mut() {
+        Some(sim) => {
+            let at = crate::physics::FrameInput::at(clip, f, args.default_fps);
+            sim.play_to(&scene, &crate::physics::FrameInput { overrides: &overrides, ..at })
+        }
+        None => Pose::of_scene(&scene, clip, f, args.default_fps, &overrides),
+    };
     let per_frame = FrameOverlays { stored_bounds: args.bounds, computed_bounds: args.bounds, onion: args.onion };
     // One picture of the clip at a frame (`None`: the bind pose), as the single-frame render and every frame of a
     // recording draw it.
@@ -310,7 +327,7 @@ fn render_file(args: &RenderArgs, parsed: &Parsed, headless: &mut Option<Headles
             Some((c, f)) => (scene.clips.get(c), f),
             None => (None, 0.0),
         };
-        let pose = Pose::of_scene(&scene, clip, f, args.default_fps, &overrides);
+        let pose = pose_of(clip, f);
         let overlays = per_frame.at(&base, &scene, clip_frame, &pose, args.default_fps);
         let time = clip_frame.map_or(0.0, |(c, f)| f / scene.clips[c].fps(args.default_fps));
         let camera = track.and_then(|t| Camera::following(t, time, scene.up, radius)).unwrap_or(orbit);
@@ -336,6 +353,7 @@ fn render_file(args: &RenderArgs, parsed: &Parsed, headless: &mut Option<Headles
                 per_frame,
                 default_fps: args.default_fps,
                 background,
+                pose_at: Some(&|f| pose_of(scene.clips.get(clip), f)),
             };
             render_sheet(renderer, &model, &scene, &spec).map_err(CliError::load)?
         }

@@ -29,6 +29,9 @@ pub struct SheetSpec<'a> {
     /// Frame rate for clips whose file stores none.
     pub default_fps: f32,
     pub background: Background,
+    /// The pose of the clip at a frame, when something other than the motion alone poses it (physics, which
+    /// simulates from the clip's start); `None`: [`Pose::of_scene`].
+    pub pose_at: Option<&'a dyn Fn(f32) -> Pose>,
 }
 
 /// Renders the frames of `spec` with any renderer (headless or the window's) and lays them out, labelled, as
@@ -47,7 +50,10 @@ pub fn render_sheet(
     let mut cells = Vec::with_capacity(frames.len());
     for &f in &frames {
         let frame = f as f32;
-        let pose = Pose::of_scene(scene, Some(clip), frame, spec.default_fps, &[]);
+        let pose = match spec.pose_at {
+            Some(pose_at) => pose_at(frame),
+            None => Pose::of_scene(scene, Some(clip), frame, spec.default_fps, &[]),
+        };
         let overlays = spec.per_frame.at(spec.overlays, scene, Some((spec.clip, frame)), &pose, spec.default_fps);
         let time = frame / clip.fps(spec.default_fps);
         let input = FrameInput { camera: spec.camera, pose: &pose, overlays: &overlays, time, reference_pose: None };

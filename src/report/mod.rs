@@ -5,4 +5,4 @@
 pub mod diff;
 mod pose;
 
-pub use pose::{PoseOptions, pose_json};
+pub use pose::{BodyOut, PoseOptions, pose_json, pose_json_with};

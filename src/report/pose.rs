@@ -35,14 +35,41 @@ pub fn pose_json(
     clip_frame: Option<(usize, f32)>,
     options: &PoseOptions,
 ) -> Result<String, serde_json::Error> {
+    pose_json_with(scene, file, clip_frame, options, None, None)
+}
+
+/// A rigid body's place in `rigscope pose --physics --bodies`.
+#[derive(Debug, Clone, Serialize)]
+pub struct BodyOut {
+    pub name: String,
+    /// The bone's name, if the body has one.
+    pub bone: Option<String>,
+    /// `follows bone`, `physics` or `physics + bone position` (after MikuMikuDance's mode-2 rule).
+    pub mode: &'static str,
+    pub position: [f32; 3],
+    /// Quaternion x, y, z, w.
+    pub rotation: [f32; 4],
+}
+
+/// [`pose_json`] of a pose computed elsewhere (`pose`: physics simulated up to this frame), with the rigid
+/// bodies' places (`bodies`, printed when given).
+pub fn pose_json_with(
+    scene: &Scene,
+    file: &str,
+    clip_frame: Option<(usize, f32)>,
+    options: &PoseOptions,
+    pose: Option<Pose>,
+    bodies: Option<Vec<BodyOut>>,
+) -> Result<String, serde_json::Error> {
     let fps = options.default_fps;
-    let (pose, anim, frame, time) = match clip_frame.and_then(|(i, f)| Some((scene.clips.get(i)?, f))) {
+    let (computed, anim, frame, time) = match clip_frame.and_then(|(i, f)| Some((scene.clips.get(i)?, f))) {
         Some((clip, f)) => {
-            let pose = Pose::of_scene(scene, Some(clip), f, fps, &[]);
+            let pose = if pose.is_some() { None } else { Some(Pose::of_scene(scene, Some(clip), f, fps, &[])) };
             (pose, Some(clip.name.as_str()), f, f / clip.fps(fps))
         }
-        None => (Pose::bind(&scene.skeleton), None, 0.0, 0.0),
+        None => (pose.is_none().then(|| Pose::bind(&scene.skeleton)), None, 0.0, 0.0),
     };
+    let pose = pose.or(computed).unwrap_or_default();
     let skinned: Vec<Vec3> = skin_positions(&crate::anim::morphed_vertices(scene, &pose.morphs), &pose.palette);
     let out = Output {
         file: file.to_string(),
@@ -57,6 +84,7 @@ pub fn pose_json(
             .then(|| scene.vertices.per_file_vertex(&skinned).iter().map(|v| v.to_array()).collect()),
         camera: camera_out(scene, anim, time),
         pick: options.pick.map(|(origin, direction)| crate::anim::pick(scene, &pose, origin, direction)),
+        bodies,
     };
     serde_json::to_string(&out)
 }
@@ -80,6 +108,9 @@ struct Output<'a> {
     /// `--pick`: what the ray hit (`null`: nothing); left out without `--pick`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pick: Option<Option<crate::anim::Picked>>,
+    /// `--bodies`: each rigid body's place; left out otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    bodies: Option<Vec<BodyOut>>,
 }
 
 #[derive(Serialize)]

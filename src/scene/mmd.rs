@@ -1,7 +1,7 @@
 //! Facts about a PMX or PMD file that the command line and the sidebar show but the format-neutral model has
 //! no place for: names and comments in both languages, encoding, index sizes, material flags with sphere and
 //! toon textures and edges, bones with their flags in the file's order, display frames, rigid bodies and
-//! joints (listed, not simulated). Geometry, skeleton, morphs and constraints live in the scene proper.
+//! joints (simulated by `crate::physics`). Geometry, skeleton, morphs and constraints live in the scene proper.
 
 use glam::{Vec3, Vec4};
 
@@ -142,15 +142,18 @@ pub struct DisplayFrame {
     pub items: Vec<DisplayItem>,
 }
 
-/// A rigid body (listed, not simulated).
+/// A rigid body (simulated by `crate::physics`).
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct RigidBody {
     pub name: String,
     pub name_en: String,
     /// File bone index it follows, if any.
     pub bone: Option<usize>,
+    /// Collision group, 0–15.
     pub group: u8,
-    pub no_collision_mask: u16,
+    /// The groups this body collides with: a set bit collides (the file's "non-collision group" field, which
+    /// every MikuMikuDance runtime passes to Bullet as its collide-with mask).
+    pub collision_mask: u16,
     /// 0 sphere, 1 box, 2 capsule.
     pub shape: u8,
     pub size: Vec3,
@@ -165,7 +168,7 @@ pub struct RigidBody {
     pub mode: u8,
 }
 
-/// A physics joint between two rigid bodies (listed, not simulated).
+/// A physics joint between two rigid bodies (spring 6DOF joints are simulated by `crate::physics`).
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct PhysicsJoint {
     pub name: String,

@@ -75,6 +75,7 @@ impl Viewer {
             per_frame: self.app.frame_overlays(),
             default_fps: DEFAULT_FPS,
             background: BACKGROUND,
+            pose_at: None,
         };
         let image = render_sheet(&w.gpu.renderer, model, scene, &spec).map_err(|e| e.to_string())?;
         let path = capture::unused_path(dir, &sheet_name(&self.model_name(), &c.name));

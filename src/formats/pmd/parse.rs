@@ -310,7 +310,7 @@ fn rigid_body(c: &mut Cursor, i: usize) -> Result<RigidBody, LoadError> {
         name_en: String::new(),
         bone: (bone != 0xFFFF).then_some(usize::from(bone)),
         group: c.u8(&w("group"))?,
-        no_collision_mask: c.u16(&w("collision mask"))?,
+        collision_mask: c.u16(&w("collision mask"))?,
         shape: c.u8(&w("shape"))?,
         size: vec3(c, &w("size"))?,
         position: vec3(c, &w("position"))?,

@@ -103,7 +103,7 @@ impl PmdDocument {
             b.count_u32(m.rigid_bodies.len());
             for r in &m.rigid_bodies {
                 name(&mut b, &r.name, 20);
-                b.u16(r.bone.map_or(0xFFFF, |x| x as u16)).u8(r.group).u16(r.no_collision_mask).u8(r.shape);
+                b.u16(r.bone.map_or(0xFFFF, |x| x as u16)).u8(r.group).u16(r.collision_mask).u8(r.shape);
                 for v in [r.size, r.position, r.rotation] {
                     v3(&mut b, v);
                 }
@@ -158,7 +158,7 @@ pub fn sample_document() -> PmdDocument {
         name_en: String::new(),
         bone: Some(1),
         group: 1,
-        no_collision_mask: 0xFFFF,
+        collision_mask: 0xFFFF,
         shape: 1,
         size: Vec3::ONE,
         position: Vec3::ZERO,

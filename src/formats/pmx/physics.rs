@@ -14,7 +14,7 @@ pub fn rigid_bodies(r: &mut Reader) -> Result<Vec<RigidBody>, LoadError> {
             name_en: r.text(&w("English name"))?,
             bone: r.index(Ix::Bone, &w("bone index"))?,
             group: r.u8(&w("group"))?,
-            no_collision_mask: r.u16(&w("collision mask"))?,
+            collision_mask: r.u16(&w("collision mask"))?,
             shape: r.u8(&w("shape"))?,
             size: r.vec3(&w("size"))?,
             position: r.vec3(&w("position"))?,

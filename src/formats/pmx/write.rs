@@ -220,7 +220,7 @@ impl W<'_> {
         self.text(&r.name);
         self.text(&r.name_en);
         self.index(3, r.bone);
-        self.b.u8(r.group).u16(r.no_collision_mask).u8(r.shape);
+        self.b.u8(r.group).u16(r.collision_mask).u8(r.shape);
         for v in [r.size, r.position, r.rotation] {
             self.v3(v);
         }
@@ -521,7 +521,7 @@ fn sample_physics() -> (Vec<RigidBody>, Vec<PhysicsJoint>) {
         name_en: "body_en".into(),
         bone: Some(0),
         group: 2,
-        no_collision_mask: 0xFFFE,
+        collision_mask: 0xFFFE,
         shape: 2,
         size: Vec3::ONE,
         position: Vec3::Y,

@@ -1,0 +1,15 @@
+//! MikuMikuDance physics: rigid bodies and spring joints simulated as MikuMikuDance's runtimes simulate them.
+//!
+//! - [`rig`]: the model's bodies and joints from `Scene::mmd` (shapes, rest transforms, offsets, modes).
+//! - [`engine`]: those in a Bullet world, with the settings MikuMikuDance's look depends on.
+//! - [`sim`]: one frame in MikuMikuDance's order (bones before physics, follow bodies placed, steps, bones
+//!   written back, bones after physics), the clock (fixed steps, resets, warm-up, snapshots for scrubbing back)
+//!   and the motion's switches.
+
+pub mod engine;
+pub mod rig;
+pub mod sim;
+
+pub use engine::{BodyState, Engine, Place};
+pub use rig::{Body, Joint, Mode, Rig, Shape};
+pub use sim::{FrameInput, PhysicsSettings, Reached, Simulation};

@@ -1,0 +1,359 @@
+//! One model's simulation through time, in MikuMikuDance's order. Each frame: the motion's pose of the bones
+//! evaluated before physics (appends and IK, with IK chains that physics drives left out), follow bodies placed
+//! where their bones are, fixed steps of the simulation, simulated bodies written back to their bones (mode 2
+//! keeps the bone's animated position), then the bones flagged "after physics". The clock: playback simulates
+//! forward at the fixed step; a jump of more than two seconds, a jump to frame 0 (a loop restart too) and the
+//! first frame reset (bodies placed at the pose reached, then the pose held for a warm-up); going back a little
+//! restores the latest snapshot at or before the frame (one is kept per second of simulated clip) and simulates
+//! forward from it. Reaching a frame the same way gives the same pose, bit for bit: nothing here reads a clock.
+
+use glam::{Mat4, Vec3};
+
+use super::engine::{BodyState, Engine, Place};
+use super::rig::Rig;
+use crate::anim::Pose;
+use crate::scene::{Clip, Scene};
+
+/// A jump longer than this (seconds of clip) resets instead of simulating the whole way.
+pub const RESET_JUMP: f64 = 2.0;
+
+/// How the simulation runs; the window's settings and the command line's flags.
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct PhysicsSettings {
+    /// Units per second², MikuMikuDance's (0, −98, 0) by default.
+    pub gravity: Vec3,
+    /// The fixed step, seconds (1/60).
+    pub step: f32,
+    /// Steps the pose is held for after a reset, so that hair placed in a pose far from the bind pose settles
+    /// before the motion runs.
+    pub warmup_steps: u32,
+}
+
+impl Default for PhysicsSettings {
+    fn default() -> Self {
+        PhysicsSettings { gravity: Vec3::new(0.0, -98.0, 0.0), step: 1.0 / 60.0, warmup_steps: 60 }
+    }
+}
+
+/// What a pose is evaluated for: a clip (or the bind pose) at a frame, with the window's overrides.
+#[derive(Debug, Clone, Copy)]
+pub struct FrameInput<'a> {
+    pub clip: Option<&'a Clip>,
+    pub frame: f32,
+    pub default_fps: f32,
+    pub overrides: &'a [Option<f32>],
+    pub ik: &'a [Option<bool>],
+}
+
+impl<'a> FrameInput<'a> {
+    pub fn at(clip: Option<&'a Clip>, frame: f32, default_fps: f32) -> FrameInput<'a> {
+        FrameInput { clip, frame, default_fps, overrides: &[], ik: &[] }
+    }
+
+    fn fps(&self) -> f64 {
+        self.clip.map_or(self.default_fps, |c| c.fps(self.default_fps)).max(1e-3) as f64
+    }
+
+    fn time(&self) -> f64 {
+        self.frame as f64 / self.fps()
+    }
+
+    fn with_frame(&self, frame: f32) -> FrameInput<'a> {
+        FrameInput { frame, ..*self }
+    }
+}
+
+/// Why the last pose reset the simulation, if it did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Reached {
+    /// Placed at the pose and warmed up.
+    Reset,
+    /// Restored from a snapshot, then simulated forward.
+    Restored,
+    /// Simulated forward from the previous frame.
+    Stepped,
+}
+
+#[derive(Debug, Clone)]
+struct Snapshot {
+    time: f64,
+    accumulator: f32,
+    bodies: Vec<BodyState>,
+    kinematic: Vec<bool>,
+}
+
+/// A model's rigid bodies through time.
+pub struct Simulation {
+    rig: Rig,
+    engine: Engine,
+    settings: PhysicsSettings,
+    /// Clip time of the state held, seconds; `None` before the first frame.
+    time: Option<f64>,
+    accumulator: f32,
+    snapshots: Vec<Snapshot>,
+    next_snapshot: f64,
+    reached: Reached,
+    steps: u64,
+}
+
+impl Simulation {
+    /// The simulation of a scene with rigid bodies; `None` when it has none.
+    pub fn new(scene: &Scene, settings: PhysicsSettings) -> Option<Simulation> {
+        let rig = Rig::of_scene(scene)?;
+        let engine = Engine::new(&rig, settings.gravity);
+        Some(Simulation {
+            rig,
+            engine,
+            settings,
+            time: None,
+            accumulator: 0.0,
+            snapshots: Vec::new(),
+            next_snapshot: 0.0,
+            reached: Reached::Reset,
+            steps: 0,
+        })
+    }
+
+    pub fn rig(&self) -> &Rig {
+        &self.rig
+    }
+
+    pub fn settings(&self) -> PhysicsSettings {
+        self.settings
+    }
+
+    /// New settings; the next pose resets.
+    pub fn set_settings(&mut self, settings: PhysicsSettings) {
+        self.settings = settings;
+        self.invalidate();
+    }
+
+    /// Forget the state: the next pose resets (the window's Reset, a model or clip change).
+    pub fn invalidate(&mut self) {
+        self.time = None;
+        self.snapshots.clear();
+    }
+
+    /// How the last pose was reached.
+    pub fn reached(&self) -> Reached {
+        self.reached
+    }
+
+    /// Internal steps run since this simulation was made (a measure for tests and benchmarks).
+    pub fn steps(&self) -> u64 {
+        self.steps
+    }
+
+    /// Each body's place now (model space).
+    pub fn places(&self) -> Vec<Place> {
+        (0..self.engine.len()).map(|i| self.engine.place(i)).collect()
+    }
+
+    /// Each body's place and velocities now.
+    pub fn states(&self) -> Vec<BodyState> {
+        (0..self.engine.len()).map(|i| self.engine.state(i)).collect()
+    }
+
+    /// The pose of `input` with physics: the frame reached from the state held by the clock's rules.
+    pub fn pose(&mut self, scene: &Scene, input: &FrameInput) -> Pose {
+        let mut pose = before_physics(scene, &self.rig, input);
+        let t = input.time();
+        match self.time {
+            Some(last) if t >= last && t - last <= RESET_JUMP && !(t == 0.0 && last != 0.0) => {
+                self.simulate(scene, input, last, t, &pose);
+                self.reached = Reached::Stepped;
+            }
+            Some(last) if t < last && last - t <= RESET_JUMP && t > 0.0 => {
+                match self.snapshots.iter().rposition(|s| s.time <= t) {
+                    Some(k) => {
+                        self.restore(k);
+                        let from = self.snapshots[k].time;
+                        self.simulate(scene, input, from, t, &pose);
+                        self.reached = Reached::Restored;
+                    }
+                    None => self.reset(&pose, t),
+                }
+            }
+            _ => self.reset(&pose, t),
+        }
+        self.finish(scene, input, &mut pose);
+        pose
+    }
+
+    /// The pose of `input` as playback from the clip's start shows it: from the state held when it is at or
+    /// before `input`'s time, else from a reset at frame 0, simulated forward in hops of at most a second (so
+    /// nothing on the way resets). `render`, recordings and contact sheets use this.
+    pub fn play_to(&mut self, scene: &Scene, input: &FrameInput) -> Pose {
+        let t = input.time();
+        let fps = input.fps();
+        if !self.time.is_some_and(|last| last <= t) {
+            self.pose(scene, &input.with_frame(0.0));
+        }
+        while let Some(last) = self.time.filter(|&last| t - last > 1.0) {
+            let next = ((last + 1.0) * fps).floor().max(last * fps + 1.0);
+            self.pose(scene, &input.with_frame(next as f32));
+        }
+        self.pose(scene, input)
+    }
+
+    /// Places every body at `pose` with no velocity, holds the pose for the warm-up, and keeps a snapshot.
+    fn reset(&mut self, pose: &Pose, t: f64) {
+        self.engine = Engine::new(&self.rig, self.settings.gravity);
+        for (i, body) in self.rig.bodies.iter().enumerate() {
+            let place = body_place(body, pose);
+            self.engine.set_state(i, BodyState { place, linear_velocity: Vec3::ZERO, angular_velocity: Vec3::ZERO });
+        }
+        for _ in 0..self.settings.warmup_steps {
+            self.place_followers(pose);
+            self.engine.step(self.settings.step);
+            self.steps += 1;
+        }
+        self.time = Some(t);
+        self.accumulator = 0.0;
+        self.snapshots.clear();
+        self.next_snapshot = t;
+        self.snapshot_if_due(t);
+        self.reached = Reached::Reset;
+    }
+
+    /// Restores snapshot `k` into a fresh world (no contact history, so the result depends on the snapshot
+    /// alone) and drops the later ones.
+    fn restore(&mut self, k: usize) {
+        self.snapshots.truncate(k + 1);
+        let s = self.snapshots[k].clone();
+        self.engine = Engine::new(&self.rig, self.settings.gravity);
+        for (i, (state, &kinematic)) in s.bodies.iter().zip(&s.kinematic).enumerate() {
+            self.engine.set_kinematic(i, kinematic);
+            self.engine.set_state(i, *state);
+        }
+        self.time = Some(s.time);
+        self.accumulator = s.accumulator;
+        self.next_snapshot = s.time.floor() + 1.0;
+    }
+
+    fn snapshot_if_due(&mut self, t: f64) {
+        if t + 1e-9 < self.next_snapshot {
+            return;
+        }
+        self.snapshots.push(Snapshot {
+            time: t,
+            accumulator: self.accumulator,
+            bodies: self.states(),
+            kinematic: (0..self.engine.len()).map(|i| self.engine.is_kinematic(i)).collect(),
+        });
+        self.next_snapshot = t.floor() + 1.0;
+    }
+
+    /// Simulates from clip time `from` to `to`, through each whole clip frame between them (with its own pose),
+    /// then to `to` with `pose`.
+    fn simulate(&mut self, scene: &Scene, input: &FrameInput, from: f64, to: f64, pose: &Pose) {
+        let fps = input.fps();
+        let mut t = from;
+        let mut k = (from * fps + 1e-6).floor() + 1.0;
+        while k / fps < to - 1e-9 {
+            let frame_pose = before_physics(scene, &self.rig, &input.with_frame(k as f32));
+            self.advance(&frame_pose, (k / fps - t) as f32);
+            t = k / fps;
+            self.time = Some(t);
+            self.snapshot_if_due(t);
+            k += 1.0;
+        }
+        self.advance(pose, (to - t) as f32);
+        self.time = Some(to);
+        self.snapshot_if_due(to);
+    }
+
+    /// Advances `dt` seconds toward `pose` in whole fixed steps (the remainder waits for the next frame).
+    fn advance(&mut self, pose: &Pose, dt: f32) {
+        self.place_followers(pose);
+        self.accumulator += dt.max(0.0);
+        let step = self.settings.step.max(1e-4);
+        // At most a second of steps per call: a long stall must not freeze the window.
+        let mut budget = (1.0 / step).ceil() as u32;
+        while self.accumulator >= step * (1.0 - 1e-4) && budget > 0 {
+            self.engine.step(step);
+            self.steps += 1;
+            self.accumulator = (self.accumulator - step).max(0.0);
+            budget -= 1;
+        }
+        if budget == 0 {
+            self.accumulator = 0.0;
+        }
+    }
+
+    /// Kinematic bodies' targets from the pose's bones.
+    fn place_followers(&mut self, pose: &Pose) {
+        for (i, body) in self.rig.bodies.iter().enumerate() {
+            if self.engine.is_kinematic(i) {
+                self.engine.set_target(i, body_place(body, pose));
+            }
+        }
+    }
+
+    /// Writes the simulated bodies into their bones and evaluates the bones after physics.
+    fn finish(&self, scene: &Scene, input: &FrameInput, pose: &mut Pose) {
+        let skeleton = &scene.skeleton;
+        let n = skeleton.len().min(pose.locals.len());
+        let mut driven: Vec<Option<Mat4>> = vec![None; n];
+        for (i, body) in self.rig.bodies.iter().enumerate() {
+            let Some(j) = body.joint.filter(|&j| j < n) else { continue };
+            if self.engine.is_kinematic(i) {
+                continue;
+            }
+            let mut world = self.engine.place(i).to_mat4() * body.offset.inverse();
+            if body.mode == super::Mode::DynamicRotation {
+                world.w_axis = pose.world[j].w_axis;
+            }
+            if world.is_finite() {
+                driven[j] = Some(world);
+            }
+        }
+        for (j, joint) in skeleton.joints.iter().enumerate().take(n) {
+            let parent = joint.parent.filter(|&p| p < j).map_or(Mat4::IDENTITY, |p| pose.world[p]);
+            match driven[j] {
+                Some(world) => {
+                    let (scale, rotation, translation) = (parent.inverse() * world).to_scale_rotation_translation();
+                    pose.locals[j] = crate::scene::Transform { translation, rotation: rotation.normalize(), scale };
+                    pose.world[j] = world;
+                }
+                None => pose.world[j] = parent * pose.locals[j].to_mat4(),
+            }
+            pose.palette[j] = pose.world[j] * skeleton.inverse_bind[j];
+        }
+        pose.update_scene_phase(
+            scene,
+            input.clip,
+            input.frame,
+            input.default_fps,
+            input.overrides,
+            input.ik,
+            Some(true),
+            &self.rig.skipped_ik,
+        );
+    }
+}
+
+/// The pose of the bones evaluated before physics, with the IK chains physics drives left out.
+fn before_physics(scene: &Scene, rig: &Rig, input: &FrameInput) -> Pose {
+    let mut pose = Pose::default();
+    pose.update_scene_phase(
+        scene,
+        input.clip,
+        input.frame,
+        input.default_fps,
+        input.overrides,
+        input.ik,
+        Some(false),
+        &rig.skipped_ik,
+    );
+    pose
+}
+
+/// Where a body's bone puts it: bone world · offset (its rest place when it has no bone).
+fn body_place(body: &super::Body, pose: &Pose) -> Place {
+    match body.joint.and_then(|j| pose.world.get(j)) {
+        Some(world) => Place::of(*world * body.offset),
+        None => Place::of(body.rest),
+    }
+}
