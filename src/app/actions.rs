@@ -64,6 +64,12 @@ pub enum Action {
     ClearReference,
     /// Whether a reload of the model makes the version before it the reference.
     SetKeepPrevious(bool),
+    /// Physics starts over from the pose shown.
+    ResetPhysics,
+    /// New gravity, fixed step or warm-up (remembered; the simulation resets).
+    SetPhysicsSettings(crate::physics::PhysicsSettings),
+    /// Selects a rigid body of the shown model (highlighted in the view), or none.
+    SelectBody(Option<usize>),
 }
 
 impl App {
@@ -103,6 +109,7 @@ impl App {
                 self.chrome.report_open = i.filter(|&i| i + 1 < self.sources().len());
             }
             Action::SetWatch(on) => self.prefs.watch = on,
+            Action::SetPhysicsSettings(settings) => self.prefs.physics = settings.sanitized(),
             Action::CopyPose => self.copy_pose(),
             Action::OpenRecent(path) => self.open_path(&path),
             Action::ToggleHelp => self.chrome.help = !self.chrome.help,
@@ -178,6 +185,11 @@ fn apply_to_document(doc: &mut Document, action: Action) {
         Action::SetMorphWeight(i, w) => doc.set_morph_override(i, w),
         Action::ResetMorphs => doc.clear_morph_overrides(),
         Action::SetIkEnabled(c, on) => doc.set_ik_override(c, on),
+        Action::ResetPhysics => doc.reset_physics(),
+        Action::SelectBody(b) => {
+            let bodies = doc.model.scene.mmd.as_ref().map_or(0, |m| m.rigid_bodies.len());
+            doc.selected_body = b.filter(|&b| b < bodies);
+        }
         Action::SetMmdAxes(on) => doc.set_mmd_axes(on),
         Action::SelectCurve(c) => doc.curve = c,
         Action::GoToFinding(i) => {

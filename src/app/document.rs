@@ -122,6 +122,9 @@ pub(super) struct PoseKey {
     bind_pose: bool,
     /// [`Document::morph_edits`]: a morph slider moved.
     morph_edits: u64,
+    /// MMD physics simulated, and [`Document::physics_edits`] (a reset, new settings).
+    physics: bool,
+    physics_edits: u64,
 }
 
 impl PoseKey {
@@ -207,6 +210,14 @@ pub struct Document {
     pub(super) reference: Option<Box<super::compare::Reference>>,
     /// On a reload of the model's own file, the version before becomes the reference.
     pub(super) keep_previous: bool,
+    /// MMD physics of the model, made when first wanted (`None`: not wanted yet, or no rigid bodies), with the
+    /// revision it was made for.
+    physics: Option<crate::physics::Simulation>,
+    physics_revision: Option<u64>,
+    /// Bumps on a physics reset or new physics settings: the pose is stale.
+    physics_edits: u64,
+    /// The rigid body selected in the Physics section (highlighted in the view).
+    pub(super) selected_body: Option<usize>,
 }
 
 impl Document {
@@ -250,6 +261,10 @@ impl Document {
             stale: false,
             reference: None,
             keep_previous: false,
+            physics: None,
+            physics_revision: None,
+            physics_edits: 0,
+            selected_body: None,
         }
     }
 
@@ -435,21 +450,46 @@ impl Document {
 
     /// Recomputes the pose if time, clip or model changed (`bind_pose`: show the bind pose instead), and the
     /// skinned bounds when `want_bounds`.
-    pub(super) fn refresh(&mut self, bind_pose: bool, want_bounds: bool) {
-        let key = self.pose_key(bind_pose);
+    /// `physics`: simulate the rigid bodies with these settings (`None`: the motion's pose alone).
+    pub(super) fn refresh(
+        &mut self,
+        bind_pose: bool,
+        want_bounds: bool,
+        physics: Option<crate::physics::PhysicsSettings>,
+    ) {
+        let physics = physics.filter(|_| !bind_pose && self.has_rigid_bodies());
+        if let Some(settings) = physics {
+            self.prepare_physics(settings);
+        }
+        let key = self.pose_key(bind_pose, physics.is_some());
         let scene = &self.model.scene;
         if self.pose.key != Some(key) {
             self.pose.key = Some(key);
             let shown = self.player.clip.and_then(|c| scene.clips.get(c)).filter(|_| !bind_pose);
             let frame = shown.map_or(0.0, |clip| self.player.frame(clip));
-            self.pose.clip_morphs = self.pose.pose.update_scene_with(
-                scene,
-                shown,
-                frame,
-                DEFAULT_FPS,
-                &self.morph_overrides,
-                &self.ik_overrides,
-            );
+            match self.physics.as_mut().filter(|_| physics.is_some()) {
+                Some(sim) => {
+                    let input = crate::physics::FrameInput {
+                        clip: shown,
+                        frame,
+                        default_fps: DEFAULT_FPS,
+                        overrides: &self.morph_overrides,
+                        ik: &self.ik_overrides,
+                    };
+                    self.pose.pose = sim.pose(scene, &input);
+                    self.pose.clip_morphs = crate::anim::clip_morph_weights(&scene.morphs, shown, frame, DEFAULT_FPS);
+                }
+                None => {
+                    self.pose.clip_morphs = self.pose.pose.update_scene_with(
+                        scene,
+                        shown,
+                        frame,
+                        DEFAULT_FPS,
+                        &self.morph_overrides,
+                        &self.ik_overrides,
+                    );
+                }
+            }
         }
         if want_bounds && self.pose.computed_key != Some(key) {
             self.pose.computed_key = Some(key);
@@ -458,7 +498,44 @@ impl Document {
         }
     }
 
-    fn pose_key(&self, bind_pose: bool) -> PoseKey {
+    /// The model has rigid bodies to simulate (PMX, PMD).
+    pub fn has_rigid_bodies(&self) -> bool {
+        self.model.scene.mmd.as_ref().is_some_and(|m| !m.rigid_bodies.is_empty())
+    }
+
+    /// Makes the simulation for the model shown (again after a rebuild) and gives it `settings`.
+    fn prepare_physics(&mut self, settings: crate::physics::PhysicsSettings) {
+        if self.physics_revision != Some(self.revision) {
+            self.physics_revision = Some(self.revision);
+            self.physics = crate::physics::Simulation::new(&self.model.scene, settings);
+            self.physics_edits += 1;
+            self.selected_body =
+                self.selected_body.filter(|&b| self.physics.as_ref().is_some_and(|s| b < s.rig().bodies.len()));
+        } else if let Some(sim) = self.physics.as_mut().filter(|s| s.settings() != settings) {
+            sim.set_settings(settings);
+            self.physics_edits += 1;
+        }
+    }
+
+    /// The simulation, once physics has run for this model (its bodies' places are the last pose's).
+    pub fn physics(&self) -> Option<&crate::physics::Simulation> {
+        self.physics.as_ref().filter(|_| self.physics_revision == Some(self.revision))
+    }
+
+    /// Physics starts over from the pose shown (placed, then warmed up).
+    pub(super) fn reset_physics(&mut self) {
+        if let Some(sim) = self.physics.as_mut() {
+            sim.invalidate();
+            self.physics_edits += 1;
+        }
+    }
+
+    /// The pose shown was computed with physics.
+    pub fn physics_shown(&self) -> bool {
+        self.pose.key.is_some_and(|k| k.physics)
+    }
+
+    fn pose_key(&self, bind_pose: bool, physics: bool) -> PoseKey {
         let clip = self.current_clip();
         PoseKey {
             revision: self.revision,
@@ -467,6 +544,8 @@ impl Document {
             looping: clip.is_some_and(|c| c.looping),
             bind_pose,
             morph_edits: self.morph_edits,
+            physics,
+            physics_edits: self.physics_edits,
         }
     }
 

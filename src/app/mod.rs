@@ -30,6 +30,7 @@ mod morphs;
 mod mvd;
 mod nodes;
 mod notices;
+mod physics;
 mod picked;
 mod player;
 mod reload;
@@ -191,6 +192,8 @@ struct Prefs {
     watch: bool,
     /// Recent files, most recent first, absolute; see [`settings::push_recent`].
     recent: Vec<PathBuf>,
+    /// MMD physics: gravity, fixed step, warm-up.
+    physics: crate::physics::PhysicsSettings,
 }
 
 /// Counters for observers (tests): each bumps when that kind of change happens to the shown model.
@@ -241,7 +244,7 @@ impl App {
             next_id: 1,
             idle: Player::default(),
             toggles: ViewToggles::default(),
-            prefs: Prefs { watch: true, recent: Vec::new() },
+            prefs: Prefs { watch: true, recent: Vec::new(), physics: crate::physics::PhysicsSettings::default() },
             notices: Notices::default(),
             chrome: Chrome::default(),
             changes: Vec::new(),
@@ -440,6 +443,7 @@ impl App {
         self.toggles.onion_frames = self.toggles.onion_frames.clamp(1, MAX_ONION_FRAMES);
         self.set_speed(settings::clamp_speed(settings.speed));
         self.prefs.watch = settings.watch;
+        self.prefs.physics = settings.physics.sanitized();
         self.prefs.recent.clear();
         for p in settings.recent.iter().rev() {
             settings::push_recent(&mut self.prefs.recent, p);
@@ -455,6 +459,7 @@ impl App {
             speed: self.player().speed,
             watch: self.prefs.watch,
             recent: self.prefs.recent.clone(),
+            physics: self.prefs.physics,
             ..Settings::default()
         }
     }
@@ -636,6 +641,7 @@ impl App {
             meshes::section(ui, doc, actions);
             morphs::section(ui, doc, cjk_missing, actions);
             ik::section(ui, doc, actions);
+            physics::section(ui, doc, &self.toggles, self.prefs.physics, actions);
             display_frames::section(ui, doc, actions);
             animations::section(ui, doc, actions);
             mvd::section(ui, doc, actions);
@@ -668,8 +674,9 @@ impl App {
     fn refresh(&mut self) {
         let want_bounds = self.chrome.bounds_open || self.toggles.computed_bounds;
         let bind_pose = self.toggles.bind_pose;
+        let physics = self.toggles.physics.then_some(self.prefs.physics);
         if let Some(doc) = self.documents.get_mut(self.active) {
-            doc.refresh(bind_pose, want_bounds);
+            doc.refresh(bind_pose, want_bounds, physics);
         }
     }
 
@@ -770,6 +777,10 @@ impl App {
                     Some(r.bones(&r.posed(d)))
                 })
                 .unwrap_or_default(),
+            shapes: match doc {
+                Some(d) if t.rigid_bodies => physics::shapes(d),
+                _ => Vec::new(),
+            },
             ghosts: match (doc, frame) {
                 (Some(d), Some((c, f))) if t.onion => {
                     let scene = d.scene();

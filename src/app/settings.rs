@@ -58,6 +58,8 @@ pub struct Settings {
     pub watch: bool,
     /// Most recent first, absolute paths, at most [`MAX_RECENT`].
     pub recent: Vec<PathBuf>,
+    /// Gravity, fixed step and warm-up of MMD physics.
+    pub physics: crate::physics::PhysicsSettings,
 }
 
 impl Default for Settings {
@@ -69,6 +71,7 @@ impl Default for Settings {
             speed: 1.0,
             watch: true,
             recent: Vec::new(),
+            physics: crate::physics::PhysicsSettings::default(),
         }
     }
 }
@@ -135,6 +138,7 @@ impl Settings {
         self.speed = clamp_speed(self.speed);
         self.toggles.follow_camera = false;
         self.toggles.onion_frames = self.toggles.onion_frames.clamp(1, super::MAX_ONION_FRAMES);
+        self.physics = self.physics.sanitized();
         let recent = std::mem::take(&mut self.recent);
         for p in recent.into_iter().rev() {
             push_recent(&mut self.recent, &p);

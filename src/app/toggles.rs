@@ -47,6 +47,10 @@ pub struct ViewToggles {
     pub outline: bool,
     /// Screenshots (F12) carry the clip's frame and time in their bottom-left corner.
     pub frame_in_screenshots: bool,
+    /// Simulate MMD rigid bodies (hair, skirts) while playing and scrubbing.
+    pub physics: bool,
+    /// Rigid bodies as wire shapes coloured by mode, joints as small axes.
+    pub rigid_bodies: bool,
 }
 
 impl Default for ViewToggles {
@@ -76,6 +80,8 @@ impl Default for ViewToggles {
             ik_chains: false,
             outline: true,
             frame_in_screenshots: false,
+            physics: true,
+            rigid_bodies: false,
         }
     }
 }
@@ -103,6 +109,8 @@ pub enum Toggle {
     JointNames,
     IkChains,
     Outline,
+    Physics,
+    RigidBodies,
 }
 
 impl ViewToggles {
@@ -129,6 +137,8 @@ impl ViewToggles {
             Toggle::JointNames => &mut self.joint_names,
             Toggle::IkChains => &mut self.ik_chains,
             Toggle::Outline => &mut self.outline,
+            Toggle::Physics => &mut self.physics,
+            Toggle::RigidBodies => &mut self.rigid_bodies,
         }
     }
 
@@ -214,6 +224,8 @@ mod tests {
             Toggle::JointNames,
             Toggle::IkChains,
             Toggle::Outline,
+            Toggle::Physics,
+            Toggle::RigidBodies,
         ];
         let mut t = ViewToggles::default();
         for toggle in all {

@@ -304,6 +304,7 @@ fn render_file(args: &RenderArgs, parsed: &Parsed, headless: &mut Option<Headles
         tangents: args.tangents,
         joint_axes: args.axes,
         ghosts: Vec::new(),
+        shapes: Vec::new(),
     };
 
     // MMD models with rigid bodies are simulated as playback from the clip's start shows them.

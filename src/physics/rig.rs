@@ -117,6 +117,14 @@ pub struct Body {
 }
 
 impl Body {
+    /// Where its bone puts it in `pose` (its rest place when it has no bone).
+    pub fn place_in(&self, pose: &crate::anim::Pose) -> super::Place {
+        match self.joint.and_then(|j| pose.world.get(j)) {
+            Some(world) => super::Place::of(*world * self.offset),
+            None => super::Place::of(self.rest),
+        }
+    }
+
     /// Simulated bodies with no positive mass can't move: they follow their bone instead.
     pub fn simulated(&self) -> bool {
         self.mode.is_simulated() && self.mass > 0.0 && self.mass.is_finite()
@@ -230,6 +238,11 @@ impl Rig {
             .map(|c| !c.links.is_empty() && c.links.iter().all(|l| driven.get(l.joint).copied().unwrap_or(false)))
             .collect();
         Some(Rig { bodies, joints, driven, skipped_ik })
+    }
+
+    /// Where each body's bone puts it in `pose`: bone world · offset (its rest place when it has no bone).
+    pub fn places_in(&self, pose: &crate::anim::Pose) -> Vec<super::Place> {
+        self.bodies.iter().map(|b| b.place_in(pose)).collect()
     }
 
     /// The model's height from its bind pose (bones' extent in Y), the scale the physics figures are given in.

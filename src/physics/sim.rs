@@ -19,6 +19,7 @@ pub const RESET_JUMP: f64 = 2.0;
 
 /// How the simulation runs; the window's settings and the command line's flags.
 #[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(default)]
 pub struct PhysicsSettings {
     /// Units per second², MikuMikuDance's (0, −98, 0) by default.
     pub gravity: Vec3,
@@ -32,6 +33,22 @@ pub struct PhysicsSettings {
 impl Default for PhysicsSettings {
     fn default() -> Self {
         PhysicsSettings { gravity: Vec3::new(0.0, -98.0, 0.0), step: 1.0 / 60.0, warmup_steps: 60 }
+    }
+}
+
+impl PhysicsSettings {
+    /// The longest warm-up the settings take (ten seconds of steps at 1/60).
+    pub const MAX_WARMUP: u32 = 600;
+
+    /// Settings a simulation can run: a finite gravity, a step from 1/1000 s to 1/10 s, a bounded warm-up;
+    /// anything else takes the default's value.
+    pub fn sanitized(self) -> PhysicsSettings {
+        let d = PhysicsSettings::default();
+        PhysicsSettings {
+            gravity: if self.gravity.is_finite() { self.gravity } else { d.gravity },
+            step: if (0.001..=0.1).contains(&self.step) { self.step } else { d.step },
+            warmup_steps: self.warmup_steps.min(Self::MAX_WARMUP),
+        }
     }
 }
 
@@ -201,7 +218,7 @@ impl Simulation {
     fn reset(&mut self, pose: &Pose, t: f64) {
         self.engine = Engine::new(&self.rig, self.settings.gravity);
         for (i, body) in self.rig.bodies.iter().enumerate() {
-            let place = body_place(body, pose);
+            let place = body.place_in(pose);
             self.engine.set_state(i, BodyState { place, linear_velocity: Vec3::ZERO, angular_velocity: Vec3::ZERO });
         }
         for _ in 0..self.settings.warmup_steps {
@@ -286,7 +303,7 @@ impl Simulation {
     fn place_followers(&mut self, pose: &Pose) {
         for (i, body) in self.rig.bodies.iter().enumerate() {
             if self.engine.is_kinematic(i) {
-                self.engine.set_target(i, body_place(body, pose));
+                self.engine.set_target(i, body.place_in(pose));
             }
         }
     }
@@ -348,12 +365,4 @@ fn before_physics(scene: &Scene, rig: &Rig, input: &FrameInput) -> Pose {
         &rig.skipped_ik,
     );
     pose
-}
-
-/// Where a body's bone puts it: bone world · offset (its rest place when it has no bone).
-fn body_place(body: &super::Body, pose: &Pose) -> Place {
-    match body.joint.and_then(|j| pose.world.get(j)) {
-        Some(world) => Place::of(*world * body.offset),
-        None => Place::of(body.rest),
-    }
 }

@@ -62,6 +62,36 @@ pub struct Overlays {
     pub ik_chains: bool,
     /// Outlines of the materials that have one (MMD's edge).
     pub outline: bool,
+    /// Wire shapes in model space drawn over everything (MMD rigid bodies and joints).
+    pub shapes: Vec<WireShape>,
+}
+
+/// A wire shape in model space: a sphere, box or capsule (along its local Y) placed by `transform`, or a joint's
+/// axes.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct WireShape {
+    pub transform: Mat4,
+    pub kind: WireKind,
+    pub color: [f32; 4],
+}
+
+/// The kinds of [`WireShape`].
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum WireKind {
+    Sphere {
+        radius: f32,
+    },
+    Box {
+        half: Vec3,
+    },
+    Capsule {
+        radius: f32,
+        half_height: f32,
+    },
+    /// X red, Y green, Z blue, each `length` long.
+    Axes {
+        length: f32,
+    },
 }
 
 impl Default for Overlays {
@@ -91,6 +121,7 @@ impl Default for Overlays {
             ghosts: Vec::new(),
             ik_chains: false,
             outline: true,
+            shapes: Vec::new(),
         }
     }
 }
@@ -368,6 +399,9 @@ impl ViewState {
         }
         if let Some(world) = o.selected_joint.filter(|_| o.joint_axes).and_then(|j| input.pose.world.get(j)) {
             lines::joint_axes(&mut v, world, scale * JOINT_AXIS);
+        }
+        for shape in &o.shapes {
+            lines::wire_shape(&mut v, shape);
         }
         if let Some(p) = o.marker {
             let r = scale * JOINT_AXIS * 0.5;

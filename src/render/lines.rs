@@ -270,3 +270,52 @@ impl LinePipelines {
         pass.draw(range, 0..1);
     }
 }
+
+/// A [`super::WireShape`]: a sphere as three great circles, a box as its twelve edges, a capsule as its two
+/// hemispheres' circles joined by four lines, axes as three coloured lines.
+pub(crate) fn wire_shape(out: &mut Vec<LineVertex>, shape: &super::WireShape) {
+    use super::WireKind;
+    const SEGMENTS: usize = 24;
+    let m = shape.transform;
+    let p = |v: Vec3| m.transform_point3(v);
+    // A circle of `radius` about `centre` in the plane of local axes `a` and `b`; `half` keeps the half on the
+    // side of `b` that `sign` says (0: the whole circle).
+    let circle = |out: &mut Vec<LineVertex>, centre: Vec3, a: Vec3, b: Vec3, radius: f32, sign: f32| {
+        let point = |i: usize| {
+            let t = i as f32 / SEGMENTS as f32 * std::f32::consts::TAU;
+            let (s, c) = t.sin_cos();
+            let s = if sign != 0.0 { s.abs() * sign } else { s };
+            centre + (a * c + b * s) * radius
+        };
+        let count = if sign != 0.0 { SEGMENTS / 2 } else { SEGMENTS };
+        for i in 0..count {
+            line(out, p(point(i)), p(point(i + 1)), shape.color);
+        }
+    };
+    match shape.kind {
+        WireKind::Sphere { radius } => {
+            circle(out, Vec3::ZERO, Vec3::X, Vec3::Y, radius, 0.0);
+            circle(out, Vec3::ZERO, Vec3::Y, Vec3::Z, radius, 0.0);
+            circle(out, Vec3::ZERO, Vec3::Z, Vec3::X, radius, 0.0);
+        }
+        WireKind::Box { half } => oriented_box(out, &(m * Mat4::from_scale(half)), shape.color),
+        WireKind::Capsule { radius, half_height } => {
+            let (top, bottom) = (Vec3::Y * half_height, -Vec3::Y * half_height);
+            for c in [top, bottom] {
+                circle(out, c, Vec3::X, Vec3::Z, radius, 0.0);
+            }
+            circle(out, top, Vec3::X, Vec3::Y, radius, 1.0);
+            circle(out, top, Vec3::Z, Vec3::Y, radius, 1.0);
+            circle(out, bottom, Vec3::X, Vec3::Y, radius, -1.0);
+            circle(out, bottom, Vec3::Z, Vec3::Y, radius, -1.0);
+            for side in [Vec3::X, -Vec3::X, Vec3::Z, -Vec3::Z] {
+                line(out, p(top + side * radius), p(bottom + side * radius), shape.color);
+            }
+        }
+        WireKind::Axes { length } => {
+            line(out, p(Vec3::ZERO), p(Vec3::X * length), colors::JOINT_X);
+            line(out, p(Vec3::ZERO), p(Vec3::Y * length), colors::JOINT_Y);
+            line(out, p(Vec3::ZERO), p(Vec3::Z * length), colors::JOINT_Z);
+        }
+    }
+}

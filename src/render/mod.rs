@@ -43,7 +43,7 @@ pub use camera::{
     ray_through,
 };
 pub use capture::{SkinCapture, capture_skinning};
-pub use frame::{FrameInput, FrameOverlays, Overlays, Targets, ViewState, frame_bounds};
+pub use frame::{FrameInput, FrameOverlays, Overlays, Targets, ViewState, WireKind, WireShape, frame_bounds};
 pub use grid::ground_height;
 pub(crate) use headless::read_texels;
 pub use headless::{Background, Headless, RenderError, choose_sample_count, render_offscreen};

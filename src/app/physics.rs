@@ -1,0 +1,140 @@
+//! The Physics section (MMD models with rigid bodies): physics on or off, Reset, gravity, fixed step and
+//! warm-up, how the pose shown was reached, and every rigid body with its mode and bone (click to select it; the
+//! "Rigid bodies" overlay highlights it).
+
+use super::toggles::{Toggle, ViewToggles};
+use super::{Action, Document};
+use crate::physics::{PhysicsSettings, Reached};
+
+/// The steps offered: MikuMikuDance's 1/60 and the finer ones some runtimes use.
+const STEPS: [(f32, &str); 3] = [(1.0 / 60.0, "1/60 s"), (1.0 / 120.0, "1/120 s"), (1.0 / 240.0, "1/240 s")];
+
+pub fn section(
+    ui: &mut egui::Ui,
+    doc: &Document,
+    toggles: &ViewToggles,
+    settings: PhysicsSettings,
+    out: &mut Vec<Action>,
+) {
+    let Some(mmd) = doc.scene().mmd.as_ref().filter(|m| !m.rigid_bodies.is_empty()) else { return };
+    let title = format!("Physics ({} rigid bodies, {} joints)", mmd.rigid_bodies.len(), mmd.joints.len());
+    egui::CollapsingHeader::new(title).id_salt("physics").default_open(true).show(ui, |ui| {
+        ui.horizontal(|ui| {
+            let mut on = toggles.physics;
+            if ui
+                .checkbox(&mut on, "Simulate")
+                .on_hover_text("Hair, skirts and the like swing as MikuMikuDance plays them")
+                .changed()
+            {
+                out.push(Action::Toggle(Toggle::Physics));
+            }
+            if ui
+                .add_enabled(toggles.physics, egui::Button::new("Reset"))
+                .on_hover_text("Start over from the pose shown")
+                .clicked()
+            {
+                out.push(Action::ResetPhysics);
+            }
+        });
+        let mut show = toggles.rigid_bodies;
+        if ui
+            .checkbox(&mut show, "Show rigid bodies")
+            .on_hover_text("Follow bone: blue; physics: orange; physics + bone position: green; joints: small axes")
+            .changed()
+        {
+            out.push(Action::Toggle(Toggle::RigidBodies));
+        }
+        let mut s = settings;
+        ui.horizontal(|ui| {
+            ui.label("Gravity Y");
+            ui.add(egui::DragValue::new(&mut s.gravity.y).speed(1.0).range(-1000.0..=1000.0).suffix(" /s²"));
+        });
+        ui.horizontal(|ui| {
+            ui.label("Step");
+            let current = STEPS.iter().find(|(v, _)| (v - s.step).abs() < 1e-6).map_or("other", |(_, n)| n);
+            egui::ComboBox::from_id_salt("physics step").selected_text(current).show_ui(ui, |ui| {
+                for (v, name) in STEPS {
+                    ui.selectable_value(&mut s.step, v, name);
+                }
+            });
+            ui.label("Warm-up");
+            ui.add(egui::DragValue::new(&mut s.warmup_steps).range(0..=PhysicsSettings::MAX_WARMUP).suffix(" steps"))
+                .on_hover_text("Steps the pose is held for after a reset, so the hair settles before the motion runs");
+        });
+        if s != settings {
+            out.push(Action::SetPhysicsSettings(s));
+        }
+        let status = match doc.physics().filter(|_| doc.physics_shown()).map(|p| p.reached()) {
+            Some(Reached::Reset) => "This frame: reset (bodies placed at the pose, then the warm-up)",
+            Some(Reached::Restored) => "This frame: simulated from the last snapshot before it",
+            Some(Reached::Stepped) => "This frame: simulated forward from the one before",
+            None => "Off: the motion's pose alone",
+        };
+        ui.label(status);
+        let Some(sim) = doc.physics() else { return };
+        let bodies = &sim.rig().bodies;
+        egui::CollapsingHeader::new(format!("Rigid bodies ({})", bodies.len())).id_salt("physics bodies").show(
+            ui,
+            |ui| {
+                let skeleton = &doc.scene().skeleton;
+                for (i, b) in bodies.iter().enumerate() {
+                    let bone = b.joint.map_or("no bone".to_string(), |j| skeleton.display_name(j));
+                    let demoted = if b.mode != b.file_mode { " (file: physics + bone position)" } else { "" };
+                    let text = format!("{}: {}{demoted}, on {bone}", b.name, b.mode.label());
+                    let selected = doc.selected_body == Some(i);
+                    if ui.selectable_label(selected, text).clicked() {
+                        out.push(Action::SelectBody(if selected { None } else { Some(i) }));
+                    }
+                }
+            },
+        );
+    });
+}
+
+/// Colours of the rigid-body overlay by mode, and of the selected body.
+const FOLLOW: [f32; 4] = [0.35, 0.6, 1.0, 1.0];
+const DYNAMIC: [f32; 4] = [1.0, 0.55, 0.15, 1.0];
+const DYNAMIC_ROTATION: [f32; 4] = [0.45, 0.9, 0.35, 1.0];
+const SELECTED: [f32; 4] = [1.0, 1.0, 1.0, 1.0];
+
+/// The rigid bodies of the shown model as wire shapes, where the pose shown puts them (simulated when physics
+/// ran for it), and each joint's frame as small axes.
+pub fn shapes(doc: &Document) -> Vec<crate::render::WireShape> {
+    use crate::physics::{Mode, Shape};
+    use crate::render::{WireKind, WireShape};
+    let own;
+    let (rig, places) = match doc.physics().filter(|_| doc.physics_shown()) {
+        Some(sim) => (sim.rig(), sim.places()),
+        None => {
+            let Some(rig) = crate::physics::Rig::of_scene(doc.scene()) else { return Vec::new() };
+            own = rig;
+            (&own, own.places_in(doc.pose()))
+        }
+    };
+    let mut out = Vec::with_capacity(rig.bodies.len() + rig.joints.len());
+    for (i, (b, place)) in rig.bodies.iter().zip(&places).enumerate() {
+        let kind = match b.shape {
+            Shape::Sphere { radius } => WireKind::Sphere { radius },
+            Shape::Box { half } => WireKind::Box { half },
+            Shape::Capsule { radius, half_height } => WireKind::Capsule { radius, half_height },
+        };
+        let color = match (doc.selected_body == Some(i), b.mode) {
+            (true, _) => SELECTED,
+            (false, Mode::Follow) => FOLLOW,
+            (false, Mode::Dynamic) => DYNAMIC,
+            (false, Mode::DynamicRotation) => DYNAMIC_ROTATION,
+        };
+        out.push(WireShape { transform: place.to_mat4(), kind, color });
+    }
+    for j in &rig.joints {
+        // The joint's frame rides on its first body.
+        let Some(a) = places.get(j.bodies[0]) else { continue };
+        let length = rig.bodies[j.bodies[0]].shape.extent().max(0.05) * 0.5;
+        out.push(WireShape {
+            transform: a.to_mat4() * j.frame_in[0],
+            kind: WireKind::Axes { length },
+            color: SELECTED,
+        });
+    }
+    out
+}
