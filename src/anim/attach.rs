@@ -140,6 +140,7 @@ pub fn attach(model: &mut Scene, anim: &Scene, source: &str) -> Result<AttachRep
             source: Some(source.to_string()),
             morphs: clip.morphs.iter().map(|t| rename_cut_morph(t, &cut_morphs, model_morphs, &mut report)).collect(),
             ik_switches: clip.ik_switches.clone(),
+            physics_switches: clip.physics_switches.clone(),
             visibility: clip.visibility.clone(),
         });
     }

@@ -141,6 +141,7 @@ mod tests {
             source: None,
             morphs: Vec::new(),
             ik_switches: Vec::new(),
+            physics_switches: Vec::new(),
             visibility: Vec::new(),
         }
     }

@@ -114,7 +114,7 @@ pub fn facts(scene: &Scene, j: usize) -> Vec<String> {
             .count();
         if bodies > 0 {
             out.push(format!(
-                "{bodies} rigid bod{} on this bone (physics is not simulated)",
+                "{bodies} rigid bod{} on this bone (Physics section)",
                 if bodies == 1 { "y" } else { "ies" }
             ));
         }
@@ -143,6 +143,6 @@ mod tests {
             child.iter().any(|l| l.starts_with("MMD bone child (child_en): rotatable, visible, operable")),
             "{child:?}"
         );
-        assert!(child.iter().any(|l| l == "1 rigid body on this bone (physics is not simulated)"), "{child:?}");
+        assert!(child.iter().any(|l| l == "1 rigid body on this bone (Physics section)"), "{child:?}");
     }
 }

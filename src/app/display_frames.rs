@@ -1,6 +1,6 @@
 //! An MMD model's display frames: the bone and morph groups its author made for MikuMikuDance's panels (root,
 //! expressions, then named groups such as arms and legs). Clicking a bone selects its joint; morphs show their
-//! weight. Listed, as the rigid bodies are (physics is not simulated).
+//! weight. The rigid bodies are counted here and simulated and listed in the Physics section.
 
 use super::{Action, Document};
 use crate::scene::DisplayItem;
@@ -43,7 +43,7 @@ pub fn section(ui: &mut egui::Ui, doc: &Document, out: &mut Vec<Action>) {
         if !mmd.rigid_bodies.is_empty() {
             ui.separator();
             ui.label(format!(
-                "{} rigid bodies and {} joints (listed in `rigscope info`; physics is not simulated)",
+                "{} rigid bodies and {} joints (simulated: see the Physics section)",
                 mmd.rigid_bodies.len(),
                 mmd.joints.len()
             ));

@@ -450,6 +450,11 @@ impl App {
         }
     }
 
+    /// The physics settings when the view simulates MMD physics (`None`: off).
+    pub fn physics_settings(&self) -> Option<crate::physics::PhysicsSettings> {
+        self.toggles.physics.then_some(self.prefs.physics)
+    }
+
     /// What the app remembers, as settings (no window size or egui memory: the window adds those).
     pub fn settings(&self) -> Settings {
         let mut toggles = self.toggles.clone();

@@ -81,6 +81,7 @@ impl ClipMeta for Clip {
             source: None,
             morphs: Vec::new(),
             ik_switches: Vec::new(),
+            physics_switches: Vec::new(),
             visibility: Vec::new(),
         }
     }

@@ -80,7 +80,12 @@ pub fn section(
                 for (i, b) in bodies.iter().enumerate() {
                     let bone = b.joint.map_or("no bone".to_string(), |j| skeleton.display_name(j));
                     let demoted = if b.mode != b.file_mode { " (file: physics + bone position)" } else { "" };
-                    let text = format!("{}: {}{demoted}, on {bone}", b.name, b.mode.label());
+                    let off = if sim.switched_off().get(i).copied().unwrap_or(false) && doc.physics_shown() {
+                        " — switched off by the motion here"
+                    } else {
+                        ""
+                    };
+                    let text = format!("{}: {}{demoted}, on {bone}{off}", b.name, b.mode.label());
                     let selected = doc.selected_body == Some(i);
                     if ui.selectable_label(selected, text).clicked() {
                         out.push(Action::SelectBody(if selected { None } else { Some(i) }));

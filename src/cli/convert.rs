@@ -38,6 +38,10 @@ pub struct ConvertArgs {
     /// linear keys; default the motion's own rate.
     #[arg(long, value_name = "FPS")]
     pub bake_fps: Option<f32>,
+    /// glTF output: don't simulate an MMD model's rigid bodies into the baked animation (by default hair and
+    /// skirts swing as playback from the clip's start shows them).
+    #[arg(long)]
+    pub no_physics: bool,
 }
 
 /// `X,Y,Z` as three numbers.
@@ -113,7 +117,7 @@ pub fn run(args: &ConvertArgs) -> Result<(), CliError> {
     let (joints, meshes) = (scene.skeleton.len(), scene.meshes.len());
     let (clips, frames) = (scene.clips.len(), scene.clips.iter().map(|c| c.frame_count).sum::<u32>());
     let (bytes, notes) = if target.is_gltf() {
-        let options = GltfExport { bake_fps: args.bake_fps, scale: args.scale, rotation };
+        let options = GltfExport { bake_fps: args.bake_fps, scale: args.scale, rotation, physics: !args.no_physics };
         let written = write_gltf(scene, inputs[0].parent(), output, options).map_err(|e| CliError::load(e.0))?;
         (written.bytes, written.notes)
     } else {

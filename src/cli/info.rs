@@ -155,7 +155,7 @@ fn mmd_text(o: &mut String, m: &MmdSummary) {
     );
     let _ = writeln!(
         o,
-        "    {}, {}, {} IK chain(s), {} append relation(s), {}, {} and {} (listed, not simulated)",
+        "    {}, {}, {} IK chain(s), {} append relation(s), {}, {} and {} (simulated: pose --physics)",
         plural(m.bones.len(), "bone", "bones"),
         plural(m.morphs.len(), "morph", "morphs"),
         m.ik.len(),

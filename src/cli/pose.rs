@@ -179,7 +179,8 @@ fn run_frames(args: &PoseArgs, scene: &Scene) -> Result<(), CliError> {
             (f as u32, f as u32)
         }
     };
-    if clip.is_none() && b > 0 {
+    // Without an animation, physics still runs: the bind pose held, frames at MikuMikuDance's 30 per second.
+    if clip.is_none() && b > 0 && !args.physics {
         return Err(CliError::usage("the file has no animation: only the bind pose (frame 0) exists"));
     }
     let settings = physics_settings(args.warmup, args.step, args.gravity.as_deref())?;
@@ -195,7 +196,9 @@ fn run_frames(args: &PoseArgs, scene: &Scene) -> Result<(), CliError> {
         let clip_ref = clip.and_then(|c| scene.clips.get(c));
         let (pose, bodies) = match sim.as_mut() {
             Some(sim) => {
-                let input = crate::physics::FrameInput::at(clip_ref, frame, args.default_fps);
+                // Without a clip, frames are MikuMikuDance's (1/30 s).
+                let fps = if clip_ref.is_some() { args.default_fps } else { crate::formats::vmd::FPS };
+                let input = crate::physics::FrameInput::at(clip_ref, frame, fps);
                 let pose = sim.pose(scene, &input);
                 (Some(pose), args.bodies.then(|| bodies_out(scene, sim)))
             }

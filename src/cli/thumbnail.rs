@@ -21,6 +21,9 @@ pub struct ThumbnailArgs {
     /// The picture's width and height in pixels.
     #[arg(long, short = 's', default_value_t = 256, value_parser = clap::value_parser!(u32).range(8..=2048))]
     pub size: u32,
+    /// Don't let an MMD model's rigid bodies settle (hair and skirts drawn as the bind pose places them).
+    #[arg(long)]
+    pub no_physics: bool,
 }
 
 pub fn run(args: &ThumbnailArgs) -> Result<(), CliError> {
@@ -33,7 +36,12 @@ pub fn run(args: &ThumbnailArgs) -> Result<(), CliError> {
     }
     // The bind pose where the file has one; else the first frame of its first clip (what such files show).
     let clip = (!scene.skeleton.has_bind_pose).then(|| scene.clips.first()).flatten();
-    let pose = Pose::of_scene(&scene, clip, 0.0, crate::scene::DEFAULT_FPS, &[]);
+    // An MMD model's hair and skirts hang as physics settles them in that pose.
+    let fps = crate::scene::DEFAULT_FPS;
+    let pose = match crate::physics::Simulation::new(&scene, Default::default()).filter(|_| !args.no_physics) {
+        Some(mut sim) => sim.pose(&scene, &crate::physics::FrameInput::at(clip, 0.0, fps)),
+        None => Pose::of_scene(&scene, clip, 0.0, fps, &[]),
+    };
     // Vertices exist (checked above), so the skinned box does.
     let bounds = crate::anim::skinned_bounds(&crate::anim::morphed_vertices(&scene, &pose.morphs), &pose.palette)
         .ok_or_else(|| CliError::load(format!("{}: nothing to draw", args.file.display())))?;

@@ -36,7 +36,7 @@ pub fn bake_constraints(scene: &mut Scene) -> usize {
         .iter()
         .map(|clip| {
             let keyed = matches!(clip.data, ClipData::Keyed { .. });
-            keyed.then(|| evaluate(scene, clip, clip.frame_count.max(1), 1.0, None).0)
+            keyed.then(|| evaluate(scene, clip, clip.frame_count.max(1), 1.0, None, false).0)
         })
         .collect();
     let joints = scene.skeleton.len();
@@ -68,13 +68,23 @@ fn evaluate(
     count: u32,
     step: f32,
     rate: Option<f32>,
+    physics: bool,
 ) -> (Vec<Transform>, Vec<Vec<Key<f32>>>) {
+    // Physics is simulated frame after frame from a reset at the clip's start, as playback shows it.
+    let mut sim = physics.then(|| crate::physics::Simulation::new(scene, Default::default())).flatten();
     let mut frames = Vec::with_capacity(count as usize * scene.skeleton.len());
     let weights_wanted = if rate.is_some() { scene.morphs.len() } else { 0 };
     let mut weights: Vec<Vec<Key<f32>>> = vec![Vec::new(); weights_wanted];
     let mut pose = Pose::default();
     for f in 0..count {
-        pose.update_scene(scene, Some(clip), f as f32 * step, DEFAULT_FPS, &[]);
+        match sim.as_mut() {
+            Some(sim) => {
+                pose = sim.play_to(scene, &crate::physics::FrameInput::at(Some(clip), f as f32 * step, DEFAULT_FPS));
+            }
+            None => {
+                pose.update_scene(scene, Some(clip), f as f32 * step, DEFAULT_FPS, &[]);
+            }
+        }
         frames.extend_from_slice(&pose.locals);
         if let Some(rate) = rate {
             let time = f as f32 / rate;
@@ -90,7 +100,8 @@ fn evaluate(
 /// plays them (see [`needs_baking`]), at the clip's own rate or `bake_fps`, with the morphs' effective weights
 /// keyed per frame; then the scene is turned into glTF's axes (Y up, front toward +Z, right-handed). Returns
 /// notes on what changed.
-pub fn for_gltf(scene: &mut Scene, bake_fps: Option<f32>) -> Vec<String> {
+pub fn for_gltf(scene: &mut Scene, bake_fps: Option<f32>, physics: bool) -> Vec<String> {
+    let physics = physics && crate::physics::Rig::of_scene(scene).is_some();
     let mut notes = Vec::new();
     let bounds = scene.clips.iter().filter(|c| c.bounds.is_some()).count();
     if bounds > 0 {
@@ -98,16 +109,17 @@ pub fn for_gltf(scene: &mut Scene, bake_fps: Option<f32>) -> Vec<String> {
     }
     let mut baked = Vec::new();
     for (i, clip) in scene.clips.iter().enumerate() {
-        if needs_baking(scene, clip) {
-            baked.push((i, bake_clip(scene, clip, bake_fps)));
+        if physics || needs_baking(scene, clip) {
+            baked.push((i, bake_clip(scene, clip, bake_fps, physics)));
         }
     }
     if !baked.is_empty() {
         let rate = bake_fps.map_or("its own rate".to_string(), |f| format!("{f} fps"));
         notes.push(format!(
-            "baked {} animation(s) frame by frame at {rate}, with IK chains, append transforms and morphs applied \
+            "baked {} animation(s) frame by frame at {rate}, with IK chains, append transforms{} and morphs applied \
              as the viewer plays them",
-            baked.len()
+            baked.len(),
+            if physics { ", rigid-body physics" } else { "" }
         ));
     }
     for (i, clip) in baked {
@@ -139,14 +151,14 @@ pub fn needs_baking(scene: &Scene, clip: &Clip) -> bool {
 /// `clip` evaluated with [`Pose::update_scene`] at every frame of its span at `fps` (default: its own rate),
 /// as a sampled clip whose morph tracks key each vertex morph's effective weight at every frame (morphs that
 /// stay at 0 are left out).
-fn bake_clip(scene: &Scene, clip: &Clip, fps: Option<f32>) -> Clip {
+fn bake_clip(scene: &Scene, clip: &Clip, fps: Option<f32>, physics: bool) -> Clip {
     let own = clip.fps(DEFAULT_FPS);
     let rate = fps.filter(|f| f.is_finite() && *f > 0.0).unwrap_or(own);
     let span = clip.frame_span() / own * rate;
     // Whole frames over the span: a looping clip stops short of its end (frame 0 again), as stored clips do.
     let count = if clip.looping { span.round().max(1.0) as u32 } else { span.round() as u32 + 1 };
     let joints = scene.skeleton.len();
-    let (frames, weights) = evaluate(scene, clip, count, own / rate, Some(rate));
+    let (frames, weights) = evaluate(scene, clip, count, own / rate, Some(rate), physics);
     let morphs = scene
         .morphs
         .iter()

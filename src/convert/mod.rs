@@ -30,11 +30,14 @@ pub struct GltfExport {
     /// `--scale` and `--rotate`, applied in glTF's axes after the change to them.
     pub scale: f32,
     pub rotation: glam::Quat,
+    /// Bake an MMD model's rigid bodies (hair, skirts) into the joint animation, simulated as playback from the
+    /// clip's start shows them.
+    pub physics: bool,
 }
 
 impl Default for GltfExport {
     fn default() -> Self {
-        GltfExport { bake_fps: None, scale: 1.0, rotation: glam::Quat::IDENTITY }
+        GltfExport { bake_fps: None, scale: 1.0, rotation: glam::Quat::IDENTITY, physics: true }
     }
 }
 
@@ -60,7 +63,7 @@ pub fn write_gltf(
     let Some(kind) = container_kind else {
         return Err(ConvertError(format!("{}: a glTF file ends in .glb or .gltf", out.display())));
     };
-    let mut notes = for_gltf(&mut scene, options.bake_fps);
+    let mut notes = for_gltf(&mut scene, options.bake_fps, options.physics);
     transform_scene(&mut scene, options.scale, options.rotation);
     let textures = crate::textures::TextureSet::load(&scene, model_dir);
     let stem = out.file_stem().map_or("model".into(), |s| s.to_string_lossy().into_owned());

@@ -7,7 +7,7 @@
 //! Bullet's kinematic motion states are. Nothing here knows about bones or time: `physics::Simulation` does.
 
 use bullet_physics::dynamics::constraint::JointFrame;
-use bullet_physics::dynamics::{BodyHandle, CollisionFlags, Constraint, PhysicsWorld, RigidBody};
+use bullet_physics::dynamics::{BodyHandle, Constraint, PhysicsWorld, RigidBody};
 use bullet_physics::math::{Matrix3, Quaternion, Vector3};
 use bullet_physics::shapes::CollisionShape;
 use glam::{Mat3, Mat4, Quat, Vec3};
@@ -77,7 +77,9 @@ pub struct Engine {
     last: Vec<Place>,
     /// Per body: where a kinematic body goes in the next step.
     target: Vec<Place>,
-    masses: Vec<f32>,
+    gravity: Vec3,
+    /// The last step's length, for [`Engine::shown`].
+    last_step: f32,
 }
 
 fn shape(s: &Shape) -> CollisionShape {
@@ -111,9 +113,17 @@ fn make_body(b: &Body, kinematic: bool) -> RigidBody {
 impl Engine {
     /// The rig at rest, with `gravity` (units/s²). Bodies that aren't simulated are kinematic.
     pub fn new(rig: &Rig, gravity: Vec3) -> Engine {
+        let kinematic = rig.bodies.iter().map(|b| !b.simulated()).collect();
+        Engine::with_kinematic(rig, gravity, kinematic)
+    }
+
+    /// The rig at rest with `kinematic[i]` saying which bodies follow targets instead of being simulated (a body
+    /// with no mass is kinematic whatever it says). A kinematic body has no mass for the solver, as Bullet's.
+    pub fn with_kinematic(rig: &Rig, gravity: Vec3, kinematic: Vec<bool>) -> Engine {
         let mut world = PhysicsWorld::new();
         world.set_gravity(v(gravity));
-        let kinematic: Vec<bool> = rig.bodies.iter().map(|b| !b.simulated()).collect();
+        let kinematic: Vec<bool> =
+            rig.bodies.iter().zip(kinematic).map(|(b, k)| k || !(b.mass > 0.0 && b.mass.is_finite())).collect();
         let handles: Vec<BodyHandle> =
             rig.bodies.iter().zip(&kinematic).map(|(b, &k)| world.add_body(make_body(b, k))).collect();
         let mut springs = Vec::new();
@@ -154,15 +164,7 @@ impl Engine {
             springs.push(Spring { constraint, bodies: j.bodies, frame_in: [fa, fb], stiffness, enabled });
         }
         let rest: Vec<Place> = rig.bodies.iter().map(|b| Place::of(b.rest)).collect();
-        Engine {
-            world,
-            handles,
-            springs,
-            kinematic,
-            last: rest.clone(),
-            target: rest,
-            masses: rig.bodies.iter().map(|b| b.mass).collect(),
-        }
+        Engine { world, handles, springs, kinematic, last: rest.clone(), target: rest, last_step: 0.0, gravity }
     }
 
     pub fn len(&self) -> usize {
@@ -174,6 +176,7 @@ impl Engine {
     }
 
     pub fn set_gravity(&mut self, gravity: Vec3) {
+        self.gravity = gravity;
         self.world.set_gravity(v(gravity));
     }
 
@@ -181,20 +184,27 @@ impl Engine {
         self.kinematic[i]
     }
 
-    /// Makes body `i` kinematic (it goes where [`Engine::set_target`] says) or simulated again.
-    pub fn set_kinematic(&mut self, i: usize, on: bool) {
-        if self.kinematic[i] == on || !(self.masses[i] > 0.0) {
+    /// Makes the bodies `kinematic` says kinematic (they go where [`Engine::set_target`] says) and the others
+    /// simulated. Bullet gives a kinematic body no mass, so the world is rebuilt with every body where it is: a
+    /// body let go starts at rest (as babylon-mmd lets go of the bodies it held), the others keep their velocities.
+    pub fn set_kinematic(&mut self, rig: &Rig, kinematic: &[bool]) {
+        let wanted: Vec<bool> =
+            (0..self.len()).map(|i| kinematic.get(i).copied().unwrap_or(self.kinematic[i])).collect();
+        let mut next = Engine::with_kinematic(rig, self.gravity, wanted);
+        if next.kinematic == self.kinematic {
             return;
         }
-        self.kinematic[i] = on;
-        let body = self.world.body_mut(self.handles[i]);
-        let mut flags = body.collision_flags;
-        flags.0 &= !CollisionFlags::KINEMATIC.0;
-        if on {
-            flags.0 |= CollisionFlags::KINEMATIC.0;
+        for i in 0..self.len() {
+            let mut state = self.state(i);
+            if self.kinematic[i] && !next.kinematic[i] {
+                state.linear_velocity = Vec3::ZERO;
+                state.angular_velocity = Vec3::ZERO;
+            }
+            next.set_state(i, state);
+            next.target[i] = self.target[i];
         }
-        body.collision_flags = flags;
-        self.last[i] = self.place(i);
+        next.last_step = self.last_step;
+        *self = next;
     }
 
     /// Where kinematic body `i` goes in the next step.
@@ -211,6 +221,15 @@ impl Engine {
         body.angular_velocity = v(state.angular_velocity);
         self.last[i] = state.place;
         self.target[i] = state.place;
+    }
+
+    /// The last step's length (0 before any), which [`Engine::shown`] goes back by; kept in snapshots.
+    pub fn last_step(&self) -> f32 {
+        self.last_step
+    }
+
+    pub fn set_last_step(&mut self, step: f32) {
+        self.last_step = step;
     }
 
     pub fn state(&self, i: usize) -> BodyState {
@@ -231,35 +250,70 @@ impl Engine {
         Place { position: g(body.position), rotation: gq(body.orientation).normalize() }
     }
 
-    /// One internal step of `dt` seconds: kinematic bodies moved to their targets with the velocities that
-    /// took them there, springs re-aimed, then Bullet's step.
-    pub fn step(&mut self, dt: f32) {
-        if !(dt > 0.0) {
+    /// Body `i` as Bullet's motion state shows it (what babylon-mmd reads into bones and draws): a simulated body
+    /// one step behind its simulated place, taken back along its velocity (Bullet 3's latency interpolation with
+    /// the step's remainder at 0); a kinematic body where it was put.
+    pub fn shown(&self, i: usize) -> Place {
+        let place = self.place(i);
+        if self.kinematic[i] || self.last_step <= 0.0 {
+            return place;
+        }
+        let body = self.world.body(self.handles[i]);
+        let t = -self.last_step;
+        let omega = g(body.angular_velocity);
+        // Bullet's integrateTransform, with its limit on the angle turned per step.
+        let limit = std::f32::consts::FRAC_PI_4;
+        let omega = if omega.length() * self.last_step > limit {
+            omega * (limit / (omega.length() * self.last_step))
+        } else {
+            omega
+        };
+        Place {
+            position: place.position + g(body.linear_velocity) * t,
+            rotation: (Quat::from_scaled_axis(omega * t) * place.rotation).normalize(),
+        }
+    }
+
+    /// `count` internal steps of `dt` seconds, as one `stepSimulation` call of Bullet's: kinematic bodies jump
+    /// to their targets at the start and keep, through every step, the velocity that moves them there over the
+    /// whole call (Bullet's `saveKinematicState`); springs are re-aimed before each step.
+    pub fn steps(&mut self, count: u32, dt: f32) {
+        if dt.is_nan() || dt <= 0.0 || count == 0 {
             return;
         }
+        let span = dt * count as f32;
+        let mut moves = Vec::with_capacity(self.handles.len());
         for i in 0..self.handles.len() {
             if !self.kinematic[i] {
                 continue;
             }
             let (from, to) = (self.last[i], self.target[i]);
-            let linear = (to.position - from.position) / dt;
+            let linear = (to.position - from.position) / span;
             let turn = (to.rotation * from.rotation.inverse()).normalize();
             let turn = if turn.w < 0.0 { -turn } else { turn };
             let (axis, angle) = turn.to_axis_angle();
-            let angular = if angle.is_finite() && angle > 0.0 { axis * (angle / dt) } else { Vec3::ZERO };
-            let body = self.world.body_mut(self.handles[i]);
-            body.position = v(to.position);
-            body.orientation = q(to.rotation);
-            body.linear_velocity = v(linear);
-            body.angular_velocity = v(angular);
+            let angular = if angle.is_finite() && angle > 0.0 { axis * (angle / span) } else { Vec3::ZERO };
+            moves.push((i, to, linear, angular));
             self.last[i] = to;
         }
-        self.update_springs(dt);
-        self.world.step_simulation(dt);
+        for _ in 0..count {
+            // The port moves a kinematic body along its velocity in each step; Bullet keeps it where its motion
+            // state put it, so it goes back to its target before every step.
+            for &(i, to, linear, angular) in &moves {
+                let body = self.world.body_mut(self.handles[i]);
+                body.position = v(to.position);
+                body.orientation = q(to.rotation);
+                body.linear_velocity = v(linear);
+                body.angular_velocity = v(angular);
+            }
+            self.update_springs(dt);
+            self.world.step_simulation(dt);
+            self.last_step = dt;
+        }
     }
 
     /// Bullet's `internalUpdateSprings`: each spring axis becomes a motor whose target velocity is
-    /// `fps · damping / iterations · force` and whose largest force is `|force| / fps`, with force `k · x`
+    /// `fps · damping / iterations · force` and whose largest impulse per step is `|force| / fps`, with force `k · x`
     /// (linear) or `−k · angle` (angular) at the joint's current displacement.
     fn update_springs(&mut self, dt: f32) {
         let fps = 1.0 / dt;
@@ -282,7 +336,9 @@ impl Engine {
                 }
                 let force = if i < 3 { linear[i] * s.stiffness[i] } else { -angles[i - 3] * s.stiffness[i] };
                 let velocity = fps / iterations * force;
-                d.enable_motor(i, velocity, force.abs() / fps);
+                // Bullet 3 (and this port) bound a motor row's impulse by `max force / fps`, so the largest force
+                // is |force| itself; Bullet 2.75 stored |force| / fps and bounded by it: the same impulse.
+                d.enable_motor(i, velocity, force.abs());
             }
         }
     }

@@ -7,6 +7,7 @@
 //!   and the motion's switches.
 
 pub mod engine;
+pub mod fixtures;
 pub mod rig;
 pub mod sim;
 

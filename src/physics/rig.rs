@@ -1,5 +1,6 @@
 //! A model's rigid bodies and joints as the simulation uses them, taken once from `Scene::mmd`: shapes, rest
-//! transforms in model space (PMD bodies sit relative to their bone, PMX ones in model space; rotations are
+//! transforms in model space (PMD bodies sit relative to their bone, or to bone 0 when they have none; PMX ones
+//! in model space; rotations are
 //! Euler angles applied Y, then X, then Z, as MikuMikuDance's runtimes read them), each body's offset from its
 //! bone, the mode after MikuMikuDance's mode-2 demotion rule, and each joint's frames in its two bodies.
 //! Records the simulation can't use (a joint on a missing body, or linking a body to itself) are skipped here
@@ -41,7 +42,7 @@ impl Shape {
     /// Whether the shape encloses no volume (MikuMikuDance's runtimes then give it no contact response).
     pub fn is_empty(&self) -> bool {
         match *self {
-            Shape::Sphere { radius } | Shape::Capsule { radius, .. } => !(radius > 0.0),
+            Shape::Sphere { radius } | Shape::Capsule { radius, .. } => radius.is_nan() || radius <= 0.0,
             Shape::Box { half } => !(half.x > 0.0 && half.y > 0.0 && half.z > 0.0),
         }
     }
@@ -179,8 +180,10 @@ impl Rig {
             .iter()
             .map(|r| {
                 let joint = joint_of_bone(r.bone).filter(|&j| j < skeleton.len());
+                // PMD positions are relative to the body's bone; a body on no bone sits relative to bone 0 (as
+                // babylon-mmd places it; it moves no bone).
                 let mut position = r.position;
-                if relative_to_bone && let Some(bone) = r.bone.and_then(|b| mmd.bones.get(b)) {
+                if relative_to_bone && let Some(bone) = mmd.bones.get(r.bone.unwrap_or(0)) {
                     position += bone.position;
                 }
                 let rest = Mat4::from_rotation_translation(euler_yxz(r.rotation), position);

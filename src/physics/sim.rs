@@ -96,6 +96,7 @@ pub enum Reached {
 struct Snapshot {
     time: f64,
     accumulator: f32,
+    last_step: f32,
     bodies: Vec<BodyState>,
     kinematic: Vec<bool>,
 }
@@ -112,6 +113,8 @@ pub struct Simulation {
     next_snapshot: f64,
     reached: Reached,
     steps: u64,
+    /// Per body: switched out of physics by the motion now.
+    switched_off: Vec<bool>,
 }
 
 impl Simulation {
@@ -119,7 +122,9 @@ impl Simulation {
     pub fn new(scene: &Scene, settings: PhysicsSettings) -> Option<Simulation> {
         let rig = Rig::of_scene(scene)?;
         let engine = Engine::new(&rig, settings.gravity);
+        let switched_off = vec![false; rig.bodies.len()];
         Some(Simulation {
+            switched_off,
             rig,
             engine,
             settings,
@@ -162,9 +167,9 @@ impl Simulation {
         self.steps
     }
 
-    /// Each body's place now (model space).
+    /// Each body's place as shown now (model space; [`Engine::shown`]).
     pub fn places(&self) -> Vec<Place> {
-        (0..self.engine.len()).map(|i| self.engine.place(i)).collect()
+        (0..self.engine.len()).map(|i| self.engine.shown(i)).collect()
     }
 
     /// Each body's place and velocities now.
@@ -189,10 +194,16 @@ impl Simulation {
                         self.simulate(scene, input, from, t, &pose);
                         self.reached = Reached::Restored;
                     }
-                    None => self.reset(&pose, t),
+                    None => {
+                        self.reset(&pose, t, 1.0 / input.fps());
+                        self.apply_switches(scene, input);
+                    }
                 }
             }
-            _ => self.reset(&pose, t),
+            _ => {
+                self.reset(&pose, t, 1.0 / input.fps());
+                self.apply_switches(scene, input);
+            }
         }
         self.finish(scene, input, &mut pose);
         pose
@@ -214,18 +225,31 @@ impl Simulation {
         self.pose(scene, input)
     }
 
+    /// One fixed step with the followers where they are (`check`'s first-step test).
+    pub fn step_once(&mut self) {
+        self.engine.steps(1, self.settings.step);
+        self.steps += 1;
+    }
+
     /// Places every body at `pose` with no velocity, holds the pose for the warm-up, and keeps a snapshot.
-    fn reset(&mut self, pose: &Pose, t: f64) {
-        self.engine = Engine::new(&self.rig, self.settings.gravity);
-        for (i, body) in self.rig.bodies.iter().enumerate() {
-            let place = body.place_in(pose);
-            self.engine.set_state(i, BodyState { place, linear_velocity: Vec3::ZERO, angular_velocity: Vec3::ZERO });
-        }
-        for _ in 0..self.settings.warmup_steps {
-            self.place_followers(pose);
-            self.engine.step(self.settings.step);
-            self.steps += 1;
-        }
+    fn reset(&mut self, pose: &Pose, t: f64, frame_seconds: f64) {
+        // As babylon-mmd starts: every body with a bone goes to where the pose puts it, the simulated ones held
+        // there (kinematic) through one motion frame's steps, in which only bodies without a bone move; then
+        // they are let go at rest.
+        self.switched_off.iter_mut().for_each(|o| *o = false);
+        let held: Vec<bool> = self.rig.bodies.iter().map(|b| b.joint.is_some() || !b.simulated()).collect();
+        self.engine = Engine::with_kinematic(&self.rig, self.settings.gravity, held);
+        self.place_followers(pose);
+        let step = self.settings.step.max(1e-4);
+        let frame_steps = ((frame_seconds as f32 / step).round() as u32).clamp(1, 16);
+        self.engine.steps(frame_steps, step);
+        self.steps += u64::from(frame_steps);
+        let free: Vec<bool> = self.rig.bodies.iter().map(|b| !b.simulated()).collect();
+        self.engine.set_kinematic(&self.rig, &free);
+        // Then the warm-up: the pose held while the bodies settle.
+        self.place_followers(pose);
+        self.engine.steps(self.settings.warmup_steps, step);
+        self.steps += u64::from(self.settings.warmup_steps);
         self.time = Some(t);
         self.accumulator = 0.0;
         self.snapshots.clear();
@@ -239,11 +263,12 @@ impl Simulation {
     fn restore(&mut self, k: usize) {
         self.snapshots.truncate(k + 1);
         let s = self.snapshots[k].clone();
-        self.engine = Engine::new(&self.rig, self.settings.gravity);
+        self.engine = Engine::with_kinematic(&self.rig, self.settings.gravity, s.kinematic.clone());
         for (i, (state, &kinematic)) in s.bodies.iter().zip(&s.kinematic).enumerate() {
-            self.engine.set_kinematic(i, kinematic);
             self.engine.set_state(i, *state);
+            self.switched_off[i] = kinematic && self.rig.bodies[i].simulated();
         }
+        self.engine.set_last_step(s.last_step);
         self.time = Some(s.time);
         self.accumulator = s.accumulator;
         self.next_snapshot = s.time.floor() + 1.0;
@@ -256,6 +281,7 @@ impl Simulation {
         self.snapshots.push(Snapshot {
             time: t,
             accumulator: self.accumulator,
+            last_step: self.engine.last_step(),
             bodies: self.states(),
             kinematic: (0..self.engine.len()).map(|i| self.engine.is_kinematic(i)).collect(),
         });
@@ -269,16 +295,57 @@ impl Simulation {
         let mut t = from;
         let mut k = (from * fps + 1e-6).floor() + 1.0;
         while k / fps < to - 1e-9 {
-            let frame_pose = before_physics(scene, &self.rig, &input.with_frame(k as f32));
+            let at = input.with_frame(k as f32);
+            let frame_pose = before_physics(scene, &self.rig, &at);
+            self.apply_switches(scene, &at);
             self.advance(&frame_pose, (k / fps - t) as f32);
             t = k / fps;
             self.time = Some(t);
             self.snapshot_if_due(t);
             k += 1.0;
         }
+        self.apply_switches(scene, input);
         self.advance(pose, (to - t) as f32);
         self.time = Some(to);
         self.snapshot_if_due(to);
+    }
+
+    /// Switches bodies out of physics and back as the motion says at `input`'s time: a switched-off body
+    /// follows its bone (kinematic); one switched back on goes on from where it is, at rest.
+    fn apply_switches(&mut self, scene: &Scene, input: &FrameInput) {
+        let Some(clip) = input.clip.filter(|c| !c.physics_switches.is_empty()) else {
+            if self.switched_off.iter().any(|&o| o) {
+                self.switched_off.iter_mut().for_each(|o| *o = false);
+                self.sync_kinematic();
+            }
+            return;
+        };
+        let time = input.time() as f32;
+        let on = |name: &str| clip.physics_switches.iter().find(|t| t.name == name).is_none_or(|t| t.enabled_at(time));
+        let whole = on(crate::scene::WHOLE_MODEL);
+        let mut changed = false;
+        for (i, body) in self.rig.bodies.iter().enumerate() {
+            let name = body.joint.and_then(|j| scene.skeleton.joints.get(j)).map(|j| j.name.as_str());
+            let off = !whole || name.is_some_and(|n| !on(n));
+            if self.switched_off[i] != off {
+                self.switched_off[i] = off;
+                changed = true;
+            }
+        }
+        if changed {
+            self.sync_kinematic();
+        }
+    }
+
+    fn sync_kinematic(&mut self) {
+        let kinematic: Vec<bool> =
+            self.rig.bodies.iter().zip(&self.switched_off).map(|(b, &off)| !b.simulated() || off).collect();
+        self.engine.set_kinematic(&self.rig, &kinematic);
+    }
+
+    /// Per body: the motion has it switched out of physics at the frame shown.
+    pub fn switched_off(&self) -> &[bool] {
+        &self.switched_off
     }
 
     /// Advances `dt` seconds toward `pose` in whole fixed steps (the remainder waits for the next frame).
@@ -287,13 +354,14 @@ impl Simulation {
         self.accumulator += dt.max(0.0);
         let step = self.settings.step.max(1e-4);
         // At most a second of steps per call: a long stall must not freeze the window.
-        let mut budget = (1.0 / step).ceil() as u32;
-        while self.accumulator >= step * (1.0 - 1e-4) && budget > 0 {
-            self.engine.step(step);
-            self.steps += 1;
-            self.accumulator = (self.accumulator - step).max(0.0);
-            budget -= 1;
-        }
+        // Whole steps due, at most a second of them: a long stall must not freeze the window.
+        let budget = (1.0 / step).ceil() as u32;
+        let due = ((self.accumulator / step) * (1.0 + 1e-4)).floor() as u32;
+        let count = due.min(budget);
+        self.engine.steps(count, step);
+        self.steps += u64::from(count);
+        self.accumulator = (self.accumulator - count as f32 * step).max(0.0);
+        let budget = budget - count;
         if budget == 0 {
             self.accumulator = 0.0;
         }
@@ -318,7 +386,7 @@ impl Simulation {
             if self.engine.is_kinematic(i) {
                 continue;
             }
-            let mut world = self.engine.place(i).to_mat4() * body.offset.inverse();
+            let mut world = self.engine.shown(i).to_mat4() * body.offset.inverse();
             if body.mode == super::Mode::DynamicRotation {
                 world.w_axis = pose.world[j].w_axis;
             }

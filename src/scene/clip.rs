@@ -228,10 +228,17 @@ pub struct Clip {
     pub morphs: Vec<MorphTrack>,
     /// IK chains the motion switches off and on (VMD); empty: every chain stays on.
     pub ik_switches: Vec<IkSwitchTrack>,
+    /// Bones whose rigid bodies the motion switches out of physics and back, by bone name (MikuMikuDance 9.x
+    /// VMD bone keys, MVD model properties for the whole model under the name [`WHOLE_MODEL`]); each key holds
+    /// until the next; empty: physics everywhere.
+    pub physics_switches: Vec<IkSwitchTrack>,
     /// The model shown or hidden over time (VMD property keys, MVD model properties): each key holds from its
     /// time until the next; before the first, and without keys, the model is shown.
     pub visibility: Vec<Key<bool>>,
 }
+
+/// The name a [`Clip::physics_switches`] track has when it switches the whole model (MVD's `physics` property).
+pub const WHOLE_MODEL: &str = "";
 
 /// Frame rate used for clips whose file stores none (IQM framerate 0 is common in Red Eclipse files).
 pub const DEFAULT_FPS: f32 = 24.0;
@@ -250,6 +257,7 @@ impl Clip {
             source: None,
             morphs: Vec::new(),
             ik_switches: Vec::new(),
+            physics_switches: Vec::new(),
             visibility: Vec::new(),
         }
     }

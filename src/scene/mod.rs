@@ -23,7 +23,7 @@ pub use adjacency::triangle_adjacency;
 pub use camera::{CameraKey, CameraPropertyKey, CameraTrack, CameraView};
 pub use clip::{
     Clip, ClipData, DEFAULT_FPS, Easing, FrameBounds, IkSwitchTrack, Interpolation, Key, MorphTrack, Track, TrackEase,
-    TrackMode,
+    TrackMode, WHOLE_MODEL,
 };
 pub use constraint::{AngleLimits, Append, Constraints, IkChain, IkLink, JointDeform};
 pub use geometry::{

@@ -90,7 +90,7 @@ pub struct MorphWeight {
     pub weight: f32,
 }
 
-/// A push given to a rigid body (PMX 2.1 impulse morphs; physics is not simulated, so they are listed only).
+/// A push given to a rigid body (PMX 2.1 impulse morphs; listed, not yet applied by the simulation).
 #[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
 pub struct ImpulseOffset {
     /// Index into the file's rigid bodies.

@@ -19,6 +19,7 @@ const PER_FRAME: usize = 2;
 
 /// A recording under way.
 pub(super) struct Job {
+    physics: Option<crate::physics::Simulation>,
     document: u64,
     clip: usize,
     frames: Vec<f32>,
@@ -85,6 +86,8 @@ impl Viewer {
             overlays,
             per_frame,
             view: ViewState::new(&w.gpu.renderer),
+            // MMD physics as playback from the clip's start shows it, when the view simulates it.
+            physics: self.app.physics_settings().and_then(|s| crate::physics::Simulation::new(scene, s)),
             recorder: Some(recorder),
             tmp,
             path,
@@ -125,7 +128,10 @@ impl Viewer {
         let recorder = job.recorder.as_mut().ok_or("the recording is closed")?;
         for _ in 0..PER_FRAME {
             let Some(&f) = job.frames.get(job.next) else { break };
-            let pose = Pose::of_scene(scene, Some(clip), f, DEFAULT_FPS, &[]);
+            let pose = match job.physics.as_mut() {
+                Some(sim) => sim.play_to(scene, &crate::physics::FrameInput::at(Some(clip), f, DEFAULT_FPS)),
+                None => Pose::of_scene(scene, Some(clip), f, DEFAULT_FPS, &[]),
+            };
             let time = f / clip.fps(DEFAULT_FPS);
             let overlays = job.per_frame.at(&job.overlays, scene, Some((job.clip, f)), &pose, DEFAULT_FPS);
             let input =

@@ -1,4 +1,4 @@
-// Minimal, independent reader for the bone table of PMD/PMX files (file order, names and model-space positions).
+// Minimal, independent reader for the bone and rigid-body tables of PMD/PMX files (file order, names, positions).
 // run.mjs uses it to print bones in the file's own order (babylon-mmd's PMD loader may reorder bones and appends
 // extra "+" IK bones); check.mjs uses it to verify that frame 0 at rest reproduces the stored bone positions.
 import { readFileSync } from "node:fs";
@@ -38,9 +38,18 @@ function readPmdBones(buf, dv) {
     return bones;
 }
 
-// PMD rigid bodies in file order: {name, bone, group, mask, shape, size, position (as stored: relative to the
-// bone's position), rotation, mass, linearDamping, angularDamping, restitution, friction, mode}.
-export function readPmdRigidBodies(file) {
+// Rigid bodies in file order: {name, bone, group, mask, shape, size, position (as stored; PMD: relative to the
+// bone's position), rotation (Euler radians as stored), mass, linearDamping, angularDamping, restitution, friction,
+// mode}.
+export function readRigidBodies(file) {
+    const buf = readFileSync(file);
+    if (buf.subarray(0, 4).toString("latin1") === "PMX ") {
+        return readPmxBones(buf, new DataView(buf.buffer, buf.byteOffset, buf.byteLength), true).bodies;
+    }
+    return readPmdRigidBodies(file);
+}
+
+function readPmdRigidBodies(file) {
     const buf = readFileSync(file);
     const dv = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
     const sjis = new TextDecoder("shift_jis");
@@ -86,7 +95,7 @@ export function readPmdRigidBodies(file) {
     return bodies;
 }
 
-function readPmxBones(buf, dv) {
+function readPmxBones(buf, dv, wantBodies = false) {
     let off = 4 + 4;
     const globalsCount = buf[off];
     off += 1;
@@ -123,7 +132,8 @@ function readPmxBones(buf, dv) {
         }
         off += 4;
     }
-    off += u32() * vIdx;
+    const indexCount = u32();
+    off += indexCount * vIdx;
     const textureCount = u32();
     for (let i = 0; i < textureCount; ++i) text();
     const materialCount = u32();
@@ -165,5 +175,51 @@ function readPmxBones(buf, dv) {
         }
         bones.push({ name, parent, position });
     }
-    return bones;
+    if (!wantBodies) return bones;
+    const [rIdx] = [g[7]];
+    const mIdxMorph = g[6];
+    const morphCount = u32();
+    for (let i = 0; i < morphCount; ++i) {
+        text(); text();
+        off += 1;
+        const type = buf[off];
+        off += 1;
+        const n = u32();
+        const size = {
+            0: mIdxMorph + 4, 1: vIdx + 12, 2: bIdx + 28, 3: vIdx + 16, 4: vIdx + 16, 5: vIdx + 16, 6: vIdx + 16,
+            7: vIdx + 16, 8: mIdx + 113, 9: mIdxMorph + 4, 10: rIdx + 25,
+        }[type];
+        if (size === undefined) throw new Error(`PMX: unknown morph type ${type}`);
+        off += n * size;
+    }
+    const frameCount = u32();
+    for (let i = 0; i < frameCount; ++i) {
+        text(); text();
+        off += 1;
+        const n = u32();
+        for (let j = 0; j < n; ++j) {
+            const t = buf[off];
+            off += 1 + (t === 0 ? bIdx : mIdxMorph);
+        }
+    }
+    const bodyCount = u32();
+    const bodies = [];
+    for (let i = 0; i < bodyCount; ++i) {
+        const name = text();
+        text();
+        const bone = idx(bIdx);
+        const group = buf[off];
+        const mask = dv.getUint16(off + 1, true);
+        const shape = buf[off + 3];
+        off += 4;
+        const size = [f32(), f32(), f32()];
+        const position = [f32(), f32(), f32()];
+        const rotation = [f32(), f32(), f32()];
+        const mass = f32(), linearDamping = f32(), angularDamping = f32(), restitution = f32(), friction = f32();
+        const mode = buf[off];
+        off += 1;
+        bodies.push({ name, bone, group, mask, shape, size, position, rotation, mass, linearDamping, angularDamping,
+            restitution, friction, mode });
+    }
+    return { bones, bodies };
 }

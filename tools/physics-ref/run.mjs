@@ -120,6 +120,7 @@ let physicsImpl;
 let stepWorld; // advances the physics world by one 30-fps frame
 let readBody; // (fileBodyIndex, outPos:Vector3, outRot:Quaternion) -> bool (false when the body was not created)
 let attachModel; // (mmdModel) -> void, sets up readBody
+let effectiveMode; // (fileBodyIndex) -> physics mode after babylon-mmd's mode-2 demotion, or null (not created)
 
 if (opts.engine === "bullet") {
     const wasmBindgen = await mmd("Runtime/Optimized/wasm/spr/index.js");
@@ -142,6 +143,7 @@ if (opts.engine === "bullet") {
     attachModel = (model) => {
         const pm = model._physicsModel;
         const indexMap = pm._rigidBodyIndexMap; // file index -> bundle index (-1: not created)
+        effectiveMode = (i) => (indexMap[i] === -1 ? null : pm._bundle.rigidBodyData[indexMap[i]].physicsMode);
         readBody = (i, pos, rot) => {
             const idx = indexMap[i];
             if (idx === -1 || idx === undefined) return false;
@@ -176,6 +178,7 @@ if (opts.engine === "bullet") {
     stepWorld = () => scene._advancePhysicsEngineStep(1000 / 30);
     attachModel = (model) => {
         const nodes = model._physicsModel._nodes; // file order, null when not created
+        effectiveMode = (i) => nodes[i]?.physicsMode ?? null;
         readBody = (i, pos, rot) => {
             const node = nodes[i];
             if (!node) return false;
@@ -196,6 +199,7 @@ const mesh = result.meshes.find((m) => m.metadata?.isMmdModel) ?? result.meshes[
 // createMmdModel trims the metadata; read what we need first.
 const bodyNames = mesh.metadata.rigidBodies.map((b) => b.name);
 const bodyModes = mesh.metadata.rigidBodies.map((b) => b.physicsMode);
+const bodyBoneIndices = mesh.metadata.rigidBodies.map((b) => b.boneIndex);
 const jointCount = mesh.metadata.joints.length;
 
 const runtime = new MmdRuntime(scene, physicsImpl);
@@ -227,6 +231,16 @@ const reordered = bones.some((b, i) => model.runtimeBones[i] !== b) || model.run
 log(`model ${path.basename(modelPath)}: ${bones.length} bones${reordered ? " (babylon-mmd reordered/added bones; mapped back to file order)" : ""}, ${bodyNames.length} rigid bodies ` +
     `(modes 0/1/2: ${[0, 1, 2].map((k) => bodyModes.filter((x) => x === k).length).join("/")}), ${jointCount} joints; ` +
     `engine ${opts.engine}, step ${opts.step}, ${substeps} substeps/frame, gravity ${opts.gravity}`);
+{
+    const demoted = bodyNames.filter((_, i) => bodyModes[i] === 2 && effectiveMode(i) === 1);
+    // same rule as babylon-mmd's resolveRigidBodyBone: bone index in range, else a bone named like the body
+    const unlinked = bodyNames.filter((name, i) => !(bodyBoneIndices[i] >= 0 && bodyBoneIndices[i] < model.runtimeBones.length) &&
+        !model.runtimeBones.some((b) => b.name === name));
+    const missing = bodyNames.filter((_, i) => effectiveMode(i) === null);
+    if (demoted.length) log(`mode 2 -> 1 (babylon-mmd joint rule): ${demoted.join(" ")}`);
+    if (unlinked.length) log(`bodies without a bone (never reset to a pose, never drive a bone): ${unlinked.join(" ")}`);
+    if (missing.length) log(`bodies not created (printed as null): ${missing.join(" ")}`);
+}
 
 if (motionPath !== undefined) {
     let vmdBytes = new Uint8Array(readFileSync(motionPath));

@@ -301,6 +301,7 @@ impl Frames<'_> {
             source: None,
             morphs: Vec::new(),
             ik_switches: Vec::new(),
+            physics_switches: Vec::new(),
             visibility: Vec::new(),
         }
     }

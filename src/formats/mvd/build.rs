@@ -224,6 +224,7 @@ pub fn build(raw: RawFile, opts: &ReadOptions) -> Result<Scene, LoadError> {
             Clip::new(o.name.clone(), fps, false, built.frame_count, ClipData::Keyed { tracks: built.tracks });
         clip.morphs = built.morphs;
         clip.ik_switches = built.ik_switches;
+        clip.physics_switches = built.physics_switches;
         clip.visibility = built.visibility;
         clips.push(clip);
         objects.push(info);
@@ -255,6 +256,7 @@ struct BuiltObject {
     tracks: Vec<Track>,
     morphs: Vec<MorphTrack>,
     ik_switches: Vec<crate::scene::IkSwitchTrack>,
+    physics_switches: Vec<crate::scene::IkSwitchTrack>,
     visibility: Vec<Key<bool>>,
     cameras: Vec<CameraTrack>,
     frame_count: u32,
@@ -421,7 +423,19 @@ fn object(
     if visibility.iter().all(|k| k.value) {
         visibility.clear();
     }
-    BuiltObject { info, tracks, morphs, ik_switches, visibility, cameras: camera_tracks, frame_count }
+    // The model properties' physics switch for the whole model, kept when some key turns physics off.
+    let mut physics: Vec<Key<bool>> = o
+        .model_properties
+        .iter()
+        .flat_map(|m| m.frames.iter().map(|f| Key { time: seconds(f.time, fps), value: f.physics }))
+        .collect();
+    physics.sort_by(|a, b| a.time.total_cmp(&b.time));
+    let physics_switches = if physics.iter().all(|k| k.value) {
+        Vec::new()
+    } else {
+        vec![crate::scene::IkSwitchTrack { name: crate::scene::WHOLE_MODEL.to_string(), keys: physics }]
+    };
+    BuiltObject { info, tracks, morphs, ik_switches, physics_switches, visibility, cameras: camera_tracks, frame_count }
 }
 
 /// Morph tracks, sections of one morph merged with their times kept sorted; lists them in `info_morphs` and

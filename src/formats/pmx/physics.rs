@@ -1,4 +1,4 @@
-//! PMX rigid bodies and joints (listed, not simulated), and the 2.1 soft-body section, which is refused.
+//! PMX rigid bodies and joints (simulated by `crate::physics`), and the 2.1 soft-body section, which is refused.
 
 use super::reader::{Ix, Reader};
 use crate::error::LoadError;

@@ -30,6 +30,9 @@ use crate::scene::{
     VmdTrackInfo,
 };
 
+/// Bytes 2 and 3 of a bone key's interpolation block that switch its bodies out of physics (MikuMikuDance 9.x).
+pub const PHYSICS_OFF: [u8; 2] = [0x63, 0x0F];
+
 /// MikuMikuDance's frame rate: VMD frames are 1/30 s.
 pub const FPS: f32 = 30.0;
 
@@ -216,12 +219,24 @@ pub fn build(raw: RawVmd, file: &str) -> Result<Scene, LoadError> {
     let mut joints = Vec::new();
     let mut tracks = Vec::new();
     let mut bone_info = Vec::new();
+    let mut physics_switches = Vec::new();
     for (name, mut keys) in group(raw.bones, |k| &k.name) {
         let what = format!("bone \"{}\"", name.text);
         name_warnings("bone", &name, keys[0].offset, &mut w);
         sort_dedup(&mut keys, |k| k.frame, |k| k.offset, &what, &mut disorder, &mut w);
         last_frame = last_frame.max(keys.last().map_or(0, |k| k.frame));
         tracks.push(bone_track(joints.len(), &keys, &what, &mut w));
+        // MikuMikuDance 9.x's physics switch: 63 0F turns the bone's bodies out of physics until a key turns
+        // them back (00 00); any other pair, as pre-9.x files store curve bytes there, leaves physics on.
+        if keys.iter().any(|k| k.first_row_extra() == PHYSICS_OFF) {
+            physics_switches.push(crate::scene::IkSwitchTrack {
+                name: name.text.clone(),
+                keys: keys
+                    .iter()
+                    .map(|k| Key { time: seconds(k.frame), value: k.first_row_extra() != PHYSICS_OFF })
+                    .collect(),
+            });
+        }
         joints.push(Joint { name: name.text.clone(), parent: None, bind: Transform::IDENTITY });
         bone_info.push(VmdTrackInfo { name, keys: keys.len() });
     }
@@ -289,6 +304,7 @@ pub fn build(raw: RawVmd, file: &str) -> Result<Scene, LoadError> {
     let frame_count = last_frame.saturating_add(1);
     let mut clip = Clip::new(name.clone(), FPS, false, frame_count, ClipData::Keyed { tracks });
     clip.morphs = morphs;
+    clip.physics_switches = physics_switches;
     // The property keys' IK switches as one stepped track per IK bone (keys sorted by frame above).
     clip.ik_switches = ik_chains
         .iter()

@@ -1,0 +1,459 @@
+//! MikuMikuDance physics: the simulation against babylon-mmd 1.3.0's Bullet (the reference harness in
+//! `tools/physics-ref`, run under Node on the same files) on the corpus character and on fixtures the project
+//! writes itself, and against its own rules: reaching a frame the same way gives the same pose bit for bit, a jump
+//! of more than 2 s equals a fresh reset, bodies that follow their bones and bones physics doesn't move equal the
+//! pose without physics, a long dance stays finite and held together, and the motion's switches take bodies out
+//! of physics. Figures are issue 24's, given in the model's height H or the fixture's link length; where the
+//! reference's own two Bullet builds (wasm and ammo.js) differ by more, the figure is twice their difference.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use glam::Vec3;
+use rigscope::anim::Pose;
+use rigscope::physics::{FrameInput, PhysicsSettings, Place, Simulation, fixtures};
+use rigscope::scene::Scene;
+
+mod common;
+use common::corpus;
+
+const MIKU: &str = "mmd/threejs/miku/miku_v2.pmd";
+const DANCE: &str = "mmd/threejs/vmds/wavefile_v2.vmd";
+
+fn temp_dir(test: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("rigscope-physics-{}-{test}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// A model with its motions attached, as the window and the command line build it.
+fn load(model: &Path, motions: &[&Path]) -> Scene {
+    let mut scene = rigscope::formats::load_path(model).unwrap();
+    for m in motions {
+        let anim = rigscope::formats::load_path(m).unwrap();
+        rigscope::anim::attach(&mut scene, &anim, &m.display().to_string()).unwrap();
+    }
+    scene
+}
+
+/// The model's height: its bind-pose mesh from lowest to highest point.
+fn height(scene: &Scene) -> f32 {
+    let ys = scene.vertices.positions.iter().map(|p| p.y);
+    let (lo, hi) = ys.fold((f32::MAX, f32::MIN), |(lo, hi), y| (lo.min(y), hi.max(y)));
+    hi - lo
+}
+
+/// One frame's bodies as a simulation or the reference gives them.
+#[derive(Debug, Clone)]
+struct Frame {
+    bodies: Vec<Vec3>,
+}
+
+/// rigscope's own bodies for frames 0..=last from a reset at frame 0 with babylon-mmd's start (no warm-up).
+fn simulate(scene: &Scene, last: u32) -> Vec<Frame> {
+    let settings = PhysicsSettings { warmup_steps: 0, ..PhysicsSettings::default() };
+    let mut sim = Simulation::new(scene, settings).expect("rigid bodies");
+    let clip = scene.clips.first();
+    (0..=last)
+        .map(|f| {
+            sim.pose(scene, &FrameInput::at(clip, f as f32, 30.0));
+            Frame { bodies: sim.places().iter().map(|p| p.position).collect() }
+        })
+        .collect()
+}
+
+/// The reference's bodies for frames 0..=last (`tools/physics-ref/run.mjs`, Bullet's wasm build unless
+/// `engine` says `ammo`). Its npm packages are installed from the lock file the first time; without Node the
+/// test fails, it never skips.
+fn reference(model: &Path, motion: Option<&Path>, last: u32, engine: &str) -> Vec<Frame> {
+    static INSTALL: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let tool = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tools/physics-ref");
+    {
+        let _one = INSTALL.lock().unwrap_or_else(|e| e.into_inner());
+        if !tool.join("node_modules/babylon-mmd/package.json").is_file() {
+            let npm = Command::new("npm")
+                .args(["ci", "--no-audit", "--no-fund"])
+                .current_dir(&tool)
+                .output()
+                .expect("npm is needed to install the physics reference (apt-get install nodejs npm)");
+            assert!(npm.status.success(), "npm ci: {}", String::from_utf8_lossy(&npm.stderr));
+        }
+    }
+    let mut cmd = Command::new("node");
+    cmd.arg(tool.join("run.mjs")).arg(model);
+    if let Some(m) = motion {
+        cmd.arg(m);
+    }
+    cmd.args(["--frames", &format!("0..{last}"), "--engine", engine]);
+    let out = cmd.output().expect("node is needed to run the physics reference (apt-get install nodejs)");
+    assert!(out.status.success(), "reference: {}", String::from_utf8_lossy(&out.stderr));
+    let frames: Vec<Frame> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| {
+            let v: serde_json::Value = serde_json::from_str(l).expect("reference JSON");
+            let bodies = v["bodies"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|b| {
+                    let p = b["position"].as_array().unwrap();
+                    Vec3::new(
+                        p[0].as_f64().unwrap() as f32,
+                        p[1].as_f64().unwrap() as f32,
+                        p[2].as_f64().unwrap() as f32,
+                    )
+                })
+                .collect();
+            Frame { bodies }
+        })
+        .collect();
+    assert_eq!(frames.len(), last as usize + 1, "one reference line per frame");
+    frames
+}
+
+/// Distances between the two runs' bodies (those `which` picks) over frames `range`: (mean, max).
+fn distances(a: &[Frame], b: &[Frame], range: std::ops::Range<usize>, which: &dyn Fn(usize) -> bool) -> (f32, f32) {
+    let d: Vec<f32> = range
+        .flat_map(|f| {
+            a[f].bodies
+                .iter()
+                .zip(&b[f].bodies)
+                .enumerate()
+                .filter(|(i, _)| which(*i))
+                .map(|(_, (x, y))| x.distance(*y))
+        })
+        .collect();
+    assert!(!d.is_empty());
+    (d.iter().sum::<f32>() / d.len() as f32, d.iter().cloned().fold(0.0, f32::max))
+}
+
+/// Writes a fixture into `dir` and loads it back as rigscope reads it.
+fn fixture(dir: &Path, name: &str, doc: rigscope::formats::pmx::write::PmxDocument) -> (PathBuf, Scene) {
+    let path = dir.join(format!("{name}.pmx"));
+    std::fs::write(&path, doc.to_bytes()).unwrap();
+    let scene = load(&path, &[]);
+    (path, scene)
+}
+
+#[test]
+fn fixtures_follow_the_reference() {
+    let dir = temp_dir("fixtures");
+    let all = |_: usize| true;
+    let link = fixtures::LINK;
+    // (name, model, 60-frame figure as a share of the link). The pendulum and the spring: issue 24's 10 %. The
+    // chains have no figure of their own past 15 frames (three links are chaotic): checked for 15.
+    let cases = [
+        ("pendulum", fixtures::pendulum(), Some(0.10)),
+        ("spring", fixtures::spring(), Some(0.10)),
+        ("chain3", fixtures::chain3(), None),
+        ("mode2", fixtures::mode2_chain(), None),
+    ];
+    for (name, doc, sixty) in cases {
+        let (path, scene) = fixture(&dir, name, doc);
+        let ours = simulate(&scene, 60);
+        let theirs = reference(&path, None, 60, "bullet");
+        let (_, max15) = distances(&ours, &theirs, 0..16, &all);
+        assert!(
+            max15 <= 0.03 * link,
+            "{name}: frames 0–15 off the reference by up to {max15} (3 % of the link is {})",
+            0.03 * link
+        );
+        if let Some(share) = sixty {
+            let (_, max60) = distances(&ours, &theirs, 0..61, &all);
+            assert!(max60 <= share * link, "{name}: frames 0–60 off by up to {max60} (figure {})", share * link);
+        }
+        // The fixtures move: a run that left them hanging still would not be compared at all.
+        let start = *ours[0].bodies.last().unwrap();
+        let swing = ours.iter().map(|f| f.bodies.last().unwrap().distance(start)).fold(0.0, f32::max);
+        assert!(swing > 0.5 * link, "{name}: the last link moved only {swing} in two seconds");
+    }
+}
+
+#[test]
+fn a_body_switched_off_by_the_motion_follows_its_bone_then_falls_as_the_reference_does() {
+    let dir = temp_dir("switch");
+    let (path, _) = fixture(&dir, "pendulum", fixtures::pendulum());
+    let vmd = dir.join("switch.vmd");
+    std::fs::write(&vmd, fixtures::switch_motion(30).to_bytes()).unwrap();
+    let scene = load(&path, &[&vmd]);
+    assert_eq!(scene.clips[0].physics_switches.len(), 1, "the VMD's 63 0F key switches the link off");
+    let ours = simulate(&scene, 60);
+    // Held at the bind pose while switched off.
+    let rest = ours[0].bodies[1];
+    for (f, frame) in ours.iter().enumerate().take(30) {
+        assert!(frame.bodies[1].distance(rest) < 1e-5, "frame {f}: the switched-off link moved");
+    }
+    assert!(ours[45].bodies[1].distance(rest) > 0.5, "switched on at frame 30, the link falls");
+    let theirs = reference(&path, Some(&vmd), 60, "bullet");
+    let (_, max) = distances(&ours, &theirs, 0..61, &|_| true);
+    assert!(max <= 0.10 * fixtures::LINK, "off the reference by up to {max}");
+}
+
+#[test]
+fn the_corpus_character_follows_the_reference() {
+    let model = corpus(MIKU);
+    let dance = corpus(DANCE);
+    let scene = load(&model, &[&dance]);
+    let h = height(&scene);
+    let sim = Simulation::new(&scene, PhysicsSettings::default()).unwrap();
+    let simulated: Vec<bool> = sim.rig().bodies.iter().map(|b| b.simulated()).collect();
+    let ours = simulate(&scene, 60);
+    let theirs = reference(&model, Some(&dance), 60, "bullet");
+    let (mean10, max10) = distances(&ours, &theirs, 0..10, &|i| simulated[i]);
+    assert!(mean10 <= 0.005 * h && max10 <= 0.03 * h, "frames 0–9: mean {mean10}, max {max10} (H = {h})");
+    // Issue 24's figure for frames 0–59 (mean within 1 % H) is not met yet: 1.5 % H, the long hair chains
+    // drifting from the reference as the three-link fixture does past 15 frames (BENCHMARKS.md, "Physics").
+}
+
+#[test]
+fn the_corpus_character_at_rest_settles_where_the_reference_does() {
+    let model = corpus(MIKU);
+    let scene = load(&model, &[]);
+    let h = height(&scene);
+    let ours = simulate(&scene, 1200);
+    let theirs = reference(&model, None, 1200, "bullet");
+    // Setup: each body's rest transform (PMD positions from its bone, YXZ Euler) is where the reference puts it at
+    // the reset. Bodies on no bone move in the reset's frame, and bodies on IK links move as the two IK solvers
+    // differ (issue 25): those are left out here.
+    let rig = rigscope::physics::Rig::of_scene(&scene).unwrap();
+    let solved = scene.constraints.ik.iter().zip(&rig.skipped_ik).filter(|(_, skipped)| !**skipped);
+    let on_ik: Vec<usize> = solved.flat_map(|(c, _)| c.links.iter().map(|l| l.joint)).collect();
+    let mut compared = 0;
+    for (i, b) in rig.bodies.iter().enumerate() {
+        let Some(j) = b.joint.filter(|j| !on_ik.contains(j)) else { continue };
+        let (_, _, rest) = b.rest.to_scale_rotation_translation();
+        let d = rest.distance(theirs[0].bodies[i]);
+        assert!(
+            d <= 1e-4 * h,
+            "body {} on {}: rest {rest} is {d} off the reference's",
+            b.name,
+            scene.skeleton.display_name(j)
+        );
+        compared += 1;
+    }
+    assert!(compared > 30, "{compared} bodies compared");
+    let (_, max) = distances(&ours, &theirs, 1200..1201, &|_| true);
+    assert!(max <= 0.02 * h, "settled bodies off the reference by up to {max} (H = {h})");
+}
+
+/// The poses of frames `frames`, in that order, from one simulation.
+fn poses(scene: &Scene, sim: &mut Simulation, frames: impl IntoIterator<Item = u32>) -> Vec<Pose> {
+    let clip = scene.clips.first();
+    frames.into_iter().map(|f| sim.pose(scene, &FrameInput::at(clip, f as f32, 30.0))).collect()
+}
+
+fn bits(p: &Pose) -> Vec<u32> {
+    p.world.iter().flat_map(|m| m.to_cols_array()).map(f32::to_bits).collect()
+}
+
+#[test]
+fn the_same_frame_reached_the_same_way_is_the_same_pose_bit_for_bit() {
+    let scene = load(&corpus(MIKU), &[&corpus(DANCE)]);
+    let run = || {
+        let mut sim = Simulation::new(&scene, PhysicsSettings::default()).unwrap();
+        // Play a few seconds, scrub back a little (a snapshot restored), then on.
+        let mut out = poses(&scene, &mut sim, 0..100);
+        out.extend(poses(&scene, &mut sim, [70, 71, 72, 110]));
+        (out, sim.places())
+    };
+    let (a, pa) = run();
+    let (b, pb) = run();
+    assert_eq!(a.iter().map(bits).collect::<Vec<_>>(), b.iter().map(bits).collect::<Vec<_>>());
+    assert_eq!(pa, pb);
+    // Scrubbing back restored a snapshot instead of starting over.
+    let mut sim = Simulation::new(&scene, PhysicsSettings::default()).unwrap();
+    poses(&scene, &mut sim, 0..100);
+    let before = sim.steps();
+    poses(&scene, &mut sim, [70]);
+    assert_eq!(sim.reached(), rigscope::physics::Reached::Restored);
+    assert!(
+        sim.steps() - before < 30,
+        "{} steps to go back 30 frames: re-simulated from the start",
+        sim.steps() - before
+    );
+}
+
+#[test]
+fn a_jump_of_more_than_two_seconds_equals_a_fresh_reset() {
+    let scene = load(&corpus(MIKU), &[&corpus(DANCE)]);
+    let mut played = Simulation::new(&scene, PhysicsSettings::default()).unwrap();
+    poses(&scene, &mut played, 0..10);
+    let jumped = poses(&scene, &mut played, [300]).pop().unwrap();
+    assert_eq!(played.reached(), rigscope::physics::Reached::Reset);
+    let mut fresh = Simulation::new(&scene, PhysicsSettings::default()).unwrap();
+    let reset = poses(&scene, &mut fresh, [300]).pop().unwrap();
+    assert_eq!(bits(&jumped), bits(&reset));
+    assert_eq!(played.places(), fresh.places());
+}
+
+#[test]
+fn bones_and_bodies_physics_does_not_move_equal_the_pose_without_physics() {
+    let scene = load(&corpus(MIKU), &[&corpus(DANCE)]);
+    let h = height(&scene);
+    let mut sim = Simulation::new(&scene, PhysicsSettings::default()).unwrap();
+    let rig = sim.rig().clone();
+    // Joints below a simulated bone follow it; every other joint is the motion's.
+    let skeleton = &scene.skeleton;
+    let mut moved = rig.driven.clone();
+    for j in 0..skeleton.len() {
+        if let Some(p) = skeleton.joints[j].parent {
+            moved[j] |= moved[p];
+        }
+    }
+    assert!(moved.iter().any(|&m| m) && moved.iter().any(|&m| !m));
+    let clip = &scene.clips[0];
+    for f in 0..150 {
+        let with = sim.pose(&scene, &FrameInput::at(Some(clip), f as f32, 30.0));
+        let mut without = Pose::default();
+        let skipped = rig.skipped_ik.clone();
+        without.update_scene_phase(&scene, Some(clip), f as f32, 30.0, &[], &[], None, &skipped);
+        for j in (0..skeleton.len()).filter(|&j| !moved[j]) {
+            let d = with.world[j].w_axis.distance(without.world[j].w_axis);
+            assert!(d <= 1e-5 * h, "frame {f}: joint {} moved {d} by physics", skeleton.display_name(j));
+        }
+        for (i, b) in rig.bodies.iter().enumerate().filter(|(_, b)| !b.simulated()) {
+            let d = sim.places()[i].position.distance(b.place_in(&without).position);
+            assert!(d <= 1e-5 * h, "frame {f}: follow body {} is {d} off its bone", b.name);
+        }
+    }
+}
+
+#[test]
+fn a_long_dance_stays_finite_and_held_together() {
+    let scene = load(&corpus(MIKU), &[&corpus(DANCE)]);
+    let h = height(&scene);
+    let mut sim = Simulation::new(&scene, PhysicsSettings::default()).unwrap();
+    let rig = sim.rig().clone();
+    let clip = &scene.clips[0];
+    let mut previous: Option<Vec<Place>> = None;
+    let (mut fastest, mut swing, mut swings) = (0.0f32, 0.0f32, 0usize);
+    let mut stretch = Vec::new();
+    for f in 0..900 {
+        let pose = sim.pose(&scene, &FrameInput::at(Some(clip), f as f32, 30.0));
+        let places = sim.places();
+        assert!(pose.world.iter().all(|m| m.is_finite()), "frame {f}: a bone is not finite");
+        assert!(
+            places.iter().all(|p| p.position.is_finite() && p.rotation.is_finite()),
+            "frame {f}: a body is not finite"
+        );
+        // Joints with no linear freedom: how far their two bodies' frames drift apart.
+        for j in rig.joints.iter().filter(|j| j.linear_min == Vec3::ZERO && j.linear_max == Vec3::ZERO) {
+            let a = places[j.bodies[0]].to_mat4() * j.frame_in[0];
+            let b = places[j.bodies[1]].to_mat4() * j.frame_in[1];
+            stretch.push(a.w_axis.distance(b.w_axis));
+        }
+        if let Some(prev) = &previous {
+            for (p, q) in places.iter().zip(prev) {
+                fastest = fastest.max(p.position.distance(q.position) * 30.0);
+            }
+        }
+        let mut without = Pose::default();
+        without.update_scene_phase(&scene, Some(clip), f as f32, 30.0, &[], &[], None, &rig.skipped_ik);
+        for (i, b) in rig.bodies.iter().enumerate().filter(|(_, b)| b.simulated() && b.joint.is_some()) {
+            swing += places[i].position.distance(b.place_in(&without).position);
+            swings += 1;
+        }
+        previous = Some(places);
+    }
+    stretch.sort_by(f32::total_cmp);
+    let p99 = stretch[stretch.len() * 99 / 100];
+    assert!(p99 <= 0.05 * h, "joints stretched apart by {p99} at the 99th percentile (5 % H is {})", 0.05 * h);
+    // The dance moves the character about 3 H/s at most; a body many times faster has exploded.
+    assert!(fastest <= 20.0 * h, "a body moved at {fastest} units/s");
+    let mean_swing = swing / swings as f32;
+    assert!(mean_swing > 0.005 * h && mean_swing < 0.3 * h, "mean swing {mean_swing} (H = {h})");
+}
+
+#[test]
+fn check_names_what_the_simulation_cannot_use() {
+    use rigscope::scene::{PhysicsJoint, RigidBody};
+    let dir = temp_dir("check");
+    let mut doc = fixtures::chain3();
+    // A joint on a body that doesn't exist, one linking a body to itself, a body with no size, a simulated body
+    // with no mass, and two jointed bodies that overlap and collide.
+    let mut bad = doc.joints[0].clone();
+    bad.bodies = [Some(0), Some(99)];
+    let mut own = doc.joints[0].clone();
+    own.bodies = [Some(1), Some(1)];
+    doc.joints.extend([bad, own]);
+    doc.rigid_bodies[2].size = Vec3::ZERO;
+    doc.rigid_bodies[3].mass = 0.0;
+    doc.rigid_bodies[1].collision_mask = 0xFFFF;
+    doc.rigid_bodies[0].collision_mask = 0xFFFF;
+    doc.rigid_bodies[0].size = Vec3::splat(1.0);
+    let _: (&RigidBody, &PhysicsJoint) = (&doc.rigid_bodies[0], &doc.joints[0]);
+    let path = dir.join("bad.pmx");
+    std::fs::write(&path, doc.to_bytes()).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_rigscope")).arg("check").arg(&path).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    for rule in
+        ["mmd.joint.body_missing", "mmd.joint.self", "mmd.body.zero_size", "mmd.body.mass", "mmd.joint.bodies_collide"]
+    {
+        assert!(text.contains(rule), "{rule} missing from:\n{text}");
+    }
+    // The clean fixtures and the corpus character raise none of them.
+    let clean = dir.join("clean.pmx");
+    std::fs::write(&clean, fixtures::chain3().to_bytes()).unwrap();
+    for p in [clean, corpus(MIKU)] {
+        let out = Command::new(env!("CARGO_BIN_EXE_rigscope")).arg("check").arg(&p).output().unwrap();
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            !text.contains("mmd.body") && !text.contains("mmd.joint") && !text.contains("mmd.physics"),
+            "{}:\n{text}",
+            p.display()
+        );
+    }
+}
+
+#[test]
+fn a_rig_that_explodes_on_its_first_step_is_reported() {
+    let dir = temp_dir("explode");
+    let mut doc = fixtures::pendulum();
+    // A small simulated sphere deep inside a large kinematic box that it collides with: the first step flings it
+    // out.
+    doc.rigid_bodies[0].shape = 1;
+    doc.rigid_bodies[0].size = Vec3::splat(3.0);
+    doc.rigid_bodies[0].collision_mask = 0xFFFF;
+    doc.rigid_bodies[1].shape = 0;
+    doc.rigid_bodies[1].size = Vec3::splat(0.1);
+    doc.rigid_bodies[1].collision_mask = 0xFFFF;
+    doc.rigid_bodies[1].position = fixtures::PIVOT + Vec3::X * 0.5;
+    doc.joints.clear();
+    let path = dir.join("explode.pmx");
+    std::fs::write(&path, doc.to_bytes()).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_rigscope")).arg("check").arg(&path).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("mmd.physics.first_step_jump"), "{text}");
+}
+
+#[test]
+fn pose_prints_a_simulated_pose_per_frame_with_its_bodies() {
+    let out = Command::new(env!("CARGO_BIN_EXE_rigscope"))
+        .args(["pose"])
+        .arg(corpus(MIKU))
+        .arg("--attach")
+        .arg(corpus(DANCE))
+        .args(["--physics", "--bodies", "--frames", "10..14", "--warmup", "0"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let lines: Vec<serde_json::Value> =
+        String::from_utf8_lossy(&out.stdout).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(lines.len(), 5);
+    assert_eq!(lines[0]["frame"], 10.0);
+    let bodies = lines[0]["bodies"].as_array().unwrap();
+    assert_eq!(bodies.len(), 45);
+    assert_eq!(bodies[1]["mode"], "physics");
+    assert_eq!(bodies[0]["mode"], "follows bone");
+    // The same frames from the library, reset at frame 10 as the command does.
+    let scene = load(&corpus(MIKU), &[&corpus(DANCE)]);
+    let settings = PhysicsSettings { warmup_steps: 0, ..PhysicsSettings::default() };
+    let mut sim = Simulation::new(&scene, settings).unwrap();
+    poses(&scene, &mut sim, 10..15);
+    let last = lines[4]["bodies"][1]["position"].as_array().unwrap();
+    let p = sim.places()[1].position;
+    assert!(
+        (last[0].as_f64().unwrap() as f32 - p.x).abs() < 1e-4 && (last[1].as_f64().unwrap() as f32 - p.y).abs() < 1e-4
+    );
+}
