@@ -406,31 +406,19 @@ impl Simulation {
             }
             pose.palette[j] = pose.world[j] * skeleton.inverse_bind[j];
         }
-        pose.update_scene_phase(
-            scene,
-            input.clip,
-            input.frame,
-            input.default_fps,
-            input.overrides,
-            input.ik,
-            Some(true),
-            &self.rig.skipped_ik,
-        );
+        phase(pose, scene, &self.rig, input, true);
     }
 }
 
 /// The pose of the bones evaluated before physics, with the IK chains physics drives left out.
 fn before_physics(scene: &Scene, rig: &Rig, input: &FrameInput) -> Pose {
     let mut pose = Pose::default();
-    pose.update_scene_phase(
-        scene,
-        input.clip,
-        input.frame,
-        input.default_fps,
-        input.overrides,
-        input.ik,
-        Some(false),
-        &rig.skipped_ik,
-    );
+    phase(&mut pose, scene, rig, input, false);
     pose
+}
+
+/// The bones of one side of physics (`after`: the "after physics" ones) for `input`.
+fn phase(pose: &mut Pose, scene: &Scene, rig: &Rig, input: &FrameInput, after: bool) {
+    let (clip, frame, fps) = (input.clip, input.frame, input.default_fps);
+    pose.update_scene_phase(scene, clip, frame, fps, input.overrides, input.ik, Some(after), &rig.skipped_ik);
 }

@@ -12,7 +12,7 @@ use std::collections::HashMap;
 
 use glam::{Quat, Vec3};
 
-use super::parse::{BoneFrame, CameraFrame, CameraProps, Curve, RawFile, RawObject};
+use super::parse::{BoneFrame, CameraFrame, CameraProps, Curve, ModelPropertyFrame, RawFile, RawObject};
 use crate::error::{LoadError, Location, Warning};
 use crate::scene::{
     CameraKey, CameraPropertyKey, CameraTrack, Clip, ClipData, Easing, Format, FrontFace, Interpolation, Joint, Key,
@@ -413,29 +413,30 @@ fn object(
     }
     let frame_count = u32::try_from(max_tick.saturating_add(1)).unwrap_or(u32::MAX);
     let ik_switches = ik_switches(o, &names, fps);
-    // The model properties' visibility, kept when some key hides the model.
-    let mut visibility: Vec<Key<bool>> = o
-        .model_properties
-        .iter()
-        .flat_map(|m| m.frames.iter().map(|f| Key { time: seconds(f.time, fps), value: f.visible }))
-        .collect();
-    visibility.sort_by(|a, b| a.time.total_cmp(&b.time));
-    if visibility.iter().all(|k| k.value) {
-        visibility.clear();
-    }
-    // The model properties' physics switch for the whole model, kept when some key turns physics off.
-    let mut physics: Vec<Key<bool>> = o
-        .model_properties
-        .iter()
-        .flat_map(|m| m.frames.iter().map(|f| Key { time: seconds(f.time, fps), value: f.physics }))
-        .collect();
-    physics.sort_by(|a, b| a.time.total_cmp(&b.time));
-    let physics_switches = if physics.iter().all(|k| k.value) {
+    // The model properties' visibility and physics switch (for the whole model), kept when some key turns
+    // them off.
+    let visibility = property_switch(o, fps, |f| f.visible);
+    let physics = property_switch(o, fps, |f| f.physics);
+    let physics_switches = if physics.is_empty() {
         Vec::new()
     } else {
         vec![crate::scene::IkSwitchTrack { name: crate::scene::WHOLE_MODEL.to_string(), keys: physics }]
     };
     BuiltObject { info, tracks, morphs, ik_switches, physics_switches, visibility, cameras: camera_tracks, frame_count }
+}
+
+/// One on/off value of the model properties as stepped keys sorted by time; empty when every key is on.
+fn property_switch(o: &RawObject, fps: f32, value: impl Fn(&ModelPropertyFrame) -> bool) -> Vec<Key<bool>> {
+    let mut keys: Vec<Key<bool>> = o
+        .model_properties
+        .iter()
+        .flat_map(|m| m.frames.iter().map(|f| Key { time: seconds(f.time, fps), value: value(f) }))
+        .collect();
+    keys.sort_by(|a, b| a.time.total_cmp(&b.time));
+    if keys.iter().all(|k| k.value) {
+        keys.clear();
+    }
+    keys
 }
 
 /// Morph tracks, sections of one morph merged with their times kept sorted; lists them in `info_morphs` and

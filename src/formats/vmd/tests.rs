@@ -277,3 +277,17 @@ fn a_missing_model_name_names_the_clip_after_the_file() {
     assert_eq!(s.clips[0].name, "smile");
     assert_eq!(s.clips[0].frame_count, 4);
 }
+
+#[test]
+fn only_the_9x_off_pair_switches_a_bone_out_of_physics() {
+    // 63 0F on the second key: off from frame 30; the first key (curve bytes there, as pre-9.x files) is on.
+    let s = load(&curves_doc(Some([0x63, 0x0F])));
+    let tracks = &s.clips[0].physics_switches;
+    assert_eq!(tracks.len(), 1);
+    assert_eq!(tracks[0].name, "head");
+    assert!(tracks[0].enabled_at(0.5) && !tracks[0].enabled_at(1.0) && !tracks[0].enabled_at(5.0));
+    // 00 00 (on) and any other pair leave physics on everywhere: no track.
+    for pair in [None, Some([0, 0]), Some([20, 20])] {
+        assert!(load(&curves_doc(pair)).clips[0].physics_switches.is_empty(), "{pair:?}");
+    }
+}
