@@ -202,3 +202,39 @@ fn the_joint_panel_shows_what_key_append_and_ik_each_do() {
         h.query_all(by().label_contains("  IK: +")).chain(h.query_all(by().label_contains("  IK: -"))).count() == 1
     );
 }
+
+#[test]
+fn the_physics_section_simulates_resets_and_switches_off() {
+    let app = miku_dancing();
+    let scene = app.scene().unwrap();
+    let tip = scene.skeleton.find("右髪６").unwrap();
+    let mut h = harness(app);
+    // Played forward a second from frame 300: the hair hangs where physics puts it, not where the motion does.
+    for f in 300..=330 {
+        h.state_mut().app.apply(rigscope::app::Action::SetFrame(f as f32));
+    }
+    h.run();
+    assert!(h.query_by_label("Physics (45 rigid bodies, 27 joints)").is_some());
+    assert!(h.query_by_label("This frame: simulated forward from the one before").is_some());
+    let doc = h.state().app.document().unwrap();
+    assert!(doc.physics_shown());
+    let simulated = h.state().app.pose().world[tip].w_axis;
+    let mut motion_only = rigscope::anim::Pose::default();
+    let clip = &h.state().app.scene().unwrap().clips[0];
+    motion_only.update_scene(h.state().app.scene().unwrap(), Some(clip), 330.0, 30.0, &[]);
+    assert!(simulated.distance(motion_only.world[tip].w_axis) > 0.5, "the hair tip is where the motion puts it");
+    // Reset: the frame shown starts over from its pose.
+    h.get_by_label("Reset").click();
+    h.run();
+    assert!(h.query_by_label("This frame: reset (bodies placed at the pose, then the warm-up)").is_some());
+    // The bodies list, with the mode-2 rule applied.
+    h.get_by_label("Rigid bodies (45)").click();
+    h.run();
+    assert!(h.query_by_label_contains("ネクタイ2: physics (file: physics + bone position)").is_some());
+    // Simulate off: the motion's pose alone.
+    h.get_by_label("Simulate").click();
+    h.run();
+    assert!(h.query_by_label("Off: the motion's pose alone").is_some());
+    let off = h.state().app.pose().world[tip].w_axis;
+    assert!(off.distance(motion_only.world[tip].w_axis) < 1e-4);
+}

@@ -50,9 +50,8 @@ pub fn section(
             ui.add(egui::DragValue::new(&mut s.gravity.y).speed(1.0).range(-1000.0..=1000.0).suffix(" /s²"));
         });
         ui.horizontal(|ui| {
-            ui.label("Step");
             let current = STEPS.iter().find(|(v, _)| (v - s.step).abs() < 1e-6).map_or("other", |(_, n)| n);
-            egui::ComboBox::from_id_salt("physics step").selected_text(current).show_ui(ui, |ui| {
+            egui::ComboBox::from_label("Step").selected_text(current).show_ui(ui, |ui| {
                 for (v, name) in STEPS {
                     ui.selectable_value(&mut s.step, v, name);
                 }

@@ -214,6 +214,13 @@ impl Engine {
 
     /// Puts body `i` at `place` at once with the given velocities (a reset, or a snapshot restored).
     pub fn set_state(&mut self, i: usize, state: BodyState) {
+        let finite = state.place.position.is_finite()
+            && state.place.rotation.is_finite()
+            && state.linear_velocity.is_finite()
+            && state.angular_velocity.is_finite();
+        if !finite {
+            return;
+        }
         let body = self.world.body_mut(self.handles[i]);
         body.position = v(state.place.position);
         body.orientation = q(state.place.rotation);
@@ -287,7 +294,13 @@ impl Engine {
             if !self.kinematic[i] {
                 continue;
             }
-            let (from, to) = (self.last[i], self.target[i]);
+            let from = self.last[i];
+            // A pose that isn't a number (a damaged file's bone) leaves the body where it was.
+            let to = if self.target[i].position.is_finite() && self.target[i].rotation.is_finite() {
+                self.target[i]
+            } else {
+                from
+            };
             let linear = (to.position - from.position) / span;
             let turn = (to.rotation * from.rotation.inverse()).normalize();
             let turn = if turn.w < 0.0 { -turn } else { turn };
@@ -335,6 +348,7 @@ impl Engine {
                     continue;
                 }
                 let force = if i < 3 { linear[i] * s.stiffness[i] } else { -angles[i - 3] * s.stiffness[i] };
+                let force = if force.is_finite() { force } else { 0.0 };
                 let velocity = fps / iterations * force;
                 // Bullet 3 (and this port) bound a motor row's impulse by `max force / fps`, so the largest force
                 // is |force| itself; Bullet 2.75 stored |force| / fps and bounded by it: the same impulse.

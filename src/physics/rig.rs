@@ -180,6 +180,8 @@ impl Rig {
             .iter()
             .map(|r| {
                 let joint = joint_of_bone(r.bone).filter(|&j| j < skeleton.len());
+                // A value that isn't a number (a damaged file) can't be simulated: it takes a harmless one.
+                let r = &finite_body(r);
                 // PMD positions are relative to the body's bone; a body on no bone sits relative to bone 0 (as
                 // babylon-mmd places it; it moves no bone).
                 let mut position = r.position;
@@ -211,6 +213,9 @@ impl Rig {
         for j in mmd.joints.iter().filter(|j| j.kind == 0) {
             let [Some(a), Some(b)] = j.bodies else { continue };
             if a == b || a >= bodies.len() || b >= bodies.len() {
+                continue;
+            }
+            if j.vectors().iter().any(|v| !v.is_finite()) {
                 continue;
             }
             let frame = Mat4::from_rotation_translation(euler_yxz(j.rotation), j.position);
@@ -253,6 +258,24 @@ impl Rig {
         let ys = scene.skeleton.bind_world.iter().map(|m| m.w_axis.y);
         let (lo, hi) = ys.fold((f32::INFINITY, f32::NEG_INFINITY), |(lo, hi), y| (lo.min(y), hi.max(y)));
         if hi > lo { hi - lo } else { 1.0 }
+    }
+}
+
+/// `r` with every value that isn't a number made a harmless one: positions, angles and sizes 0, mass 0 (the body
+/// then follows its bone), damping, friction and restitution 0.
+fn finite_body(r: &crate::scene::RigidBody) -> crate::scene::RigidBody {
+    let v = |x: Vec3| if x.is_finite() { x } else { Vec3::ZERO };
+    let f = |x: f32| if x.is_finite() { x } else { 0.0 };
+    crate::scene::RigidBody {
+        size: v(r.size),
+        position: v(r.position),
+        rotation: v(r.rotation),
+        mass: f(r.mass),
+        linear_damping: f(r.linear_damping),
+        angular_damping: f(r.angular_damping),
+        restitution: f(r.restitution),
+        friction: f(r.friction),
+        ..r.clone()
     }
 }
 
