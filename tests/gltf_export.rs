@@ -595,3 +595,55 @@ fn rsm_uv_animation_becomes_an_animated_texture_transform() {
         }
     }
 }
+
+/// Morph targets are sparse accessors whose implicit elements are zero: their min and max count those zeros only
+/// when some vertex is left out. A morph moving every vertex of its primitives with all-negative Y deltas, one
+/// moving none, and one moving some export with the bounds the Khronos validator computes (it reported
+/// ACCESSOR_MAX_MISMATCH on real PMX characters whose morphs moved every vertex).
+#[test]
+fn sparse_morph_targets_declare_the_bounds_of_what_they_hold() {
+    use rigscope::formats::pmx::write::sample_document;
+    use rigscope::formats::pmx::{RawMorph, RawOffsets};
+    use rigscope::scene::{MmdEncoding, MorphPanel};
+    let mut doc = sample_document(MmdEncoding::Utf16Le, 4);
+    let n = doc.vertices.len();
+    let morph = |name: &str, offsets: Vec<(u32, Vec3)>| RawMorph {
+        offset: 0,
+        name: name.into(),
+        name_en: name.into(),
+        panel: MorphPanel::Other,
+        offsets: RawOffsets::Vertex(offsets),
+    };
+    doc.morphs = vec![
+        morph(
+            "all down",
+            (0..n as u32).map(|i| (i, Vec3::new(0.5 - i as f32 * 0.25, -0.01 - i as f32 * 0.1, 0.2))).collect(),
+        ),
+        morph("none", Vec::new()),
+        morph("some", vec![(1, Vec3::new(-0.3, 0.4, 0.0))]),
+    ];
+    let dir = out_dir().join("sparse");
+    std::fs::create_dir_all(&dir).unwrap();
+    let model = dir.join("morphs.pmx");
+    std::fs::write(&model, doc.to_bytes()).unwrap();
+    let out = dir.join("morphs.glb");
+    convert(&[&model], &out, &[]);
+    let reports = validate(std::slice::from_ref(&out));
+    let errors: Vec<String> =
+        reports[0].messages.iter().filter(|m| m.severity == 0).map(|m| format!("{} {}", m.code, m.message)).collect();
+    assert!(errors.is_empty(), "{errors:#?}");
+    // The accessor of a target that moves every vertex of its primitive: its Y maximum is below zero.
+    // The GLB's JSON chunk (the gltf crate refuses an accessor with neither a buffer view nor sparse values,
+    // which glTF allows: the target that moves nothing).
+    let glb = std::fs::read(&out).unwrap();
+    let length = u32::from_le_bytes(glb[12..16].try_into().unwrap()) as usize;
+    let json: serde_json::Value = serde_json::from_slice(&glb[20..20 + length]).unwrap();
+    let full: Vec<f64> = json["accessors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|a| a["sparse"]["count"].as_u64().is_some_and(|c| Some(c) == a["count"].as_u64()))
+        .map(|a| a["max"][1].as_f64().unwrap())
+        .collect();
+    assert!(!full.is_empty() && full.iter().all(|&y| y < 0.0), "{full:?}");
+}

@@ -120,8 +120,10 @@ impl Builder {
     /// A VEC3 float accessor of `count` elements that are zero except `values` at the strictly increasing
     /// `indices` (a sparse accessor with no view of its own; no sparse part when `indices` is empty).
     pub fn sparse_vec3(&mut self, count: usize, indices: &[u32], values: &[[f32; 3]]) -> Index<Accessor> {
-        let mut min = [0.0f32; 3];
-        let mut max = [0.0f32; 3];
+        // The elements no sparse index names are zero and count toward min and max; when the indices (distinct,
+        // as the callers give them) name every element, min and max come from the values alone.
+        let zeros = indices.len() < count || values.is_empty();
+        let (mut min, mut max) = if zeros { ([0.0f32; 3], [0.0f32; 3]) } else { ([f32::MAX; 3], [f32::MIN; 3]) };
         for v in values {
             for k in 0..3 {
                 min[k] = min[k].min(v[k]);
