@@ -263,15 +263,28 @@ pub fn to_iqm(scene: &Scene) -> Result<IqmFile, ConvertError> {
         return Err(ConvertError(format!("vertex {i} position is not finite; IQM readers reject it")));
     }
     let specs = array_specs(scene, &mut notes);
-    let stride: usize = specs.iter().map(ArraySpec::bytes).sum();
     let parallel = v.len() >= PARALLEL_VERTICES;
+    let records = encode_records(scene, &specs, parallel)?;
+    let meshes = build_meshes(scene, &records, parallel, &mut notes);
+    let mut doc = IqmDocument { comment: scene.meta.comment.clone(), ..Default::default() };
+    write_geometry(&mut doc, scene, &meshes, &records, &specs, &mut notes);
+    write_skeleton(&mut doc, scene);
+    read_back(&mut doc)?;
+    Ok(IqmFile { bytes: doc.to_bytes(), notes })
+}
+
+/// Every vertex encoded to its output bytes once (blocks of vertices on every core for a large model), with a
+/// hash per record for deduplication.
+fn encode_records(scene: &Scene, specs: &[ArraySpec], parallel: bool) -> Result<Records, ConvertError> {
+    let v = &scene.vertices;
+    let stride: usize = specs.iter().map(ArraySpec::bytes).sum();
     let mut records = vec![0u8; v.len() * stride];
     // Each block of vertices encodes on its own; small models stay on this thread (no pool to start).
     let encode_block = |(b, block): (usize, &mut [u8])| -> Result<(), ConvertError> {
         let mut buf = Vec::with_capacity(block.len());
         let first = b * BLOCK_VERTICES;
         for i in first..first + block.len() / stride.max(1) {
-            encode_vertex(scene, &specs, i, &mut buf)?;
+            encode_vertex(scene, specs, i, &mut buf)?;
         }
         block.copy_from_slice(&buf);
         Ok(())
@@ -293,9 +306,13 @@ pub fn to_iqm(scene: &Scene) -> Result<IqmFile, ConvertError> {
         _ if parallel => records.par_chunks(stride).map(hash).collect(),
         _ => records.chunks(stride).map(hash).collect(),
     };
-    let records = Records { bytes: records, stride, hashes };
+    Ok(Records { bytes: records, stride, hashes })
+}
 
-    // Meshes: the scene's, or one for all triangles when it has none.
+/// The scene's meshes (or one for all triangles when it has none), each deduplicated and ordered, side by side
+/// on the cores for a large model.
+fn build_meshes(scene: &Scene, records: &Records, parallel: bool, notes: &mut Vec<String>) -> Vec<MeshOut> {
+    let v = &scene.vertices;
     let flip = scene.front_face == FrontFace::Ccw;
     let mut dropped = 0;
     let mut meshes = Vec::new();
@@ -314,7 +331,7 @@ pub fn to_iqm(scene: &Scene) -> Result<IqmFile, ConvertError> {
     let build = |m: &crate::scene::Mesh| {
         let start = m.first_triangle as usize;
         let tris = scene.triangles.get(start..start.saturating_add(m.num_triangles as usize)).unwrap_or(&[]);
-        build_mesh(&records, tris, flip)
+        build_mesh(records, tris, flip)
     };
     // Meshes are independent: many of them share the cores (one big mesh is one task either way).
     let built: Vec<_> = if parallel && scene_meshes.len() > 1 {
@@ -330,10 +347,22 @@ pub fn to_iqm(scene: &Scene) -> Result<IqmFile, ConvertError> {
     if dropped > 0 {
         notes.push(format!("dropped {dropped} triangles whose corners are the same vertex"));
     }
+    meshes
+}
 
-    let mut doc = IqmDocument { comment: scene.meta.comment.clone(), ..Default::default() };
+/// The mesh table, the triangles and the vertex arrays of the vertices the meshes kept.
+fn write_geometry(
+    doc: &mut IqmDocument,
+    scene: &Scene,
+    meshes: &[MeshOut],
+    records: &Records,
+    specs: &[ArraySpec],
+    notes: &mut Vec<String>,
+) {
+    let v = &scene.vertices;
+    let stride = records.stride;
     let mut out_vertices: Vec<u32> = Vec::new();
-    for m in &meshes {
+    for m in meshes {
         let first_vertex = out_vertices.len() as u32;
         doc.meshes.push(Mesh {
             name: m.name.clone(),
@@ -357,7 +386,7 @@ pub fn to_iqm(scene: &Scene) -> Result<IqmFile, ConvertError> {
     doc.num_vertexes = out_vertices.len() as u32;
     if !out_vertices.is_empty() {
         let mut offset = 0;
-        for s in &specs {
+        for s in specs {
             let n = s.bytes();
             let mut data = Vec::with_capacity(out_vertices.len() * n);
             for &src in &out_vertices {
@@ -371,8 +400,10 @@ pub fn to_iqm(scene: &Scene) -> Result<IqmFile, ConvertError> {
             });
         }
     }
+}
 
-    // Skeleton: joints when there is a bind pose to write; poses whenever there are frames.
+/// Joints when there is a bind pose (or names) to write; anims and quantised poses whenever there are frames.
+fn write_skeleton(doc: &mut IqmDocument, scene: &Scene) {
     let skel = &scene.skeleton;
     let parent = |i: usize| skel.joints[i].parent.map_or(-1, |p| p as i32);
     // Names are worth keeping even without a bind pose: animation files attach by name (the reference
@@ -392,31 +423,34 @@ pub fn to_iqm(scene: &Scene) -> Result<IqmFile, ConvertError> {
             .collect();
     }
     let clips: Vec<_> = scene.clips.iter().filter(|c| written_frames(c) > 0).collect();
-    if !skel.is_empty() && !clips.is_empty() {
-        let mut samples = Vec::new();
-        let mut locals = vec![Transform::IDENTITY; skel.len()];
-        for clip in &clips {
-            let frames = written_frames(clip);
-            doc.anims.push(Anim {
-                name: clip.name.clone(),
-                first_frame: doc.num_frames,
-                num_frames: frames as u32,
-                framerate: if clip.frame_rate.is_finite() && clip.frame_rate > 0.0 { clip.frame_rate } else { 0.0 },
-                flags: if clip.looping { IQM_LOOP } else { 0 },
-            });
-            for f in 0..frames {
-                sample_clip(skel, clip, f as f32, DEFAULT_FPS, &mut locals);
-                samples.extend(locals.iter().map(channels));
-            }
-            doc.num_frames += frames as u32;
-        }
-        let (channels, num_channels, data) = quantize_channels(&samples, skel.len());
-        doc.poses = channels.iter().enumerate().map(|(i, c)| c.to_pose(parent(i))).collect();
-        doc.num_framechannels = num_channels;
-        doc.frames = data;
+    if skel.is_empty() || clips.is_empty() {
+        return;
     }
+    let mut samples = Vec::new();
+    let mut locals = vec![Transform::IDENTITY; skel.len()];
+    for clip in &clips {
+        let frames = written_frames(clip);
+        doc.anims.push(Anim {
+            name: clip.name.clone(),
+            first_frame: doc.num_frames,
+            num_frames: frames as u32,
+            framerate: if clip.frame_rate.is_finite() && clip.frame_rate > 0.0 { clip.frame_rate } else { 0.0 },
+            flags: if clip.looping { IQM_LOOP } else { 0 },
+        });
+        for f in 0..frames {
+            sample_clip(skel, clip, f as f32, DEFAULT_FPS, &mut locals);
+            samples.extend(locals.iter().map(channels));
+        }
+        doc.num_frames += frames as u32;
+    }
+    let (channels, num_channels, data) = quantize_channels(&samples, skel.len());
+    doc.poses = channels.iter().enumerate().map(|(i, c)| c.to_pose(parent(i))).collect();
+    doc.num_framechannels = num_channels;
+    doc.frames = data;
+}
 
-    // Bounds and adjacency describe the file as a reader decodes it, so read it back.
+/// Adjacency and per-frame bounds, computed on the file read back, so they describe what a reader decodes.
+fn read_back(doc: &mut IqmDocument) -> Result<(), ConvertError> {
     let first = doc.to_bytes();
     let written = crate::formats::iqm::read("converted.iqm", &first)
         .map_err(|e| ConvertError(format!("internal error: the converted file does not read back: {e}")))?;
@@ -435,7 +469,7 @@ pub fn to_iqm(scene: &Scene) -> Result<IqmFile, ConvertError> {
     });
     doc.adjacency = adjacency;
     doc.bounds = bounds;
-    Ok(IqmFile { bytes: doc.to_bytes(), notes })
+    Ok(())
 }
 
 /// The skinned bounds of every frame of every clip, in file frame order, split over the available cores.

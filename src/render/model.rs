@@ -143,41 +143,7 @@ impl GpuModel {
         let faces = face_normal_sums(scene);
         let flipped = flipped_normals(v.normals.as_deref().unwrap_or(&[]), &faces);
         let normals = v.normals.clone().unwrap_or_else(|| faces.iter().map(|n| n.normalize_or(Vec3::Z)).collect());
-        let tangents = v.tangents.clone().unwrap_or_else(|| vec![glam::Vec4::new(1.0, 0.0, 0.0, 1.0); n]);
-        let texcoords = v.texcoords.clone().unwrap_or_else(|| vec![glam::Vec2::ZERO; n]);
-        let colors = v.colors.clone().unwrap_or_else(|| vec![glam::Vec4::ONE; n]);
-        let (joints, weights) = match (&v.joints, &v.weights) {
-            (Some(j), Some(w)) => (j.clone(), w.clone()),
-            _ => (vec![[0u32; 4]; n], vec![[0f32; 4]; n]),
-        };
-        let vertex_buffer = |label: &str, data: &[u8]| {
-            // wgpu refuses zero-sized vertex buffers; an empty model draws nothing anyway.
-            let padded;
-            let data = if data.is_empty() {
-                padded = [0u8; 16];
-                &padded[..]
-            } else {
-                data
-            };
-            device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-                label: Some(label),
-                contents: data,
-                usage: wgpu::BufferUsages::VERTEX,
-            })
-        };
-        let streams = vec![
-            vertex_buffer("positions", bytes(&flat3(&v.positions))),
-            vertex_buffer("normals", bytes(&flat3(&normals))),
-            vertex_buffer("tangents", bytes(&tangents.iter().flat_map(|t| t.to_array()).collect::<Vec<f32>>())),
-            vertex_buffer("texcoords", bytes(&texcoords.iter().flat_map(|t| t.to_array()).collect::<Vec<f32>>())),
-            vertex_buffer("colors", bytes(&colors.iter().flat_map(|c| c.to_array()).collect::<Vec<f32>>())),
-            vertex_buffer("joints", bytes(&joints.iter().flatten().copied().collect::<Vec<u32>>())),
-            vertex_buffer("weights", bytes(&weights.iter().flatten().copied().collect::<Vec<f32>>())),
-            vertex_buffer(
-                "outline",
-                bytes(&v.outline.clone().filter(|o| o.len() == n).unwrap_or_else(|| vec![1.0; n])),
-            ),
-        ];
+        let streams = upload_streams(device, v, &normals);
 
         let index_data: Vec<u32> = scene.triangles.iter().flatten().copied().collect();
         let indices = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
@@ -193,63 +159,7 @@ impl GpuModel {
         });
 
         let materials = upload_materials(renderer, scene, textures);
-        let placeholder = materials.len() - 1;
-        let triangle_count = scene.triangles.len() as u32;
-        let draw = |indices: Range<u32>, material: usize, mesh: Option<usize>| -> Draw {
-            let m = &materials[material];
-            let (center, joint) = draw_center(scene, indices.clone());
-            let params = device.create_buffer(&wgpu::BufferDescriptor {
-                label: Some("draw parameters"),
-                size: DRAW_PARAM_FLOATS as u64 * 4,
-                usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
-                mapped_at_creation: false,
-            });
-            let group = device.create_bind_group(&wgpu::BindGroupDescriptor {
-                label: Some("draw"),
-                layout: &renderer.layouts.material,
-                entries: &[
-                    wgpu::BindGroupEntry { binding: 0, resource: wgpu::BindingResource::TextureView(&m.view) },
-                    wgpu::BindGroupEntry { binding: 1, resource: wgpu::BindingResource::Sampler(&renderer.sampler) },
-                    wgpu::BindGroupEntry { binding: 2, resource: params.as_entire_binding() },
-                    wgpu::BindGroupEntry { binding: 3, resource: wgpu::BindingResource::TextureView(&m.sphere) },
-                    wgpu::BindGroupEntry { binding: 4, resource: wgpu::BindingResource::TextureView(&m.toon) },
-                ],
-            });
-            let scene_mesh = mesh.and_then(|i| scene.meshes.get(i));
-            let d = Draw {
-                indices,
-                mesh,
-                group,
-                params,
-                alpha: m.alpha,
-                two_sided: scene_mesh.is_some_and(|s| s.two_sided),
-                lit: m.lit,
-                shade: m.shade,
-                color: m.color,
-                outline: scene.materials.get(material).and_then(|m| m.outline),
-                material: (material < scene.materials.len()).then_some(material),
-                written_color: std::cell::Cell::new(m.color),
-                uv_animation: scene_mesh.and_then(|s| s.uv_animation.clone()),
-                center,
-                joint,
-            };
-            renderer.queue.write_buffer(&d.params, 0, bytes(&d.params(0.0, d.color)));
-            d
-        };
-        let mut draws: Vec<Draw> = scene
-            .meshes
-            .iter()
-            .enumerate()
-            .filter_map(|(i, m)| {
-                let first = m.first_triangle.min(triangle_count);
-                let end = m.first_triangle.saturating_add(m.num_triangles).min(triangle_count);
-                let material = if m.material < scene.materials.len() { m.material } else { placeholder };
-                (end > first && n > 0).then(|| draw(first * 3..end * 3, material, Some(i)))
-            })
-            .collect();
-        if scene.meshes.is_empty() && triangle_count > 0 && n > 0 {
-            draws.push(draw(0..triangle_count * 3, placeholder, None));
-        }
+        let draws = upload_draws(renderer, scene, &materials);
 
         let palette_len = scene.skeleton.len().max(1);
         let (palette, palette_group) = palette_buffer(renderer, palette_len, "palette");
@@ -385,6 +295,109 @@ pub(crate) fn palette_buffer(renderer: &Renderer, joints: usize, label: &str) ->
 /// The size of a palette buffer for `joints` joints.
 pub(crate) fn palette_bytes(joints: usize) -> u64 {
     32 + 64 * joints as u64
+}
+
+/// One vertex buffer per stream the shaders read, with defaults for the streams the scene lacks (tangent +X,
+/// texture coordinates 0, colour white, no joints, outline 1).
+fn upload_streams(device: &wgpu::Device, v: &VertexStreams, normals: &[Vec3]) -> Vec<wgpu::Buffer> {
+    let n = v.len();
+    let tangents = v.tangents.clone().unwrap_or_else(|| vec![glam::Vec4::new(1.0, 0.0, 0.0, 1.0); n]);
+    let texcoords = v.texcoords.clone().unwrap_or_else(|| vec![glam::Vec2::ZERO; n]);
+    let colors = v.colors.clone().unwrap_or_else(|| vec![glam::Vec4::ONE; n]);
+    let (joints, weights) = match (&v.joints, &v.weights) {
+        (Some(j), Some(w)) => (j.clone(), w.clone()),
+        _ => (vec![[0u32; 4]; n], vec![[0f32; 4]; n]),
+    };
+    let vertex_buffer = |label: &str, data: &[u8]| {
+        // wgpu refuses zero-sized vertex buffers; an empty model draws nothing anyway.
+        let padded;
+        let data = if data.is_empty() {
+            padded = [0u8; 16];
+            &padded[..]
+        } else {
+            data
+        };
+        device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some(label),
+            contents: data,
+            usage: wgpu::BufferUsages::VERTEX,
+        })
+    };
+    vec![
+        vertex_buffer("positions", bytes(&flat3(&v.positions))),
+        vertex_buffer("normals", bytes(&flat3(normals))),
+        vertex_buffer("tangents", bytes(&tangents.iter().flat_map(|t| t.to_array()).collect::<Vec<f32>>())),
+        vertex_buffer("texcoords", bytes(&texcoords.iter().flat_map(|t| t.to_array()).collect::<Vec<f32>>())),
+        vertex_buffer("colors", bytes(&colors.iter().flat_map(|c| c.to_array()).collect::<Vec<f32>>())),
+        vertex_buffer("joints", bytes(&joints.iter().flatten().copied().collect::<Vec<u32>>())),
+        vertex_buffer("weights", bytes(&weights.iter().flatten().copied().collect::<Vec<f32>>())),
+        vertex_buffer("outline", bytes(&v.outline.clone().filter(|o| o.len() == n).unwrap_or_else(|| vec![1.0; n]))),
+    ]
+}
+
+/// A draw per mesh (or one for all triangles when the scene has none), each with its material's bind group and
+/// parameters written; meshes on a missing material take the placeholder.
+fn upload_draws(renderer: &Renderer, scene: &Scene, materials: &[GpuMaterial]) -> Vec<Draw> {
+    let device = &renderer.device;
+    let n = scene.vertices.len();
+    let placeholder = materials.len() - 1;
+    let triangle_count = scene.triangles.len() as u32;
+    let draw = |indices: Range<u32>, material: usize, mesh: Option<usize>| -> Draw {
+        let m = &materials[material];
+        let (center, joint) = draw_center(scene, indices.clone());
+        let params = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("draw parameters"),
+            size: DRAW_PARAM_FLOATS as u64 * 4,
+            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        let group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("draw"),
+            layout: &renderer.layouts.material,
+            entries: &[
+                wgpu::BindGroupEntry { binding: 0, resource: wgpu::BindingResource::TextureView(&m.view) },
+                wgpu::BindGroupEntry { binding: 1, resource: wgpu::BindingResource::Sampler(&renderer.sampler) },
+                wgpu::BindGroupEntry { binding: 2, resource: params.as_entire_binding() },
+                wgpu::BindGroupEntry { binding: 3, resource: wgpu::BindingResource::TextureView(&m.sphere) },
+                wgpu::BindGroupEntry { binding: 4, resource: wgpu::BindingResource::TextureView(&m.toon) },
+            ],
+        });
+        let scene_mesh = mesh.and_then(|i| scene.meshes.get(i));
+        let d = Draw {
+            indices,
+            mesh,
+            group,
+            params,
+            alpha: m.alpha,
+            two_sided: scene_mesh.is_some_and(|s| s.two_sided),
+            lit: m.lit,
+            shade: m.shade,
+            color: m.color,
+            outline: scene.materials.get(material).and_then(|m| m.outline),
+            material: (material < scene.materials.len()).then_some(material),
+            written_color: std::cell::Cell::new(m.color),
+            uv_animation: scene_mesh.and_then(|s| s.uv_animation.clone()),
+            center,
+            joint,
+        };
+        renderer.queue.write_buffer(&d.params, 0, bytes(&d.params(0.0, d.color)));
+        d
+    };
+    let mut draws: Vec<Draw> = scene
+        .meshes
+        .iter()
+        .enumerate()
+        .filter_map(|(i, m)| {
+            let first = m.first_triangle.min(triangle_count);
+            let end = m.first_triangle.saturating_add(m.num_triangles).min(triangle_count);
+            let material = if m.material < scene.materials.len() { m.material } else { placeholder };
+            (end > first && n > 0).then(|| draw(first * 3..end * 3, material, Some(i)))
+        })
+        .collect();
+    if scene.meshes.is_empty() && triangle_count > 0 && n > 0 {
+        draws.push(draw(0..triangle_count * 3, placeholder, None));
+    }
+    draws
 }
 
 fn flat3(v: &[Vec3]) -> Vec<f32> {
