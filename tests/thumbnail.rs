@@ -36,12 +36,43 @@ fn a_thumbnail_is_the_model_framed_on_transparency() {
         let column = |y0: u32, y1: u32| (y0..y1).any(|y| (40..56).any(|x| img.get_pixel(x, y).0[3] > 0));
         assert!(column(10, 40) && column(56, 86), "{name}: the model spans the picture's height");
     }
-    // A skeleton-only PMX has nothing to draw.
-    let out = dir.join("bones.png");
-    let o = thumbnail(&corpus("mmd/yohawing/test_basic_bone.pmx").display().to_string(), &out, "64");
+    // A camera-only motion has nothing to draw.
+    let out = dir.join("camera.png");
+    let o = thumbnail(&corpus("mmd/threejs/vmds/wavefile_camera.vmd").display().to_string(), &out, "64");
     assert_eq!(o.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&o.stderr).contains("nothing to draw"));
     assert!(!out.exists());
+}
+
+/// Files with bones but no triangles (a rig, an animation) show their skeleton, posed at the middle of the
+/// first clip and framed, in thumbnails and renders, instead of nothing.
+#[test]
+fn bones_without_a_mesh_draw_their_skeleton() {
+    let dir = std::env::temp_dir().join(format!("rigscope-thumbnail-bones-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for (name, rel) in [("rig", "mmd/yohawing/test_basic_bone.pmx"), ("anim", "iqm/raylib_guyanim.iqm")] {
+        let out = dir.join(format!("{name}.png"));
+        let o = thumbnail(&corpus(rel).display().to_string(), &out, "96");
+        assert!(o.status.success(), "{name}: {}", String::from_utf8_lossy(&o.stderr));
+        let img = image::open(&out).unwrap().to_rgba8();
+        let drawn = img.pixels().filter(|p| p.0[3] > 0).count();
+        assert!(drawn > 40, "{name}: {drawn} pixels of bones");
+        // Framed: the bones reach into both the upper and the lower half.
+        let rows: Vec<u32> = (0..96).filter(|&y| (0..96).any(|x| img.get_pixel(x, y).0[3] > 0)).collect();
+        assert!(rows.first().is_some_and(|&y| y < 40) && rows.last().is_some_and(|&y| y > 56), "{name}: rows {rows:?}");
+    }
+    // `render` of an animation file: its skeleton on the background, not an empty picture.
+    let out = dir.join("render.png");
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_rigscope"))
+        .args(["render", &corpus("iqm/raylib_guyanim.iqm").display().to_string(), "--size", "160x120", "-o"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let img = image::open(&out).unwrap().to_rgba8();
+    let background = *img.get_pixel(0, 0);
+    let drawn = img.pixels().filter(|p| **p != background).count();
+    assert!(drawn > 40, "{drawn} pixels differ from the background");
 }
 
 #[test]

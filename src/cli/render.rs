@@ -257,12 +257,19 @@ fn render_file(args: &RenderArgs, parsed: &Parsed, headless: &mut Option<Headles
     let overrides = morph_overrides(&scene, &args.morphs)?;
     let angles = (args.yaw.to_radians(), args.pitch.to_radians());
     let aspect = size.0 as f32 / size.1 as f32;
-    // A model without vertices (cameras or bones alone) is framed on a unit box at the origin.
-    let (orbit, bounds) = clip_camera(&scene, selection.map(|(c, _)| c), args.default_fps, &overrides, angles, aspect)
-        .unwrap_or_else(|| {
+    // A file without vertices is framed on its skeleton over the clip (an animation, a rig), or, with no joints
+    // either (a camera alone), on a unit box at the origin.
+    let clip_index = selection.map(|(c, _)| c);
+    let (orbit, bounds) =
+        clip_camera(&scene, clip_index, args.default_fps, &overrides, angles, aspect).unwrap_or_else(|| {
             let unit = FrameBounds { min: Vec3::splat(-1.0), max: Vec3::ONE, xy_radius: 1.0, radius: 1.0 };
-            (Camera::framing(scene.up, &unit, angles.0, angles.1, aspect), unit)
+            let b =
+                crate::render::skeleton_bounds(&scene, clip_index, args.default_fps, crate::render::FRAMING_SAMPLES)
+                    .unwrap_or(unit);
+            (Camera::framing(scene.up, &b, angles.0, angles.1, aspect), b)
         });
+    // Bones are all a file without triangles has to show.
+    let bones_only = scene.triangles.is_empty() && !scene.skeleton.is_empty();
     // The animated camera that plays with the chosen clip (else the first), checked before any rendering.
     let track =
         match args.camera {
@@ -285,7 +292,7 @@ fn render_file(args: &RenderArgs, parsed: &Parsed, headless: &mut Option<Headles
         grid: args.grid,
         marker: None,
         ground: (!args.grid_at_origin).then(|| crate::render::ground_height(scene.up, &bounds)),
-        skeleton: args.skeleton,
+        skeleton: args.skeleton || bones_only,
         ik_chains: args.ik,
         outline: !args.no_outline,
         selected_joint,

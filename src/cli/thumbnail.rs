@@ -1,7 +1,8 @@
 //! `rigscope thumbnail FILE OUT.png --size N`: a small framed picture of a model for file managers (the
 //! freedesktop thumbnailer in `assets/rigscope.thumbnailer` calls it) and asset lists: the model in its bind
 //! pose (or, for a file without one, the first frame of its first animation), seen from the front and a little
-//! above, on a transparent background, its longer side fitted to N pixels.
+//! above, on a transparent background, its longer side fitted to N pixels. A file with bones but no triangles
+//! (an animation, a rig) shows its skeleton at the middle of its first clip.
 
 use std::path::PathBuf;
 
@@ -28,28 +29,41 @@ pub struct ThumbnailArgs {
 
 pub fn run(args: &ThumbnailArgs) -> Result<(), CliError> {
     let scene = crate::load_path(&args.file).map_err(CliError::load)?;
-    if scene.vertices.is_empty() || scene.triangles.is_empty() {
+    let fps = crate::scene::DEFAULT_FPS;
+    let bones_only = scene.triangles.is_empty() && !scene.skeleton.is_empty();
+    if scene.triangles.is_empty() && !bones_only {
         return Err(CliError::load(format!(
-            "{}: nothing to draw (no triangles: an animation, camera or skeleton-only file)",
+            "{}: nothing to draw (no triangles and no joints: a camera-only file)",
             args.file.display()
         )));
     }
-    // The bind pose where the file has one; else the first frame of its first clip (what such files show).
-    let clip = (!scene.skeleton.has_bind_pose).then(|| scene.clips.first()).flatten();
-    // An MMD model's hair and skirts hang as physics settles them in that pose.
-    let fps = crate::scene::DEFAULT_FPS;
-    let pose = match crate::physics::Simulation::new(&scene, Default::default()).filter(|_| !args.no_physics) {
-        Some(mut sim) => sim.pose(&scene, &crate::physics::FrameInput::at(clip, 0.0, fps)),
-        None => Pose::of_scene(&scene, clip, 0.0, fps, &[]),
+    let (pose, bounds) = if bones_only {
+        // An animation or a rig: its bones, posed at the middle of its first clip, framed as a model would be.
+        let clip = scene.clips.first();
+        let middle = clip.map_or(0.0, |c| (c.frame_count.saturating_sub(1) / 2) as f32);
+        let pose = Pose::of_scene(&scene, clip, middle, fps, &[]);
+        let points: Vec<glam::Vec3> = pose.world.iter().map(|m| m.w_axis.truncate()).collect();
+        let bounds = crate::scene::FrameBounds::of_points(&points)
+            .ok_or_else(|| CliError::load(format!("{}: nothing to draw", args.file.display())))?;
+        (pose, bounds)
+    } else {
+        // The bind pose where the file has one; else the first frame of its first clip (what such files show).
+        let clip = (!scene.skeleton.has_bind_pose).then(|| scene.clips.first()).flatten();
+        // An MMD model's hair and skirts hang as physics settles them in that pose.
+        let pose = match crate::physics::Simulation::new(&scene, Default::default()).filter(|_| !args.no_physics) {
+            Some(mut sim) => sim.pose(&scene, &crate::physics::FrameInput::at(clip, 0.0, fps)),
+            None => Pose::of_scene(&scene, clip, 0.0, fps, &[]),
+        };
+        let vertices = crate::anim::morphed_vertices(&scene, &pose.morphs);
+        let bounds = crate::anim::skinned_bounds(&vertices, &pose.palette)
+            .ok_or_else(|| CliError::load(format!("{}: nothing to draw", args.file.display())))?;
+        (pose, bounds)
     };
-    // Vertices exist (checked above), so the skinned box does.
-    let bounds = crate::anim::skinned_bounds(&crate::anim::morphed_vertices(&scene, &pose.morphs), &pose.palette)
-        .ok_or_else(|| CliError::load(format!("{}: nothing to draw", args.file.display())))?;
     let camera = Camera::framing(scene.up, &bounds, 15f32.to_radians(), 10f32.to_radians(), 1.0);
     let headless = Headless::new().map_err(CliError::load)?;
     let textures = TextureSet::load(&scene, args.file.parent());
     let model = GpuModel::upload_textures(headless.renderer(), &scene, &textures);
-    let overlays = Overlays::default();
+    let overlays = Overlays { skeleton: bones_only, grid: false, ..Overlays::default() };
     let input = FrameInput { camera: &camera, pose: &pose, overlays: &overlays, time: 0.0, reference_pose: None };
     let mut view = ViewState::new(headless.renderer());
     let size = (args.size, args.size);

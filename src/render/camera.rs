@@ -216,6 +216,28 @@ pub fn clip_camera(
     Some((Camera::framing(scene.up, &bounds, yaw, pitch, aspect), bounds))
 }
 
+/// The bounds of the skeleton's joints posed over a whole clip (or the bind pose when `clip` is `None`), sampled
+/// as [`animation_bounds`] samples: what frames a file with bones but no mesh (an animation, a rig). A box of
+/// at least a unit around a single joint; `None` without joints.
+pub fn skeleton_bounds(scene: &Scene, clip: Option<usize>, default_fps: f32, samples: usize) -> Option<FrameBounds> {
+    if scene.skeleton.is_empty() {
+        return None;
+    }
+    let clip = clip.and_then(|i| scene.clips.get(i));
+    let last = clip.map_or(0, |c| c.frame_count.saturating_sub(1));
+    let n = (last as usize + 1).min(samples.max(2));
+    let mut points = Vec::new();
+    let mut pose = Pose::default();
+    for i in 0..n {
+        let frame = if n == 1 { 0 } else { ((i as u64 * last as u64) / (n as u64 - 1)) as u32 };
+        pose.update_scene(scene, clip, frame as f32, default_fps, &[]);
+        points.extend(pose.world.iter().map(|m| m.w_axis.truncate()).filter(|p| p.is_finite()));
+    }
+    let b = FrameBounds::of_points(&points)?;
+    let pad = (1.0 - b.diagonal()).max(0.0) * 0.5;
+    Some(if pad > 0.0 { FrameBounds::of_points(&[b.min - Vec3::splat(pad), b.max + Vec3::splat(pad)])? } else { b })
+}
+
 /// The bounds of the mesh as the viewer draws it (constraints and morphs applied, skinned) over a whole clip
 /// (or the bind pose when `clip` is `None`), with the morph weights `overrides` sets (as
 /// [`Pose::update_scene`]), so a camera framed on it doesn't jump between frames. Long clips

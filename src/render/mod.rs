@@ -40,7 +40,7 @@ pub use crate::anim::Ghost;
 pub use crate::textures::{TextureProblem, is_color_key};
 pub use camera::{
     Camera, FRAMING_SAMPLES, FixedView, animation_bounds, camera_frustum, camera_path, clip_camera, mmd_view_to_world,
-    ray_through,
+    ray_through, skeleton_bounds,
 };
 pub use capture::{SkinCapture, capture_skinning};
 pub use frame::{FrameInput, FrameOverlays, Overlays, Targets, ViewState, WireKind, WireShape, frame_bounds};
