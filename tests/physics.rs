@@ -367,7 +367,6 @@ fn a_long_dance_stays_finite_and_held_together() {
 
 #[test]
 fn check_names_what_the_simulation_cannot_use() {
-    use rigscope::scene::{PhysicsJoint, RigidBody};
     let dir = temp_dir("check");
     let mut doc = fixtures::chain3();
     // A joint on a body that doesn't exist, one linking a body to itself, a body with no size, a simulated body
@@ -382,7 +381,6 @@ fn check_names_what_the_simulation_cannot_use() {
     doc.rigid_bodies[1].collision_mask = 0xFFFF;
     doc.rigid_bodies[0].collision_mask = 0xFFFF;
     doc.rigid_bodies[0].size = Vec3::splat(1.0);
-    let _: (&RigidBody, &PhysicsJoint) = (&doc.rigid_bodies[0], &doc.joints[0]);
     let path = dir.join("bad.pmx");
     std::fs::write(&path, doc.to_bytes()).unwrap();
     let out = Command::new(env!("CARGO_BIN_EXE_rigscope")).arg("check").arg(&path).output().unwrap();

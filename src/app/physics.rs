@@ -107,8 +107,10 @@ pub fn shapes(doc: &Document) -> Vec<crate::render::WireShape> {
     use crate::physics::{Mode, Shape};
     use crate::render::{WireKind, WireShape};
     let own;
-    let (rig, places) = match doc.physics().filter(|_| doc.physics_shown()) {
-        Some(sim) => (sim.rig(), sim.places()),
+    let (rig, places) = match doc.physics() {
+        Some(sim) if doc.physics_shown() => (sim.rig(), sim.places()),
+        // Physics off: the same rig, each body where its bone puts it in the pose shown.
+        Some(sim) => (sim.rig(), sim.rig().places_in(doc.pose())),
         None => {
             let Some(rig) = crate::physics::Rig::of_scene(doc.scene()) else { return Vec::new() };
             own = rig;

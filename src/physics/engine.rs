@@ -175,11 +175,6 @@ impl Engine {
         self.handles.is_empty()
     }
 
-    pub fn set_gravity(&mut self, gravity: Vec3) {
-        self.gravity = gravity;
-        self.world.set_gravity(v(gravity));
-    }
-
     pub fn is_kinematic(&self, i: usize) -> bool {
         self.kinematic[i]
     }

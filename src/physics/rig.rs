@@ -252,13 +252,6 @@ impl Rig {
     pub fn places_in(&self, pose: &crate::anim::Pose) -> Vec<super::Place> {
         self.bodies.iter().map(|b| b.place_in(pose)).collect()
     }
-
-    /// The model's height from its bind pose (bones' extent in Y), the scale the physics figures are given in.
-    pub fn scale_hint(scene: &Scene) -> f32 {
-        let ys = scene.skeleton.bind_world.iter().map(|m| m.w_axis.y);
-        let (lo, hi) = ys.fold((f32::INFINITY, f32::NEG_INFINITY), |(lo, hi), y| (lo.min(y), hi.max(y)));
-        if hi > lo { hi - lo } else { 1.0 }
-    }
 }
 
 /// `r` with every value that isn't a number made a harmless one: positions, angles and sizes 0, mass 0 (the body
