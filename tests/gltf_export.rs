@@ -51,19 +51,7 @@ struct Message {
 /// The Khronos glTF-Validator's reports on `files`. Its npm package is installed from the lock file the first
 /// time (`npm ci`); without Node the test fails, it never skips.
 fn validate(files: &[PathBuf]) -> Vec<Report> {
-    static INSTALL: std::sync::Mutex<()> = std::sync::Mutex::new(());
-    let tool = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tools/gltf-validator");
-    {
-        let _one = INSTALL.lock().unwrap_or_else(|e| e.into_inner());
-        if !tool.join("node_modules/gltf-validator/package.json").is_file() {
-            let npm = Command::new("npm")
-                .args(["ci", "--no-audit", "--no-fund"])
-                .current_dir(&tool)
-                .output()
-                .expect("npm is needed to install the glTF validator (apt-get install nodejs npm)");
-            assert!(npm.status.success(), "npm ci: {}", String::from_utf8_lossy(&npm.stderr));
-        }
-    }
+    let tool = common::npm_tool("gltf-validator", "gltf-validator/package.json");
     let run = Command::new("node")
         .arg(tool.join("validate.mjs"))
         .args(files)

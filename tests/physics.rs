@@ -67,19 +67,7 @@ fn simulate(scene: &Scene, last: u32) -> Vec<Frame> {
 /// `engine` says `ammo`). Its npm packages are installed from the lock file the first time; without Node the
 /// test fails, it never skips.
 fn reference(model: &Path, motion: Option<&Path>, last: u32, engine: &str) -> Vec<Frame> {
-    static INSTALL: std::sync::Mutex<()> = std::sync::Mutex::new(());
-    let tool = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tools/physics-ref");
-    {
-        let _one = INSTALL.lock().unwrap_or_else(|e| e.into_inner());
-        if !tool.join("node_modules/babylon-mmd/package.json").is_file() {
-            let npm = Command::new("npm")
-                .args(["ci", "--no-audit", "--no-fund"])
-                .current_dir(&tool)
-                .output()
-                .expect("npm is needed to install the physics reference (apt-get install nodejs npm)");
-            assert!(npm.status.success(), "npm ci: {}", String::from_utf8_lossy(&npm.stderr));
-        }
-    }
+    let tool = common::npm_tool("physics-ref", "babylon-mmd/package.json");
     let mut cmd = Command::new("node");
     cmd.arg(tool.join("run.mjs")).arg(model);
     if let Some(m) = motion {

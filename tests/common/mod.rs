@@ -72,3 +72,21 @@ pub fn render_png(folder: &str, name: &str, args: &[&str]) -> (image::RgbaImage,
     let image = image::open(&out).unwrap_or_else(|e| panic!("{}: {e}", out.display())).to_rgba8();
     (image, String::from_utf8_lossy(&result.stderr).into_owned())
 }
+
+/// Installs the npm packages of the tool in `tools/<tool>` from its lock file (`npm ci`) the first time, when
+/// `marker` (a path inside its `node_modules`) is missing, and returns the tool's folder. Without npm the test
+/// fails, it never skips.
+pub fn npm_tool(tool: &str, marker: &str) -> PathBuf {
+    static INSTALL: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tools").join(tool);
+    let _one = INSTALL.lock().unwrap_or_else(|e| e.into_inner());
+    if !dir.join("node_modules").join(marker).is_file() {
+        let npm = std::process::Command::new("npm")
+            .args(["ci", "--no-audit", "--no-fund"])
+            .current_dir(&dir)
+            .output()
+            .unwrap_or_else(|e| panic!("npm is needed to install tools/{tool} (apt-get install nodejs npm): {e}"));
+        assert!(npm.status.success(), "npm ci in tools/{tool}: {}", String::from_utf8_lossy(&npm.stderr));
+    }
+    dir
+}
