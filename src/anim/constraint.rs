@@ -1,8 +1,13 @@
 //! MikuMikuDance's bone constraints on a sampled pose, as MikuMikuDance applies them: bone by bone in the
 //! model's deform order (`Constraints::transform_order`), an appended bone takes a share of its source's
-//! rotation and/or translation, and reaching an IK bone solves its chain by cyclic coordinate descent (CCD):
-//! each link, from the effector's parent up, turns so the effector points at the IK bone, at most the chain's
-//! limit angle per step, within the link's angle limits, for the chain's loop count.
+//! rotation and/or translation, and reaching an IK bone solves its chain by cyclic coordinate descent (CCD) as
+//! the established runtimes (saba, babylon-mmd) do: each link, from the effector's parent up, turns toward the
+//! IK bone by at most the chain's limit angle (times its place in the chain), the turns adding up on top of
+//! the animated rotation; a limited link's whole rotation is clamped per Euler angle in the order its limits
+//! suit, and in the first half of the loop count a one-axis link (a knee) turns about its axis only, with an
+//! angle past a limit mirrored back into the range (so a knee folds back, the way it bends). A leg (a free link
+//! over a knee) that the loop count leaves off a target within reach is finished in closed form, so the feet
+//! stand on their IK bones (`solve`).
 //!
 //! An appended bone takes its source's own motion (key rotation with any IK turn, key translation), or, for an
 //! ordinary append from a bone that is itself appended, that bone's append offset: the way the established
@@ -11,13 +16,10 @@
 //!
 //! Not applied: fixed axes and local axes (they constrain the user's handles, not playback), physics.
 
-use glam::{EulerRot, Quat, Vec3};
+use glam::{EulerRot, Mat4, Quat, Vec3};
 
 use super::Pose;
 use crate::scene::{AngleLimits, Constraints, IkChain, Skeleton};
-
-/// Below this angle (radians) a CCD step turns nothing.
-const MIN_STEP: f32 = 1e-5;
 
 /// Applies `constraints` to `pose` (whose `locals` hold the sampled motion) and re-evaluates it. A chain or
 /// relation naming a joint past the skeleton is skipped.
@@ -136,105 +138,317 @@ fn append_source(
     }
 }
 
-/// One IK chain by CCD on `pose`, whose world matrices are current; leaves them current.
+/// Stop solving when the effector is this close to its IK bone (squared distance, model units), as
+/// MikuMikuDance's runtimes do.
+const CLOSE_ENOUGH2: f32 = 1e-8;
+
+/// The most iterations one chain runs, whatever its file asks for.
+const MAX_LOOPS: u32 = 256;
+
+/// A leg's CCD iterations have stalled when one leaves the foot further than this share of its miss before.
+const LEG_STALL: f32 = 0.99;
+
+/// Past this pitch (radians) an Euler decomposition holds the middle angle, away from gimbal lock.
+const EULER_LIMIT: f32 = 88.0 * std::f32::consts::PI / 180.0;
+
+/// How one limited link turns: about one axis of its parent's frame (a knee), not at all, or freely within
+/// its per-axis limits.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Hinge {
+    Free,
+    Fixed,
+    Axis(usize),
+}
+
+/// The order in which a limited link's rotation is split into Euler angles for clamping: the one whose middle
+/// angle the limits keep furthest from ±90°.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Order {
+    Yxz,
+    Zyx,
+    Xzy,
+}
+
+/// A link's limits sorted (min ≤ max per axis), with how it turns and the Euler order its limits are applied in.
+#[derive(Debug, Clone, Copy)]
+struct Limited {
+    min: Vec3,
+    max: Vec3,
+    hinge: Hinge,
+    order: Order,
+}
+
+impl Limited {
+    fn new(l: &AngleLimits) -> Limited {
+        let (min, max) = (l.min.min(l.max), l.max.max(l.min));
+        let half = std::f32::consts::FRAC_PI_2;
+        let order = if -half < min.x && max.x < half {
+            Order::Yxz
+        } else if -half < min.y && max.y < half {
+            Order::Zyx
+        } else {
+            Order::Xzy
+        };
+        let still = |k: usize| min[k] == 0.0 && max[k] == 0.0;
+        let hinge = match (still(0), still(1), still(2)) {
+            (true, true, true) => Hinge::Fixed,
+            (false, true, true) => Hinge::Axis(0),
+            (true, false, true) => Hinge::Axis(1),
+            (true, true, false) => Hinge::Axis(2),
+            _ => Hinge::Free,
+        };
+        Limited { min, max, hinge, order }
+    }
+
+    /// `q` with each Euler angle (in the link's order) within its limits. While `reflect` (the first half of
+    /// a solve), an angle past a limit is mirrored back about it when the mirror image lies within the range,
+    /// which lets a knee that CCD bent forward fold back the way it bends.
+    fn clamp(&self, q: Quat, reflect: bool) -> Quat {
+        let m = glam::Mat3::from_quat(q);
+        // m.col(c)[r] is row r, column c of the rotation matrix.
+        let at = |r: usize, c: usize| m.col(c)[r];
+        let middle = |s: f32| s.clamp(-1.0, 1.0).asin().clamp(-EULER_LIMIT, EULER_LIMIT);
+        let limit = |a: f32, k: usize| limit_angle(a, self.min[k], self.max[k], reflect);
+        match self.order {
+            Order::Yxz => {
+                let x = middle(-at(1, 2));
+                let (y, z) = (at(0, 2).atan2(at(2, 2)), at(1, 0).atan2(at(1, 1)));
+                Quat::from_euler(EulerRot::YXZ, limit(y, 1), limit(x, 0), limit(z, 2))
+            }
+            Order::Zyx => {
+                let y = middle(-at(2, 0));
+                let (x, z) = (at(2, 1).atan2(at(2, 2)), at(1, 0).atan2(at(0, 0)));
+                Quat::from_euler(EulerRot::ZYX, limit(z, 2), limit(y, 1), limit(x, 0))
+            }
+            Order::Xzy => {
+                let z = middle(-at(0, 1));
+                let (x, y) = (at(2, 1).atan2(at(1, 1)), at(0, 2).atan2(at(0, 0)));
+                Quat::from_euler(EulerRot::XZY, limit(x, 0), limit(z, 2), limit(y, 1))
+            }
+        }
+    }
+}
+
+/// `angle` within [min, max]; past a limit, mirrored about it when `reflect` and the mirror lies in the range.
+fn limit_angle(angle: f32, min: f32, max: f32, reflect: bool) -> f32 {
+    if angle < min {
+        let mirrored = 2.0 * min - angle;
+        if reflect && mirrored <= max { mirrored } else { min }
+    } else if angle > max {
+        let mirrored = 2.0 * max - angle;
+        if reflect && mirrored >= min { mirrored } else { max }
+    } else {
+        angle
+    }
+}
+
+/// One IK chain on `pose`, whose world matrices are current; leaves them current.
+///
+/// Cyclic coordinate descent as MikuMikuDance's runtimes run it: every iteration turns each link in turn, from
+/// the effector's parent up, by the angle between "link → effector" and "link → IK bone" (at most the chain's
+/// limit angle times the link's place in the chain), about their common normal taken into the link's parent
+/// frame. The turns add up over the solve on top of the animated rotation. A limited link's whole rotation is
+/// split into Euler angles and clamped per axis; in the first half of the iterations a one-axis link (a knee)
+/// turns about that axis only, in the sense of the normal, and an angle past a limit is mirrored back into the
+/// range. The solve ends after the chain's loop count or once the effector is on the IK bone.
+///
+/// CCD converges slowly on a leg whose knee starts nearly straight (each step bends the knee by the small angle
+/// the target subtends from it), so a leg (a free top link over one hinge) still off its target after the loop
+/// count is finished in closed form ([`finish_leg`]): the knee bent to the angle whose reach equals the
+/// target's distance, the top link turned the shortest way to point at it. That is the pose the iterations
+/// were converging to, and what MikuMikuDance shows: feet on their IK bones wherever the legs reach them.
 fn solve(skeleton: &Skeleton, chain: &IkChain, pose: &mut Pose) {
-    let position = |pose: &Pose, j: usize| pose.world[j].w_axis.truncate();
-    // The joints from the top link down to the effector: all a step moves that the next step reads. A step
+    let goal = position(pose, chain.joint);
+    if position(pose, chain.target).distance_squared(goal) < CLOSE_ENOUGH2 {
+        return;
+    }
+    // The joints from the top link down to the effector: all a turn moves that the next turn reads. A turn
     // updates only those below its link; the rest of the skeleton is re-evaluated once at the end.
     let path = chain_path(skeleton, chain);
-    let mut best_miss = f32::INFINITY;
-    let mut best: Vec<Quat> = chain.links.iter().map(|l| pose.locals[l.joint].rotation).collect();
-    let mut hinge = vec![0.0f32; chain.links.len()];
-    for iteration in 0..chain.loop_count.min(1000) {
-        let mut turned = false;
+    let limits: Vec<Option<Limited>> = chain.links.iter().map(|l| l.limits.as_ref().map(Limited::new)).collect();
+    let animated: Vec<Quat> = chain.links.iter().map(|l| pose.locals[l.joint].rotation).collect();
+    let mut turns = vec![Quat::IDENTITY; chain.links.len()];
+    // A leg: a free top link over a knee, on the effector's parent line, which `finish_leg` can finish.
+    let leg = match (path.as_deref(), &chain.links[..], &limits[..]) {
+        (Some(p), [knee, top], [Some(hinge), None]) if p.first() == Some(&top.joint) => match hinge.hinge {
+            Hinge::Axis(k) => Some((p, (knee.joint, Vec3::AXES[k], hinge.min[k], hinge.max[k]))),
+            _ => None,
+        },
+        _ => None,
+    };
+    let loops = chain.loop_count.min(MAX_LOOPS);
+    let mut miss = position(pose, chain.target).distance(goal);
+    for iteration in 0..loops {
+        let first_half = iteration < loops / 2;
         for (l, link) in chain.links.iter().enumerate() {
-            let goal = position(pose, chain.joint);
-            let effector = position(pose, chain.target);
-            let origin = position(pose, link.joint);
-            // The link's world rotation (its axes normalised: cheaper than a full decomposition).
-            let m = glam::Mat3::from_mat4(pose.world[link.joint]);
-            let axes = glam::Mat3::from_cols(m.x_axis.normalize(), m.y_axis.normalize(), m.z_axis.normalize());
-            let inverse = axes.transpose();
-            let (Some(to_effector), Some(to_goal)) =
-                ((inverse * (effector - origin)).try_normalize(), (inverse * (goal - origin)).try_normalize())
-            else {
+            if limits[l].is_some_and(|x| x.hinge == Hinge::Fixed) {
                 continue;
-            };
-            let step = |angle: f32| {
-                if chain.limit_angle > 0.0 { angle.clamp(-chain.limit_angle, chain.limit_angle) } else { angle }
-            };
-            let local = &mut pose.locals[link.joint];
-            let rotation = match link.limits.and_then(|l| single_axis(&l)) {
-                // A hinge (a knee), as MikuMikuDance's runtimes turn it: the whole angle between the two
-                // directions (limited per step), about the axis, in whichever sense brings the effector closer,
-                // added to the hinge's angle so far in this solve (which starts from 0: the key is replaced).
-                Some((axis, min, max)) => {
-                    let angle = step(to_effector.dot(to_goal).clamp(-1.0, 1.0).acos());
-                    if !angle.is_finite() || angle < MIN_STEP {
-                        continue;
-                    }
-                    let closer = |a: f32| (Quat::from_axis_angle(axis, a) * to_effector).dot(to_goal);
-                    let mut turned_to = hinge[l] + if closer(angle) > closer(-angle) { angle } else { -angle };
-                    // MikuMikuDance's first step picks the bend the limits allow: a knee bends backwards.
-                    if iteration == 0 && !(min..=max).contains(&turned_to) {
-                        let middle = (min + max) / 2.0;
-                        if (min..=max).contains(&-turned_to) || (middle - turned_to).abs() > (middle + turned_to).abs()
-                        {
-                            turned_to = -turned_to;
-                        }
-                    }
-                    hinge[l] = turned_to.clamp(min, max);
-                    Quat::from_axis_angle(axis, hinge[l])
-                }
-                _ => {
-                    let angle = step(to_effector.dot(to_goal).clamp(-1.0, 1.0).acos());
-                    if angle < MIN_STEP {
-                        continue;
-                    }
-                    let Some(axis) = to_effector.cross(to_goal).try_normalize() else { continue };
-                    let mut rotation = (local.rotation * Quat::from_axis_angle(axis, angle)).normalize();
-                    if let Some(limits) = link.limits {
-                        let e = euler(rotation).clamp(limits.min.min(limits.max), limits.max.max(limits.min));
-                        rotation = Quat::from_euler(EulerRot::XYZ, e.x, e.y, e.z);
-                    }
-                    rotation
-                }
-            };
-            if rotation.is_finite() {
-                local.rotation = rotation;
-                turned = true;
             }
-            match path.as_ref().and_then(|p| Some((p, p.iter().position(|&j| j == link.joint)?))) {
-                Some((p, k)) => {
-                    for &j in &p[k..] {
-                        let local = pose.locals[j].to_mat4();
-                        pose.world[j] = skeleton.joints[j].parent.map_or(local, |q| pose.world[q] * local);
-                    }
-                }
-                None => pose.evaluate_from(skeleton, link.joint),
+            let Some(axis_angle) = ccd_turn(skeleton, chain, l, limits[l], first_half, pose) else { continue };
+            let mut turn = (Quat::from_axis_angle(axis_angle.0, axis_angle.1) * turns[l]).normalize();
+            if let Some(limited) = limits[l] {
+                let whole = limited.clamp(turn * animated[l], first_half);
+                turn = (whole * animated[l].inverse()).normalize();
             }
+            if !turn.is_finite() {
+                continue;
+            }
+            turns[l] = turn;
+            pose.locals[link.joint].rotation = (turn * animated[l]).normalize();
+            update_below(skeleton, path.as_deref(), link.joint, pose);
         }
-        // The best pose so far is kept; an iteration that brings the effector no closer is undone and ends the
-        // solve (as MikuMikuDance's runtimes do), as does reaching the goal.
-        let miss = position(pose, chain.target).distance(position(pose, chain.joint));
-        if miss < best_miss {
-            best_miss = miss;
-            for (saved, link) in best.iter_mut().zip(&chain.links) {
-                *saved = pose.locals[link.joint].rotation;
-            }
-        } else {
-            for (saved, link) in best.iter().zip(&chain.links) {
-                pose.locals[link.joint].rotation = *saved;
-            }
+        let was = miss;
+        miss = position(pose, chain.target).distance(goal);
+        // A leg whose iterations have stalled (each bringing the foot less than a hundredth nearer) is finished
+        // in closed form at once rather than after the rest of its loop count.
+        if miss * miss < CLOSE_ENOUGH2 || (leg.is_some() && miss > was * LEG_STALL) {
             break;
         }
-        if !turned || miss < 1e-5 {
-            break;
-        }
+    }
+    if let Some((p, knee)) = leg
+        && miss * miss >= CLOSE_ENOUGH2
+    {
+        finish_leg(skeleton, chain, p, knee, pose);
     }
     if let Some(top) = path.as_ref().and_then(|p| p.first()) {
         pose.evaluate_from(skeleton, *top);
     }
+}
+
+/// A joint's model-space position.
+fn position(pose: &Pose, j: usize) -> Vec3 {
+    pose.world[j].w_axis.truncate()
+}
+
+/// The rotation one CCD step gives link `l` (axis in its parent's frame, angle), or `None` when the effector
+/// already lies on the line from the link to the IK bone.
+fn ccd_turn(
+    skeleton: &Skeleton,
+    chain: &IkChain,
+    l: usize,
+    limited: Option<Limited>,
+    first_half: bool,
+    pose: &Pose,
+) -> Option<(Vec3, f32)> {
+    let joint = chain.links[l].joint;
+    let origin = position(pose, joint);
+    let to_effector = (origin - position(pose, chain.target)).try_normalize()?;
+    let to_goal = (origin - position(pose, chain.joint)).try_normalize()?;
+    let normal = to_effector.cross(to_goal);
+    if normal.length_squared() < CLOSE_ENOUGH2 {
+        return None;
+    }
+    let parent = parent_rotation(skeleton, pose, joint);
+    let axis = match limited.map(|x| x.hinge) {
+        Some(Hinge::Axis(k)) if first_half => Vec3::AXES[k] * if normal.dot(parent.col(k)) >= 0.0 { 1.0 } else { -1.0 },
+        _ => (parent.transpose() * normal).try_normalize()?,
+    };
+    let mut angle = to_effector.dot(to_goal).clamp(-1.0, 1.0).acos();
+    if chain.limit_angle > 0.0 {
+        angle = angle.min(chain.limit_angle * (l + 1) as f32);
+    }
+    Some((axis, angle))
+}
+
+/// The rotation of a joint's parent frame in model space (a scaled parent's axes normalised).
+fn parent_rotation(skeleton: &Skeleton, pose: &Pose, joint: usize) -> glam::Mat3 {
+    skeleton.joints[joint].parent.map_or(glam::Mat3::IDENTITY, |p| {
+        let m = glam::Mat3::from_mat4(pose.world[p]);
+        glam::Mat3::from_cols(m.x_axis.normalize(), m.y_axis.normalize(), m.z_axis.normalize())
+    })
+}
+
+/// Re-evaluates the world matrices from `joint` down the chain's path to its effector (all that a turn of
+/// `joint` moves that the solve reads), or from `joint` on when the chain has no path.
+fn update_below(skeleton: &Skeleton, path: Option<&[usize]>, joint: usize, pose: &mut Pose) {
+    match path.and_then(|p| Some((p, p.iter().position(|&j| j == joint)?))) {
+        Some((p, k)) => {
+            for &j in &p[k..] {
+                let local = pose.locals[j].to_mat4();
+                pose.world[j] = skeleton.joints[j].parent.map_or(local, |q| pose.world[q] * local);
+            }
+        }
+        None => pose.evaluate_from(skeleton, joint),
+    }
+}
+
+/// Finishes a leg in closed form: `path` runs from the free top link to the effector, `knee` is (joint, hinge
+/// axis in its parent's frame, lowest and highest angle). The knee's whole rotation becomes the hinge angle
+/// within its limits whose top-to-effector distance equals the top-to-target distance (the solution nearest the
+/// knee's angle now), or, when none does, the one that comes nearest; then the top link turns by the shortest
+/// arc that points the effector at the target. Rigid (similarity) transforms below the top are assumed, as
+/// MikuMikuDance's bones are: the squared distance is then a sinusoid of the hinge angle.
+fn finish_leg(
+    skeleton: &Skeleton,
+    chain: &IkChain,
+    path: &[usize],
+    (knee, axis, min, max): (usize, Vec3, f32, f32),
+    pose: &mut Pose,
+) {
+    let top = path[0];
+    let (root, goal) = (position(pose, top), position(pose, chain.joint));
+    let want = (goal - root).length_squared();
+    let now = {
+        let (a, angle) = pose.locals[knee].rotation.to_axis_angle();
+        if a.dot(axis) < 0.0 { -angle } else { angle }
+    };
+    let Some(parent) = skeleton.joints[knee].parent else { return };
+    // The effector in the knee's own frame, and the knee's local transform for a hinge angle.
+    let effector = pose.world[knee].inverse().transform_point3(position(pose, chain.target));
+    let local = pose.locals[knee];
+    let reach2 = |angle: f32| {
+        let m =
+            Mat4::from_scale_rotation_translation(local.scale, Quat::from_axis_angle(axis, angle), local.translation);
+        (pose.world[parent] * m).transform_point3(effector).distance_squared(root)
+    };
+    // reach²(θ) = a + b·cos θ + c·sin θ = a + r·cos(θ − φ).
+    let (at0, at_half, at_pi) = (reach2(0.0), reach2(std::f32::consts::FRAC_PI_2), reach2(std::f32::consts::PI));
+    let (a, b, c) = ((at0 + at_pi) / 2.0, (at0 - at_pi) / 2.0, at_half - (at0 + at_pi) / 2.0);
+    let (r, phi) = (b.hypot(c), c.atan2(b));
+    let tau = std::f32::consts::TAU;
+    // Every angle in [min, max] congruent to one of `angles`.
+    let in_range = |angles: &[f32]| -> Vec<f32> {
+        let mut out = Vec::new();
+        for &t in angles {
+            for k in -2..=2 {
+                let x = t + k as f32 * tau;
+                if (min..=max).contains(&x) {
+                    out.push(x);
+                }
+            }
+        }
+        out
+    };
+    let exact = if r > 1e-12 && ((want - a) / r).abs() <= 1.0 {
+        let d = ((want - a) / r).acos();
+        in_range(&[phi + d, phi - d])
+    } else {
+        Vec::new()
+    };
+    let angle = if exact.is_empty() {
+        // Out of reach: the end or turning point of the sinusoid that comes nearest.
+        let mut candidates = in_range(&[phi, phi + std::f32::consts::PI]);
+        candidates.extend([min, max]);
+        candidates.into_iter().min_by(|x, y| (reach2(*x) - want).abs().total_cmp(&(reach2(*y) - want).abs()))
+    } else {
+        exact.into_iter().min_by(|x, y| (x - now).abs().total_cmp(&(y - now).abs()))
+    };
+    let Some(angle) = angle else { return };
+    pose.locals[knee].rotation = Quat::from_axis_angle(axis, angle);
+    update_below(skeleton, Some(path), knee, pose);
+    // Point the effector at the target: the shortest arc, in model space, carried into the top's parent frame.
+    let (Some(from), Some(to)) = ((position(pose, chain.target) - root).try_normalize(), (goal - root).try_normalize())
+    else {
+        return;
+    };
+    // (glam's `from_rotation_arc` returns no turn below about 1e-3 rad: 0.01 units of miss at a leg's length.)
+    let cross = from.cross(to);
+    let Some(axis) = cross.try_normalize() else { return };
+    let arc = Quat::from_axis_angle(axis, cross.length().atan2(from.dot(to)));
+    let parent = Quat::from_mat3(&parent_rotation(skeleton, pose, top));
+    let turn = parent.inverse() * arc * parent;
+    pose.locals[top].rotation = (turn * pose.locals[top].rotation).normalize();
+    update_below(skeleton, Some(path), top, pose);
 }
 
 /// The chain's joints from its top link down to its effector, parents first, when every link lies on the
@@ -251,22 +465,6 @@ fn chain_path(skeleton: &Skeleton, chain: &IkChain) -> Option<Vec<usize>> {
     }
     path.reverse();
     Some(path)
-}
-
-/// A rotation's XYZ Euler angles.
-fn euler(q: Quat) -> Vec3 {
-    let (x, y, z) = q.to_euler(EulerRot::XYZ);
-    Vec3::new(x, y, z)
-}
-
-/// When the limits let a link turn about one axis only (X, Y or Z): that axis and its range.
-fn single_axis(l: &AngleLimits) -> Option<(Vec3, f32, f32)> {
-    let (min, max) = (l.min.min(l.max), l.max.max(l.min));
-    let free: Vec<usize> = (0..3).filter(|&k| min[k] != 0.0 || max[k] != 0.0).collect();
-    match free[..] {
-        [k] => Some((Vec3::AXES[k], min[k], max[k])),
-        _ => None,
-    }
 }
 
 #[cfg(test)]
@@ -342,6 +540,57 @@ mod tests {
         let along = (ankle - hip).normalize().dot((goal - hip).normalize());
         assert!(along > 0.999, "the leg points at the goal ({along})");
         assert!((ankle.distance(goal) - 0.5).abs() < 1e-2, "as close as a 2-long leg gets: {}", ankle.distance(goal));
+    }
+
+    /// A leg whose knee starts all but straight (its key: 0.02 rad) and an IK bone well within reach: CCD
+    /// alone bends such a knee by a sliver per iteration; with two iterations the solve still puts the ankle on
+    /// the IK bone, the knee bent back about X only, within its limits.
+    #[test]
+    fn a_nearly_straight_leg_reaches_a_near_target_however_few_the_iterations() {
+        let s = leg();
+        for (goal, loops) in
+            [(Vec3::new(0.0, 0.6, 0.1), 2), (Vec3::new(0.3, 0.3, -0.2), 2), (Vec3::new(0.0, 0.5, 0.4), 40)]
+        {
+            let mut pose = Pose::bind(&s);
+            pose.locals[1].rotation = Quat::from_rotation_x(-0.02);
+            pose.locals[3].translation = goal;
+            let knee =
+                AngleLimits { min: Vec3::new(-std::f32::consts::PI, 0.0, 0.0), max: Vec3::new(-0.0087, 0.0, 0.0) };
+            let mut c = chain(Some(knee));
+            c.ik[0].loop_count = loops;
+            apply_constraints(&s, &c, &mut pose);
+            let ankle = pose.world[2].w_axis.truncate();
+            assert!(ankle.distance(goal) < 1e-5, "goal {goal}, {loops} loops: ankle at {ankle}");
+            let (x, y, z) = pose.locals[1].rotation.to_euler(EulerRot::XYZ);
+            assert!(
+                (-std::f32::consts::PI..=-0.0087).contains(&x) && y.abs() < 1e-5 && z.abs() < 1e-5,
+                "knee ({x}, {y}, {z})"
+            );
+        }
+    }
+
+    /// A limited link's rotation is clamped per axis in the Euler order its limits suit (YXZ when X stays
+    /// within ±90°), and while reflecting, an angle past a limit is mirrored back into the range.
+    #[test]
+    fn limits_clamp_each_euler_angle_and_mirror_while_reflecting() {
+        let wide = AngleLimits { min: Vec3::new(-0.1, -1.0, -1.0), max: Vec3::new(0.1, 1.0, 1.0) };
+        let limited = Limited::new(&wide);
+        assert_eq!(limited.order, Order::Yxz);
+        let q = Quat::from_euler(EulerRot::YXZ, 0.3, 0.2, -0.4);
+        let (y, x, z) = limited.clamp(q, false).to_euler(EulerRot::YXZ);
+        assert!((y - 0.3).abs() < 1e-5 && (x - 0.1).abs() < 1e-5 && (z + 0.4).abs() < 1e-5, "({y}, {x}, {z})");
+        let knee = Limited::new(&AngleLimits { min: Vec3::new(-3.0, 0.0, 0.0), max: Vec3::new(-0.01, 0.0, 0.0) });
+        assert_eq!((knee.hinge, knee.order), (Hinge::Axis(0), Order::Zyx));
+        let forward = Quat::from_rotation_x(0.2);
+        let x = |q: Quat| q.to_euler(EulerRot::XYZ).0;
+        assert!(
+            (x(knee.clamp(forward, true)) + 0.22).abs() < 1e-5,
+            "mirrored about -0.01: {}",
+            x(knee.clamp(forward, true))
+        );
+        assert!((x(knee.clamp(forward, false)) + 0.01).abs() < 1e-5, "clamped: {}", x(knee.clamp(forward, false)));
+        assert_eq!(limit_angle(-5.0, -3.0, -0.01, true), -1.0, "mirrored about the lower limit");
+        assert_eq!(limit_angle(-10.0, -3.0, -0.01, true), -3.0, "a mirror past the other limit clamps");
     }
 
     #[test]

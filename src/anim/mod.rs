@@ -10,6 +10,7 @@ mod morph;
 mod onion;
 mod pick;
 mod pose;
+mod reach;
 mod sample;
 mod skin;
 
@@ -24,5 +25,6 @@ pub use morph::{
 pub use onion::{Ghost, MAX_ONION_FRAMES, onion_ghosts};
 pub use pick::{Picked, pick};
 pub use pose::{Pose, ik_switched_on};
+pub use reach::{IkMiss, ik_misses};
 pub use sample::{sample_clip, sample_keys, sample_keys_eased, sample_track};
 pub use skin::{skin_normal, skin_normals, skin_positions, skin_tangents, skinned_bounds};
