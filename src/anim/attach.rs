@@ -30,6 +30,8 @@ pub struct AttachReport {
     pub clips: Vec<String>,
     /// Names of the animated cameras added to the model (`Scene::cameras`).
     pub cameras: Vec<String>,
+    /// Names of the light tracks added to the model (`Scene::lights`).
+    pub lights: Vec<String>,
 }
 
 /// Why a file can't be attached.
@@ -50,8 +52,8 @@ pub enum AttachError {
 /// Adds `anim`'s clips to `model`, matched by joint name (or by index for unnamed files).
 pub fn attach(model: &mut Scene, anim: &Scene, source: &str) -> Result<AttachReport, AttachError> {
     let (ms, fs) = (&model.skeleton, &anim.skeleton);
-    // A file with cameras attaches them even where no joint matches (a camera-only motion).
-    let has_cameras = !anim.cameras.is_empty();
+    // A file with cameras or light keys attaches them even where no joint matches (a camera or light motion).
+    let has_cameras = !anim.cameras.is_empty() || !anim.lights.is_empty();
     if ms.is_empty() && !has_cameras {
         return Err(AttachError::NoSkeleton(source.to_string()));
     }
@@ -147,6 +149,8 @@ pub fn attach(model: &mut Scene, anim: &Scene, source: &str) -> Result<AttachRep
     model.clips.extend(added);
     report.cameras = anim.cameras.iter().map(|c| c.name.clone()).collect();
     model.cameras.extend(anim.cameras.iter().cloned());
+    report.lights = anim.lights.iter().map(|l| l.name.clone()).collect();
+    model.lights.extend(anim.lights.iter().cloned());
     Ok(report)
 }
 /// The names a VMD motion cut at its 15-byte field (bones and morphs): the field is full, so the real name may

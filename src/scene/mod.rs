@@ -11,6 +11,7 @@ pub mod color;
 mod constraint;
 mod geometry;
 mod image;
+mod light;
 mod mmd;
 mod morph;
 mod mvd;
@@ -31,6 +32,7 @@ pub use geometry::{
     UvAnimation, UvChannel, UvChannelKind, VertexStreams,
 };
 pub use image::EmbeddedImage;
+pub use light::{Light, LightKey, LightTrack, MMD_DEFAULT_LIGHT, ShadowKey};
 pub use mmd::{
     BoneTail, DisplayFrame, DisplayItem, MmdBone, MmdEncoding, MmdInfo, MmdMaterial, PhysicsJoint, RigidBody,
     SdefVertex, SphereMode, Toon, WeightKindCounts, bone_flags, material_flags,
@@ -202,6 +204,9 @@ pub struct Scene {
     pub rsm: Option<Box<RsmInfo>>,
     /// Animated cameras (MVD), each sampled by time in seconds; empty for formats without cameras.
     pub cameras: Vec<CameraTrack>,
+    /// The motion's light and self-shadow keys (VMD, MVD), sampled by time in seconds; empty when no motion
+    /// keys the light (the renderer then uses its own, or MikuMikuDance's default for MMD models).
+    pub lights: Vec<LightTrack>,
     /// MVD facts for `info` and the sidebar; `None` for other formats.
     pub mvd: Option<Box<MvdInfo>>,
     /// VMD facts for `info` and the sidebar; `None` for other formats.
@@ -233,6 +238,7 @@ impl Scene {
             front_face: FrontFace::Ccw,
             rsm: None,
             cameras: Vec::new(),
+            lights: Vec::new(),
             mvd: None,
             vmd: None,
             vpd: None,

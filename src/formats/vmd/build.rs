@@ -332,6 +332,24 @@ pub fn build(raw: RawVmd, file: &str) -> Result<Scene, LoadError> {
             cut_span: 1.0 / FPS,
         });
     }
+    let mut light_tracks = Vec::new();
+    if !lights.is_empty() || !shadows.is_empty() {
+        light_tracks.push(crate::scene::LightTrack {
+            name: header.model_name.text.clone(),
+            keys: lights
+                .iter()
+                .map(|l| crate::scene::LightKey {
+                    time: seconds(l.frame),
+                    light: crate::scene::Light { color: l.color.into(), direction: l.direction.into() },
+                    enabled: true,
+                })
+                .collect(),
+            shadows: shadows
+                .iter()
+                .map(|s| crate::scene::ShadowKey { time: seconds(s.frame), mode: s.mode, distance: s.distance })
+                .collect(),
+        });
+    }
 
     // No joint has a parent, so this cannot fail.
     let skeleton = Skeleton::new(joints, false).map_err(|i| LoadError::at(0, format!("joint {i}: bad parent")))?;
@@ -355,6 +373,7 @@ pub fn build(raw: RawVmd, file: &str) -> Result<Scene, LoadError> {
         skeleton,
         clips: vec![clip],
         cameras,
+        lights: light_tracks,
         up: UpAxis::YLeftHanded,
         front_face: FrontFace::Ccw,
         vmd: Some(Box::new(info)),
