@@ -129,8 +129,15 @@ fn fs_mesh(in: MeshOut, @builtin(front_facing) front: bool) -> @location(0) vec4
     // Sampled before anything is discarded, where control flow is still uniform.
     var texel = textureSample(albedo, albedo_sampler, in.uv) * draw.color;
     let sphere = textureSample(sphere_map, albedo_sampler, sphere_uv(n, to_eye)).rgb;
-    // The toon key light: from the eye and above it, so shadow bands fall along silhouettes and under overhangs.
-    let key = dot(n, normalize(to_eye + 0.8 * view.up.xyz));
+    // The toon key light: the scene's light where it has one (MikuMikuDance reads the ramp at 0.5 − 0.5·N·L
+    // toward the light), else from the eye and above it, so shadow bands fall along silhouettes.
+    var key = dot(n, normalize(to_eye + 0.8 * view.up.xyz));
+    if view.light_dir.w > 0.5 {
+        let travel = (view.model * vec4<f32>(view.light_dir.xyz, 0.0)).xyz;
+        if dot(travel, travel) > 1e-12 {
+            key = dot(n, -normalize(travel));
+        }
+    }
     let toon = textureSample(toon_ramp, albedo_sampler, vec2<f32>(0.5, clamp(0.5 - 0.5 * key, 0.03, 0.97))).rgb;
     if view.modes.y > 0.5 {
         texel = vec4<f32>(uv_checker(in.uv), 1.0);

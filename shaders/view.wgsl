@@ -19,6 +19,11 @@ struct View {
     // texture and lighting); y: 1 the UV checker replaces the materials' textures; z: the joint the weight
     // view paints, plus one (0: none, every vertex weighs 0); w unused.
     modes: vec4<f32>,
+    // The scene's directional light (src/render/frame.rs FrameInput::light): xyz the direction it travels, in
+    // model space; w 1 when set (0: the viewer's own light from the eye).
+    light_dir: vec4<f32>,
+    // Its colour (sRGB-encoded, as MikuMikuDance keys it; w 1 when set). Material colours are lit on the CPU.
+    light_color: vec4<f32>,
 };
 
 @group(0) @binding(0) var<uniform> view: View;

@@ -61,7 +61,14 @@ fn camera(scene: &Scene, size: (u32, u32)) -> Camera {
 fn draw(headless: &Headless, scene: &Scene, model: &GpuModel, pose: &Pose, size: (u32, u32)) -> RgbaImage {
     let camera = camera(scene, size);
     let overlays = Overlays::default();
-    let input = FrameInput { camera: &camera, pose, overlays: &overlays, time: 0.0, reference_pose: None };
+    let input = FrameInput {
+        camera: &camera,
+        pose,
+        overlays: &overlays,
+        time: 0.0,
+        reference_pose: None,
+        light: scene.light_at(0.0, true),
+    };
     let mut view = ViewState::new(headless.renderer());
     headless.render(model, &mut view, &input, size, Background::Color([0, 0, 0])).unwrap()
 }
@@ -186,7 +193,14 @@ fn the_ik_overlay_draws_the_chains() {
     let pose = Pose::bind(&scene.skeleton);
     let render = |ik_chains: bool| {
         let overlays = Overlays { mesh: false, grid: false, ik_chains, ..Overlays::default() };
-        let input = FrameInput { camera: &camera, pose: &pose, overlays: &overlays, time: 0.0, reference_pose: None };
+        let input = FrameInput {
+            camera: &camera,
+            pose: &pose,
+            overlays: &overlays,
+            time: 0.0,
+            reference_pose: None,
+            light: scene.light_at(0.0, true),
+        };
         let mut view = ViewState::new(headless.renderer());
         headless.render(&model, &mut view, &input, size, Background::Color([0, 0, 0])).unwrap()
     };
@@ -210,7 +224,14 @@ fn outlines_draw_dark_edges_along_the_silhouette() {
     let pose = Pose::bind(&scene.skeleton);
     let render = |outline: bool| {
         let overlays = Overlays { grid: false, outline, ..Overlays::default() };
-        let input = FrameInput { camera: &camera, pose: &pose, overlays: &overlays, time: 0.0, reference_pose: None };
+        let input = FrameInput {
+            camera: &camera,
+            pose: &pose,
+            overlays: &overlays,
+            time: 0.0,
+            reference_pose: None,
+            light: scene.light_at(0.0, true),
+        };
         let mut view = ViewState::new(headless.renderer());
         headless.render(&model, &mut view, &input, size, Background::Color([255, 255, 255])).unwrap()
     };
@@ -427,4 +448,78 @@ fn visibility_keys_hide_the_model_between_them() {
     let mvd = rigscope::load_bytes("hide.mvd", &doc.to_bytes()).unwrap_or_else(|e| panic!("{e}"));
     let c = &mvd.clips[0];
     assert_eq!([c.visible_at(0.2), c.visible_at(0.5), c.visible_at(0.7)], [true, false, true]);
+}
+
+/// The mean colour of everything drawn on the black background.
+fn mean_drawn(img: &RgbaImage) -> [f32; 3] {
+    let drawn: Vec<[u8; 4]> = img.pixels().map(|p| p.0).filter(|p| p[..3] != [0, 0, 0]).collect();
+    let n = drawn.len().max(1) as f32;
+    [0, 1, 2].map(|c| drawn.iter().map(|p| f32::from(p[c])).sum::<f32>() / n)
+}
+
+/// A light-only VMD (written by rigscope's VMD writer) attaches to the character, and its key drives the light
+/// the way MikuMikuDance lights materials, `ambient + diffuse × light colour`: a red light keeps red and takes
+/// green and blue down to the ambient share, where the default 154/255 grey light keeps the colours balanced.
+#[test]
+fn a_red_light_key_turns_the_character_red() {
+    use rigscope::formats::vmd::write::VmdDocument;
+    let mut scene = miku();
+    let default = scene.light_at(0.0, true).expect("MikuMikuDance's default light for an MMD model");
+    assert_eq!(default, rigscope::scene::MMD_DEFAULT_LIGHT);
+    let mut vmd = VmdDocument::new("カメラ・照明");
+    vmd.lights = vec![(0, [1.0, 0.0, 0.0], [-0.5, -1.0, 0.5])];
+    let light_only = rigscope::load_bytes("red.vmd", &vmd.to_bytes()).unwrap();
+    rigscope::anim::attach(&mut scene, &light_only, "red.vmd").expect("a light-only motion attaches");
+    let red = scene.light_at(0.0, true).unwrap();
+    assert_eq!(red.color, Vec3::X);
+    let headless = headless();
+    let model = GpuModel::upload(headless.renderer(), &scene, None);
+    let pose = Pose::bind(&scene.skeleton);
+    let camera = camera(&scene, (160, 240));
+    let overlays = Overlays::default();
+    let shot = |light| {
+        let input =
+            FrameInput { camera: &camera, pose: &pose, overlays: &overlays, time: 0.0, reference_pose: None, light };
+        let mut view = ViewState::new(headless.renderer());
+        headless.render(&model, &mut view, &input, (160, 240), Background::Color([0, 0, 0])).unwrap()
+    };
+    let (before, after) = (mean_drawn(&shot(Some(default))), mean_drawn(&shot(Some(red))));
+    let ratio = |c: [f32; 3]| c[0] / c[1].max(1.0);
+    assert!(
+        ratio(after) > 1.5 * ratio(before),
+        "red over green: {before:?} under the default light, {after:?} under red"
+    );
+    assert!(after[1] < 0.8 * before[1] && after[2] < 0.8 * before[2], "green and blue fall: {before:?} → {after:?}");
+}
+
+/// The light's direction shades toon materials as MikuMikuDance does (the ramp read at 0.5 − 0.5·N·L): a ball
+/// with a ramp white at the top and blue at the bottom, lit by a light travelling +X, is white on its −X side
+/// and blue on its +X side, and the other way round for a light travelling −X.
+#[test]
+fn the_light_direction_picks_the_lit_side_of_a_toon_ramp() {
+    use rigscope::scene::{Light, ToonRamp};
+    let headless = headless();
+    let dir = texture_dir("light");
+    image::RgbaImage::from_fn(4, 32, |_, y| image::Rgba(if y < 16 { [255; 4] } else { [0, 0, 255, 255] }))
+        .save(dir.join("ramp.png"))
+        .unwrap();
+    let mut scene = ball();
+    scene.materials[0].toon = Some(ToonRamp { texture: Some("ramp.png".into()), shared: false });
+    let textures = rigscope::textures::TextureSet::load(&scene, Some(dir.as_path()));
+    let model = GpuModel::upload_textures(headless.renderer(), &scene, &textures);
+    let (pose, camera, overlays) = (Pose::bind(&scene.skeleton), camera(&scene, (128, 128)), Overlays::default());
+    let shot = |x: f32| {
+        let light = Some(Light { color: Vec3::ONE, direction: Vec3::new(x, 0.0, 0.0) });
+        let input =
+            FrameInput { camera: &camera, pose: &pose, overlays: &overlays, time: 0.0, reference_pose: None, light };
+        let mut view = ViewState::new(headless.renderer());
+        headless.render(&model, &mut view, &input, (128, 128), Background::Color([0, 0, 0])).unwrap()
+    };
+    let (rightward, leftward) = (shot(1.0), shot(-1.0));
+    let (left, right) = (|img: &RgbaImage| mean(img, 44, 64), |img: &RgbaImage| mean(img, 84, 64));
+    let white = |c: [f32; 3]| c.iter().all(|&v| v > 200.0);
+    let blue = |c: [f32; 3]| c[2] > 200.0 && c[0] < 40.0 && c[1] < 40.0;
+    assert!(white(left(&rightward)) && blue(right(&rightward)), "{:?} {:?}", left(&rightward), right(&rightward));
+    assert!(blue(left(&leftward)) && white(right(&leftward)), "{:?} {:?}", left(&leftward), right(&leftward));
+    let _ = std::fs::remove_dir_all(&dir);
 }

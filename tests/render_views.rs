@@ -364,6 +364,7 @@ fn normal_lines_follow_the_pose_in_a_view_kept_across_frames() {
             overlays: &overlays,
             time: 0.0,
             reference_pose: None,
+            light: None,
         };
         headless.render(&model, &mut view, &input, (320, 240), Background::Color([0, 0, 0])).unwrap()
     };
@@ -489,6 +490,7 @@ fn a_reference_model_is_drawn_as_an_orange_ghost() {
             overlays: &overlays,
             time: 0.0,
             reference_pose: reference,
+            light: None,
         };
         headless.render(&model, &mut view, &input, (320, 240), Background::Color([0, 0, 0])).unwrap()
     };

@@ -140,9 +140,42 @@ pub fn material_morphs(morphs: &[Morph]) -> Vec<(usize, Vec<crate::scene::Materi
         .collect()
 }
 
+/// Each scene material's MikuMikuDance colour parts, diffuse RGBA and ambient RGB as the file stores them
+/// (sRGB-encoded), when the scene is an MMD model whose materials map one to one onto the scene's; empty
+/// otherwise. With them a light colour other than the default relights the materials ([`lit_colors`]).
+pub fn light_parts(scene: &crate::scene::Scene) -> Vec<Option<(glam::Vec4, glam::Vec3)>> {
+    match &scene.mmd {
+        Some(m) if m.materials.len() == scene.materials.len() => {
+            m.materials.iter().map(|m| Some((m.diffuse, m.ambient))).collect()
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// The materials' colours (linear RGBA) under light colour `light` (sRGB-encoded, as keyed): `ambient + diffuse
+/// × light`, clamped to 0..1 as MikuMikuDance's shaders do, alpha the diffuse alpha, for the materials `parts`
+/// covers; `base` for the rest.
+pub fn lit_colors(
+    parts: &[Option<(glam::Vec4, glam::Vec3)>],
+    base: &[glam::Vec4],
+    light: glam::Vec3,
+) -> Vec<glam::Vec4> {
+    let finite = |v: glam::Vec4| glam::Vec4::from_array(v.to_array().map(|c| if c.is_finite() { c } else { 1.0 }));
+    base.iter()
+        .enumerate()
+        .map(|(i, &b)| match parts.get(i).copied().flatten() {
+            Some((diffuse, ambient)) => {
+                let lit = finite((ambient + diffuse.truncate() * light).extend(diffuse.w));
+                crate::scene::color::srgba_to_linear(lit.clamp(glam::Vec4::ZERO, glam::Vec4::ONE))
+            }
+            None => b,
+        })
+        .collect()
+}
+
 /// Each material's colour (linear RGBA) with the material morphs (from [`material_morphs`]) at the effective
-/// `weights` applied to `base` (the materials' own colours, `ambient + diffuse × light` as
-/// [`crate::scene::MMD_LIGHT`] says), on the sRGB-encoded values as MikuMikuDance computes them: an add offset
+/// `weights` applied to `base` (the materials' own colours, `ambient + diffuse × light` under the light colour
+/// `light`, [`crate::scene::MMD_LIGHT`] grey by default), on the sRGB-encoded values as MikuMikuDance computes them: an add offset
 /// adds `(ambient + diffuse × light)·w` of its own, alpha `diffuse.a·w`; a multiply offset scales by
 /// `1 + (v − 1)·w` with `v` its diffuse factor, exact when it scales ambient alike (as morph editors write them;
 /// the colour keeps no separate ambient to scale otherwise). `None` when no material morph has a weight (the
@@ -151,6 +184,7 @@ pub fn material_colors(
     morphs: &[(usize, Vec<crate::scene::MaterialOffset>)],
     weights: &[f32],
     base: &[glam::Vec4],
+    light: glam::Vec3,
 ) -> Option<Vec<glam::Vec4>> {
     use crate::scene::MaterialOp;
     let active: Vec<(&[crate::scene::MaterialOffset], f32)> = morphs
@@ -175,9 +209,7 @@ pub fn material_colors(
             for c in &mut out[targets] {
                 *c = match o.op {
                     MaterialOp::Multiply => *c * (glam::Vec4::ONE + (o.diffuse - glam::Vec4::ONE) * w),
-                    MaterialOp::Add => {
-                        *c + (o.ambient + o.diffuse.truncate() * crate::scene::MMD_LIGHT).extend(o.diffuse.w) * w
-                    }
+                    MaterialOp::Add => *c + (o.ambient + o.diffuse.truncate() * light).extend(o.diffuse.w) * w,
                 };
             }
         }
@@ -341,8 +373,9 @@ mod tests {
             (2, vec![offset(None, MaterialOp::Add, Vec4::new(0.5, 0.0, 0.0, 0.0), Vec3::new(0.2, 0.0, 0.0))]),
         ];
         let base = [Vec4::new(0.0, 0.0, 0.0, 1.0), Vec4::ONE];
-        assert_eq!(material_colors(&morphs, &[0.0, 1.0, 0.0], &base), None, "no material morph has a weight");
-        let c = material_colors(&morphs, &[1.0, 0.0, 1.0], &base).unwrap();
+        let light = glam::Vec3::splat(crate::scene::MMD_LIGHT);
+        assert_eq!(material_colors(&morphs, &[0.0, 1.0, 0.0], &base, light), None, "no material morph has a weight");
+        let c = material_colors(&morphs, &[1.0, 0.0, 1.0], &base, light).unwrap();
         assert_eq!(c[1].w, 0.0, "multiplied to 0: hidden");
         // Added through ambient + diffuse × light, in sRGB: 0.2 + 0.5 × 154/255 = 0.502 encoded, 0.2158 linear.
         assert!((c[0].x - 0.2158).abs() < 1e-3 && c[0].y == 0.0, "{:?}", c[0]);

@@ -670,7 +670,9 @@ impl App {
         }
         self.apply_all(actions);
         let has_camera = self.camera_track().is_some();
-        self.toggles.ui(ui, has_camera, actions);
+        let has_light = self.scene().is_some_and(|s| s.lights.iter().any(|t| !t.keys.is_empty()));
+        let lit = self.light().is_some();
+        self.toggles.ui(ui, (has_camera, has_light, lit), actions);
         self.apply_all(actions);
         notices::problems_section(ui, &self.notices.problems, self.findings(), actions);
     }
@@ -776,6 +778,7 @@ impl App {
             normals: t.normals,
             tangents: t.tangents,
             joint_axes: t.joint_axes,
+            light: t.light_arrow,
             reference_bones: doc
                 .and_then(|d| {
                     let r = d.reference.as_deref()?;
@@ -933,6 +936,17 @@ impl App {
     /// Seconds into the clip shown (0 without one), where animated UVs are evaluated.
     pub fn clip_time(&self) -> f32 {
         self.document().map_or(0.0, Document::clip_time)
+    }
+
+    /// The light the view draws the scene with now ([`crate::scene::Scene::light_at`], the motion's where
+    /// "Light from motion" is on); `None`: the viewer's own light.
+    pub fn light(&self) -> Option<crate::scene::Light> {
+        self.scene()?.light_at(self.clip_time(), self.toggles.motion_light)
+    }
+
+    /// Whether "Light from motion" is on.
+    pub fn motion_light(&self) -> bool {
+        self.toggles.motion_light
     }
 
     /// The joint selected in the sidebar.

@@ -51,6 +51,11 @@ pub struct ViewToggles {
     pub physics: bool,
     /// Rigid bodies as wire shapes coloured by mode, joints as small axes.
     pub rigid_bodies: bool,
+    /// Light MikuMikuDance models with the motion's light keys (VMD, MVD) where it has them; off, or without
+    /// keys, MikuMikuDance's default light.
+    pub motion_light: bool,
+    /// The scene light's direction as an arrow above the model (MMD models, which are drawn with a light).
+    pub light_arrow: bool,
 }
 
 impl Default for ViewToggles {
@@ -82,6 +87,8 @@ impl Default for ViewToggles {
             frame_in_screenshots: false,
             physics: true,
             rigid_bodies: false,
+            motion_light: true,
+            light_arrow: false,
         }
     }
 }
@@ -148,9 +155,22 @@ impl ViewToggles {
         *v = !*v;
     }
 
-    /// `has_camera`: the scene has an animated camera (its toggles show only then).
-    pub fn ui(&mut self, ui: &mut egui::Ui, has_camera: bool, out: &mut Vec<super::Action>) {
+    /// `has_camera`: the scene has an animated camera; `has_light`: light keys; `lit`: the scene is drawn with a
+    /// light of its own (their toggles show only then).
+    pub fn ui(
+        &mut self,
+        ui: &mut egui::Ui,
+        (has_camera, has_light, lit): (bool, bool, bool),
+        out: &mut Vec<super::Action>,
+    ) {
         egui::CollapsingHeader::new("Overlays").default_open(true).show(ui, |ui| {
+            if has_light {
+                ui.checkbox(&mut self.motion_light, "Light from motion")
+                    .on_hover_text("The motion's light keys (colour, direction); off: MikuMikuDance's default light");
+            }
+            if lit {
+                ui.checkbox(&mut self.light_arrow, "Light direction (yellow arrow)");
+            }
             if has_camera {
                 let mut follow = self.follow_camera;
                 if ui.checkbox(&mut follow, "Follow MVD camera").on_hover_text("View > Follow MVD camera").changed() {

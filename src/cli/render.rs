@@ -95,6 +95,9 @@ pub struct RenderArgs {
     /// Draw the boxes the file declares besides its geometry (RSM volume boxes), in orange.
     #[arg(long)]
     pub boxes: bool,
+    /// Draw the light's direction (MikuMikuDance models: the motion's light or the default) as a yellow arrow.
+    #[arg(long)]
+    pub light_arrow: bool,
     /// Draw every triangle edge.
     #[arg(long)]
     pub wireframe: bool,
@@ -105,6 +108,10 @@ pub struct RenderArgs {
     /// model with bodies is simulated as playback from the clip's start shows it.
     #[arg(long)]
     pub no_physics: bool,
+    /// Light a MikuMikuDance model with MikuMikuDance's default light even where an attached motion keys the
+    /// light (by default the motion's light keys colour and turn it).
+    #[arg(long)]
+    pub default_light: bool,
     /// Leave the mesh out (overlays only).
     #[arg(long)]
     pub no_mesh: bool,
@@ -302,6 +309,7 @@ fn render_file(args: &RenderArgs, parsed: &Parsed, headless: &mut Option<Headles
         computed_bounds: None,
         hidden_meshes: Vec::new(),
         boxes: if args.boxes { scene.marked_boxes() } else { Vec::new() },
+        light: args.light_arrow,
         camera_path: Vec::new(),
         camera_frustum: Vec::new(),
         reference_bones: Vec::new(),
@@ -339,7 +347,8 @@ fn render_file(args: &RenderArgs, parsed: &Parsed, headless: &mut Option<Headles
         let overlays = per_frame.at(&base, &scene, clip_frame, &pose, args.default_fps);
         let time = clip_frame.map_or(0.0, |(c, f)| f / scene.clips[c].fps(args.default_fps));
         let camera = track.and_then(|t| Camera::following(t, time, scene.up, radius)).unwrap_or(orbit);
-        let input = FrameInput { camera: &camera, pose: &pose, overlays: &overlays, time, reference_pose: None };
+        let light = scene.light_at(time, !args.default_light);
+        let input = FrameInput { camera: &camera, pose: &pose, overlays: &overlays, time, reference_pose: None, light };
         headless.render(&model, view, &input, size, background).map_err(CliError::load)
     };
     if let Some((format, path)) = recording(args) {

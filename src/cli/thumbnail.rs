@@ -64,7 +64,9 @@ pub fn run(args: &ThumbnailArgs) -> Result<(), CliError> {
     let textures = TextureSet::load(&scene, args.file.parent());
     let model = GpuModel::upload_textures(headless.renderer(), &scene, &textures);
     let overlays = Overlays { skeleton: bones_only, grid: false, ..Overlays::default() };
-    let input = FrameInput { camera: &camera, pose: &pose, overlays: &overlays, time: 0.0, reference_pose: None };
+    let light = scene.light_at(0.0, true);
+    let input =
+        FrameInput { camera: &camera, pose: &pose, overlays: &overlays, time: 0.0, reference_pose: None, light };
     let mut view = ViewState::new(headless.renderer());
     let size = (args.size, args.size);
     let image = headless.render(&model, &mut view, &input, size, Background::Transparent).map_err(CliError::load)?;

@@ -40,7 +40,14 @@ pub fn capture_skinning(renderer: &Renderer, model: &GpuModel, pose: &Pose) -> R
     let view = ViewState::new(renderer);
     // The capture ignores the camera; the uniforms carry the grid size.
     let camera = Camera::framing(model.up, &model.bind_bounds().unwrap_or(UNIT), 0.0, 0.0, 1.0);
-    write_uniforms(renderer, view.uniforms(), &camera, 1.0, [0.0; 4], [0.0, w as f32, h as f32, 0.0], [0.0; 4]);
+    write_uniforms(
+        renderer,
+        view.uniforms(),
+        &camera,
+        1.0,
+        [[0.0; 4], [0.0, w as f32, h as f32, 0.0], [0.0; 4]],
+        [0.0; 8],
+    );
     model.write_palette(renderer, &pose.palette);
     model.morphs.write(renderer, &pose.morphs);
 

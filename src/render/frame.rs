@@ -64,6 +64,9 @@ pub struct Overlays {
     pub outline: bool,
     /// Wire shapes in model space drawn over everything (MMD rigid bodies and joints).
     pub shapes: Vec<WireShape>,
+    /// The scene light's direction ([`FrameInput::light`]) as an arrow above the model, travelling the way the
+    /// light does.
+    pub light: bool,
 }
 
 /// A wire shape in model space: a sphere, box or capsule (along its local Y) placed by `transform`, or a joint's
@@ -113,6 +116,7 @@ impl Default for Overlays {
             camera_path: Vec::new(),
             camera_frustum: Vec::new(),
             reference_bones: Vec::new(),
+            light: false,
             weights: false,
             uv_checker: false,
             normals: false,
@@ -198,6 +202,10 @@ pub struct FrameInput<'a> {
     pub time: f32,
     /// The pose of the view's reference model ([`ViewState::set_reference`]), drawn as a ghost; `None`: not drawn.
     pub reference_pose: Option<&'a Pose>,
+    /// The scene's directional light ([`crate::scene::Scene::light_at`]): its direction (model space) shades
+    /// toon materials, its colour lights MikuMikuDance materials (`ambient + diffuse × colour`). `None`: the
+    /// viewer's own light (from the eye).
+    pub light: Option<crate::scene::Light>,
 }
 
 /// Colour, optional MSAA resolve, and depth views for [`Renderer::render`]. With MSAA, `color` is the
@@ -313,7 +321,12 @@ impl ViewState {
         let weight_joint = o.selected_joint.map_or(0.0, |j| (j as f32) + 1.0);
         let modes = [f32::from(u8::from(o.weights)), f32::from(u8::from(o.uv_checker)), weight_joint, 0.0];
         let params = [0.002, 0.0, 0.0, highlight];
-        write_uniforms(renderer, &self.uniforms, input.camera, aspect, wire, params, modes);
+        let light = input.light.map_or([0.0; 8], |l| {
+            let [x, y, z] = l.direction.to_array();
+            let [r, g, b] = l.color.to_array();
+            [x, y, z, 1.0, r, g, b, 1.0]
+        });
+        write_uniforms(renderer, &self.uniforms, input.camera, aspect, [wire, params, modes], light);
         self.hidden = input.pose.hidden;
         model.write_palette(renderer, &input.pose.palette);
         model.morphs.write(renderer, &input.pose.morphs);
@@ -322,10 +335,10 @@ impl ViewState {
         if let (Some((r, buffer, _)), Some(pose)) = (&self.reference, input.reference_pose) {
             r.write_palette_into(renderer, buffer, &pose.palette, REFERENCE_GHOST);
             r.morphs.write(renderer, &pose.morphs);
-            r.write_draw_params(renderer, input.time, &pose.morphs);
+            r.write_draw_params(renderer, input.time, &pose.morphs, input.light.map(|l| l.color));
             self.reference_drawn = true;
         }
-        model.write_draw_params(renderer, input.time, &input.pose.morphs);
+        model.write_draw_params(renderer, input.time, &input.pose.morphs, input.light.map(|l| l.color));
         let camera = input.camera;
         self.blend_order = mesh::blend_order(model, &input.pose.palette, camera.model_matrix(), camera.eye());
 
@@ -380,6 +393,9 @@ impl ViewState {
         }
         for [a, b] in &o.reference_bones {
             lines::line(&mut v, *a, *b, colors::REFERENCE);
+        }
+        if let (true, Some(light), Some(bounds)) = (o.light, input.light, model.bind_bounds()) {
+            lines::light_arrow(&mut v, &bounds, light.direction, colors::LIGHT);
         }
         // Where the two boxes coincide the stored one still shows, at the corners.
         if let Some(b) = &o.stored_bounds {
@@ -502,16 +518,17 @@ impl Renderer {
 }
 
 /// The `View` uniform block of shaders/view.wgsl, in floats.
-const UNIFORM_FLOATS: usize = 16 * 2 + 4 * 5;
+const UNIFORM_FLOATS: usize = 16 * 2 + 4 * 7;
 
+/// Writes the `View` block: the camera's matrices and eye, then `[wire, params, modes]` and the light (direction
+/// and a flag, colour and a flag; zeros for the viewer's own light) as shaders/view.wgsl lays them out.
 pub(crate) fn write_uniforms(
     renderer: &Renderer,
     buffer: &wgpu::Buffer,
     camera: &Camera,
     aspect: f32,
-    wire: [f32; 4],
-    params: [f32; 4],
-    modes: [f32; 4],
+    [wire, params, modes]: [[f32; 4]; 3],
+    light: [f32; 8],
 ) {
     let mut u: Vec<f32> = Vec::with_capacity(UNIFORM_FLOATS);
     u.extend(camera.view_proj(aspect).to_cols_array());
@@ -521,6 +538,7 @@ pub(crate) fn write_uniforms(
     u.extend(wire);
     u.extend(params);
     u.extend(modes);
+    u.extend(light);
     renderer.queue.write_buffer(buffer, 0, bytes(&u));
 }
 

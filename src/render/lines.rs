@@ -36,6 +36,8 @@ pub(crate) mod colors {
     /// An animated camera's path and its frustum.
     pub const CAMERA_PATH: [f32; 4] = [0.1, 0.85, 0.95, 1.0];
     pub const CAMERA_FRUSTUM: [f32; 4] = [0.95, 0.95, 0.95, 1.0];
+    /// The scene light's arrow.
+    pub const LIGHT: [f32; 4] = [1.0, 0.85, 0.2, 1.0];
     /// The reference's skeleton (Compare with…).
     pub const REFERENCE: [f32; 4] = [1.0, 0.55, 0.1, 1.0];
     /// Skinned normals and tangents.
@@ -101,6 +103,25 @@ pub(crate) fn joint_axes(out: &mut Vec<LineVertex>, world: &Mat4, length: f32) {
         if d != Vec3::ZERO {
             line(out, origin, origin + d * length, color);
         }
+    }
+}
+
+/// An arrow for a directional light travelling along `direction` (model space), a quarter of the box's
+/// diagonal long, centred beside the top of the box (off its +X side, where it neither hides the model nor leaves
+/// the picture), with a four-line head at the end the light travels to.
+pub(crate) fn light_arrow(out: &mut Vec<LineVertex>, bounds: &FrameBounds, direction: Vec3, color: [f32; 4]) {
+    let Some(d) = direction.try_normalize() else { return };
+    let size = bounds.diagonal().max(1e-6);
+    let (centre, extent) = ((bounds.min + bounds.max) * 0.5, bounds.max - bounds.min);
+    // The box's larger of Y and Z is taken as up (Y-up and Z-up models alike).
+    let up = Vec3::AXES[if extent.y >= extent.z { 1 } else { 2 }];
+    let anchor = centre + up * (extent.dot(up) * 0.4) + Vec3::X * (extent.x * 0.5 + size * 0.12);
+    let (tail, tip) = (anchor - d * size / 8.0, anchor + d * size / 8.0);
+    line(out, tail, tip, color);
+    let side = d.any_orthonormal_vector();
+    let other = d.cross(side);
+    for s in [side, -side, other, -other] {
+        line(out, tip, tip - d * size * 0.05 + s * size * 0.025, color);
     }
 }
 

@@ -107,6 +107,8 @@ pub struct GpuModel {
     /// The material morphs, and each scene material's own colour they apply to.
     material_morphs: Vec<(usize, Vec<crate::scene::MaterialOffset>)>,
     base_colors: Vec<Vec4>,
+    /// MikuMikuDance materials' diffuse and ambient ([`crate::anim::light_parts`]), relit by a light colour.
+    light_parts: Vec<Option<(Vec4, glam::Vec3)>>,
     pub(crate) parents: Vec<Option<usize>>,
     /// The skeleton's IK chains, for the IK overlay.
     pub(crate) ik_chains: Vec<crate::scene::IkChain>,
@@ -178,6 +180,7 @@ impl GpuModel {
             morphs: super::morph::GpuMorphs::upload(renderer, &scene.morphs, n),
             material_morphs: crate::anim::material_morphs(&scene.morphs),
             base_colors: scene.materials.iter().map(|m| m.color.unwrap_or(Vec4::ONE)).collect(),
+            light_parts: crate::anim::light_parts(scene),
             parents: scene.skeleton.joints.iter().map(|j| j.parent).collect(),
             ik_chains: scene.constraints.ik.clone(),
             up: scene.up,
@@ -221,11 +224,23 @@ impl GpuModel {
     }
 
     /// Writes the UV transforms of the animated draws for `time`, seconds into the clip, and the colours of the
-    /// draws whose material the material morphs at `morph_weights` (effective, per scene morph) change.
-    pub(crate) fn write_draw_params(&self, renderer: &Renderer, time: f32, morph_weights: &[f32]) {
-        let colors = crate::anim::material_colors(&self.material_morphs, morph_weights, &self.base_colors);
+    /// draws whose material the material morphs at `morph_weights` (effective, per scene morph) or a light
+    /// colour other than MikuMikuDance's default (`light`, sRGB-encoded) change.
+    pub(crate) fn write_draw_params(
+        &self,
+        renderer: &Renderer,
+        time: f32,
+        morph_weights: &[f32],
+        light: Option<glam::Vec3>,
+    ) {
+        let default = glam::Vec3::splat(crate::scene::MMD_LIGHT);
+        let relit = light
+            .filter(|&c| c != default && self.light_parts.iter().any(Option::is_some))
+            .map(|c| crate::anim::lit_colors(&self.light_parts, &self.base_colors, c));
+        let base = relit.as_deref().unwrap_or(&self.base_colors);
+        let colors = crate::anim::material_colors(&self.material_morphs, morph_weights, base, light.unwrap_or(default));
         for d in &self.draws {
-            let color = match (&colors, d.material) {
+            let color = match (colors.as_ref().or(relit.as_ref()), d.material) {
                 (Some(c), Some(m)) => c.get(m).copied().unwrap_or(d.color),
                 _ => d.color,
             };

@@ -56,7 +56,9 @@ pub fn render_sheet(
         };
         let overlays = spec.per_frame.at(spec.overlays, scene, Some((spec.clip, frame)), &pose, spec.default_fps);
         let time = frame / clip.fps(spec.default_fps);
-        let input = FrameInput { camera: spec.camera, pose: &pose, overlays: &overlays, time, reference_pose: None };
+        let light = scene.light_at(time, true);
+        let input =
+            FrameInput { camera: spec.camera, pose: &pose, overlays: &overlays, time, reference_pose: None, light };
         cells.push(render_offscreen(renderer, model, &mut view, &input, spec.cell, spec.background)?);
     }
     Ok(compose_sheet(&cells, &frames, spec.cols))

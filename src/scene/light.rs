@@ -80,6 +80,19 @@ impl LightTrack {
     }
 }
 
+impl super::Scene {
+    /// The directional light the scene is drawn with at `time` (seconds): its motion's light when
+    /// `from_motion` and a light track lights that instant (the first such track), else MikuMikuDance's default
+    /// light for MikuMikuDance models, else `None` (the viewer's own light).
+    pub fn light_at(&self, time: f32, from_motion: bool) -> Option<Light> {
+        let keyed = from_motion.then(|| self.lights.iter().find(|t| !t.keys.is_empty())).flatten();
+        match keyed {
+            Some(track) => track.light_at(time),
+            None => self.mmd.is_some().then_some(MMD_DEFAULT_LIGHT),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

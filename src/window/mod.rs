@@ -539,7 +539,9 @@ impl Viewer {
             let camera = followed.flatten().unwrap_or(w.camera.camera);
             let (camera, pose, time) = (&camera, self.app.pose(), self.app.clip_time());
             let reference = self.app.reference_pose();
-            let input = FrameInput { camera, pose, overlays: &overlays, time, reference_pose: reference.as_ref() };
+            let light = self.app.light();
+            let input =
+                FrameInput { camera, pose, overlays: &overlays, time, reference_pose: reference.as_ref(), light };
             w.view.prepare(&w.gpu.renderer, model, &input, (rect.width, rect.height));
         }
         let scene = w.model.as_ref().map(|(_, m)| (m, &w.view, rect));

@@ -20,6 +20,8 @@ const PER_FRAME: usize = 2;
 /// A recording under way.
 pub(super) struct Job {
     physics: Option<crate::physics::Simulation>,
+    /// "Light from motion" when the recording started.
+    motion_light: bool,
     document: u64,
     clip: usize,
     frames: Vec<f32>,
@@ -88,6 +90,7 @@ impl Viewer {
             view: ViewState::new(&w.gpu.renderer),
             // MMD physics as playback from the clip's start shows it, when the view simulates it.
             physics: self.app.physics_settings().and_then(|s| crate::physics::Simulation::new(scene, s)),
+            motion_light: self.app.motion_light(),
             recorder: Some(recorder),
             tmp,
             path,
@@ -134,8 +137,9 @@ impl Viewer {
             };
             let time = f / clip.fps(DEFAULT_FPS);
             let overlays = job.per_frame.at(&job.overlays, scene, Some((job.clip, f)), &pose, DEFAULT_FPS);
+            let light = scene.light_at(time, job.motion_light);
             let input =
-                FrameInput { camera: &job.camera, pose: &pose, overlays: &overlays, time, reference_pose: None };
+                FrameInput { camera: &job.camera, pose: &pose, overlays: &overlays, time, reference_pose: None, light };
             let image = render_offscreen(&w.gpu.renderer, model, &mut job.view, &input, SIZE, BACKGROUND)
                 .map_err(|e| e.to_string())?;
             recorder.push(&image)?;
