@@ -174,6 +174,31 @@ fn fs_mesh(in: MeshOut, @builtin(front_facing) front: bool) -> @location(0) vec4
     return vec4<f32>(color, alpha);
 }
 
+// MikuMikuDance's ground shadow: the skinned mesh flattened onto the floor (the plane through the model's origin
+// across world up) along the scene's light (view.light_dir, model space), drawn translucent dark. Without a
+// light, or with one that does not travel down, every vertex collapses to one point: nothing is drawn.
+@vertex
+fn vs_ground_shadow(v: VertexIn) -> MeshOut {
+    var out = mesh_vertex(v);
+    let travel = (view.model * vec4<f32>(view.light_dir.xyz, 0.0)).xyz;
+    let floor = view.model[3].y;
+    if view.light_dir.w < 0.5 || travel.y > -1e-3 * length(travel) {
+        out.clip = vec4<f32>(0.0, 0.0, 0.0, 1.0);
+        return out;
+    }
+    var p = out.world - travel * ((out.world.y - floor) / travel.y);
+    // A hair above the floor, so the grid under the model does not cut through the shadow.
+    p.y = floor + 1e-4 * max(abs(floor), 1.0);
+    out.world = p;
+    out.clip = view.view_proj * vec4<f32>(p, 1.0);
+    return out;
+}
+
+@fragment
+fn fs_ground_shadow(in: MeshOut) -> @location(0) vec4<f32> {
+    return vec4<f32>(0.0, 0.0, 0.0, 0.45);
+}
+
 // Onion-skin ghosts: the mesh under a ghost's palette, pushed 2% of the way further from the eye so that where
 // a ghost nearly coincides with the real mesh the mesh wins the depth test and stays clean; the ghosts show
 // where the pose moved away from it.

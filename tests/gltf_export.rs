@@ -102,18 +102,23 @@ fn cases() -> Vec<(String, Vec<PathBuf>)> {
     let dir = out_dir().join("motions");
     std::fs::create_dir_all(&dir).unwrap();
     let (mvd, vpd) = (dir.join("sample.mvd"), dir.join("sample.vpd"));
-    std::fs::write(
-        &mvd,
-        rigscope::formats::mvd::write::sample_document(rigscope::scene::MvdEncoding::Utf16Le).to_bytes(),
-    )
-    .unwrap();
-    std::fs::write(&vpd, rigscope::formats::vpd::write::sample_document().to_bytes()).unwrap();
+    // Tests run in parallel and each writes these files: written whole under another name and renamed, so no
+    // test reads a file another is halfway through rewriting.
+    let write = |path: &Path, bytes: &[u8]| {
+        let id = format!("{:?}", std::thread::current().id()).replace(|c: char| !c.is_ascii_alphanumeric(), "");
+        let tmp = path.with_extension(format!("{id}.partial"));
+        std::fs::write(&tmp, bytes).unwrap();
+        std::fs::rename(&tmp, path).unwrap();
+    };
+    write(&mvd, &rigscope::formats::mvd::write::sample_document(rigscope::scene::MvdEncoding::Utf16Le).to_bytes());
+    write(&vpd, &rigscope::formats::vpd::write::sample_document().to_bytes());
     // An RSM 2.3 model with UV animation and its texture beside it.
     let rsm = dir.join("uv_scroll.rsm2");
-    std::fs::write(&rsm, rigscope::formats::rsm::write::sample_document(2, 3).to_bytes()).unwrap();
-    image::RgbaImage::from_fn(8, 8, |x, y| image::Rgba([(x * 32) as u8, (y * 32) as u8, 90, 255]))
-        .save(dir.join("seed.tga"))
-        .unwrap();
+    write(&rsm, &rigscope::formats::rsm::write::sample_document(2, 3).to_bytes());
+    let seed = image::RgbaImage::from_fn(8, 8, |x, y| image::Rgba([(x * 32) as u8, (y * 32) as u8, 90, 255]));
+    let mut tga = std::io::Cursor::new(Vec::new());
+    seed.write_to(&mut tga, image::ImageFormat::Tga).unwrap();
+    write(&dir.join("seed.tga"), tga.get_ref());
     out.push(("uv_scroll".to_string(), vec![rsm]));
     let miku = corpus("mmd/threejs/miku/miku_v2.pmd");
     out.push(("miku_mvd".to_string(), vec![miku.clone(), mvd]));

@@ -523,3 +523,58 @@ fn the_light_direction_picks_the_lit_side_of_a_toon_ramp() {
     assert!(blue(left(&leftward)) && white(right(&leftward)), "{:?} {:?}", left(&leftward), right(&leftward));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// MikuMikuDance's ground shadow: the character flattened on the floor along the light, translucent dark, on the
+/// side away from the light. Seen from the front and above, a light travelling down and toward +X (model space)
+/// darkens floor pixels whose centroid lies toward where the model's +X projects, a light toward −X the other
+/// way, and with the shadow switched off the floor stays as it was.
+#[test]
+fn the_ground_shadow_falls_on_the_side_away_from_the_light() {
+    use rigscope::scene::Light;
+    let scene = miku();
+    assert!(scene.materials.iter().any(|m| m.ground_shadow), "the character's edged materials cast one");
+    let headless = headless();
+    let model = GpuModel::upload(headless.renderer(), &scene, None);
+    let pose = Pose::bind(&scene.skeleton);
+    let size = (240u32, 240u32);
+    let mut bounds = rigscope::scene::FrameBounds::of_points(&scene.vertices.positions).unwrap();
+    // Frame the floor around the feet too.
+    bounds.min -= Vec3::new(8.0, 0.0, 8.0);
+    bounds.max += Vec3::new(8.0, 0.0, 8.0);
+    let camera = Camera::framing(scene.up, &bounds, 0.0, 0.7, 1.0);
+    let shot = |x: f32, shadow: bool| {
+        let overlays = Overlays { ground_shadow: shadow, ..Overlays::default() };
+        let light = Some(Light { color: Vec3::splat(0.6), direction: Vec3::new(x, -1.0, 0.0) });
+        let input =
+            FrameInput { camera: &camera, pose: &pose, overlays: &overlays, time: 0.0, reference_pose: None, light };
+        let mut view = ViewState::new(headless.renderer());
+        headless.render(&model, &mut view, &input, size, Background::Color([200, 200, 200])).unwrap()
+    };
+    // Where the shadow darkened the light grey floor: the mean x of those pixels, and how many.
+    let darkened = |with: &RgbaImage, without: &RgbaImage| {
+        let xs: Vec<f32> = with
+            .enumerate_pixels()
+            .filter(|(x, y, p)| {
+                let q = without.get_pixel(*x, *y).0;
+                q[..3] == [200, 200, 200] && p.0[0] < 150
+            })
+            .map(|(x, _, _)| x as f32)
+            .collect();
+        (xs.iter().sum::<f32>() / xs.len().max(1) as f32, xs.len())
+    };
+    let plain = shot(0.4, false);
+    let (toward_plus, n_plus) = darkened(&shot(0.4, true), &plain);
+    let (toward_minus, n_minus) = darkened(&shot(-0.4, true), &shot(-0.4, false));
+    assert!(n_plus > 200 && n_minus > 200, "the shadow darkens the floor ({n_plus}, {n_minus} pixels)");
+    assert_eq!(darkened(&shot(0.4, false), &plain).1, 0, "no shadow when switched off");
+    // Where model +X lands on screen, relative to the model's origin.
+    let project = |p: Vec3| {
+        let clip = camera.view_proj(1.0) * camera.model_matrix() * p.extend(1.0);
+        (clip.x / clip.w * 0.5 + 0.5) * size.0 as f32
+    };
+    let plus_side = (project(Vec3::new(5.0, 0.0, 0.0)) - project(Vec3::ZERO)).signum();
+    assert!(
+        (toward_plus - toward_minus) * plus_side > 20.0,
+        "the shadow lies away from the light: centroid {toward_plus} for a light toward +X, {toward_minus} toward -X"
+    );
+}

@@ -779,6 +779,7 @@ impl App {
             tangents: t.tangents,
             joint_axes: t.joint_axes,
             light: t.light_arrow,
+            ground_shadow: t.ground_shadow,
             reference_bones: doc
                 .and_then(|d| {
                     let r = d.reference.as_deref()?;

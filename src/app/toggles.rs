@@ -56,6 +56,9 @@ pub struct ViewToggles {
     pub motion_light: bool,
     /// The scene light's direction as an arrow above the model (MMD models, which are drawn with a light).
     pub light_arrow: bool,
+    /// MikuMikuDance's ground shadow (the model flattened on the floor along the light), for models drawn with
+    /// a light of their own.
+    pub ground_shadow: bool,
 }
 
 impl Default for ViewToggles {
@@ -89,6 +92,7 @@ impl Default for ViewToggles {
             rigid_bodies: false,
             motion_light: true,
             light_arrow: false,
+            ground_shadow: true,
         }
     }
 }
@@ -170,6 +174,7 @@ impl ViewToggles {
             }
             if lit {
                 ui.checkbox(&mut self.light_arrow, "Light direction (yellow arrow)");
+                ui.checkbox(&mut self.ground_shadow, "Ground shadow");
             }
             if has_camera {
                 let mut follow = self.follow_camera;

@@ -98,6 +98,9 @@ pub struct RenderArgs {
     /// Draw the light's direction (MikuMikuDance models: the motion's light or the default) as a yellow arrow.
     #[arg(long)]
     pub light_arrow: bool,
+    /// Leave out MikuMikuDance's ground shadow (drawn by default for MikuMikuDance models).
+    #[arg(long)]
+    pub no_ground_shadow: bool,
     /// Draw every triangle edge.
     #[arg(long)]
     pub wireframe: bool,
@@ -310,6 +313,7 @@ fn render_file(args: &RenderArgs, parsed: &Parsed, headless: &mut Option<Headles
         hidden_meshes: Vec::new(),
         boxes: if args.boxes { scene.marked_boxes() } else { Vec::new() },
         light: args.light_arrow,
+        ground_shadow: !args.no_ground_shadow,
         camera_path: Vec::new(),
         camera_frustum: Vec::new(),
         reference_bones: Vec::new(),

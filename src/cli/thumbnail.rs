@@ -63,7 +63,7 @@ pub fn run(args: &ThumbnailArgs) -> Result<(), CliError> {
     let headless = Headless::new().map_err(CliError::load)?;
     let textures = TextureSet::load(&scene, args.file.parent());
     let model = GpuModel::upload_textures(headless.renderer(), &scene, &textures);
-    let overlays = Overlays { skeleton: bones_only, grid: false, ..Overlays::default() };
+    let overlays = Overlays { skeleton: bones_only, grid: false, ground_shadow: true, ..Overlays::default() };
     let light = scene.light_at(0.0, true);
     let input =
         FrameInput { camera: &camera, pose: &pose, overlays: &overlays, time: 0.0, reference_pose: None, light };

@@ -146,6 +146,7 @@ pub fn material(m: &MmdMaterial) -> Material {
         outline: edge.then(|| crate::scene::Outline { color: srgb_color(m.edge_color), size: m.edge_size }),
         sphere: sphere_map(m),
         toon: toon_ramp(&m.toon),
+        ground_shadow: m.flags & material_flags::GROUND_SHADOW != 0,
         ..Material::new(m.name.clone(), texture)
     }
 }

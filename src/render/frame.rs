@@ -67,6 +67,9 @@ pub struct Overlays {
     /// The scene light's direction ([`FrameInput::light`]) as an arrow above the model, travelling the way the
     /// light does.
     pub light: bool,
+    /// MikuMikuDance's ground shadow of the materials that cast one, along [`FrameInput::light`] (drawn only
+    /// when the frame has a light).
+    pub ground_shadow: bool,
 }
 
 /// A wire shape in model space: a sphere, box or capsule (along its local Y) placed by `transform`, or a joint's
@@ -117,6 +120,7 @@ impl Default for Overlays {
             camera_frustum: Vec::new(),
             reference_bones: Vec::new(),
             light: false,
+            ground_shadow: false,
             weights: false,
             uv_checker: false,
             normals: false,
@@ -233,6 +237,8 @@ pub struct ViewState {
     overlays: Overlays,
     /// The motion hides the model at this frame ([`Pose::hidden`]): overlays are drawn, the mesh is not.
     hidden: bool,
+    /// Ground shadows are drawn this frame: asked for ([`Overlays::ground_shadow`]) and the frame has a light.
+    ground_shadow: bool,
     /// The model's blended draws, back to front for this frame's camera and pose.
     blend_order: Vec<usize>,
     /// One palette buffer and bind group per onion-skin ghost, kept between frames (the first
@@ -284,6 +290,7 @@ impl ViewState {
             on_top: 0..0,
             overlays: Overlays::default(),
             hidden: false,
+            ground_shadow: false,
             blend_order: Vec::new(),
             ghosts: Vec::new(),
             ghosts_used: 0,
@@ -328,6 +335,7 @@ impl ViewState {
         });
         write_uniforms(renderer, &self.uniforms, input.camera, aspect, [wire, params, modes], light);
         self.hidden = input.pose.hidden;
+        self.ground_shadow = o.ground_shadow && input.light.is_some();
         model.write_palette(renderer, &input.pose.palette);
         model.morphs.write(renderer, &input.pose.morphs);
         self.prepare_ghosts(renderer, model, &o.ghosts);
@@ -464,7 +472,8 @@ impl ViewState {
         pass.set_bind_group(3, &model.morphs.group, &[]);
         if self.overlays.mesh && !self.hidden {
             let o = &self.overlays;
-            renderer.mesh.draw(pass, model, o.cull_back_faces, &o.hidden_meshes, &self.blend_order, o.outline);
+            let passes = (o.outline, self.ground_shadow);
+            renderer.mesh.draw(pass, model, o.cull_back_faces, &o.hidden_meshes, &self.blend_order, passes);
             let ghosts: Vec<&wgpu::BindGroup> = self.ghosts[..self.ghosts_used].iter().map(|(_, g)| g).collect();
             renderer.mesh.draw_ghosts(pass, model, o.cull_back_faces, &o.hidden_meshes, &ghosts);
             pass.set_bind_group(1, &model.palette_group, &[]);

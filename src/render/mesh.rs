@@ -41,7 +41,7 @@ pub(crate) struct MeshPipelines {
     format: wgpu::TextureFormat,
     samples: u32,
     /// Indexed by `[front face is clockwise][cull back faces][Kind]`.
-    pipelines: [[[std::sync::OnceLock<wgpu::RenderPipeline>; 4]; 2]; 2],
+    pipelines: [[[std::sync::OnceLock<wgpu::RenderPipeline>; 5]; 2]; 2],
 }
 
 impl MeshPipelines {
@@ -67,15 +67,24 @@ impl MeshPipelines {
     /// alpha).
     fn pipeline(&self, cw: bool, cull: bool, kind: Kind) -> &wgpu::RenderPipeline {
         self.pipelines[cw as usize][cull as usize][kind as usize].get_or_init(|| {
-            let blend = matches!(kind, Kind::Blend | Kind::Ghost);
+            let blend = matches!(kind, Kind::Blend | Kind::Ghost | Kind::GroundShadow);
             let front_face = if cw { wgpu::FrontFace::Cw } else { wgpu::FrontFace::Ccw };
             let (vs, fs) = match kind {
                 Kind::Ghost => ("vs_ghost", "fs_ghost"),
                 Kind::Edge => ("vs_edge", "fs_edge"),
+                Kind::GroundShadow => ("vs_ground_shadow", "fs_ground_shadow"),
                 _ => ("vs_mesh", "fs_mesh"),
             };
             // Outlines are the back faces, pushed out: the front ones are culled.
-            let cull_mode = if kind == Kind::Edge { Some(wgpu::Face::Front) } else { cull.then_some(wgpu::Face::Back) };
+            let cull_mode = match kind {
+                Kind::Edge => Some(wgpu::Face::Front),
+                // The flattened model shows both its faces on the floor.
+                Kind::GroundShadow => None,
+                _ => cull.then_some(wgpu::Face::Back),
+            };
+            // A ground shadow writes depth so that where the flattened triangles overlap (all at the floor's
+            // depth) only the first darkens the floor.
+            let writes_depth = !blend || kind == Kind::GroundShadow;
             let buffers = vertex_layouts().map(Some);
             self.device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
                 label: Some("rigscope mesh"),
@@ -92,7 +101,7 @@ impl MeshPipelines {
                     cull_mode,
                     ..Default::default()
                 },
-                depth_stencil: super::depth_test(!blend, wgpu::CompareFunction::Less),
+                depth_stencil: super::depth_test(writes_depth, wgpu::CompareFunction::Less),
                 multisample: wgpu::MultisampleState { count: self.samples, ..Default::default() },
                 fragment: Some(wgpu::FragmentState {
                     module: &self.shader,
@@ -124,8 +133,9 @@ impl MeshPipelines {
     /// Draws every mesh of `model` but those `hidden` marks (by scene mesh index), its front faces wound as the
     /// scene says: opaque and cut-out draws first, then (with `outline`) the outlines of the draws whose
     /// material has one, then the blended draws in `blend_order` (indices into the model's draws, back to front;
-    /// see [`blend_order`]). Two-sided draws are never culled. Groups 0 (view), 1 (palette) and 3 (morphs) must
-    /// already be set.
+    /// see [`blend_order`]). Two-sided draws are never culled. With `ground_shadow`, the draws whose material
+    /// casts one are drawn flattened on the floor along the view's light after the opaque ones. Groups 0 (view),
+    /// 1 (palette) and 3 (morphs) must already be set.
     pub fn draw(
         &self,
         pass: &mut wgpu::RenderPass<'_>,
@@ -133,7 +143,7 @@ impl MeshPipelines {
         cull_back_faces: bool,
         hidden: &[bool],
         blend_order: &[usize],
-        outline: bool,
+        (outline, ground_shadow): (bool, bool),
     ) {
         if model.draws.is_empty() {
             return;
@@ -146,14 +156,14 @@ impl MeshPipelines {
         let opaque = model.draws.iter().filter(|d| d.alpha != AlphaMode::Blend);
         let blended = blend_order.iter().filter_map(|&i| model.draws.get(i)).filter(|d| d.alpha == AlphaMode::Blend);
         let edges = model.draws.iter().filter(|d| outline && d.outline.is_some());
-        let passes = opaque.map(|d| (d, false)).chain(edges.map(|d| (d, true))).chain(blended.map(|d| (d, false)));
-        for (draw, edge) in passes.filter(|(d, _)| shown(d)) {
+        let shadows = model.draws.iter().filter(|d| ground_shadow && d.ground_shadow);
+        let passes = opaque
+            .map(|d| (d, Kind::Opaque))
+            .chain(shadows.map(|d| (d, Kind::GroundShadow)))
+            .chain(edges.map(|d| (d, Kind::Edge)))
+            .chain(blended.map(|d| (d, Kind::Blend)));
+        for (draw, kind) in passes.filter(|(d, _)| shown(d)) {
             let cull = cull_back_faces && !draw.two_sided;
-            let kind = match (edge, draw.alpha) {
-                (true, _) => Kind::Edge,
-                (false, AlphaMode::Blend) => Kind::Blend,
-                (false, _) => Kind::Opaque,
-            };
             pass.set_pipeline(self.pipeline(cw, cull, kind));
             pass.set_bind_group(2, &draw.group, &[]);
             pass.draw_indexed(draw.indices.clone(), 0, 0..1);
@@ -197,6 +207,7 @@ enum Kind {
     Blend = 1,
     Ghost = 2,
     Edge = 3,
+    GroundShadow = 4,
 }
 
 /// The blended draws of `model`, farthest first from `eye` (world space), each placed by its centre carried by

@@ -35,6 +35,8 @@ pub(crate) struct Draw {
     color: Vec4,
     /// The material's outline (drawn when the view draws outlines).
     pub outline: Option<crate::scene::Outline>,
+    /// The material casts a ground shadow (drawn when the view has a light and draws ground shadows).
+    pub ground_shadow: bool,
     /// The scene material drawn (`None`: the placeholder), whose colour material morphs change.
     material: Option<usize>,
     /// The colour the parameters were last written with (material morphs change it per frame).
@@ -389,6 +391,7 @@ fn upload_draws(renderer: &Renderer, scene: &Scene, materials: &[GpuMaterial]) -
             shade: m.shade,
             color: m.color,
             outline: scene.materials.get(material).and_then(|m| m.outline),
+            ground_shadow: scene.materials.get(material).is_some_and(|m| m.ground_shadow),
             material: (material < scene.materials.len()).then_some(material),
             written_color: std::cell::Cell::new(m.color),
             uv_animation: scene_mesh.and_then(|s| s.uv_animation.clone()),

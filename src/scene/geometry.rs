@@ -156,6 +156,8 @@ pub struct Material {
     /// A toon ramp (MMD's toon textures): the light is read from a vertical gradient instead of falling off
     /// smoothly. `None`: the viewer's usual shading.
     pub toon: Option<ToonRamp>,
+    /// Cast on the floor along the scene's light, flattened and translucent (MikuMikuDance's ground shadow).
+    pub ground_shadow: bool,
 }
 
 /// A sphere map: `texture` (found like the material's own) sampled at the surface normal as the camera sees it.
@@ -207,6 +209,7 @@ impl Material {
             outline: None,
             sphere: None,
             toon: None,
+            ground_shadow: false,
         }
     }
 }

@@ -288,6 +288,7 @@ mod tests {
             outline: None,
             sphere: None,
             toon: None,
+            ground_shadow: false,
         }
     }
 

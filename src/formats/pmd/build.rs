@@ -166,7 +166,12 @@ fn materials(raw: &[RawMaterial], toons: Option<&[String]>) -> (Vec<MmdMaterial>
             },
             _ => Toon::None,
         };
-        let mut flags = if m.edge != 0 { mf::EDGE } else { 0 };
+        // A PMD material's edge flag also casts its ground shadow, and a diffuse alpha other than 0.98 casts and
+        // receives self-shadow: MikuMikuDance's rules for PMD, as PMX converters spell them out.
+        let mut flags = if m.edge != 0 { mf::EDGE | mf::GROUND_SHADOW } else { 0 };
+        if m.diffuse.w != 0.98 {
+            flags |= mf::CAST_SELF_SHADOW | mf::RECEIVE_SELF_SHADOW;
+        }
         // MikuMikuDance draws translucent PMD materials from both sides.
         if m.diffuse.w < 1.0 {
             flags |= mf::TWO_SIDED;

@@ -389,6 +389,7 @@ impl Materials {
             outline: None,
             sphere: None,
             toon: None,
+            ground_shadow: false,
         });
         self.list.len() - 1
     }
