@@ -291,6 +291,17 @@ fn info_describes_objects_sections_and_tracks() {
         "cameras: \"カメラ\" (stage 0: 3, stage 1 \"カメラ layer\": 1)",
         "camera \"カメラ\" (clip \"カメラ00\"): 3 key(s), 2 property key(s)",
         "IK bones: 右足ＩＫ, 左足ＩＫ",
+        "light (tag 112 minor 0, 2×24 B)",
+        "light keys: 2",
+        "tick 20: direction (1, -1, 0), colour (255, 0, 51), off",
+        "project keys: 2",
+        "tick 0: gravity 0.98 along (0, -1, 0) = (0, -98, 0) units/s²; self-shadow depth shadow, distance 8875, depth 1",
+        "tick 15: gravity 1.96 along (1, 0, 0) = (196, 0, 0) units/s²; self-shadow none, distance 1, depth 1",
+        "accessory keys: 2 (the accessory itself, an .x file, is not loaded)",
+        "tick 0: hidden, add-blend, scale 1, opacity 0.25",
+        "tick 10: shown, shadow, scale 2, opacity 1, follows model 0 bone 2",
+        "effect keys: 1 (parameters: param (float), 色 (float3), on (bool), 回数 (int);",
+        "tick 0: shown, scale 1, opacity 0.5, param = 0.5, 色 = (1, 0.5, 0.25), on = true, 回数 = -3",
     ] {
         assert!(text.contains(want), "missing {want:?} in\n{text}");
     }
@@ -299,6 +310,12 @@ fn info_describes_objects_sections_and_tracks() {
     assert_eq!(v["format"], "MVD");
     assert_eq!(v["mvd"]["encoding"], "utf8");
     assert_eq!(v["mvd"]["objects"][1]["key_fps"], 60.0);
+    let o = &v["mvd"]["objects"][0];
+    assert_eq!(o["lights"][1]["color"], serde_json::json!([255, 0, 51]));
+    assert_eq!(o["project"][1]["gravity_vector"], serde_json::json!([1.0, 0.0, 0.0]));
+    assert_eq!(o["accessory"][0]["alpha"], 0.25);
+    assert_eq!(o["effects"][0]["parameters"][1]["name"], "色");
+    assert_eq!(o["effects"][0]["keys"][0]["values"][1], serde_json::json!([1.0, 0.5, 0.25]));
     assert_eq!(v["cameras"].as_array().unwrap().len(), 4);
 }
 

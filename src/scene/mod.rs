@@ -42,8 +42,8 @@ pub use morph::{
     UvOffset, VertexOffset,
 };
 pub use mvd::{
-    MvdAccessoryKey, MvdEffect, MvdEffectKey, MvdEffectParameter, MvdEffectValue, MvdEncoding, MvdInfo, MvdLightKey,
-    MvdMotionBlend, MvdMotionClip, MvdObject, MvdProjectKey, MvdSection, MvdStage, MvdTrackInfo,
+    MMM_GRAVITY_SCALE, MvdAccessoryKey, MvdEffect, MvdEffectKey, MvdEffectParameter, MvdEffectValue, MvdEncoding,
+    MvdInfo, MvdLightKey, MvdMotionBlend, MvdMotionClip, MvdObject, MvdProjectKey, MvdSection, MvdStage, MvdTrackInfo,
 };
 pub use rsm::{RsmInfo, RsmLayout, RsmNode, RsmUvAnimation, RsmVolumeBox};
 pub use skeleton::{Joint, Skeleton, Transform};

@@ -4,6 +4,14 @@
 //! stored (times in the object's ticks). Bone and morph motion live in the scene's clips, cameras in
 //! `Scene::cameras`, light and self-shadow keys in `Scene::lights`, gravity keys in `Clip::gravity`.
 
+use glam::Vec3;
+
+/// Units/s² per unit of a Project key's stored gravity acceleration. Keystone's reader defaults the stored value
+/// to 0.98 (and the vector to (0, −1, 0)), which must be MikuMikuDance's default 9.8 × 10 = 98 units/s², so
+/// the stored value is taken as 1/100 of it. An inference from that default: no MikuMikuMoving file at hand
+/// confirms it.
+pub const MMM_GRAVITY_SCALE: f32 = 100.0;
+
 /// The string encoding the header declares.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "kebab-case")]
@@ -117,6 +125,48 @@ pub struct MvdProjectKey {
     pub shadow_depth: Option<f32>,
 }
 
+impl MvdProjectKey {
+    /// The gravity the key gives, units/s²: the stored acceleration × [`MMM_GRAVITY_SCALE`] along the
+    /// normalised vector; `None` at minor 0 (no gravity) or when that is not a number or has no direction.
+    pub fn acceleration(&self) -> Option<Vec3> {
+        let (g, v) = (self.gravity?, Vec3::from_array(self.gravity_vector?));
+        let g = v.try_normalize()? * g * MMM_GRAVITY_SCALE;
+        g.is_finite().then_some(g)
+    }
+
+    /// `tick T: gravity …, self-shadow …` for `info` and the sidebar.
+    pub fn describe(&self) -> String {
+        let gravity = match (self.gravity, self.gravity_vector, self.acceleration()) {
+            (Some(g), Some(v), Some(a)) => {
+                format!("gravity {g} along {} = {} units/s²", triple(v), triple(a.to_array()))
+            }
+            (Some(g), Some(v), None) => format!("gravity {g} along {} (unusable)", triple(v)),
+            _ => "no gravity (minor 0)".to_string(),
+        };
+        let model = match self.shadow_model {
+            0 => "none".to_string(),
+            1 => "depth shadow".to_string(),
+            m => format!("model {m}"),
+        };
+        let depth = self.shadow_depth.map_or(String::new(), |d| format!(", depth {d}"));
+        format!("tick {}: {gravity}; self-shadow {model}, distance {}{depth}", self.time, self.shadow_distance)
+    }
+}
+
+impl MvdLightKey {
+    /// `tick T: direction (x, y, z), colour (r, g, b), on` for `info` and the sidebar.
+    pub fn describe(&self) -> String {
+        let [r, g, b] = self.color;
+        let on = if self.enabled { "on" } else { "off" };
+        format!("tick {}: direction {}, colour ({r}, {g}, {b}), {on}", self.time, triple(self.position))
+    }
+}
+
+/// `(x, y, z)` with each number as short as it prints.
+fn triple(v: [f32; 3]) -> String {
+    format!("({}, {}, {})", v[0], v[1], v[2])
+}
+
 /// An AccessoryProperty (tag 80) key, and the first 28 bytes of an EffectProperty key: `i64 t; u8 visible,
 /// shadow, addBlend, reserved; f32 scale, alpha; i32 relatedModel, relatedBone`.
 #[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
@@ -136,6 +186,24 @@ pub struct MvdAccessoryKey {
     pub related_bone: i32,
 }
 
+impl MvdAccessoryKey {
+    /// `tick T: shown, shadow, add-blend, scale 1, opacity 0.5, follows model 0 bone 2`.
+    pub fn describe(&self) -> String {
+        let mut parts = vec![format!("tick {}: {}", self.time, if self.visible { "shown" } else { "hidden" })];
+        if self.shadow {
+            parts.push("shadow".into());
+        }
+        if self.add_blend {
+            parts.push("add-blend".into());
+        }
+        parts.push(format!("scale {}, opacity {}", self.scale, self.alpha));
+        if self.related_model >= 0 || self.related_bone >= 0 {
+            parts.push(format!("follows model {} bone {}", self.related_model, self.related_bone));
+        }
+        parts.join(", ")
+    }
+}
+
 /// One value of an effect parameter.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[serde(untagged)]
@@ -144,6 +212,20 @@ pub enum MvdEffectValue {
     Int(i32),
     /// One to four floats.
     Floats(Vec<f32>),
+}
+
+impl std::fmt::Display for MvdEffectValue {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            MvdEffectValue::Bool(b) => write!(f, "{b}"),
+            MvdEffectValue::Int(i) => write!(f, "{i}"),
+            MvdEffectValue::Floats(v) if v.len() == 1 => write!(f, "{}", v[0]),
+            MvdEffectValue::Floats(v) => {
+                let s: Vec<String> = v.iter().map(|x| x.to_string()).collect();
+                write!(f, "({})", s.join(", "))
+            }
+        }
+    }
 }
 
 /// An EffectProperty parameter from the section's ext: `{i32 nameKey; i32 type}`.
@@ -157,6 +239,21 @@ pub struct MvdEffectParameter {
     pub kind: i32,
 }
 
+impl MvdEffectParameter {
+    /// The value type's name: bool, int, string, float, float2, float3, float4, or `type N`.
+    pub fn kind_name(&self) -> String {
+        match self.kind {
+            0 => "none".into(),
+            1 => "bool".into(),
+            2 => "int".into(),
+            3 => "string".into(),
+            4 => "float".into(),
+            k @ 5..=7 => format!("float{}", k - 3),
+            k => format!("type {k}"),
+        }
+    }
+}
+
 /// An EffectProperty key: the accessory-like head and one value per parameter read.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct MvdEffectKey {
@@ -164,6 +261,20 @@ pub struct MvdEffectKey {
     pub head: MvdAccessoryKey,
     /// Values in parameter order, up to the first parameter of no known size.
     pub values: Vec<MvdEffectValue>,
+}
+
+impl MvdEffect {
+    /// `name (type), …` of the parameters.
+    pub fn describe_parameters(&self) -> String {
+        let p: Vec<String> = self.parameters.iter().map(|p| format!("{} ({})", p.name, p.kind_name())).collect();
+        if p.is_empty() { "no parameters".into() } else { p.join(", ") }
+    }
+
+    /// One key: the accessory-like head, then `name = value` per parameter read.
+    pub fn describe_key(&self, k: &MvdEffectKey) -> String {
+        let values = self.parameters.iter().zip(&k.values).map(|(p, v)| format!("{} = {v}", p.name));
+        std::iter::once(k.head.describe()).chain(values).collect::<Vec<_>>().join(", ")
+    }
 }
 
 /// One EffectProperty (tag 88) section: its parameters and keys. The effect is the object the section is in.

@@ -24,16 +24,10 @@ use crate::scene::{
     Metadata, MorphTrack, MvdInfo, MvdObject, MvdStage, MvdTrackInfo, Scene, Skeleton, Track, TrackEase, TrackMode,
     Transform, UpAxis,
 };
-use crate::scene::{Light, LightKey, LightTrack, MvdEffect, MvdEffectParameter, ShadowKey};
+use crate::scene::{Light, LightKey, LightTrack, MvdEffect, MvdEffectParameter, MvdProjectKey, ShadowKey};
 
 /// Ticks per second when an object's keyFps is unusable.
 pub const FALLBACK_FPS: f32 = 30.0;
-
-/// Units/s² per unit of a Project key's stored gravity acceleration. Keystone's reader defaults the stored value
-/// to 0.98 (and the vector to (0, −1, 0)), which must be MikuMikuDance's default 9.8 × 10 = 98 units/s², so
-/// the stored value is taken as 1/100 of it. An inference from that default: no MikuMikuMoving file at hand
-/// confirms it.
-pub const MMM_GRAVITY_SCALE: f32 = 100.0;
 
 /// Loader choices.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -529,18 +523,9 @@ fn light_track(info: &MvdObject, fps: f32) -> Option<LightTrack> {
     Some(LightTrack { name: info.name.clone(), keys, shadows })
 }
 
-/// The gravity a Project key gives (units/s²): the stored acceleration × [`MMM_GRAVITY_SCALE`] along the
-/// normalised vector; `None` for a minor-0 key (no gravity) or one that is not a number or has no direction
-/// (`check` names those: `mvd.project.gravity`).
-pub fn project_gravity(k: &crate::scene::MvdProjectKey) -> Option<Vec3> {
-    let (g, v) = (k.gravity?, Vec3::from_array(k.gravity_vector?));
-    let g = v.try_normalize()? * g * MMM_GRAVITY_SCALE;
-    g.is_finite().then_some(g)
-}
-
 /// The Project keys' gravity, in seconds, sorted.
-fn gravity_keys(project: &[crate::scene::MvdProjectKey], fps: f32) -> Vec<Key<Vec3>> {
-    project.iter().filter_map(|k| Some(Key { time: seconds(k.time, fps), value: project_gravity(k)? })).collect()
+fn gravity_keys(project: &[MvdProjectKey], fps: f32) -> Vec<Key<Vec3>> {
+    project.iter().filter_map(|k| Some(Key { time: seconds(k.time, fps), value: k.acceleration()? })).collect()
 }
 
 /// One on/off value of the model properties as stepped keys sorted by time; empty when every key is on.

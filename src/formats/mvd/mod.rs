@@ -13,7 +13,7 @@ pub mod write;
 use crate::error::LoadError;
 use crate::scene::Scene;
 
-pub use build::{FALLBACK_FPS, MMM_GRAVITY_SCALE, ReadOptions, easing, project_gravity};
+pub use build::{FALLBACK_FPS, ReadOptions, easing};
 pub use layout::{SIGNATURE, tag_kind};
 
 /// True when the bytes start with the MVD signature ("Motion Vector Data file", NUL-padded).
