@@ -340,19 +340,13 @@ fn object(
         ),
         motion_clips: o.motion_clips.clone(),
         motion_blends: o.motion_blends.clone(),
-        lights: sorted_by_time(&o.lights, |k| k.time),
-        project: sorted_by_time(&o.project, |k| k.time),
-        accessory: sorted_by_time(&o.accessory, |k| k.time),
-        effects: effects(o, &names, w),
+        lights: Vec::new(),
+        project: Vec::new(),
+        accessory: Vec::new(),
+        effects: Vec::new(),
         other_keys: o.other_keys,
     };
-    let property_ticks = info.lights.iter().map(|k| k.time).chain(info.project.iter().map(|k| k.time));
-    let property_ticks = property_ticks
-        .chain(info.accessory.iter().map(|k| k.time))
-        .chain(info.effects.iter().flat_map(|e| e.keys.iter().map(|k| k.head.time)));
-    max_tick = property_ticks.fold(max_tick, i64::max);
-    let light = light_track(&info, fps);
-    let gravity = gravity_keys(&info.project, fps);
+    let (light, gravity) = property_keys(o, &names, fps, &mut info, &mut max_tick, w);
 
     // Bones: sections with the same key merge; frames sort by (stage, time).
     let mut bone_order: Vec<i32> = Vec::new();
@@ -400,7 +394,7 @@ fn object(
 
     // Cameras: stage 0 is the camera; inline minor 0/1 properties join the CameraProperty frames.
     let mut props: Vec<CameraProps> = o.camera_properties.clone();
-    let mut camera_tracks = Vec::new();
+    let mut cameras = Vec::new();
     for c in &o.cameras {
         let name = resolve(&names, c.key, "camera", c.offset, w);
         let mut frames = c.frames.clone();
@@ -424,7 +418,7 @@ fn object(
             parent_clip: None,
             stage_count: c.stage_count,
         });
-        camera_tracks.push(CameraTrack {
+        cameras.push(CameraTrack {
             name,
             clip: None,
             keys: camera_keys(base, fps),
@@ -437,7 +431,7 @@ fn object(
         max_tick = max_tick.max(t);
     }
     let prop_keys: Vec<CameraPropertyKey> = props.iter().map(|p| property_key(p, fps)).collect();
-    for t in &mut camera_tracks {
+    for t in &mut cameras {
         t.properties = prop_keys.clone();
     }
     let frame_count = u32::try_from(max_tick.saturating_add(1)).unwrap_or(u32::MAX);
@@ -458,11 +452,33 @@ fn object(
         ik_switches,
         physics_switches,
         visibility,
-        cameras: camera_tracks,
+        cameras,
         light,
         gravity,
         frame_count,
     }
+}
+
+/// The light, project, accessory and effect keys into `info` (sorted by time), raising `max_tick` to the last;
+/// returns the object's light track and gravity keys.
+fn property_keys(
+    o: &RawObject,
+    names: &HashMap<i32, String>,
+    fps: f32,
+    info: &mut MvdObject,
+    max_tick: &mut i64,
+    w: &mut Warnings,
+) -> (Option<LightTrack>, Vec<Key<Vec3>>) {
+    info.lights = sorted_by_time(&o.lights, |k| k.time);
+    info.project = sorted_by_time(&o.project, |k| k.time);
+    info.accessory = sorted_by_time(&o.accessory, |k| k.time);
+    info.effects = effects(o, names, w);
+    let ticks = info.lights.iter().map(|k| k.time).chain(info.project.iter().map(|k| k.time));
+    let ticks = ticks
+        .chain(info.accessory.iter().map(|k| k.time))
+        .chain(info.effects.iter().flat_map(|e| e.keys.iter().map(|k| k.head.time)));
+    *max_tick = ticks.fold(*max_tick, i64::max);
+    (light_track(info, fps), gravity_keys(&info.project, fps))
 }
 
 /// Keys sorted stably by time (a later key at the same time wins where keys are looked up).

@@ -763,44 +763,7 @@ pub fn sample_document(encoding: MvdEncoding) -> MvdDocument {
         time_warp: vec![vec![], vec![[0.0, 0.0], [1.0, 1.0]]],
     });
     m.sections.push(Section::MotionBlend { parent_clip: 0, clip_a: 0, clip_b: 1, points: vec![[0.5, 0.5]] });
-    m.sections.push(Section::Accessory {
-        minor: 0,
-        item_size: None,
-        frames: vec![
-            AccessoryFrame { shadow: true, scale: 2.0, related_model: 0, related_bone: 2, ..AccessoryFrame::new(10) },
-            AccessoryFrame { visible: false, add_blend: true, alpha: 0.25, ..AccessoryFrame::new(0) },
-        ],
-    });
-    m.sections.push(Section::Effect {
-        minor: 0,
-        item_size: None,
-        parameters: vec![(100, EFFECT_FLOAT), (101, EFFECT_FLOAT + 2), (102, EFFECT_BOOL), (103, EFFECT_INT)],
-        frames: vec![EffectFrame {
-            head: AccessoryFrame { alpha: 0.5, ..AccessoryFrame::new(0) },
-            values: vec![
-                MvdEffectValue::Floats(vec![0.5]),
-                MvdEffectValue::Floats(vec![1.0, 0.5, 0.25]),
-                MvdEffectValue::Bool(true),
-                MvdEffectValue::Int(-3),
-            ],
-        }],
-    });
-    m.sections.push(Section::Light {
-        minor: 0,
-        item_size: None,
-        frames: vec![
-            LightFrame::new(0, [-0.5, -1.0, 0.5], [154, 154, 154]),
-            LightFrame { enabled: false, ..LightFrame::new(20, [1.0, -1.0, 0.0], [255, 0, 51]) },
-        ],
-    });
-    m.sections.push(Section::Project {
-        minor: 1,
-        item_size: None,
-        frames: vec![
-            ProjectFrame { shadow_model: 1, shadow_distance: 8875.0, ..ProjectFrame::new(0) },
-            ProjectFrame { gravity: 1.96, gravity_vector: [1.0, 0.0, 0.0], ..ProjectFrame::new(15) },
-        ],
-    });
+    sample_properties(&mut m);
     m.sections.push(Section::Filter { frames: vec![(0, vec![]), (10, vec![[0.0, 0.0], [1.0, 1.0]])] });
     m.sections.push(Section::Raw {
         tag: 200,
@@ -851,6 +814,48 @@ pub fn sample_document(encoding: MvdEncoding) -> MvdDocument {
         d.objects.push(c);
     }
     d
+}
+
+/// `sample_document`'s accessory keys (unsorted), effect, light and project sections.
+fn sample_properties(m: &mut Object) {
+    m.sections.push(Section::Accessory {
+        minor: 0,
+        item_size: None,
+        frames: vec![
+            AccessoryFrame { shadow: true, scale: 2.0, related_model: 0, related_bone: 2, ..AccessoryFrame::new(10) },
+            AccessoryFrame { visible: false, add_blend: true, alpha: 0.25, ..AccessoryFrame::new(0) },
+        ],
+    });
+    m.sections.push(Section::Effect {
+        minor: 0,
+        item_size: None,
+        parameters: vec![(100, EFFECT_FLOAT), (101, EFFECT_FLOAT + 2), (102, EFFECT_BOOL), (103, EFFECT_INT)],
+        frames: vec![EffectFrame {
+            head: AccessoryFrame { alpha: 0.5, ..AccessoryFrame::new(0) },
+            values: vec![
+                MvdEffectValue::Floats(vec![0.5]),
+                MvdEffectValue::Floats(vec![1.0, 0.5, 0.25]),
+                MvdEffectValue::Bool(true),
+                MvdEffectValue::Int(-3),
+            ],
+        }],
+    });
+    m.sections.push(Section::Light {
+        minor: 0,
+        item_size: None,
+        frames: vec![
+            LightFrame::new(0, [-0.5, -1.0, 0.5], [154, 154, 154]),
+            LightFrame { enabled: false, ..LightFrame::new(20, [1.0, -1.0, 0.0], [255, 0, 51]) },
+        ],
+    });
+    m.sections.push(Section::Project {
+        minor: 1,
+        item_size: None,
+        frames: vec![
+            ProjectFrame { shadow_model: 1, shadow_distance: 8875.0, ..ProjectFrame::new(0) },
+            ProjectFrame { gravity: 1.96, gravity_vector: [1.0, 0.0, 0.0], ..ProjectFrame::new(15) },
+        ],
+    });
 }
 
 /// The Light, Project, AccessoryProperty and EffectProperty layouts `sample_document` leaves out, in

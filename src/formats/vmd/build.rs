@@ -332,24 +332,7 @@ pub fn build(raw: RawVmd, file: &str) -> Result<Scene, LoadError> {
             cut_span: 1.0 / FPS,
         });
     }
-    let mut light_tracks = Vec::new();
-    if !lights.is_empty() || !shadows.is_empty() {
-        light_tracks.push(crate::scene::LightTrack {
-            name: header.model_name.text.clone(),
-            keys: lights
-                .iter()
-                .map(|l| crate::scene::LightKey {
-                    time: seconds(l.frame),
-                    light: crate::scene::Light { color: l.color.into(), direction: l.direction.into() },
-                    enabled: true,
-                })
-                .collect(),
-            shadows: shadows
-                .iter()
-                .map(|s| crate::scene::ShadowKey { time: seconds(s.frame), mode: s.mode, distance: s.distance })
-                .collect(),
-        });
-    }
+    let light_tracks = light_track(&header.model_name.text, &lights, &shadows).into_iter().collect();
 
     // No joint has a parent, so this cannot fail.
     let skeleton = Skeleton::new(joints, false).map_err(|i| LoadError::at(0, format!("joint {i}: bad parent")))?;
@@ -378,5 +361,31 @@ pub fn build(raw: RawVmd, file: &str) -> Result<Scene, LoadError> {
         front_face: FrontFace::Ccw,
         vmd: Some(Box::new(info)),
         ..Scene::empty(meta)
+    })
+}
+
+/// The light and self-shadow keys as one light track named after the motion's model (none without keys).
+fn light_track(
+    name: &str,
+    lights: &[crate::scene::VmdLightKey],
+    shadows: &[crate::scene::VmdShadowKey],
+) -> Option<crate::scene::LightTrack> {
+    if lights.is_empty() && shadows.is_empty() {
+        return None;
+    }
+    Some(crate::scene::LightTrack {
+        name: name.to_string(),
+        keys: lights
+            .iter()
+            .map(|l| crate::scene::LightKey {
+                time: seconds(l.frame),
+                light: crate::scene::Light { color: l.color.into(), direction: l.direction.into() },
+                enabled: true,
+            })
+            .collect(),
+        shadows: shadows
+            .iter()
+            .map(|s| crate::scene::ShadowKey { time: seconds(s.frame), mode: s.mode, distance: s.distance })
+            .collect(),
     })
 }
