@@ -187,6 +187,56 @@ fn motions_name_cuts_key_order_and_bones_a_model_lacks() {
 }
 
 #[test]
+fn mvd_property_sections_name_sizes_and_values_nothing_can_use() {
+    use rigscope::formats::mvd::write::{
+        AccessoryFrame, EffectFrame, LightFrame, MvdDocument, Object, ProjectFrame, Section,
+    };
+    let mut d = MvdDocument::new(rigscope::scene::MvdEncoding::Utf16Le);
+    let mut o = Object::new("小物", 30.0);
+    o.sections.push(Section::Light {
+        minor: 0,
+        item_size: Some(28),
+        frames: vec![LightFrame::new(0, [0.0; 3], [255; 3]), LightFrame::new(5, [0.0, -1.0, 0.0], [255; 3])],
+    });
+    let flat = ProjectFrame { gravity_vector: [0.0; 3], shadow_model: 2, ..ProjectFrame::new(0) };
+    o.sections.push(Section::Project { minor: 1, item_size: None, frames: vec![flat] });
+    let faint = AccessoryFrame { alpha: 1.5, ..AccessoryFrame::new(0) };
+    o.sections.push(Section::Accessory { minor: 0, item_size: None, frames: vec![faint] });
+    let inverted = EffectFrame { head: AccessoryFrame { scale: -1.0, ..AccessoryFrame::new(0) }, values: vec![] };
+    o.sections.push(Section::Effect { minor: 0, item_size: None, parameters: vec![], frames: vec![inverted] });
+    d.objects.push(o);
+    let bytes = d.to_bytes();
+    let f = check_bytes("props.mvd", &bytes);
+    let mut r = rules(&f);
+    r.sort();
+    assert_eq!(
+        r,
+        [
+            "mvd.light.direction",
+            "mvd.project.gravity",
+            "mvd.project.shadow",
+            "mvd.property.alpha",
+            "mvd.property.scale",
+            "mvd.section.size"
+        ],
+        "{f:?}"
+    );
+    assert!(f.iter().all(|f| f.severity == Severity::Warning && f.place.offset.is_some()));
+    // The first light key is the light section's first item: after the header of 2 + 4 × 4 bytes.
+    let light = f.iter().find(|f| f.rule == "mvd.light.direction").unwrap();
+    let section = f.iter().find(|f| f.rule == "mvd.section.size").unwrap().place.offset.unwrap();
+    assert_eq!(light.place.offset, Some(section + 18));
+    // An undersized section: the file is refused, at the section.
+    if let Section::Light { item_size, .. } = &mut d.objects[0].sections[0] {
+        *item_size = Some(20);
+    }
+    let f = check_bytes("props.mvd", &d.to_bytes());
+    assert_eq!(rules(&f), ["mvd.unreadable"]);
+    assert_eq!(f[0].place.offset, Some(section), "{f:?}");
+    assert!(f[0].message.contains("light section (tag 112") && f[0].message.contains("expected at least 24 B"));
+}
+
+#[test]
 fn rsm_tolerances_are_named() {
     assert!(rules(&check("rsm/coin_j_01.rsm")).contains(&"rsm.name.garbage"), "garbage after the NUL");
     let mut doc = rigscope::formats::rsm::write::sample_document(1, 4);

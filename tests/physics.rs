@@ -178,6 +178,48 @@ fn a_body_switched_off_by_the_motion_follows_its_bone_then_falls_as_the_referenc
     assert!(max <= 0.10 * fixtures::LINK, "off the reference by up to {max}");
 }
 
+/// An MVD for the pendulum whose project keys hold MikuMikuDance's gravity (0.98 stored, down) until tick 30
+/// (one second at 30 keyFps), then turn it upward.
+fn gravity_flip() -> rigscope::formats::mvd::write::MvdDocument {
+    use rigscope::formats::mvd::write::{MvdDocument, Object, ProjectFrame, Section};
+    let mut d = MvdDocument::new(rigscope::scene::MvdEncoding::Utf8);
+    let mut o = Object::new("pendulum", 30.0);
+    let up = ProjectFrame { gravity_vector: [0.0, 1.0, 0.0], ..ProjectFrame::new(30) };
+    o.sections.push(Section::Project { minor: 1, item_size: None, frames: vec![ProjectFrame::new(0), up] });
+    d.objects.push(o);
+    d
+}
+
+#[test]
+fn a_motion_keying_gravity_changes_the_simulations_gravity_at_the_key() {
+    let dir = temp_dir("gravity");
+    let (path, _) = fixture(&dir, "pendulum", fixtures::pendulum());
+    let mvd = dir.join("gravity.mvd");
+    std::fs::write(&mvd, gravity_flip().to_bytes()).unwrap();
+    let scene = load(&path, &[&mvd]);
+    let clip = scene.clips.first();
+    assert_eq!(clip.map(|c| c.gravity.len()), Some(2), "a motion with gravity keys only attaches");
+    let settings = PhysicsSettings { warmup_steps: 0, ..PhysicsSettings::default() };
+    let mut keyed = Simulation::new(&scene, settings).unwrap();
+    // The settings' gravity where they ignore the motion's (as a gravity set on the command line does).
+    let mut fixed = Simulation::new(&scene, PhysicsSettings { motion_gravity: false, ..settings }).unwrap();
+    let down = Vec3::new(0.0, -98.0, 0.0);
+    for f in 0..=60 {
+        let input = FrameInput::at(clip, f as f32, 30.0);
+        keyed.pose(&scene, &input);
+        fixed.pose(&scene, &input);
+        assert_eq!(keyed.gravity(), if f < 30 { down } else { -down }, "frame {f}");
+        assert_eq!(fixed.gravity(), down);
+        if f < 30 {
+            assert_eq!(keyed.places(), fixed.places(), "frame {f}: the same gravity so far, the same bodies");
+        }
+    }
+    // Pushed up from frame 30, the link swings back up; under the settings' gravity it hangs lower.
+    let (k, x) = (keyed.places()[1].position, fixed.places()[1].position);
+    assert!(k.y > x.y + 1.0, "link at frame 60: {k} with the motion's gravity, {x} without");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn the_corpus_character_follows_the_reference() {
     let model = corpus(MIKU);

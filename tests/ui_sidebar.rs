@@ -532,6 +532,25 @@ fn an_mvd_alone_lists_objects_and_tracks_and_plots_a_selected_track() {
 }
 
 #[test]
+fn an_mvd_lists_its_light_project_accessory_and_effect_keys() {
+    let mut app = App::new();
+    let doc = rigscope::formats::mvd::write::sample_document(rigscope::scene::MvdEncoding::Utf8);
+    app.open_bytes("all.mvd", &doc.to_bytes());
+    let mut h = harness_with(app, true);
+    h.run();
+    for header in ["Light (2 keys)", "Accessory (2 keys)", "Effect (1 key)", "Project (2 keys)"] {
+        h.get_by_label(header).click();
+        h.run();
+    }
+    h.get_by_label("tick 0: direction (-0.5, -1, 0.5), colour (154, 154, 154), on");
+    h.get_by_label("The accessory itself (an .x file) is not loaded");
+    h.get_by_label("tick 0: hidden, add-blend, scale 1, opacity 0.25");
+    h.get_by_label_contains("Parameters: param (float), 色 (float3), on (bool), 回数 (int)");
+    h.get_by_label_contains("param = 0.5, 色 = (1, 0.5, 0.25), on = true, 回数 = -3");
+    h.get_by_label_contains("tick 15: gravity 1.96 along (1, 0, 0) = (196, 0, 0) units/s²");
+}
+
+#[test]
 fn attaching_an_mvd_shows_matches_and_converts_axes() {
     let mut app = opened(&corpus("raylib_guy.iqm"));
     app.open_bytes("guy.mvd", &guy_mvd());

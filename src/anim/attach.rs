@@ -62,7 +62,8 @@ pub fn attach(model: &mut Scene, anim: &Scene, source: &str) -> Result<AttachRep
     }
     let mut report = AttachReport { source: source.to_string(), ..Default::default() };
     // map[model joint] = file joint
-    // A motion without bones (morph, visibility or IK-switch keys only) matches nothing and needs no index match.
+    // A motion without bones (morph, visibility, IK-switch or gravity keys only) matches nothing and needs no index
+    // match.
     let map: Vec<Option<usize>> = if fs.is_named() || fs.is_empty() {
         ms.joints.iter().map(|j| fs.find(&j.name)).collect()
     } else {
@@ -79,7 +80,9 @@ pub fn attach(model: &mut Scene, anim: &Scene, source: &str) -> Result<AttachRep
         prefix_match_joints(&cut_bones, fs, ms, &mut map, &mut report);
     }
     let keys_without_bones = fs.is_empty()
-        && anim.clips.iter().any(|c| !c.morphs.is_empty() || !c.ik_switches.is_empty() || !c.visibility.is_empty());
+        && anim.clips.iter().any(|c| {
+            !c.morphs.is_empty() || !c.ik_switches.is_empty() || !c.visibility.is_empty() || !c.gravity.is_empty()
+        });
     if map.iter().all(Option::is_none) && !has_cameras && !keys_without_bones {
         return Err(AttachError::NoMatch(source.to_string()));
     }
@@ -144,6 +147,7 @@ pub fn attach(model: &mut Scene, anim: &Scene, source: &str) -> Result<AttachRep
             ik_switches: clip.ik_switches.clone(),
             physics_switches: clip.physics_switches.clone(),
             visibility: clip.visibility.clone(),
+            gravity: clip.gravity.clone(),
         });
     }
     model.clips.extend(added);

@@ -143,6 +143,7 @@ mod tests {
             ik_switches: Vec::new(),
             physics_switches: Vec::new(),
             visibility: Vec::new(),
+            gravity: Vec::new(),
         }
     }
 

@@ -83,6 +83,7 @@ impl ClipMeta for Clip {
             ik_switches: Vec::new(),
             physics_switches: Vec::new(),
             visibility: Vec::new(),
+            gravity: Vec::new(),
         }
     }
 }

@@ -1,6 +1,6 @@
 //! The MVD section (from `Scene::mvd` of the open file and of attached files): objects with their key rate,
 //! every section (tag, minor type, count, read or skipped), bone, morph and camera tracks with their key
-//! counts and stages; then the curve view of the selected track: each channel's interpolated value over
+//! counts and stages, light, project, accessory and effect keys; then the curve view of the selected track: each channel's interpolated value over
 //! time, with markers at its keys and a line at the current time. Absent for other formats.
 
 use egui_plot::{Legend, Line, MarkerShape, Plot, PlotPoints, Points, VLine};
@@ -83,9 +83,10 @@ pub fn section(ui: &mut egui::Ui, doc: &Document, out: &mut Vec<Action>) {
                                 ));
                             }
                             if o.other_keys > 0 {
-                                facts.push(format!("{} key(s) in skipped sections", o.other_keys));
+                                facts.push(format!("{} filter key(s), not read", o.other_keys));
                             }
                             ui.weak(facts.join("; "));
+                            property_keys(ui, o, (fi, oi));
                         },
                     );
                 }
@@ -97,6 +98,43 @@ pub fn section(ui: &mut egui::Ui, doc: &Document, out: &mut Vec<Action>) {
             }
         },
     );
+}
+
+/// The object's light, project, accessory and effect keys, each section kind under its own header.
+fn property_keys(ui: &mut egui::Ui, o: &crate::scene::MvdObject, id: (usize, usize)) {
+    let list = |ui: &mut egui::Ui, title: String, note: Option<String>, keys: Vec<String>, salt: (&str, usize)| {
+        egui::CollapsingHeader::new(title).id_salt((salt, id)).show(ui, |ui| {
+            if let Some(n) = note {
+                ui.weak(n);
+            }
+            for k in keys {
+                ui.label(k);
+            }
+        });
+    };
+    if !o.lights.is_empty() {
+        let keys = o.lights.iter().map(|k| k.describe()).collect();
+        list(ui, format!("Light ({})", keys_n(o.lights.len())), None, keys, ("mvd light", 0));
+    }
+    if !o.project.is_empty() {
+        let note = Some("Gravity drives the physics of a model this motion is attached to".to_string());
+        let keys = o.project.iter().map(|k| k.describe()).collect();
+        list(ui, format!("Project ({})", keys_n(o.project.len())), note, keys, ("mvd project", 0));
+    }
+    if !o.accessory.is_empty() {
+        let note = Some("The accessory itself (an .x file) is not loaded".to_string());
+        let keys = o.accessory.iter().map(|k| k.describe()).collect();
+        list(ui, format!("Accessory ({})", keys_n(o.accessory.len())), note, keys, ("mvd accessory", 0));
+    }
+    for (i, e) in o.effects.iter().enumerate() {
+        let note = Some(format!("Parameters: {}; the effect itself is not loaded", e.describe_parameters()));
+        let keys = e.keys.iter().map(|k| e.describe_key(k)).collect();
+        list(ui, format!("Effect ({})", keys_n(e.keys.len())), note, keys, ("mvd effect", i));
+    }
+}
+
+fn keys_n(n: usize) -> String {
+    if n == 1 { "1 key".into() } else { format!("{n} keys") }
 }
 
 /// A list of tracks with key counts per stage; clicking one (where `target` finds it) selects its curves.

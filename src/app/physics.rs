@@ -47,8 +47,22 @@ pub fn section(
         let mut s = settings;
         ui.horizontal(|ui| {
             ui.label("Gravity Y");
-            ui.add(egui::DragValue::new(&mut s.gravity.y).speed(1.0).range(-1000.0..=1000.0).suffix(" /s²"));
+            let field = egui::DragValue::new(&mut s.gravity.y).speed(1.0).range(-1000.0..=1000.0).suffix(" /s²");
+            // A gravity set here wins over the motion's.
+            if ui.add(field).changed() {
+                s.motion_gravity = false;
+            }
+            ui.checkbox(&mut s.motion_gravity, "Motion's gravity")
+                .on_hover_text("Where the motion keys gravity (MVD project keys), use it instead of the field's");
         });
+        if let Some(sim) = doc.physics().filter(|_| doc.physics_shown()) {
+            let keyed = doc.current_clip().is_some_and(|c| !c.gravity.is_empty());
+            if keyed {
+                let g = sim.gravity();
+                let whose = if s.motion_gravity && keyed { "the motion's" } else { "the field's" };
+                ui.weak(format!("Gravity now: ({:.1}, {:.1}, {:.1}) /s², {whose}", g.x, g.y, g.z));
+            }
+        }
         ui.horizontal(|ui| {
             let current = STEPS.iter().find(|(v, _)| (v - s.step).abs() < 1e-6).map_or("other", |(_, n)| n);
             egui::ComboBox::from_label("Step").selected_text(current).show_ui(ui, |ui| {

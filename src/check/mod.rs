@@ -7,6 +7,7 @@
 //! line show the same list.
 
 mod mmd;
+mod mvd;
 mod physics;
 mod scene;
 
@@ -210,6 +211,7 @@ pub fn check_loaded(
     }
     out.extend(scene::check(name, scene, misses.unwrap_or_default(), dir));
     out.extend(mmd::check(name, scene));
+    out.extend(mvd::check(name, scene));
     out.extend(physics::check(name, scene));
     out.sort_by_key(|f| f.severity);
     out

@@ -597,6 +597,43 @@ fn mvd_text(o: &mut String, m: &crate::scene::MvdInfo) {
             let _ =
                 writeln!(o, "      motion clips: {}, motion blends: {}", ob.motion_clips.len(), ob.motion_blends.len());
         }
+        mvd_property_text(o, ob);
+    }
+}
+
+/// Keys listed per MVD property section in the text report (`--json` lists them all).
+const MVD_KEYS_LISTED: usize = 50;
+
+/// An object's light, project, accessory and effect keys, one line each.
+fn mvd_property_text(o: &mut String, ob: &crate::scene::MvdObject) {
+    // Light, project and accessory keys merge across their sections: listed when there are any.
+    let list = |o: &mut String, title: String, keys: Vec<String>| {
+        let _ = writeln!(o, "      {title}");
+        for k in keys.iter().take(MVD_KEYS_LISTED) {
+            let _ = writeln!(o, "        {k}");
+        }
+        if keys.len() > MVD_KEYS_LISTED {
+            let _ = writeln!(o, "        … {} more (--json lists every key)", keys.len() - MVD_KEYS_LISTED);
+        }
+    };
+    if !ob.lights.is_empty() {
+        list(o, format!("light keys: {}", ob.lights.len()), ob.lights.iter().map(|k| k.describe()).collect());
+    }
+    if !ob.project.is_empty() {
+        list(o, format!("project keys: {}", ob.project.len()), ob.project.iter().map(|k| k.describe()).collect());
+    }
+    if !ob.accessory.is_empty() {
+        let title = format!("accessory keys: {} (the accessory itself, an .x file, is not loaded)", ob.accessory.len());
+        list(o, title, ob.accessory.iter().map(|k| k.describe()).collect());
+    }
+    for e in &ob.effects {
+        let keys = e.keys.iter().map(|k| e.describe_key(k)).collect();
+        let title = format!(
+            "effect keys: {} (parameters: {}; the effect file itself is not loaded)",
+            e.keys.len(),
+            e.describe_parameters()
+        );
+        list(o, title, keys);
     }
 }
 

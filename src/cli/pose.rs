@@ -60,7 +60,8 @@ pub struct PoseArgs {
     /// With --physics: the fixed step, seconds (default 1/60).
     #[arg(long, value_name = "S", requires = "physics")]
     pub step: Option<f32>,
-    /// With --physics: gravity, units/s², as X,Y,Z or the Y component alone (default 0,-98,0).
+    /// With --physics: gravity, units/s², as X,Y,Z or the Y component alone (default 0,-98,0, or the motion's
+    /// gravity keys where an MVD keys them); set, it wins over the motion's keys.
     #[arg(long, value_name = "G", requires = "physics", allow_hyphen_values = true)]
     pub gravity: Option<String>,
 }
@@ -100,6 +101,8 @@ pub fn physics_settings(
             [Some(x), Some(y), Some(z)] => glam::Vec3::new(*x, *y, *z),
             _ => return Err(CliError::usage(format!("--gravity {g}: expected X,Y,Z or one number (the Y component)"))),
         };
+        // A gravity asked for wins over the motion's.
+        settings.motion_gravity = false;
     }
     Ok(settings)
 }

@@ -171,6 +171,20 @@ impl Engine {
         self.handles.len()
     }
 
+    /// The gravity the bodies fall with now (units/s²).
+    pub fn gravity(&self) -> Vec3 {
+        self.gravity
+    }
+
+    /// A new gravity for every body from the next step on (the motion's gravity keys); the bodies keep their
+    /// places and velocities.
+    pub fn set_gravity(&mut self, gravity: Vec3) {
+        if gravity != self.gravity && gravity.is_finite() {
+            self.gravity = gravity;
+            self.world.set_gravity(v(gravity));
+        }
+    }
+
     pub fn is_empty(&self) -> bool {
         self.handles.is_empty()
     }

@@ -6,6 +6,8 @@
 //! first frame reset (bodies placed at the pose reached, then the pose held for a warm-up); going back a little
 //! restores the latest snapshot at or before the frame (one is kept per second of simulated clip) and simulates
 //! forward from it. Reaching a frame the same way gives the same pose, bit for bit: nothing here reads a clock.
+//! Gravity is the motion's at each frame (`Clip::gravity`, MVD Project keys) unless the settings say to ignore
+//! it; the settings' gravity otherwise.
 
 use glam::{Mat4, Vec3};
 
@@ -21,8 +23,12 @@ pub const RESET_JUMP: f64 = 2.0;
 #[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(default)]
 pub struct PhysicsSettings {
-    /// Units per second², MikuMikuDance's (0, −98, 0) by default.
+    /// Units per second², MikuMikuDance's (0, −98, 0) by default: used where the motion keys no gravity, or
+    /// always when `motion_gravity` is off.
     pub gravity: Vec3,
+    /// Whether the motion's gravity keys ([`Clip::gravity`]) win over `gravity` where the clip has them. On by
+    /// default; a gravity the user sets (`pose --gravity`, the window's Gravity field) turns it off.
+    pub motion_gravity: bool,
     /// The fixed step, seconds (1/60).
     pub step: f32,
     /// Steps the pose is held for after a reset, so that hair placed in a pose far from the bind pose settles
@@ -32,7 +38,12 @@ pub struct PhysicsSettings {
 
 impl Default for PhysicsSettings {
     fn default() -> Self {
-        PhysicsSettings { gravity: Vec3::new(0.0, -98.0, 0.0), step: 1.0 / 60.0, warmup_steps: 60 }
+        PhysicsSettings {
+            gravity: Vec3::new(0.0, -98.0, 0.0),
+            motion_gravity: true,
+            step: 1.0 / 60.0,
+            warmup_steps: 60,
+        }
     }
 }
 
@@ -46,6 +57,7 @@ impl PhysicsSettings {
         let d = PhysicsSettings::default();
         PhysicsSettings {
             gravity: if self.gravity.is_finite() { self.gravity } else { d.gravity },
+            motion_gravity: self.motion_gravity,
             step: if (0.001..=0.1).contains(&self.step) { self.step } else { d.step },
             warmup_steps: self.warmup_steps.min(Self::MAX_WARMUP),
         }
@@ -195,13 +207,13 @@ impl Simulation {
                         self.reached = Reached::Restored;
                     }
                     None => {
-                        self.reset(&pose, t, 1.0 / input.fps());
+                        self.reset(&pose, t, 1.0 / input.fps(), self.gravity_at(input));
                         self.apply_switches(scene, input);
                     }
                 }
             }
             _ => {
-                self.reset(&pose, t, 1.0 / input.fps());
+                self.reset(&pose, t, 1.0 / input.fps(), self.gravity_at(input));
                 self.apply_switches(scene, input);
             }
         }
@@ -231,14 +243,27 @@ impl Simulation {
         self.steps += 1;
     }
 
-    /// Places every body at `pose` with no velocity, holds the pose for the warm-up, and keeps a snapshot.
-    fn reset(&mut self, pose: &Pose, t: f64, frame_seconds: f64) {
+    /// The gravity the bodies fall with now (units/s²): the motion's at the frame shown, or the settings'.
+    pub fn gravity(&self) -> Vec3 {
+        self.engine.gravity()
+    }
+
+    /// The gravity at `input`'s time: the clip's key in force when the settings follow the motion, else the
+    /// settings' gravity.
+    fn gravity_at(&self, input: &FrameInput) -> Vec3 {
+        let keyed = input.clip.filter(|_| self.settings.motion_gravity).and_then(|c| c.gravity_at(input.time() as f32));
+        keyed.filter(|g| g.is_finite()).unwrap_or(self.settings.gravity)
+    }
+
+    /// Places every body at `pose` with no velocity, holds the pose for the warm-up under `gravity`, and keeps a
+    /// snapshot.
+    fn reset(&mut self, pose: &Pose, t: f64, frame_seconds: f64, gravity: Vec3) {
         // As babylon-mmd starts: every body with a bone goes to where the pose puts it, the simulated ones held
         // there (kinematic) through one motion frame's steps, in which only bodies without a bone move; then
         // they are let go at rest.
         self.switched_off.iter_mut().for_each(|o| *o = false);
         let held: Vec<bool> = self.rig.bodies.iter().map(|b| b.joint.is_some() || !b.simulated()).collect();
-        self.engine = Engine::with_kinematic(&self.rig, self.settings.gravity, held);
+        self.engine = Engine::with_kinematic(&self.rig, gravity, held);
         self.place_followers(pose);
         let step = self.settings.step.max(1e-4);
         let frame_steps = ((frame_seconds as f32 / step).round() as u32).clamp(1, 16);
@@ -298,6 +323,7 @@ impl Simulation {
             let at = input.with_frame(k as f32);
             let frame_pose = before_physics(scene, &self.rig, &at);
             self.apply_switches(scene, &at);
+            self.engine.set_gravity(self.gravity_at(&at));
             self.advance(&frame_pose, (k / fps - t) as f32);
             t = k / fps;
             self.time = Some(t);
@@ -305,6 +331,7 @@ impl Simulation {
             k += 1.0;
         }
         self.apply_switches(scene, input);
+        self.engine.set_gravity(self.gravity_at(input));
         self.advance(pose, (to - t) as f32);
         self.time = Some(to);
         self.snapshot_if_due(to);

@@ -235,6 +235,9 @@ pub struct Clip {
     /// The model shown or hidden over time (VMD property keys, MVD model properties): each key holds from its
     /// time until the next; before the first, and without keys, the model is shown.
     pub visibility: Vec<Key<bool>>,
+    /// The motion's gravity for physics (MVD Project keys), units/s² in the file's own space, sorted by time;
+    /// each key holds from its time until the next (the first before it). Empty: the physics settings' gravity.
+    pub gravity: Vec<Key<Vec3>>,
 }
 
 /// The name a [`Clip::physics_switches`] track has when it switches the whole model (MVD's `physics` property).
@@ -259,7 +262,14 @@ impl Clip {
             ik_switches: Vec::new(),
             physics_switches: Vec::new(),
             visibility: Vec::new(),
+            gravity: Vec::new(),
         }
+    }
+
+    /// The motion's gravity at `time` seconds ([`Clip::gravity`]); `None` when the clip keys none.
+    pub fn gravity_at(&self, time: f32) -> Option<Vec3> {
+        let n = self.gravity.partition_point(|k| k.time <= time);
+        self.gravity.get(n.saturating_sub(1)).map(|k| k.value)
     }
 
     /// Whether the motion shows the model at `time` seconds ([`Clip::visibility`]).

@@ -30,8 +30,9 @@ pub struct LightKey {
     pub enabled: bool,
 }
 
-/// One self-shadow key: MikuMikuDance's mode (0 off, 1 mode 1, 2 mode 2) and shadow distance as stored (VMD:
-/// the value of the slider's 10000 − 100 000 × stored scale). Stepped.
+/// One self-shadow key: MikuMikuDance's mode (0 off, 1 mode 1, 2 mode 2; an MVD Project key's model gives 0 for
+/// none and 1 for its depth shadow) and shadow distance as stored (VMD: the value of the slider's
+/// 10000 − 100 000 × stored scale; MVD: MikuMikuMoving's self-shadow distance). Stepped.
 #[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
 pub struct ShadowKey {
     /// Seconds.

@@ -41,7 +41,10 @@ pub use morph::{
     BoneOffset, ImpulseOffset, MMD_LIGHT, MaterialOffset, MaterialOp, Morph, MorphKind, MorphPanel, MorphWeight,
     UvOffset, VertexOffset,
 };
-pub use mvd::{MvdEncoding, MvdInfo, MvdMotionBlend, MvdMotionClip, MvdObject, MvdSection, MvdStage, MvdTrackInfo};
+pub use mvd::{
+    MMM_GRAVITY_SCALE, MvdAccessoryKey, MvdEffect, MvdEffectKey, MvdEffectParameter, MvdEffectValue, MvdEncoding,
+    MvdInfo, MvdLightKey, MvdMotionBlend, MvdMotionClip, MvdObject, MvdProjectKey, MvdSection, MvdStage, MvdTrackInfo,
+};
 pub use rsm::{RsmInfo, RsmLayout, RsmNode, RsmUvAnimation, RsmVolumeBox};
 pub use skeleton::{Joint, Skeleton, Transform};
 pub use vmd::{

@@ -40,6 +40,8 @@ pub fn inputs() -> Vec<(String, Vec<u8>)> {
     }
     for enc in [MvdEncoding::Utf16Le, MvdEncoding::Utf8] {
         out.push((format!("{enc:?}.mvd"), rigscope::formats::mvd::write::sample_document(enc).to_bytes()));
+        let props = rigscope::formats::mvd::write::property_document(enc);
+        out.push((format!("{enc:?}_properties.mvd"), props.to_bytes()));
     }
     let vmd = rigscope::formats::vmd::write::sample_document();
     let mut v1 = rigscope::formats::vmd::write::VmdDocument::v1("m");

@@ -303,6 +303,7 @@ impl Frames<'_> {
             ik_switches: Vec::new(),
             physics_switches: Vec::new(),
             visibility: Vec::new(),
+            gravity: Vec::new(),
         }
     }
 }

@@ -7,6 +7,11 @@
 //! per-segment [`Easing`]s: MMD's later key owns a segment's curve, so key `i` gets the curve stored on key
 //! `i + 1`. Stage 0 is the base layer; other stages are listed in [`MvdInfo`] and, when asked for, added as
 //! further `DeltaOnBind` tracks after the base ones (applied on top, in stage order).
+//!
+//! An object's Light keys and Project self-shadow keys become a [`LightTrack`] named after the object; the
+//! Project gravity keys of every object become [`Clip::gravity`] on every clip of the file (MikuMikuMoving's
+//! project settings are scene-wide, and the object that holds them need not be the one played). Accessory and
+//! effect keys are listed in [`MvdInfo`] only: the accessories (.x files) and effects themselves are not loaded.
 
 use std::collections::HashMap;
 
@@ -19,6 +24,7 @@ use crate::scene::{
     Metadata, MorphTrack, MvdInfo, MvdObject, MvdStage, MvdTrackInfo, Scene, Skeleton, Track, TrackEase, TrackMode,
     Transform, UpAxis,
 };
+use crate::scene::{Light, LightKey, LightTrack, MvdEffect, MvdEffectParameter, MvdProjectKey, ShadowKey};
 
 /// Ticks per second when an object's keyFps is unusable.
 pub const FALLBACK_FPS: f32 = 30.0;
@@ -194,6 +200,8 @@ pub fn build(raw: RawFile, opts: &ReadOptions) -> Result<Scene, LoadError> {
     let mut cameras = Vec::new();
     let mut objects = Vec::new();
     let mut clip_names: HashMap<String, usize> = HashMap::new();
+    let mut lights = Vec::new();
+    let mut gravity = Vec::new();
 
     for o in &raw.objects {
         let fps = if o.key_fps.is_finite() && o.key_fps > 0.0 {
@@ -228,6 +236,13 @@ pub fn build(raw: RawFile, opts: &ReadOptions) -> Result<Scene, LoadError> {
         clip.visibility = built.visibility;
         clips.push(clip);
         objects.push(info);
+        lights.extend(built.light);
+        gravity.extend(built.gravity);
+    }
+    // Project settings are the scene's: every clip of the file carries them.
+    gravity.sort_by(|a: &Key<Vec3>, b| a.time.total_cmp(&b.time));
+    for c in &mut clips {
+        c.gravity = gravity.clone();
     }
 
     let joints = joint_names.into_iter().map(|name| Joint { name, parent: None, bind: Transform::IDENTITY }).collect();
@@ -240,6 +255,7 @@ pub fn build(raw: RawFile, opts: &ReadOptions) -> Result<Scene, LoadError> {
     scene.skeleton = skeleton;
     scene.clips = clips;
     scene.cameras = cameras;
+    scene.lights = lights;
     scene.up = UpAxis::YLeftHanded;
     scene.front_face = FrontFace::Ccw;
     scene.mvd = Some(Box::new(MvdInfo {
@@ -259,6 +275,8 @@ struct BuiltObject {
     physics_switches: Vec<crate::scene::IkSwitchTrack>,
     visibility: Vec<Key<bool>>,
     cameras: Vec<CameraTrack>,
+    light: Option<LightTrack>,
+    gravity: Vec<Key<Vec3>>,
     frame_count: u32,
 }
 
@@ -322,8 +340,13 @@ fn object(
         ),
         motion_clips: o.motion_clips.clone(),
         motion_blends: o.motion_blends.clone(),
+        lights: Vec::new(),
+        project: Vec::new(),
+        accessory: Vec::new(),
+        effects: Vec::new(),
         other_keys: o.other_keys,
     };
+    let (light, gravity) = property_keys(o, &names, fps, &mut info, &mut max_tick, w);
 
     // Bones: sections with the same key merge; frames sort by (stage, time).
     let mut bone_order: Vec<i32> = Vec::new();
@@ -371,7 +394,7 @@ fn object(
 
     // Cameras: stage 0 is the camera; inline minor 0/1 properties join the CameraProperty frames.
     let mut props: Vec<CameraProps> = o.camera_properties.clone();
-    let mut camera_tracks = Vec::new();
+    let mut cameras = Vec::new();
     for c in &o.cameras {
         let name = resolve(&names, c.key, "camera", c.offset, w);
         let mut frames = c.frames.clone();
@@ -395,7 +418,7 @@ fn object(
             parent_clip: None,
             stage_count: c.stage_count,
         });
-        camera_tracks.push(CameraTrack {
+        cameras.push(CameraTrack {
             name,
             clip: None,
             keys: camera_keys(base, fps),
@@ -408,7 +431,7 @@ fn object(
         max_tick = max_tick.max(t);
     }
     let prop_keys: Vec<CameraPropertyKey> = props.iter().map(|p| property_key(p, fps)).collect();
-    for t in &mut camera_tracks {
+    for t in &mut cameras {
         t.properties = prop_keys.clone();
     }
     let frame_count = u32::try_from(max_tick.saturating_add(1)).unwrap_or(u32::MAX);
@@ -422,7 +445,103 @@ fn object(
     } else {
         vec![crate::scene::IkSwitchTrack { name: crate::scene::WHOLE_MODEL.to_string(), keys: physics }]
     };
-    BuiltObject { info, tracks, morphs, ik_switches, physics_switches, visibility, cameras: camera_tracks, frame_count }
+    BuiltObject {
+        info,
+        tracks,
+        morphs,
+        ik_switches,
+        physics_switches,
+        visibility,
+        cameras,
+        light,
+        gravity,
+        frame_count,
+    }
+}
+
+/// The light, project, accessory and effect keys into `info` (sorted by time), raising `max_tick` to the last;
+/// returns the object's light track and gravity keys.
+fn property_keys(
+    o: &RawObject,
+    names: &HashMap<i32, String>,
+    fps: f32,
+    info: &mut MvdObject,
+    max_tick: &mut i64,
+    w: &mut Warnings,
+) -> (Option<LightTrack>, Vec<Key<Vec3>>) {
+    info.lights = sorted_by_time(&o.lights, |k| k.time);
+    info.project = sorted_by_time(&o.project, |k| k.time);
+    info.accessory = sorted_by_time(&o.accessory, |k| k.time);
+    info.effects = effects(o, names, w);
+    let ticks = info.lights.iter().map(|k| k.time).chain(info.project.iter().map(|k| k.time));
+    let ticks = ticks
+        .chain(info.accessory.iter().map(|k| k.time))
+        .chain(info.effects.iter().flat_map(|e| e.keys.iter().map(|k| k.head.time)));
+    *max_tick = ticks.fold(*max_tick, i64::max);
+    (light_track(info, fps), gravity_keys(&info.project, fps))
+}
+
+/// Keys sorted stably by time (a later key at the same time wins where keys are looked up).
+fn sorted_by_time<K: Clone>(keys: &[K], time: impl Fn(&K) -> i64) -> Vec<K> {
+    let mut v = keys.to_vec();
+    v.sort_by_key(time);
+    v
+}
+
+/// EffectProperty sections with their parameters named through the NameList and keys sorted by time.
+fn effects(o: &RawObject, names: &HashMap<i32, String>, w: &mut Warnings) -> Vec<MvdEffect> {
+    o.effects
+        .iter()
+        .map(|e| MvdEffect {
+            offset: e.offset,
+            parameters: e
+                .parameters
+                .iter()
+                .map(|&(key, kind)| MvdEffectParameter {
+                    key,
+                    name: resolve(names, key, "effect parameter", e.offset, w),
+                    kind,
+                })
+                .collect(),
+            keys: sorted_by_time(&e.keys, |k| k.head.time),
+        })
+        .collect()
+}
+
+/// The object's light and self-shadow keys as a light track (none without either): colour bytes / 255,
+/// direction as keyed; shadow mode 0 (none) or 1 (MikuMikuMoving's depth shadow; other values read as 1) and
+/// distance as stored.
+fn light_track(info: &MvdObject, fps: f32) -> Option<LightTrack> {
+    if info.lights.is_empty() && info.project.is_empty() {
+        return None;
+    }
+    let keys = info
+        .lights
+        .iter()
+        .map(|k| LightKey {
+            time: seconds(k.time, fps),
+            light: Light {
+                color: Vec3::from_array(k.color.map(|c| f32::from(c) / 255.0)),
+                direction: Vec3::from_array(k.position),
+            },
+            enabled: k.enabled,
+        })
+        .collect();
+    let shadows = info
+        .project
+        .iter()
+        .map(|k| ShadowKey {
+            time: seconds(k.time, fps),
+            mode: u8::from(k.shadow_model != 0),
+            distance: k.shadow_distance,
+        })
+        .collect();
+    Some(LightTrack { name: info.name.clone(), keys, shadows })
+}
+
+/// The Project keys' gravity, in seconds, sorted.
+fn gravity_keys(project: &[MvdProjectKey], fps: f32) -> Vec<Key<Vec3>> {
+    project.iter().filter_map(|k| Some(Key { time: seconds(k.time, fps), value: k.acceleration()? })).collect()
 }
 
 /// One on/off value of the model properties as stepped keys sorted by time; empty when every key is on.

@@ -166,17 +166,55 @@ pub const POINT: u64 = 8;
 /// MotionBlend items: clip A, clip B, spline type, point count, then the points.
 pub const MOTION_BLEND_HEAD: u64 = 16;
 
-/// Light frames: time, position, colour bytes, enabled.
+/// Light frames: time, position, colour bytes, enabled (Keystone's C# reader; its format text still says `f32`
+/// colours, which its commit 7d170d5 corrected). One layout is known: minor 0.
 pub const LIGHT_ITEM: u64 = 24;
 
-/// Accessory property frames.
+/// The newest Light, AccessoryProperty and EffectProperty minor known (newer ones read as it).
+pub const NEWEST_PROPERTY_MINOR: u8 = 0;
+
+/// AccessoryProperty frames: time; visible, shadow, add-blend, reserved; scale, alpha; related model and bone.
 pub const ACCESSORY_ITEM: u64 = 28;
 
-/// Effect property frames with one float parameter.
-pub const EFFECT_ITEM: u64 = 32;
+/// EffectProperty frames start like accessory frames; the parameter values follow.
+pub const EFFECT_ITEM_HEAD: u64 = ACCESSORY_ITEM;
 
-/// Project frames (minor 1).
-pub const PROJECT_ITEM: u64 = 36;
+/// One ext parameter of an EffectProperty section: name key, value type.
+pub const EFFECT_PARAMETER: u64 = 8;
+
+/// EffectProperty value types (Keystone `MvdEffectParameterType`).
+pub const EFFECT_BOOL: i32 = 1;
+pub const EFFECT_INT: i32 = 2;
+pub const EFFECT_STRING: i32 = 3;
+pub const EFFECT_FLOAT: i32 = 4;
+pub const EFFECT_FLOAT4: i32 = 7;
+
+/// The bytes one value of `kind` takes in a frame; `None` for types of no known size (0 none, 3 string, others).
+pub fn effect_value_size(kind: i32) -> Option<u64> {
+    match kind {
+        EFFECT_BOOL => Some(1),
+        EFFECT_INT => Some(4),
+        EFFECT_FLOAT..=EFFECT_FLOAT4 => Some(4 * (kind - EFFECT_FLOAT + 1) as u64),
+        _ => None,
+    }
+}
+
+/// The newest Project minor known.
+pub const NEWEST_PROJECT_MINOR: u8 = 1;
+
+/// Project minor ≥ 1 holds gravity (acceleration and vector) after the time.
+pub fn project_has_gravity(minor: u8) -> bool {
+    minor >= 1
+}
+
+/// Project frames: time, (gravity, gravity vector), shadow model, distance, depth: 20 bytes at minor 0, 36 from
+/// minor 1.
+pub fn project_item(minor: u8) -> u64 {
+    if project_has_gravity(minor) { 36 } else { 20 }
+}
+
+/// The least a minor-0 Project frame holds: Keystone reads the shadow depth only when 4 more bytes remain.
+pub const PROJECT_ITEM_MIN_V0: u64 = 16;
 
 /// Filter frames before their tone-curve points.
 pub const FILTER_ITEM_HEAD: u64 = 48;

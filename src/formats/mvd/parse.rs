@@ -2,15 +2,19 @@
 //!
 //! Every count is checked against the bytes left before anything is allocated; fixed-item sections are strided
 //! by their header's `itemSize` (ModelProperty minor ≥ 1 by `itemSize + 4` when that is what the counts say);
-//! NameList and MotionClip are read field by field; unknown tags are skipped when the byte after them starts a
-//! known section.
+//! NameList and MotionClip are read field by field; Light, Project, AccessoryProperty and EffectProperty items
+//! are held to the size their layout takes (smaller is an error, larger is read with a warning); Filter and
+//! unknown tags are skipped, an unknown one only when the byte after it starts a known section.
 
 use std::collections::HashMap;
 
 use super::layout::{self, *};
 use crate::error::{LoadError, Location, Warning};
 use crate::formats::binread::{Cursor, Record};
-use crate::scene::{MvdEncoding, MvdMotionBlend, MvdMotionClip, MvdSection};
+use crate::scene::{
+    MvdAccessoryKey, MvdEffectKey, MvdEffectValue, MvdEncoding, MvdLightKey, MvdMotionBlend, MvdMotionClip,
+    MvdProjectKey, MvdSection,
+};
 
 /// An interpolation curve as stored: x1, y1, x2, y2 (0–127).
 pub type Curve = [u8; 4];
@@ -137,6 +141,14 @@ pub struct RawModelProperty {
     pub frames: Vec<ModelPropertyFrame>,
 }
 
+/// An EffectProperty section: its ext's parameters (name key, type) and its keys.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RawEffect {
+    pub offset: u64,
+    pub parameters: Vec<(i32, i32)>,
+    pub keys: Vec<MvdEffectKey>,
+}
+
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct RawObject {
     pub offset: u64,
@@ -152,6 +164,10 @@ pub struct RawObject {
     pub model_properties: Vec<RawModelProperty>,
     pub motion_clips: Vec<MvdMotionClip>,
     pub motion_blends: Vec<MvdMotionBlend>,
+    pub lights: Vec<MvdLightKey>,
+    pub project: Vec<MvdProjectKey>,
+    pub accessory: Vec<MvdAccessoryKey>,
+    pub effects: Vec<RawEffect>,
     pub other_keys: usize,
 }
 
@@ -284,6 +300,39 @@ impl<'a> Reader<'a> {
             out.push((at, self.c.bytes(stride, &format!("{} item {i}", h.what()))?));
         }
         Ok(out)
+    }
+
+    /// The items of a section whose layout takes `need` bytes (at least `min`): a smaller itemSize is an error
+    /// naming the section; a larger one is read with the extra bytes of each item skipped and, when `exact`, a
+    /// warning. A section of no items is not held to a size (writers put 0 there).
+    fn sized_items(&mut self, h: &Header, need: u64, min: u64, exact: bool) -> Result<Vec<(u64, &'a [u8])>, LoadError> {
+        let size = h.item_size as u64;
+        if h.count == 0 {
+            return Ok(Vec::new());
+        }
+        if exact && size > need {
+            self.warn(
+                "mvd.section.size",
+                h.offset,
+                format!(
+                    "{}: itemSize {size} B: the layout takes {need} B; the other {} B of each item skipped",
+                    h.what(),
+                    size - need
+                ),
+            );
+        }
+        self.items(h, size, min)
+    }
+
+    /// Warns when a section's minor is newer than the newest known, which it is read as.
+    fn newer_minor(&mut self, h: &Header, newest: u8) {
+        if h.minor > newest {
+            self.warn(
+                "mvd.minor",
+                h.offset,
+                format!("{}: minor {} is newer than {newest}; read as {newest}", h.what(), h.minor),
+            );
+        }
     }
 }
 
@@ -434,7 +483,11 @@ fn section(r: &mut Reader, o: &mut RawObject, h: &Header, ext: &[u8]) -> Result<
         TAG_MODEL_PROPERTY => model_property(r, o, h, ext),
         TAG_MOTION_CLIP => motion_clip_section(r, o, h, ext),
         TAG_MOTION_BLEND => motion_blend_section(r, o, h, ext),
-        TAG_ACCESSORY_PROPERTY | TAG_EFFECT_PROPERTY | TAG_LIGHT | TAG_PROJECT | TAG_FILTER => {
+        TAG_LIGHT => light_section(r, o, h),
+        TAG_PROJECT => project_section(r, o, h),
+        TAG_ACCESSORY_PROPERTY => accessory_section(r, o, h),
+        TAG_EFFECT_PROPERTY => effect_section(r, o, h, ext),
+        TAG_FILTER => {
             o.other_keys += h.count as usize;
             skip(r, h)
         }
@@ -629,6 +682,126 @@ fn motion_blend_section(r: &mut Reader, o: &mut RawObject, h: &Header, ext: &[u8
             blend_points,
         });
     }
+    Ok(true)
+}
+
+/// Light (tag 112): `i64 t; f32 position[3]; u8 color[3]; u8 enabled`.
+fn light_section(r: &mut Reader, o: &mut RawObject, h: &Header) -> Result<bool, LoadError> {
+    r.newer_minor(h, NEWEST_PROPERTY_MINOR);
+    for (offset, b) in r.sized_items(h, LIGHT_ITEM, LIGHT_ITEM, true)? {
+        let mut f = Record::new(b);
+        let time = f.i64();
+        o.lights.push(MvdLightKey { offset, time, position: f.f32s(), color: f.array(), enabled: f.bool() });
+    }
+    Ok(true)
+}
+
+/// Project (tag 128): `i64 t`, at minor ≥ 1 `f32 gravity; f32 gravityVector[3]`, then `i32 selfShadowModel;
+/// f32 selfShadowDistance; f32 selfShadowDepth` (Keystone reads a minor-0 depth only when its 4 bytes are there).
+fn project_section(r: &mut Reader, o: &mut RawObject, h: &Header) -> Result<bool, LoadError> {
+    r.newer_minor(h, NEWEST_PROJECT_MINOR);
+    let gravity = project_has_gravity(h.minor);
+    let need = project_item(h.minor);
+    let min = if gravity { need } else { PROJECT_ITEM_MIN_V0 };
+    for (offset, b) in r.sized_items(h, need, min, true)? {
+        let mut f = Record::new(b);
+        let time = f.i64();
+        let (gravity, gravity_vector) = if gravity { (Some(f.f32()), Some(f.f32s())) } else { (None, None) };
+        let (shadow_model, shadow_distance) = (f.i32(), f.f32());
+        let shadow_depth = (b.len() as u64 >= need).then(|| f.f32());
+        o.project.push(MvdProjectKey {
+            offset,
+            time,
+            gravity,
+            gravity_vector,
+            shadow_model,
+            shadow_distance,
+            shadow_depth,
+        });
+    }
+    Ok(true)
+}
+
+/// The 28 bytes an AccessoryProperty frame holds and an EffectProperty frame starts with. Keystone's reader
+/// has this flag order for both; its format text swaps shadow and add-blend for effects.
+fn accessory_head(offset: u64, f: &mut Record) -> MvdAccessoryKey {
+    let time = f.i64();
+    let (visible, shadow, add_blend, _reserved) = (f.bool(), f.bool(), f.bool(), f.u8());
+    let (scale, alpha, related_model, related_bone) = (f.f32(), f.f32(), f.i32(), f.i32());
+    MvdAccessoryKey { offset, time, visible, shadow, add_blend, scale, alpha, related_model, related_bone }
+}
+
+/// AccessoryProperty (tag 80): visibility, shadow, add-blend, scale, opacity and the followed model and bone.
+fn accessory_section(r: &mut Reader, o: &mut RawObject, h: &Header) -> Result<bool, LoadError> {
+    r.newer_minor(h, NEWEST_PROPERTY_MINOR);
+    for (offset, b) in r.sized_items(h, ACCESSORY_ITEM, ACCESSORY_ITEM, true)? {
+        o.accessory.push(accessory_head(offset, &mut Record::new(b)));
+    }
+    Ok(true)
+}
+
+/// The EffectProperty ext: `i32 parameterCount; {i32 nameKey; i32 type}[parameterCount]` (none when the ext is
+/// shorter than 4 bytes, as Keystone reads it).
+fn effect_parameters(h: &Header, ext: &[u8]) -> Result<Vec<(i32, i32)>, LoadError> {
+    let Some(count) = ext_i32(ext, 0) else { return Ok(Vec::new()) };
+    let fit = (ext.len() as u64 - 4) / EFFECT_PARAMETER;
+    if count < 0 || count as u64 > fit {
+        return Err(LoadError::at(
+            h.offset,
+            format!("{}: parameterCount {count}: expected 0 to {fit} (the {} B ext)", h.what(), ext.len()),
+        ));
+    }
+    Ok((0..count as usize)
+        .map(|i| (ext_i32(ext, 1 + 2 * i).unwrap_or(0), ext_i32(ext, 2 + 2 * i).unwrap_or(0)))
+        .collect())
+}
+
+/// EffectProperty (tag 88): accessory-like frames, then one value per ext parameter by its type. Values are
+/// read up to the first parameter whose size is unknown (none, string or an unknown type), with a warning.
+fn effect_section(r: &mut Reader, o: &mut RawObject, h: &Header, ext: &[u8]) -> Result<bool, LoadError> {
+    r.newer_minor(h, NEWEST_PROPERTY_MINOR);
+    let parameters = effect_parameters(h, ext)?;
+    let mut need = EFFECT_ITEM_HEAD;
+    let mut sized = 0;
+    for (i, &(key, kind)) in parameters.iter().enumerate() {
+        match effect_value_size(kind) {
+            Some(n) => {
+                need += n;
+                sized += 1;
+            }
+            None => {
+                let what = if kind == EFFECT_STRING { "string" } else { "unknown" };
+                r.warn(
+                    "mvd.effect.parameter",
+                    h.offset,
+                    format!(
+                        "{}: parameter {i} (name key {key}) has type {kind} ({what}), whose size in a frame is not \
+                         known; its values and those of the {} parameter(s) after it are not read",
+                        h.what(),
+                        parameters.len() - i - 1
+                    ),
+                );
+                break;
+            }
+        }
+    }
+    let exact = sized == parameters.len();
+    let kinds: Vec<i32> = parameters[..sized].iter().map(|p| p.1).collect();
+    let mut keys = Vec::new();
+    for (offset, b) in r.sized_items(h, need, need, exact)? {
+        let mut f = Record::new(b);
+        let head = accessory_head(offset, &mut f);
+        let values = kinds
+            .iter()
+            .map(|&k| match k {
+                EFFECT_BOOL => MvdEffectValue::Bool(f.bool()),
+                EFFECT_INT => MvdEffectValue::Int(f.i32()),
+                _ => MvdEffectValue::Floats((EFFECT_FLOAT..=k).map(|_| f.f32()).collect()),
+            })
+            .collect();
+        keys.push(MvdEffectKey { head, values });
+    }
+    o.effects.push(RawEffect { offset: h.offset, parameters, keys });
     Ok(true)
 }
 

@@ -1,8 +1,14 @@
 //! Files from the test-support writer, read back section by section.
 
-use super::write::{BoneFrame, LINEAR, MvdDocument, Object, Section, sample_document};
+use glam::Vec3;
+
+use super::layout::{EFFECT_BOOL, EFFECT_FLOAT, EFFECT_INT, EFFECT_STRING};
+use super::write::{
+    AccessoryFrame, BoneFrame, EffectFrame, LINEAR, LightFrame, MvdDocument, Object, ProjectFrame, Section,
+    property_document, sample_document,
+};
 use super::*;
-use crate::scene::{ClipData, Easing, MvdEncoding};
+use crate::scene::{ClipData, Easing, MvdEffectValue, MvdEncoding};
 
 fn load(d: &MvdDocument) -> Scene {
     read("t.mvd", &d.to_bytes()).unwrap_or_else(|e| panic!("{e}"))
@@ -56,10 +62,10 @@ fn sample_document_reads_in_both_encodings() {
                 ("model_property", 3, true),
                 ("motion_clip", 0, true),
                 ("motion_blend", 0, true),
-                ("accessory_property", 0, false),
-                ("effect_property", 0, false),
-                ("light", 0, false),
-                ("project", 1, false),
+                ("accessory_property", 0, true),
+                ("effect_property", 0, true),
+                ("light", 0, true),
+                ("project", 1, true),
                 ("filter", 0, false),
                 ("unknown", 1, false),
             ]
@@ -81,7 +87,7 @@ fn sample_document_reads_in_both_encodings() {
         assert_eq!(o.motion_clips.len(), 2);
         assert_eq!(o.motion_clips[1].time_warp_points, vec![[0.0, 0.0], [1.0, 1.0]]);
         assert_eq!(o.motion_blends[0].blend_points, vec![[0.5, 0.5]]);
-        assert_eq!(o.other_keys, 2 + 1 + 1 + 1 + 2);
+        assert_eq!(o.other_keys, 2, "the filter's keys");
         // The invented tag and the deliberately unsorted IK keys warn; the MMM ModelProperty size is expected,
         // not a defect of this file.
         assert_eq!(rules(&s), ["mvd.section.unknown", "mvd.key.order"], "{:?}", s.meta.warnings);
@@ -309,5 +315,234 @@ fn padded_camera_items_stride_by_item_size() {
         assert_eq!(k[0].ease[0], easing([0, 0, 127, 0]), "the later key's curve eases the segment, minor {minor}");
         assert_eq!(s.cameras[0].name, "#0");
         assert_eq!(rules(&s), ["mvd.name.missing"]);
+    }
+}
+
+#[test]
+fn light_project_accessory_and_effect_keys_read_back_in_both_encodings() {
+    for enc in [MvdEncoding::Utf16Le, MvdEncoding::Utf8] {
+        let s = load(&sample_document(enc));
+        let o = &s.mvd.as_ref().unwrap().objects[0];
+        let lights: Vec<_> = o.lights.iter().map(|k| (k.time, k.position, k.color, k.enabled)).collect();
+        assert_eq!(lights, [(0, [-0.5, -1.0, 0.5], [154; 3], true), (20, [1.0, -1.0, 0.0], [255, 0, 51], false)]);
+        let project: Vec<_> = o
+            .project
+            .iter()
+            .map(|k| (k.time, k.gravity, k.gravity_vector, k.shadow_model, k.shadow_distance, k.shadow_depth))
+            .collect();
+        assert_eq!(
+            project,
+            [
+                (0, Some(0.98), Some([0.0, -1.0, 0.0]), 1, 8875.0, Some(1.0)),
+                (15, Some(1.96), Some([1.0, 0.0, 0.0]), 0, 1.0, Some(1.0)),
+            ]
+        );
+        // Accessory keys, written out of order, come sorted.
+        let acc: Vec<_> = o
+            .accessory
+            .iter()
+            .map(|k| (k.time, k.visible, k.shadow, k.add_blend, k.scale, k.alpha, k.related_model, k.related_bone))
+            .collect();
+        assert_eq!(
+            acc,
+            [(0, false, false, true, 1.0, 0.25, -1, -1), (10, true, true, false, 2.0, 1.0, 0, 2)],
+            "{enc:?}"
+        );
+        assert_eq!(o.effects.len(), 1);
+        let e = &o.effects[0];
+        let params: Vec<_> = e.parameters.iter().map(|p| (p.key, p.name.as_str(), p.kind)).collect();
+        assert_eq!(
+            params,
+            [
+                (100, "param", EFFECT_FLOAT),
+                (101, "色", EFFECT_FLOAT + 2),
+                (102, "on", EFFECT_BOOL),
+                (103, "回数", EFFECT_INT)
+            ]
+        );
+        assert_eq!((e.keys.len(), e.keys[0].head.alpha), (1, 0.5));
+        assert_eq!(
+            e.keys[0].values,
+            [
+                MvdEffectValue::Floats(vec![0.5]),
+                MvdEffectValue::Floats(vec![1.0, 0.5, 0.25]),
+                MvdEffectValue::Bool(true),
+                MvdEffectValue::Int(-3),
+            ]
+        );
+
+        // The format-neutral light track: colour bytes / 255, direction as keyed, the off switch, the
+        // self-shadow keys from the project keys.
+        assert_eq!(s.lights.len(), 1);
+        let l = &s.lights[0];
+        assert_eq!(l.name, "ミク motion");
+        assert_eq!(l.keys[1].time, 20.0 / 30.0);
+        assert_eq!(l.keys[1].light.color, Vec3::new(1.0, 0.0, 0.2));
+        assert_eq!(l.keys[1].light.direction, Vec3::new(1.0, -1.0, 0.0));
+        assert!(l.light_at(0.1).is_some() && l.light_at(1.0).is_none(), "switched off at tick 20");
+        let shadows: Vec<_> = l.shadows.iter().map(|k| (k.time, k.mode, k.distance)).collect();
+        assert_eq!(shadows, [(0.0, 1, 8875.0), (0.5, 0, 1.0)]);
+
+        // Gravity: 0.98 down is MikuMikuDance's 98 units/s²; from tick 15, 1.96 along +X. Every clip carries it.
+        for c in &s.clips {
+            assert_eq!(c.gravity_at(0.4), Some(Vec3::new(0.0, -98.0, 0.0)), "clip {}", c.name);
+            assert_eq!(c.gravity_at(0.5), Some(Vec3::new(196.0, 0.0, 0.0)));
+        }
+    }
+}
+
+/// An object "p" holding `sections`, UTF-8.
+fn props(sections: Vec<Section>) -> MvdDocument {
+    let mut d = MvdDocument::new(MvdEncoding::Utf8);
+    let mut o = Object::new("p", 30.0);
+    o.sections.push(Section::NameList(vec![(1, "x".into()), (2, "y".into())]));
+    o.sections.extend(sections);
+    d.objects.push(o);
+    d
+}
+
+/// One key of each new section kind with the given item size (`None`: the layout's).
+fn property_sections(size: impl Fn(i32) -> Option<i32>, project_minor: u8) -> Vec<Section> {
+    let project_natural = if project_minor >= 1 { 36 } else { 20 };
+    vec![
+        Section::Light {
+            minor: 0,
+            item_size: size(24),
+            frames: vec![LightFrame::new(3, [0.0, -1.0, 0.0], [10, 20, 30])],
+        },
+        Section::Accessory {
+            minor: 0,
+            item_size: size(28),
+            frames: vec![AccessoryFrame { alpha: 0.5, ..AccessoryFrame::new(3) }],
+        },
+        Section::Effect {
+            minor: 0,
+            item_size: size(28 + 4 + 1),
+            parameters: vec![(1, EFFECT_INT), (2, EFFECT_BOOL)],
+            frames: vec![EffectFrame {
+                head: AccessoryFrame::new(3),
+                values: vec![MvdEffectValue::Int(7), MvdEffectValue::Bool(true)],
+            }],
+        },
+        Section::Project {
+            minor: project_minor,
+            item_size: size(project_natural),
+            frames: vec![ProjectFrame { shadow_distance: 5.0, ..ProjectFrame::new(3) }],
+        },
+    ]
+}
+
+#[test]
+fn oversized_property_items_are_read_with_a_warning() {
+    for minor in [0, 1] {
+        let s = load(&props(property_sections(|n| Some(n + 8), minor)));
+        assert_eq!(rules(&s), ["mvd.section.size"; 4], "{:?}", s.meta.warnings);
+        assert!(s.meta.warnings[0].message.contains("itemSize 32 B: the layout takes 24 B"), "{:?}", s.meta.warnings);
+        let o = &s.mvd.as_ref().unwrap().objects[0];
+        assert_eq!(o.lights[0].color, [10, 20, 30]);
+        assert_eq!(o.accessory[0].alpha, 0.5);
+        assert_eq!(o.effects[0].keys[0].values, [MvdEffectValue::Int(7), MvdEffectValue::Bool(true)]);
+        assert_eq!((o.project[0].shadow_distance, o.project[0].shadow_depth), (5.0, Some(1.0)));
+        assert_eq!(o.project[0].gravity.is_some(), minor == 1);
+        // The layout's own sizes read without a word; a minor-0 project key without its depth too.
+        let exact = load(&props(property_sections(|_| None, minor)));
+        assert!(rules(&exact).is_empty(), "{:?}", exact.meta.warnings);
+    }
+    let short =
+        load(&props(vec![Section::Project { minor: 0, item_size: Some(16), frames: vec![ProjectFrame::new(0)] }]));
+    assert!(rules(&short).is_empty());
+    assert_eq!(short.mvd.as_ref().unwrap().objects[0].project[0].shadow_depth, None);
+}
+
+#[test]
+fn undersized_property_items_are_errors_naming_the_offset_and_section() {
+    let cases = [
+        (0, "light section (tag 112, minor 0, key 0)", 24),
+        (1, "accessory_property section (tag 80, minor 0, key 0)", 28),
+        (2, "effect_property section (tag 88, minor 0, key 0)", 33),
+        (3, "project section (tag 128, minor 1, key 0)", 36),
+    ];
+    for (i, what, need) in cases {
+        let mut sections = property_sections(|_| None, 1);
+        let at = props(sections[..i].to_vec()).to_bytes().len() - 2;
+        let mut bad = property_sections(|n| Some(n - 1), 1);
+        sections[i] = bad.swap_remove(i);
+        let e = err(&props(sections).to_bytes());
+        assert!(e.contains(&format!("{what} @{at}")) && e.contains(&format!("expected at least {need} B")), "{e}");
+    }
+    let e =
+        err(&props(vec![Section::Project { minor: 0, item_size: Some(15), frames: vec![ProjectFrame::new(0)] }])
+            .to_bytes());
+    assert!(e.contains("project section (tag 128, minor 0") && e.contains("expected at least 16 B"), "{e}");
+}
+
+#[test]
+fn newer_minors_and_unsized_effect_parameters_warn() {
+    let mut sections = property_sections(|_| None, 2);
+    if let Section::Light { minor, .. } = &mut sections[0] {
+        *minor = 1;
+    }
+    let s = load(&props(sections));
+    assert_eq!(rules(&s), ["mvd.minor", "mvd.minor"], "{:?}", s.meta.warnings);
+    assert_eq!(s.mvd.as_ref().unwrap().objects[0].lights[0].color, [10, 20, 30], "minor 1 read as 0");
+
+    // A string parameter has no known size: the values before it are read, it and the later ones are not, and
+    // the larger itemSize is no surprise.
+    let effect = Section::Effect {
+        minor: 0,
+        item_size: Some(28 + 4 + 16),
+        parameters: vec![(1, EFFECT_FLOAT), (2, EFFECT_STRING), (1, EFFECT_INT)],
+        frames: vec![EffectFrame { head: AccessoryFrame::new(0), values: vec![MvdEffectValue::Floats(vec![2.5])] }],
+    };
+    let s = load(&props(vec![effect]));
+    assert_eq!(rules(&s), ["mvd.effect.parameter"]);
+    assert!(s.meta.warnings[0].message.contains("parameter 1 (name key 2) has type 3 (string)"));
+    assert_eq!(s.mvd.as_ref().unwrap().objects[0].effects[0].keys[0].values, [MvdEffectValue::Floats(vec![2.5])]);
+
+    // A parameter count the ext can't hold is an error.
+    let raw = Section::Raw { tag: 88, minor: 0, key: 0, item_size: 28, count: 0, ext: vec![9, 0, 0, 0], items: vec![] };
+    let e = err(&props(vec![raw]).to_bytes());
+    assert!(e.contains("effect_property section (tag 88") && e.contains("parameterCount 9: expected 0 to 0"), "{e}");
+}
+
+#[test]
+fn gravity_needs_a_direction_and_minor_1() {
+    let key = |t, g, v| ProjectFrame { gravity: g, gravity_vector: v, ..ProjectFrame::new(t) };
+    let frames = vec![key(0, 0.98, [0.0, -2.0, 0.0]), key(30, 0.98, [0.0; 3]), key(60, f32::NAN, [0.0, -1.0, 0.0])];
+    let s = load(&props(vec![Section::Project { minor: 1, item_size: None, frames: frames.clone() }]));
+    let g: Vec<_> = s.clips[0].gravity.iter().map(|k| (k.time, k.value)).collect();
+    assert_eq!(
+        g,
+        [(0.0, Vec3::new(0.0, -98.0, 0.0))],
+        "the vector normalised; keys with no direction or no number left out"
+    );
+    let s = load(&props(vec![Section::Project { minor: 0, item_size: None, frames }]));
+    assert!(s.clips[0].gravity.is_empty(), "minor 0 has no gravity");
+    assert_eq!(s.lights[0].shadows.len(), 3, "but self-shadow keys");
+}
+
+#[test]
+fn padded_short_and_newer_property_sections_read_back_in_both_encodings() {
+    for enc in [MvdEncoding::Utf16Le, MvdEncoding::Utf8] {
+        let s = load(&property_document(enc));
+        let r = rules(&s);
+        assert_eq!(
+            r,
+            ["mvd.minor", "mvd.section.size", "mvd.section.size", "mvd.section.size", "mvd.effect.parameter"],
+            "{:?}",
+            s.meta.warnings
+        );
+        let o = &s.mvd.as_ref().unwrap().objects[0];
+        assert_eq!(o.name, "小物");
+        assert_eq!(o.lights.iter().map(|k| k.color).collect::<Vec<_>>(), [[255; 3], [0; 3]]);
+        let depth: Vec<_> = o.project.iter().map(|k| (k.time, k.gravity.is_some(), k.shadow_depth)).collect();
+        assert_eq!(depth, [(0, false, None), (0, true, Some(1.0)), (45, true, Some(1.0))]);
+        assert_eq!(o.accessory.iter().map(|k| k.visible).collect::<Vec<_>>(), [true, false]);
+        let e = &o.effects[0];
+        assert_eq!(e.parameters.iter().map(|p| p.name.as_str()).collect::<Vec<_>>(), ["強さ", "テクスチャ"]);
+        assert_eq!(e.keys[0].values, [MvdEffectValue::Floats(vec![0.25, 0.75])]);
+        let g: Vec<_> = s.clips[0].gravity.iter().map(|k| (k.time, k.value)).collect();
+        assert_eq!(g, [(0.0, Vec3::new(0.0, -98.0, 0.0)), (1.5, Vec3::new(0.0, 98.0, 0.0))]);
+        assert_eq!(s.clips[0].frame_count, 61, "the accessory's last key");
     }
 }

@@ -1,10 +1,11 @@
-//! A section-level MVD writer for tests (MVD note §9): every minor type of bone, morph, camera, camera-property
-//! and model-property sections, both encodings, several objects, the sections the reader skips, invented tags
-//! and raw bytes for malformed files. Not a user feature: it writes what it is told, defects included.
+//! A section-level MVD writer for tests (MVD note §9): every minor type of bone, morph, camera, camera-property,
+//! model-property and project sections, light, accessory and effect sections, both encodings, several objects,
+//! the sections the reader skips, invented tags and raw bytes for malformed files; any section's item size can
+//! be set, smaller or larger than its fields. Not a user feature: it writes what it is told, defects included.
 
 use super::layout::*;
 use crate::formats::binwrite::ByteWriter;
-use crate::scene::MvdEncoding;
+use crate::scene::{MvdEffectValue, MvdEncoding};
 
 /// MMD's linear curve (20, 20, 107, 107).
 pub const LINEAR: [u8; 4] = [20, 20, 107, 107];
@@ -141,6 +142,83 @@ pub struct ModelPropertyFrame {
     pub relations: Vec<[i32; 3]>,
 }
 
+/// A Light frame (24 bytes).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct LightFrame {
+    pub time: i64,
+    pub position: [f32; 3],
+    pub color: [u8; 3],
+    pub enabled: bool,
+}
+
+impl LightFrame {
+    pub fn new(time: i64, position: [f32; 3], color: [u8; 3]) -> LightFrame {
+        LightFrame { time, position, color, enabled: true }
+    }
+}
+
+/// A Project frame: gravity (written at minor ≥ 1) and self-shadow.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ProjectFrame {
+    pub time: i64,
+    pub gravity: f32,
+    pub gravity_vector: [f32; 3],
+    pub shadow_model: i32,
+    pub shadow_distance: f32,
+    pub shadow_depth: f32,
+}
+
+impl ProjectFrame {
+    /// Keystone's defaults: gravity 0.98 along (0, −1, 0), no self-shadow, distance and depth 1.
+    pub fn new(time: i64) -> ProjectFrame {
+        ProjectFrame {
+            time,
+            gravity: 0.98,
+            gravity_vector: [0.0, -1.0, 0.0],
+            shadow_model: 0,
+            shadow_distance: 1.0,
+            shadow_depth: 1.0,
+        }
+    }
+}
+
+/// An AccessoryProperty frame (28 bytes), also the head of an EffectProperty frame.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct AccessoryFrame {
+    pub time: i64,
+    pub visible: bool,
+    pub shadow: bool,
+    pub add_blend: bool,
+    pub scale: f32,
+    pub alpha: f32,
+    pub related_model: i32,
+    pub related_bone: i32,
+}
+
+impl AccessoryFrame {
+    /// Keystone's defaults: visible, scale and alpha 1, following nothing.
+    pub fn new(time: i64) -> AccessoryFrame {
+        AccessoryFrame {
+            time,
+            visible: true,
+            shadow: false,
+            add_blend: false,
+            scale: 1.0,
+            alpha: 1.0,
+            related_model: -1,
+            related_bone: -1,
+        }
+    }
+}
+
+/// An EffectProperty frame: the accessory head, then the values, written as given (a bool as one byte, an int
+/// as four, floats as four each).
+#[derive(Debug, Clone, PartialEq)]
+pub struct EffectFrame {
+    pub head: AccessoryFrame,
+    pub values: Vec<MvdEffectValue>,
+}
+
 /// One section. `item_size: None` writes the size the fields take; `Some(n)` writes `n` and pads (or cuts)
 /// each item to it.
 #[derive(Debug, Clone, PartialEq)]
@@ -192,22 +270,28 @@ pub enum Section {
         clip_b: i32,
         points: Vec<[f32; 2]>,
     },
-    /// Light frames: time, position, colour bytes, enabled (24 bytes).
     Light {
-        frames: Vec<(i64, [f32; 3], [u8; 3])>,
+        minor: u8,
+        item_size: Option<i32>,
+        frames: Vec<LightFrame>,
     },
-    /// Accessory property frames (28 bytes each).
     Accessory {
-        frames: Vec<i64>,
+        minor: u8,
+        item_size: Option<i32>,
+        frames: Vec<AccessoryFrame>,
     },
-    /// Effect property: one float parameter (NameList key `param`), frames of 28 + 4 bytes.
+    /// `parameters` are the ext's (name key, type) pairs.
     Effect {
-        param: i32,
-        frames: Vec<(i64, f32)>,
+        minor: u8,
+        item_size: Option<i32>,
+        parameters: Vec<(i32, i32)>,
+        frames: Vec<EffectFrame>,
     },
-    /// Project frames, minor 1 (36 bytes each).
+    /// Gravity is written at minor ≥ 1; at minor 0 the items are 20 bytes (16 without the shadow depth).
     Project {
-        frames: Vec<i64>,
+        minor: u8,
+        item_size: Option<i32>,
+        frames: Vec<ProjectFrame>,
     },
     /// Filter frames with their tone-curve points, inside a stride large enough for the longest.
     Filter {
@@ -326,50 +410,40 @@ impl MvdDocument {
                 let size = blend.len() as i32;
                 fixed(w, TAG_MOTION_BLEND, 0, 0, size, &i32s(&[*parent_clip]), &[blend]);
             }
-            Section::Light { frames } => {
+            Section::Light { minor, item_size, frames } => {
                 let items: Vec<Vec<u8>> = frames
                     .iter()
-                    .map(|(t, p, c)| {
+                    .map(|f| {
                         item(|b| {
-                            b.u64(*t as u64).f32s(p).bytes(c).u8(1);
+                            b.u64(f.time as u64).f32s(&f.position).bytes(&f.color).u8(u8::from(f.enabled));
                         })
                     })
                     .collect();
-                fixed(w, TAG_LIGHT, 0, 0, LIGHT_ITEM as i32, &[], &items);
+                fixed(w, TAG_LIGHT, *minor, 0, item_size.unwrap_or(LIGHT_ITEM as i32), &[], &items);
             }
-            Section::Accessory { frames } => {
-                let items: Vec<Vec<u8>> = frames
-                    .iter()
-                    .map(|t| {
-                        item(|b| {
-                            b.u64(*t as u64).bytes(&[1, 1, 0, 0]).f32s(&[1.0, 1.0]).i32(-1).i32(-1);
-                        })
-                    })
-                    .collect();
-                fixed(w, TAG_ACCESSORY_PROPERTY, 0, 0, ACCESSORY_ITEM as i32, &[], &items);
+            Section::Accessory { minor, item_size, frames } => {
+                let items: Vec<Vec<u8>> = frames.iter().map(|f| item(|b| accessory_head(b, f))).collect();
+                let size = item_size.unwrap_or(ACCESSORY_ITEM as i32);
+                fixed(w, TAG_ACCESSORY_PROPERTY, *minor, 0, size, &[], &items);
             }
-            Section::Effect { param, frames } => {
-                let ext = i32s(&[1, *param, 4]);
-                let items: Vec<Vec<u8>> = frames
-                    .iter()
-                    .map(|(t, v)| {
-                        item(|b| {
-                            b.u64(*t as u64).bytes(&[1, 0, 1, 0]).f32s(&[1.0, 1.0]).i32(-1).i32(-1).f32(*v);
-                        })
-                    })
-                    .collect();
-                fixed(w, TAG_EFFECT_PROPERTY, 0, 0, EFFECT_ITEM as i32, &ext, &items);
+            Section::Effect { minor, item_size, parameters, frames } => {
+                effect(w, *minor, *item_size, parameters, frames)
             }
-            Section::Project { frames } => {
+            Section::Project { minor, item_size, frames } => {
                 let items: Vec<Vec<u8>> = frames
                     .iter()
-                    .map(|t| {
+                    .map(|f| {
                         item(|b| {
-                            b.u64(*t as u64).f32s(&[9.8, 0.0, -1.0, 0.0]).i32(1).f32s(&[8875.0, 0.0]);
+                            b.u64(f.time as u64);
+                            if project_has_gravity(*minor) {
+                                b.f32(f.gravity).f32s(&f.gravity_vector);
+                            }
+                            b.i32(f.shadow_model).f32(f.shadow_distance).f32(f.shadow_depth);
                         })
                     })
                     .collect();
-                fixed(w, TAG_PROJECT, 1, 0, PROJECT_ITEM as i32, &[], &items);
+                let size = item_size.unwrap_or(project_item(*minor) as i32);
+                fixed(w, TAG_PROJECT, *minor, 0, size, &[], &items);
             }
             Section::Filter { frames } => {
                 let most = frames.iter().map(|f| f.1.len()).max().unwrap_or(0);
@@ -536,6 +610,36 @@ fn model_property(
     header(w, TAG_MODEL_PROPERTY, minor, 0, declared, frames.len() as i32, ext.as_slice(), body.as_slice());
 }
 
+fn accessory_head(b: &mut ByteWriter, f: &AccessoryFrame) {
+    b.u64(f.time as u64).bytes(&[u8::from(f.visible), u8::from(f.shadow), u8::from(f.add_blend), 0]);
+    b.f32(f.scale).f32(f.alpha).i32(f.related_model).i32(f.related_bone);
+}
+
+fn effect(w: &mut ByteWriter, minor: u8, item_size: Option<i32>, parameters: &[(i32, i32)], frames: &[EffectFrame]) {
+    let mut ext = ByteWriter::new();
+    ext.count_i32(parameters.len());
+    for (key, kind) in parameters {
+        ext.i32(*key).i32(*kind);
+    }
+    let items: Vec<Vec<u8>> = frames
+        .iter()
+        .map(|f| {
+            item(|b| {
+                accessory_head(b, &f.head);
+                for v in &f.values {
+                    match v {
+                        MvdEffectValue::Bool(x) => b.u8(u8::from(*x)),
+                        MvdEffectValue::Int(x) => b.i32(*x),
+                        MvdEffectValue::Floats(x) => b.f32s(x),
+                    };
+                }
+            })
+        })
+        .collect();
+    let natural = items.first().map_or(EFFECT_ITEM_HEAD as i32, |i| i.len() as i32);
+    fixed(w, TAG_EFFECT_PROPERTY, minor, 0, item_size.unwrap_or(natural), ext.as_slice(), &items);
+}
+
 /// Tag, minor, key, itemSize, count, extSize, ext, then the item bytes as given.
 #[allow(clippy::too_many_arguments)]
 fn header(w: &mut ByteWriter, tag: u8, minor: u8, key: i32, item_size: i32, count: i32, ext: &[u8], items: &[u8]) {
@@ -557,7 +661,9 @@ fn fixed(w: &mut ByteWriter, tag: u8, minor: u8, key: i32, item_size: i32, ext: 
 /// - object 0 "ミク motion" at 30 keyFps: a NameList (with stage names under negative keys), bones at minor 0,
 ///   1 (items padded to 64 B) and 2 (several stages), morphs at minor 0 and 1 (padded), ModelProperty at
 ///   minor 0–3 (1 and 2 with MikuMikuMoving's short itemSize), a MotionClip with a wrong itemSize, a
-///   MotionBlend, accessory, effect, light, project and filter sections, and an invented tag 200 with an ext;
+///   MotionBlend, accessory keys (unsorted), an effect with float, float3, bool and int parameters, light keys
+///   (the second switching it off), project keys (self-shadow on, then gravity doubled and turned to +X), a
+///   filter section, and an invented tag 200 with an ext;
 /// - object 1 "カメラ00" at 60 keyFps: a minor-3 camera with a cut (keys 1 tick apart) and a second stage, and
 ///   CameraProperty minor 2;
 /// - objects 2–4: cameras at minor 0, 1 and 2 with CameraProperty minor 0 and 1.
@@ -575,6 +681,9 @@ pub fn sample_document(encoding: MvdEncoding) -> MvdDocument {
         (4, "あ".into()),
         (10, "左足ＩＫ".into()),
         (100, "param".into()),
+        (101, "色".into()),
+        (102, "on".into()),
+        (103, "回数".into()),
         (-1, "レイヤー1".into()),
         (-2002, "layer 2".into()),
     ]));
@@ -654,10 +763,7 @@ pub fn sample_document(encoding: MvdEncoding) -> MvdDocument {
         time_warp: vec![vec![], vec![[0.0, 0.0], [1.0, 1.0]]],
     });
     m.sections.push(Section::MotionBlend { parent_clip: 0, clip_a: 0, clip_b: 1, points: vec![[0.5, 0.5]] });
-    m.sections.push(Section::Accessory { frames: vec![0, 10] });
-    m.sections.push(Section::Effect { param: 100, frames: vec![(0, 0.5)] });
-    m.sections.push(Section::Light { frames: vec![(0, [-0.5, -1.0, 0.5], [154, 154, 154])] });
-    m.sections.push(Section::Project { frames: vec![0] });
+    sample_properties(&mut m);
     m.sections.push(Section::Filter { frames: vec![(0, vec![]), (10, vec![[0.0, 0.0], [1.0, 1.0]])] });
     m.sections.push(Section::Raw {
         tag: 200,
@@ -707,5 +813,87 @@ pub fn sample_document(encoding: MvdEncoding) -> MvdDocument {
         }
         d.objects.push(c);
     }
+    d
+}
+
+/// `sample_document`'s accessory keys (unsorted), effect, light and project sections.
+fn sample_properties(m: &mut Object) {
+    m.sections.push(Section::Accessory {
+        minor: 0,
+        item_size: None,
+        frames: vec![
+            AccessoryFrame { shadow: true, scale: 2.0, related_model: 0, related_bone: 2, ..AccessoryFrame::new(10) },
+            AccessoryFrame { visible: false, add_blend: true, alpha: 0.25, ..AccessoryFrame::new(0) },
+        ],
+    });
+    m.sections.push(Section::Effect {
+        minor: 0,
+        item_size: None,
+        parameters: vec![(100, EFFECT_FLOAT), (101, EFFECT_FLOAT + 2), (102, EFFECT_BOOL), (103, EFFECT_INT)],
+        frames: vec![EffectFrame {
+            head: AccessoryFrame { alpha: 0.5, ..AccessoryFrame::new(0) },
+            values: vec![
+                MvdEffectValue::Floats(vec![0.5]),
+                MvdEffectValue::Floats(vec![1.0, 0.5, 0.25]),
+                MvdEffectValue::Bool(true),
+                MvdEffectValue::Int(-3),
+            ],
+        }],
+    });
+    m.sections.push(Section::Light {
+        minor: 0,
+        item_size: None,
+        frames: vec![
+            LightFrame::new(0, [-0.5, -1.0, 0.5], [154, 154, 154]),
+            LightFrame { enabled: false, ..LightFrame::new(20, [1.0, -1.0, 0.0], [255, 0, 51]) },
+        ],
+    });
+    m.sections.push(Section::Project {
+        minor: 1,
+        item_size: None,
+        frames: vec![
+            ProjectFrame { shadow_model: 1, shadow_distance: 8875.0, ..ProjectFrame::new(0) },
+            ProjectFrame { gravity: 1.96, gravity_vector: [1.0, 0.0, 0.0], ..ProjectFrame::new(15) },
+        ],
+    });
+}
+
+/// The Light, Project, AccessoryProperty and EffectProperty layouts `sample_document` leaves out, in
+/// `encoding`: object "小物" at 30 keyFps with a light at minor 1 with items padded to 32 B, project keys at
+/// minor 0 (16-byte items: no shadow depth) and at minor 1 padded to 40 B, accessory keys padded to 30 B, and an
+/// effect whose string parameter stops the values read, under a non-ASCII NameList.
+pub fn property_document(encoding: MvdEncoding) -> MvdDocument {
+    let mut d = MvdDocument::new(encoding);
+    let mut o = Object::new("小物", 30.0);
+    o.sections.push(Section::NameList(vec![(1, "強さ".into()), (2, "テクスチャ".into())]));
+    o.sections.push(Section::Light {
+        minor: 1,
+        item_size: Some(32),
+        frames: vec![
+            LightFrame::new(0, [0.0, -1.0, 0.0], [255, 255, 255]),
+            LightFrame::new(30, [1.0, 0.0, 0.0], [0; 3]),
+        ],
+    });
+    o.sections.push(Section::Project { minor: 0, item_size: Some(16), frames: vec![ProjectFrame::new(0)] });
+    o.sections.push(Section::Project {
+        minor: 1,
+        item_size: Some(40),
+        frames: vec![ProjectFrame::new(0), ProjectFrame { gravity_vector: [0.0, 1.0, 0.0], ..ProjectFrame::new(45) }],
+    });
+    o.sections.push(Section::Accessory {
+        minor: 0,
+        item_size: Some(30),
+        frames: vec![AccessoryFrame::new(0), AccessoryFrame { visible: false, ..AccessoryFrame::new(60) }],
+    });
+    o.sections.push(Section::Effect {
+        minor: 0,
+        item_size: Some(EFFECT_ITEM_HEAD as i32 + 12),
+        parameters: vec![(1, EFFECT_FLOAT + 1), (2, EFFECT_STRING)],
+        frames: vec![EffectFrame {
+            head: AccessoryFrame::new(10),
+            values: vec![MvdEffectValue::Floats(vec![0.25, 0.75]), MvdEffectValue::Int(0)],
+        }],
+    });
+    d.objects.push(o);
     d
 }
