@@ -138,6 +138,80 @@ pub fn iqm_bytes(spec: SynthSpec) -> Vec<u8> {
     document(spec).to_bytes()
 }
 
+/// A copy of `scene` as another exporter could have written it: each mesh's vertices in another order (a
+/// seeded shuffle, so it reproduces) and every `copy_every`-th of them stored twice, the mesh's triangles
+/// using the two copies in turn (`copy_every` 0: no copies). A converter that welds equal vertices (rigscope's
+/// IQM writer, the reference `iqm`) makes one vertex of the two again. For tests and benchmarks of `diff`
+/// pairing vertices by content.
+///
+/// The meshes must own consecutive vertex ranges that don't overlap (what Inter-Quake files have), and the
+/// scene must have no morph targets (they index vertices).
+pub fn shuffled(scene: &crate::scene::Scene, seed: u64, copy_every: usize) -> crate::scene::Scene {
+    assert!(scene.morphs.is_empty(), "shuffled: morph targets index vertices and are not remapped");
+    let n = scene.vertices.len();
+    let mut rng = seed.max(1);
+    let mut next = || {
+        // xorshift64
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        rng
+    };
+    let mut out = scene.clone();
+    // `order[k]`: the vertex of `scene` that vertex `k` of the copy is.
+    let mut order: Vec<u32> = Vec::with_capacity(n + n / copy_every.max(1));
+    let mut covered = 0usize;
+    for m in &mut out.meshes {
+        let (first, end) = (m.first_vertex as usize, m.first_vertex as usize + m.num_vertices as usize);
+        assert!(first >= covered && end <= n, "shuffled: mesh \"{}\" has no vertex range of its own", m.name);
+        order.extend(covered as u32..first as u32);
+        let mut part: Vec<u32> = (first as u32..end as u32).collect();
+        if copy_every > 0 {
+            part.extend((first as u32..end as u32).step_by(copy_every));
+        }
+        for k in (1..part.len()).rev() {
+            part.swap(k, (next() % (k as u64 + 1)) as usize);
+        }
+        (m.first_vertex, m.num_vertices) = (order.len() as u32, part.len() as u32);
+        order.extend(part);
+        covered = end;
+    }
+    order.extend(covered as u32..n as u32);
+    // Each vertex's copies; triangle corners take them in turn.
+    let mut copies = vec![[u32::MAX; 2]; n];
+    for (k, &v) in order.iter().enumerate() {
+        let c = &mut copies[v as usize];
+        c[usize::from(c[0] != u32::MAX)] = k as u32;
+    }
+    let mut turn = vec![false; n];
+    for v in out.triangles.iter_mut().flatten() {
+        let (c, t) = (copies[*v as usize], &mut turn[*v as usize]);
+        *v = if *t && c[1] != u32::MAX { c[1] } else { c[0] };
+        *t = !*t;
+    }
+    fn gather<T: Copy>(values: &mut Option<Vec<T>>, order: &[u32]) {
+        if let Some(v) = values {
+            *v = order.iter().map(|&i| v[i as usize]).collect();
+        }
+    }
+    let v = &mut out.vertices;
+    v.positions = order.iter().map(|&i| scene.vertices.positions[i as usize]).collect();
+    gather(&mut v.normals, &order);
+    gather(&mut v.tangents, &order);
+    gather(&mut v.texcoords, &order);
+    gather(&mut v.colors, &order);
+    gather(&mut v.joints, &order);
+    gather(&mut v.weights, &order);
+    gather(&mut v.outline, &order);
+    for c in &mut v.custom {
+        let k = c.components as usize;
+        c.data = order.iter().flat_map(|&i| c.data[i as usize * k..(i as usize + 1) * k].to_vec()).collect();
+    }
+    // The copy is a file of its own, in its own order.
+    v.source = None;
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -153,5 +227,29 @@ mod tests {
         let pose = crate::anim::Pose::sample(&s.skeleton, &s.clips[0], 3.0, 24.0);
         let bind = crate::anim::Pose::bind(&s.skeleton);
         assert!(!pose.world[5].abs_diff_eq(bind.world[5], 1e-3), "the animation moves joints");
+    }
+
+    #[test]
+    fn a_shuffled_copy_holds_the_same_vertices_in_another_order_with_copies() {
+        let s = crate::load_bytes("s.iqm", &iqm_bytes(SynthSpec { vertices: 512, joints: 4, frames: 1 })).unwrap();
+        let t = shuffled(&s, 7, 4);
+        assert_eq!(t.vertices.len(), 512 + 128);
+        assert_eq!((t.meshes[0].first_vertex, t.meshes[0].num_vertices), (0, 640));
+        assert_ne!(t.vertices.positions[..512], s.vertices.positions[..], "reordered");
+        // Every triangle has the same corners as before, through whichever copy.
+        for (a, b) in s.triangles.iter().zip(&t.triangles) {
+            for k in 0..3 {
+                let (i, j) = (a[k] as usize, b[k] as usize);
+                assert_eq!(s.vertices.positions[i], t.vertices.positions[j]);
+                assert_eq!(s.vertices.weights.as_ref().unwrap()[i], t.vertices.weights.as_ref().unwrap()[j]);
+            }
+        }
+        // Both copies of a copied vertex are used, where it has two corners or more (a grid corner has one).
+        let mut used = vec![false; t.vertices.len()];
+        t.triangles.iter().flatten().for_each(|&v| used[v as usize] = true);
+        let mut corners = vec![0; s.vertices.len()];
+        s.triangles.iter().flatten().for_each(|&v| corners[v as usize] += 1);
+        let unused: Vec<usize> = (0..t.vertices.len()).filter(|&v| !used[v]).collect();
+        assert_eq!(unused.len(), (0..512).step_by(4).filter(|&v| corners[v] < 2).count(), "{unused:?}");
     }
 }

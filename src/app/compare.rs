@@ -95,6 +95,9 @@ pub fn section(ui: &mut egui::Ui, doc: &Document, out: &mut Vec<Action>) {
             }
         });
         ui.weak("drawn as a translucent orange ghost, with its skeleton");
+        for note in &r.diff.notes {
+            ui.weak(note);
+        }
         if r.diff.equal() {
             ui.label("equal within the tolerance (rigscope diff)");
         }

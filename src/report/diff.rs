@@ -2,11 +2,14 @@
 //! name, the skeleton (joints added, removed, renamed, re-parented, bind pose moved), clips (added, removed,
 //! length or rate), and per clip and joint the largest change of world position and rotation over the clip's
 //! frames, the largest skinned-vertex change, and stored bounds that changed. Joints and clips match by name;
-//! the files may be in any formats rigscope reads (an IQM against its IQE).
+//! the files may be in any formats rigscope reads (an IQM against its IQE). Vertices pair by index when the
+//! bind poses agree index by index, else by content ([`super::vertex_match`]): a converter's own order and
+//! welding is no difference, a vertex with no counterpart is.
 
 use glam::Mat4;
 use serde::Serialize;
 
+use super::vertex_match::{Unmatched, match_vertices};
 use crate::anim::{Pose, morphed_vertices, skin_positions};
 use crate::scene::{Clip, Scene};
 
@@ -52,8 +55,29 @@ pub struct JointChange {
 pub struct SkinChange {
     pub clip: String,
     pub distance: f32,
+    /// OLD's vertex, and its counterpart in NEW (the same index unless the vertices were paired by content).
     pub vertex: usize,
+    pub new_vertex: usize,
     pub frame: u32,
+}
+
+/// How the vertices paired when their order (or number) differs: by content, within each mesh.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct Reordered {
+    pub old_vertices: usize,
+    pub new_vertices: usize,
+    /// Vertices of OLD that share their counterpart with another vertex of OLD (welded in NEW), and the other
+    /// way round.
+    pub welded_old: usize,
+    pub welded_new: usize,
+    /// Vertices with no counterpart in the other file: the only vertex differences.
+    pub unmatched_old: usize,
+    pub unmatched_new: usize,
+    /// Of those, the ones no triangle uses (a glTF export drops them).
+    pub unmatched_loose_old: usize,
+    pub unmatched_loose_new: usize,
+    /// Of those, the one farthest from the nearest vertex of the other file (one a triangle uses first).
+    pub worst: Option<Unmatched>,
 }
 
 /// Everything `diff` found; `changes` are the lines of the text report, in order.
@@ -66,8 +90,12 @@ pub struct Diff {
     /// Joints whose world transform moved beyond the tolerance, largest first.
     pub joints: Vec<JointChange>,
     pub skinning: Vec<SkinChange>,
-    /// What was not compared, and why (different vertex counts, over the budget).
+    /// What was not compared, and why (over the budget).
     pub skipped: Vec<String>,
+    /// Set when the vertices were paired by content because their order differs.
+    pub reordered: Option<Reordered>,
+    /// Facts that are no difference (vertices reordered or welded), first in the text report.
+    pub notes: Vec<String>,
 }
 
 impl Diff {
@@ -80,9 +108,10 @@ impl Diff {
 /// Compares `old` (named `old_name`) with `new`.
 pub fn diff(old: &Scene, old_name: &str, new: &Scene, new_name: &str, o: &DiffOptions) -> Diff {
     let mut d = Diff { old: old_name.to_string(), new: new_name.to_string(), ..Diff::default() };
-    geometry(old, new, o, &mut d.changes);
+    let pairs = vertices(old, new, o, &mut d);
+    geometry(old, new, &mut d.changes);
     skeleton(old, new, o, &mut d.changes);
-    clips(old, new, o, &mut d);
+    clips(old, new, o, &pairs, &mut d);
     // Largest first; equal changes (a joint and the children it carries) keep skeleton order, parents first.
     let size = |j: &JointChange| {
         ((j.position / o.tolerance.max(1e-9)).round(), (j.rotation / o.angle_tolerance.max(1e-9)).round())
@@ -106,16 +135,80 @@ fn count(what: &str, a: usize, b: usize, out: &mut Vec<String>) {
     }
 }
 
-fn geometry(old: &Scene, new: &Scene, o: &DiffOptions, out: &mut Vec<String>) {
-    count("vertices", old.vertices.len(), new.vertices.len(), out);
-    if old.vertices.len() == new.vertices.len() {
-        let (p, q) = (&old.vertices.positions, &new.vertices.positions);
-        let worst =
-            (0..p.len()).map(|i| (p[i].distance(q[i]), i)).fold((0.0f32, 0), |a, b| if b.0 > a.0 { b } else { a });
-        if worst.0 > o.tolerance {
-            out.push(format!("bind-pose vertices differ index by index: up to {:.4} (vertex {})", worst.0, worst.1));
+/// Pairs the vertices of OLD and NEW, by index when their bind poses agree index by index, else by content, and
+/// reports the vertices left without a counterpart. Returns the (OLD, NEW) pairs whose skinned vertices the
+/// clips compare; none when either file has no vertices.
+fn vertices(old: &Scene, new: &Scene, o: &DiffOptions, d: &mut Diff) -> Vec<(u32, u32)> {
+    let (na, nb) = (old.vertices.len(), new.vertices.len());
+    if na == 0 || nb == 0 {
+        count("vertices", na, nb, &mut d.changes);
+        return Vec::new();
+    }
+    let (p, q) = (&old.vertices.positions, &new.vertices.positions);
+    if na == nb && p.iter().zip(q).all(|(p, q)| p.distance(*q) <= o.tolerance) {
+        return (0..na as u32).map(|i| (i, i)).collect();
+    }
+    let m = match_vertices(old, new, o.tolerance);
+    let r = Reordered {
+        old_vertices: na,
+        new_vertices: nb,
+        welded_old: m.welded_old(),
+        welded_new: m.welded_new(),
+        unmatched_old: m.unmatched_old(),
+        unmatched_new: m.unmatched_new(),
+        unmatched_loose_old: m.loose_unmatched[0],
+        unmatched_loose_new: m.loose_unmatched[1],
+        worst: m.worst.clone(),
+    };
+    let welded = match (r.welded_old, r.welded_new) {
+        (0, 0) => String::new(),
+        (a, 0) => format!("; {a} of OLD's welded into others"),
+        (0, b) => format!("; {b} of NEW's welded into others"),
+        (a, b) => format!("; {a} of OLD's and {b} of NEW's welded into others"),
+    };
+    if m.complete() {
+        d.notes.push(format!(
+            "same geometry, vertices reordered/welded: {na} → {nb} vertices, each matched by content within its mesh{welded}"
+        ));
+    } else {
+        count("vertices", na, nb, &mut d.changes);
+        let drawn = (r.unmatched_old - r.unmatched_loose_old, r.unmatched_new - r.unmatched_loose_new);
+        if drawn != (0, 0) {
+            d.changes.push(format!(
+                "bind-pose vertices without a counterpart (paired by content within each mesh, as the order differs{welded}): \
+                 {} of OLD's {na}, {} of NEW's {nb}{}",
+                drawn.0,
+                drawn.1,
+                r.worst.as_ref().map_or(String::new(), farthest)
+            ));
+        }
+        if (r.unmatched_loose_old, r.unmatched_loose_new) != (0, 0) {
+            d.changes.push(format!(
+                "vertices no triangle uses without a counterpart: {} of OLD's, {} of NEW's",
+                r.unmatched_loose_old, r.unmatched_loose_new
+            ));
         }
     }
+    d.reordered = Some(r);
+    m.pairs()
+}
+
+/// "; the farthest, OLD's vertex 469 (mesh "pad"), is 0.5000 from NEW's vertex 12, whose uv differ".
+fn farthest(u: &Unmatched) -> String {
+    let (this, other) = if u.file == "old" { ("OLD", "NEW") } else { ("NEW", "OLD") };
+    let mesh = u.mesh.as_ref().map_or("in no triangle".to_string(), |m| format!("mesh \"{m}\""));
+    let mut s = format!("; the farthest, {this}'s vertex {} ({mesh}), ", u.vertex);
+    match (u.nearest, u.distance) {
+        (Some(n), Some(dist)) => s += &format!("is {dist:.4} from {other}'s vertex {n}"),
+        _ => s += &format!("has no vertex of {other} to measure from"),
+    }
+    if !u.differs.is_empty() {
+        s += &format!(", whose {} differ", u.differs.join(" and "));
+    }
+    s
+}
+
+fn geometry(old: &Scene, new: &Scene, out: &mut Vec<String>) {
     count("triangles", old.triangles.len(), new.triangles.len(), out);
     count("meshes", old.meshes.len(), new.meshes.len(), out);
     count("materials", old.materials.len(), new.materials.len(), out);
@@ -189,7 +282,7 @@ fn skeleton(old: &Scene, new: &Scene, o: &DiffOptions, out: &mut Vec<String>) {
     }
 }
 
-fn clips(old: &Scene, new: &Scene, o: &DiffOptions, d: &mut Diff) {
+fn clips(old: &Scene, new: &Scene, o: &DiffOptions, pairs: &[(u32, u32)], d: &mut Diff) {
     for c in &old.clips {
         let Some(n) = new.clips.iter().find(|n| n.name == c.name) else {
             d.changes.push(format!("clip \"{}\" removed", c.name));
@@ -202,40 +295,29 @@ fn clips(old: &Scene, new: &Scene, o: &DiffOptions, d: &mut Diff) {
         if (ra - rb).abs() > 1e-3 {
             d.changes.push(format!("clip \"{}\": {ra} → {rb} frames per second", c.name));
         }
-        motion(old, c, new, n, o, d);
+        motion(old, c, new, n, o, pairs, d);
     }
     for n in new.clips.iter().filter(|n| !old.clips.iter().any(|c| c.name == n.name)) {
         d.changes.push(format!("clip \"{}\" added ({} frames)", n.name, n.frame_count));
     }
 }
 
-/// Frame by frame over the frames both clips have: world transforms of the joints both skeletons name,
-/// skinned vertices when the vertex counts agree (within the budget), stored bounds when both have them.
-fn motion(old: &Scene, a: &Clip, new: &Scene, b: &Clip, o: &DiffOptions, d: &mut Diff) {
+/// Frame by frame over the frames both clips have: world transforms of the joints both skeletons name, the
+/// skinned vertices of the vertex pairs (within the budget), stored bounds when both have them.
+fn motion(old: &Scene, a: &Clip, new: &Scene, b: &Clip, o: &DiffOptions, vertex_pairs: &[(u32, u32)], d: &mut Diff) {
     let frames = a.frame_count.min(b.frame_count).max(1);
     let pairs: Vec<(usize, usize)> =
         (0..old.skeleton.len()).filter_map(|i| Some((i, counterpart(&old.skeleton, &new.skeleton, i)?))).collect();
-    let nv = old.vertices.len();
-    // Vertices compare by index only where the bind poses agree index by index (a writer may reorder them).
-    let same_order = nv == new.vertices.len()
-        && old.vertices.positions.iter().zip(&new.vertices.positions).all(|(p, q)| p.distance(*q) <= o.tolerance);
-    if nv > 0 && nv == new.vertices.len() && !same_order {
-        d.skipped.push(format!(
-            "clip \"{}\": skinned vertices not compared (the bind-pose vertices differ index by index: reordered or moved)",
-            a.name
-        ));
-    }
-    let skin = nv > 0 && same_order && (nv as u64).saturating_mul(u64::from(frames)) <= o.skin_budget;
-    if same_order && nv > 0 && !skin {
+    let nv = old.vertices.len().max(new.vertices.len());
+    let skin = !vertex_pairs.is_empty() && (nv as u64).saturating_mul(u64::from(frames)) <= o.skin_budget;
+    if !vertex_pairs.is_empty() && !skin {
         d.skipped.push(format!(
             "clip \"{}\": skinned vertices not compared ({nv} × {frames} frames is over the budget)",
             a.name
         ));
-    } else if nv != new.vertices.len() && nv > 0 && !new.vertices.is_empty() {
-        d.skipped.push(format!("clip \"{}\": skinned vertices not compared (vertex counts differ)", a.name));
     }
     let mut best: Vec<(f32, u32, f32, u32)> = vec![(0.0, 0, 0.0, 0); pairs.len()];
-    let mut worst_skin = SkinChange { clip: a.name.clone(), distance: 0.0, vertex: 0, frame: 0 };
+    let mut worst_skin = SkinChange { clip: a.name.clone(), distance: 0.0, vertex: 0, new_vertex: 0, frame: 0 };
     let mut bounds_changed = (0u32, 0.0f32, 0u32);
     let (mut pa, mut pb) = (Pose::default(), Pose::default());
     // Posed as the viewer poses them: constraints (IK, appends) and morphs included, so an export that bakes
@@ -261,10 +343,11 @@ fn motion(old: &Scene, a: &Clip, new: &Scene, b: &Clip, o: &DiffOptions, d: &mut
         if skin {
             let (ma, mb) = (morphed_vertices(old, &pa.morphs), morphed_vertices(new, &pb.morphs));
             let (va, vb) = (skin_positions(&ma, &pa.palette), skin_positions(&mb, &pb.palette));
-            for (v, (p, q)) in va.iter().zip(&vb).enumerate() {
-                let dist = p.distance(*q);
+            for &(i, j) in vertex_pairs {
+                let dist = va[i as usize].distance(vb[j as usize]);
                 if dist > worst_skin.distance {
-                    worst_skin = SkinChange { clip: a.name.clone(), distance: dist, vertex: v, frame: f };
+                    let (vertex, new_vertex) = (i as usize, j as usize);
+                    worst_skin = SkinChange { clip: a.name.clone(), distance: dist, vertex, new_vertex, frame: f };
                 }
             }
         }
@@ -306,6 +389,9 @@ fn motion(old: &Scene, a: &Clip, new: &Scene, b: &Clip, o: &DiffOptions, d: &mut
 pub fn text(d: &Diff, limit: usize) -> String {
     use std::fmt::Write;
     let mut s = format!("{} → {}\n", d.old, d.new);
+    for n in &d.notes {
+        let _ = writeln!(s, "  {n}");
+    }
     for c in &d.changes {
         let _ = writeln!(s, "  {c}");
     }
@@ -320,9 +406,10 @@ pub fn text(d: &Diff, limit: usize) -> String {
         let _ = writeln!(s, "  … and {} more joints (--json lists all)", d.joints.len() - limit);
     }
     for k in &d.skinning {
+        let other = if k.new_vertex == k.vertex { String::new() } else { format!(" (NEW's {})", k.new_vertex) };
         let _ = writeln!(
             s,
-            "  clip \"{}\": skinned vertex {} moved up to {:.4} (frame {})",
+            "  clip \"{}\": skinned vertex {}{other} moved up to {:.4} (frame {})",
             k.clip, k.vertex, k.distance, k.frame
         );
     }

@@ -4,5 +4,6 @@
 
 pub mod diff;
 mod pose;
+pub mod vertex_match;
 
 pub use pose::{BodyOut, PoseOptions, pose_json, pose_json_with};
