@@ -59,18 +59,22 @@ fn camera(scene: &Scene, size: (u32, u32)) -> Camera {
 }
 
 fn draw(headless: &Headless, scene: &Scene, model: &GpuModel, pose: &Pose, size: (u32, u32)) -> RgbaImage {
+    draw_over(headless, (scene, model, pose), &Overlays::default(), size, [0, 0, 0])
+}
+
+/// `draw` with these overlays over this background colour, lit as the scene is.
+fn draw_over(
+    headless: &Headless,
+    (scene, model, pose): (&Scene, &GpuModel, &Pose),
+    overlays: &Overlays,
+    size: (u32, u32),
+    background: [u8; 3],
+) -> RgbaImage {
     let camera = camera(scene, size);
-    let overlays = Overlays::default();
-    let input = FrameInput {
-        camera: &camera,
-        pose,
-        overlays: &overlays,
-        time: 0.0,
-        reference_pose: None,
-        light: scene.light_at(0.0, true),
-    };
+    let light = scene.light_at(0.0, true);
+    let input = FrameInput { camera: &camera, pose, overlays, time: 0.0, reference_pose: None, light };
     let mut view = ViewState::new(headless.renderer());
-    headless.render(model, &mut view, &input, size, Background::Color([0, 0, 0])).unwrap()
+    headless.render(model, &mut view, &input, size, Background::Color(background)).unwrap()
 }
 
 #[test]
@@ -189,20 +193,15 @@ fn the_ik_overlay_draws_the_chains() {
     let headless = headless();
     let model = GpuModel::upload(headless.renderer(), &scene, None);
     let size = (300, 600);
-    let camera = camera(&scene, size);
     let pose = Pose::bind(&scene.skeleton);
     let render = |ik_chains: bool| {
-        let overlays = Overlays { mesh: false, grid: false, ik_chains, ..Overlays::default() };
-        let input = FrameInput {
-            camera: &camera,
-            pose: &pose,
-            overlays: &overlays,
-            time: 0.0,
-            reference_pose: None,
-            light: scene.light_at(0.0, true),
-        };
-        let mut view = ViewState::new(headless.renderer());
-        headless.render(&model, &mut view, &input, size, Background::Color([0, 0, 0])).unwrap()
+        draw_over(
+            &headless,
+            (&scene, &model, &pose),
+            &Overlays { mesh: false, grid: false, ik_chains, ..Overlays::default() },
+            size,
+            [0, 0, 0],
+        )
     };
     let (off, on) = (render(false), render(true));
     let lit = |img: &RgbaImage| img.pixels().filter(|p| p.0[..3] != [0, 0, 0]).count();
@@ -220,20 +219,15 @@ fn outlines_draw_dark_edges_along_the_silhouette() {
     let headless = headless();
     let model = GpuModel::upload(headless.renderer(), &scene, None);
     let size = (300, 600);
-    let camera = camera(&scene, size);
     let pose = Pose::bind(&scene.skeleton);
     let render = |outline: bool| {
-        let overlays = Overlays { grid: false, outline, ..Overlays::default() };
-        let input = FrameInput {
-            camera: &camera,
-            pose: &pose,
-            overlays: &overlays,
-            time: 0.0,
-            reference_pose: None,
-            light: scene.light_at(0.0, true),
-        };
-        let mut view = ViewState::new(headless.renderer());
-        headless.render(&model, &mut view, &input, size, Background::Color([255, 255, 255])).unwrap()
+        draw_over(
+            &headless,
+            (&scene, &model, &pose),
+            &Overlays { grid: false, outline, ..Overlays::default() },
+            size,
+            [255, 255, 255],
+        )
     };
     let (plain, edged) = (render(false), render(true));
     let dark = |img: &RgbaImage| img.pixels().filter(|p| p.0[..3].iter().all(|&c| c < 40)).count();
@@ -333,6 +327,17 @@ fn rows_drawn(img: &RgbaImage) -> (u32, u32) {
     (*rows.iter().min().unwrap(), *rows.iter().max().unwrap())
 }
 
+/// The ball with a toon ramp white in its top half and blue in its bottom half, written to a fresh folder (returned).
+fn ramp_ball(name: &str) -> (Scene, PathBuf) {
+    let dir = texture_dir(name);
+    image::RgbaImage::from_fn(4, 32, |_, y| image::Rgba(if y < 16 { [255; 4] } else { [0, 0, 255, 255] }))
+        .save(dir.join("ramp.png"))
+        .unwrap();
+    let mut scene = ball();
+    scene.materials[0].toon = Some(rigscope::scene::ToonRamp { texture: Some("ramp.png".into()), shared: false });
+    (scene, dir)
+}
+
 /// Sphere maps are read at the normal as the camera sees it: a map black on its left half and white on its right
 /// multiplies the ball's left side to black and leaves its right side lit; a green map added turns the ball green
 /// where it was grey without touching red.
@@ -374,12 +379,7 @@ fn sphere_maps_multiply_and_add_by_the_view_normal() {
 fn toon_ramps_shade_the_rim_with_their_bottom_rows() {
     use rigscope::scene::ToonRamp;
     let headless = headless();
-    let dir = texture_dir("toon");
-    image::RgbaImage::from_fn(4, 32, |_, y| image::Rgba(if y < 16 { [255; 4] } else { [0, 0, 255, 255] }))
-        .save(dir.join("ramp.png"))
-        .unwrap();
-    let mut scene = ball();
-    scene.materials[0].toon = Some(ToonRamp { texture: Some("ramp.png".into()), shared: false });
+    let (mut scene, dir) = ramp_ball("toon");
     let toon = draw_textured(&headless, &scene, &dir);
     let (top, bottom) = rows_drawn(&toon);
     let (centre, rim) = (mean(&toon, 64, (top + bottom) / 2), pixel(&toon, 64, bottom - 2));
@@ -497,14 +497,9 @@ fn a_red_light_key_turns_the_character_red() {
 /// and blue on its +X side, and the other way round for a light travelling −X.
 #[test]
 fn the_light_direction_picks_the_lit_side_of_a_toon_ramp() {
-    use rigscope::scene::{Light, ToonRamp};
+    use rigscope::scene::Light;
     let headless = headless();
-    let dir = texture_dir("light");
-    image::RgbaImage::from_fn(4, 32, |_, y| image::Rgba(if y < 16 { [255; 4] } else { [0, 0, 255, 255] }))
-        .save(dir.join("ramp.png"))
-        .unwrap();
-    let mut scene = ball();
-    scene.materials[0].toon = Some(ToonRamp { texture: Some("ramp.png".into()), shared: false });
+    let (scene, dir) = ramp_ball("light");
     let textures = rigscope::textures::TextureSet::load(&scene, Some(dir.as_path()));
     let model = GpuModel::upload_textures(headless.renderer(), &scene, &textures);
     let (pose, camera, overlays) = (Pose::bind(&scene.skeleton), camera(&scene, (128, 128)), Overlays::default());

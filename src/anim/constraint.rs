@@ -468,12 +468,12 @@ fn chain_path(skeleton: &Skeleton, chain: &IkChain) -> Option<Vec<usize>> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::scene::{Append, IkLink, Joint, Transform};
 
     /// hip (0) → knee (1) → ankle (2), each 1 below its parent, and an IK bone (3) under the root.
-    fn leg() -> Skeleton {
+    pub(crate) fn leg() -> Skeleton {
         let at = |y: f32| Transform { translation: Vec3::new(0.0, y, 0.0), ..Transform::IDENTITY };
         let joints = vec![
             Joint { name: "hip".into(), parent: None, bind: at(2.0) },

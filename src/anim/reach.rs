@@ -128,18 +128,11 @@ fn one_axis(l: &AngleLimits) -> Option<(Vec3, f32, f32)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::scene::{IkChain, IkLink, Joint, Transform};
+    use crate::scene::{IkChain, IkLink};
 
-    /// hip (0) → knee (1) → ankle (2), each 1 below its parent; an IK bone (3) under the root.
+    /// The constraint tests' leg (hip, knee, ankle 1 apart; IK bone 3) with its IK bone at `goal`.
     fn leg(goal: Vec3) -> (Skeleton, Constraints, Pose) {
-        let at = |y: f32| Transform { translation: Vec3::new(0.0, y, 0.0), ..Transform::IDENTITY };
-        let joints = vec![
-            Joint { name: "hip".into(), parent: None, bind: at(2.0) },
-            Joint { name: "knee".into(), parent: Some(0), bind: at(-1.0) },
-            Joint { name: "ankle".into(), parent: Some(1), bind: at(-1.0) },
-            Joint { name: "leg IK".into(), parent: None, bind: at(0.0) },
-        ];
-        let skeleton = Skeleton::new(joints, true).unwrap();
+        let skeleton = crate::anim::constraint::tests::leg();
         // The knee bends back 90° at most and never quite straight.
         let knee =
             AngleLimits { min: Vec3::new(-std::f32::consts::FRAC_PI_2, 0.0, 0.0), max: Vec3::new(-0.1, 0.0, 0.0) };
