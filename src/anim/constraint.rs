@@ -171,7 +171,7 @@ enum Order {
 
 /// A link's limits sorted (min ≤ max per axis), with how it turns and the Euler order its limits are applied in.
 #[derive(Debug, Clone, Copy)]
-struct Limited {
+pub(super) struct Limited {
     min: Vec3,
     max: Vec3,
     hinge: Hinge,
@@ -179,7 +179,7 @@ struct Limited {
 }
 
 impl Limited {
-    fn new(l: &AngleLimits) -> Limited {
+    pub(super) fn new(l: &AngleLimits) -> Limited {
         let (min, max) = (l.min.min(l.max), l.max.max(l.min));
         let half = std::f32::consts::FRAC_PI_2;
         let order = if -half < min.x && max.x < half {
@@ -198,6 +198,16 @@ impl Limited {
             _ => Hinge::Free,
         };
         Limited { min, max, hinge, order }
+    }
+
+    /// A link that turns about one axis of its parent's frame, or not at all: that axis and its range (X and
+    /// [0, 0] for a fixed link); `None` for a link free on several axes.
+    pub(super) fn axis(&self) -> Option<(Vec3, f32, f32)> {
+        match self.hinge {
+            Hinge::Axis(k) => Some((Vec3::AXES[k], self.min[k], self.max[k])),
+            Hinge::Fixed => Some((Vec3::X, 0.0, 0.0)),
+            Hinge::Free => None,
+        }
     }
 
     /// `q` with each Euler angle (in the link's order) within its limits. While `reflect` (the first half of

@@ -8,10 +8,10 @@
 //! found by sweeping each hinge over its limits; the nearest the effector can come to the IK bone is the
 //! distance from the IK bone's distance to that interval. Other chains get no reach (`least: None`).
 
-use glam::{Mat4, Quat, Vec3};
+use glam::{Mat4, Quat};
 
 use super::Pose;
-use crate::scene::{AngleLimits, Constraints, Skeleton};
+use crate::scene::{Constraints, Skeleton};
 
 /// Where one IK chain's effector ended.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -76,7 +76,7 @@ fn reach(skeleton: &Skeleton, chain: &crate::scene::IkChain, pose: &Pose) -> Opt
     for &j in &path[1..] {
         match chain.links.iter().find(|l| l.joint == j) {
             Some(link) => {
-                let (axis, min, max) = one_axis(link.limits.as_ref()?)?;
+                let (axis, min, max) = super::constraint::Limited::new(link.limits.as_ref()?).axis()?;
                 steps.push(Ok(hinges.len()));
                 hinges.push((axis, min, max, pose.locals[j].translation, pose.locals[j].scale));
             }
@@ -114,21 +114,11 @@ fn reach(skeleton: &Skeleton, chain: &crate::scene::IkChain, pose: &Pose) -> Opt
     Some((near, far))
 }
 
-/// A link limited to turning about one of its parent's axes: that axis and its range; `None` otherwise.
-fn one_axis(l: &AngleLimits) -> Option<(Vec3, f32, f32)> {
-    let (min, max) = (l.min.min(l.max), l.max.max(l.min));
-    let free: Vec<usize> = (0..3).filter(|&k| min[k] != 0.0 || max[k] != 0.0).collect();
-    match free[..] {
-        [k] => Some((Vec3::AXES[k], min[k], max[k])),
-        [] => Some((Vec3::X, 0.0, 0.0)),
-        _ => None,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::scene::{IkChain, IkLink};
+    use crate::scene::{AngleLimits, IkChain, IkLink};
+    use glam::Vec3;
 
     /// The constraint tests' leg (hip, knee, ankle 1 apart; IK bone 3) with its IK bone at `goal`.
     fn leg(goal: Vec3) -> (Skeleton, Constraints, Pose) {
