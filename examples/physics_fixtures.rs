@@ -16,6 +16,8 @@ fn main() -> std::io::Result<()> {
     }
     std::fs::write(dir.join("chains110.pmx"), fx::many_chains(10, 10).to_bytes())?;
     std::fs::write(dir.join("switch.vmd"), fx::switch_motion(30).to_bytes())?;
+    // The middle link of the three switched off under a simulated first link: steered, not teleported.
+    std::fs::write(dir.join("chain3_switch.vmd"), fx::switch_bone("chain3", "link2", 30).to_bytes())?;
     println!("{}", dir.display());
     Ok(())
 }

@@ -178,6 +178,33 @@ fn a_body_switched_off_by_the_motion_follows_its_bone_then_falls_as_the_referenc
     assert!(max <= 0.10 * fixtures::LINK, "off the reference by up to {max}");
 }
 
+#[test]
+fn a_body_switched_off_under_a_simulated_one_is_steered_to_its_bone_as_the_reference_does() {
+    let dir = temp_dir("steer");
+    let (path, _) = fixture(&dir, "chain3", fixtures::chain3());
+    let vmd = dir.join("steer.vmd");
+    std::fs::write(&vmd, fixtures::switch_bone("chain3", "link2", 30).to_bytes()).unwrap();
+    let scene = load(&path, &[&vmd]);
+    let settings = PhysicsSettings { warmup_steps: 0, ..PhysicsSettings::default() };
+    let mut sim = Simulation::new(&scene, settings).unwrap();
+    sim.pose(&scene, &FrameInput::at(scene.clips.first(), 0.0, 30.0));
+    // The middle link hangs from the simulated first link: it stays simulated, steered toward its bone.
+    assert_eq!(sim.switched_off(), [false, false, true, false]);
+    assert_eq!(sim.steered(), [false, false, true, false]);
+    let ours = simulate(&scene, 30);
+    let theirs = reference(&path, Some(&vmd), 30, "bullet");
+    let link = fixtures::LINK;
+    // Held by velocity, it sags under the links around it as the reference's does (teleported to its bone it
+    // would stay at the bind pose, 0.46 units from the reference's by frame 30).
+    let sag = ours[30].bodies[2].distance(ours[0].bodies[2]);
+    assert!(sag > 0.05 * link, "the steered link sagged only {sag}");
+    let (_, max15) = distances(&ours, &theirs, 0..16, &|_| true);
+    assert!(max15 <= 0.03 * link, "frames 0–15 off the reference by up to {max15}");
+    let (_, max30) = distances(&ours, &theirs, 0..31, &|_| true);
+    assert!(max30 <= 0.10 * link, "frames 0–30 off the reference by up to {max30}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// An MVD for the pendulum whose project keys hold MikuMikuDance's gravity (0.98 stored, down) until tick 30
 /// (one second at 30 keyFps), then turn it upward.
 fn gravity_flip() -> rigscope::formats::mvd::write::MvdDocument {

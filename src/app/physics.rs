@@ -93,10 +93,11 @@ pub fn section(
                 for (i, b) in bodies.iter().enumerate() {
                     let bone = b.joint.map_or("no bone".to_string(), |j| skeleton.display_name(j));
                     let demoted = if b.mode != b.file_mode { " (file: physics + bone position)" } else { "" };
-                    let off = if sim.switched_off().get(i).copied().unwrap_or(false) && doc.physics_shown() {
-                        " — switched off by the motion here"
-                    } else {
-                        ""
+                    let off = sim.switched_off().get(i).copied().unwrap_or(false) && doc.physics_shown();
+                    let off = match (off, sim.steered().get(i).copied().unwrap_or(false)) {
+                        (false, _) => "",
+                        (true, false) => " — switched off by the motion here",
+                        (true, true) => " — switched off by the motion here (steered to its bone)",
                     };
                     let text = format!("{}: {}{demoted}, on {bone}{off}", b.name, b.mode.label());
                     let selected = doc.selected_body == Some(i);

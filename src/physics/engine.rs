@@ -239,6 +239,17 @@ impl Engine {
         self.target[i] = state.place;
     }
 
+    /// Sets simulated body `i`'s velocities (a switched-off body steered toward its bone); kinematic bodies keep
+    /// the velocity of their move.
+    pub fn set_velocities(&mut self, i: usize, linear: Vec3, angular: Vec3) {
+        if self.kinematic[i] || !linear.is_finite() || !angular.is_finite() {
+            return;
+        }
+        let body = self.world.body_mut(self.handles[i]);
+        body.linear_velocity = v(linear);
+        body.angular_velocity = v(angular);
+    }
+
     /// The last step's length (0 before any), which [`Engine::shown`] goes back by; kept in snapshots.
     pub fn last_step(&self) -> f32 {
         self.last_step

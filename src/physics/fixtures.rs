@@ -182,9 +182,15 @@ pub fn mode2_chain() -> PmxDocument {
 /// A motion for [`pendulum`]: the link switched out of physics (held at its bind pose) for the first `frames`
 /// frames, then switched back on.
 pub fn switch_motion(frames: u32) -> VmdDocument {
-    let mut vmd = VmdDocument::new("pendulum");
+    switch_bone("pendulum", "link1", frames)
+}
+
+/// A motion for the fixture `model` that switches bone `bone`'s bodies out of physics for the first `frames`
+/// frames (its animation: the bind pose), then back on.
+pub fn switch_bone(model: &str, bone: &str, frames: u32) -> VmdDocument {
+    let mut vmd = VmdDocument::new(model);
     let key = |frame: u32, physics: [u8; 2]| {
-        let mut k = BoneKey::new("link1", frame, [0.0; 3], [0.0, 0.0, 0.0, 1.0]);
+        let mut k = BoneKey::new(bone, frame, [0.0; 3], [0.0, 0.0, 0.0, 1.0]);
         k.interpolation = block_of([crate::formats::vmd::bone::LINEAR; 4], Some(physics));
         k
     };

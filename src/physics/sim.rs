@@ -110,7 +110,7 @@ struct Snapshot {
     accumulator: f32,
     last_step: f32,
     bodies: Vec<BodyState>,
-    kinematic: Vec<bool>,
+    switched_off: Vec<bool>,
 }
 
 /// A model's rigid bodies through time.
@@ -127,6 +127,12 @@ pub struct Simulation {
     steps: u64,
     /// Per body: switched out of physics by the motion now.
     switched_off: Vec<bool>,
+    /// Per body: switched off but steered toward its bone by velocity, because a simulated body above it still
+    /// moves it ([`steered`]).
+    steered: Vec<bool>,
+    /// Per body: the first body on its bone's parent bone (`None` for a body without a bone, on a root bone or
+    /// under a bone without bodies), as babylon-mmd walks up to decide how a switched-off body follows.
+    parent_body: Vec<Option<usize>>,
 }
 
 impl Simulation {
@@ -135,7 +141,10 @@ impl Simulation {
         let rig = Rig::of_scene(scene)?;
         let engine = Engine::new(&rig, settings.gravity);
         let switched_off = vec![false; rig.bodies.len()];
+        let parent_body = parent_bodies(scene, &rig);
         Some(Simulation {
+            parent_body,
+            steered: switched_off.clone(),
             switched_off,
             rig,
             engine,
@@ -191,7 +200,7 @@ impl Simulation {
 
     /// The pose of `input` with physics: the frame reached from the state held by the clock's rules.
     pub fn pose(&mut self, scene: &Scene, input: &FrameInput) -> Pose {
-        let mut pose = before_physics(scene, &self.rig, input);
+        let mut pose = before_physics(scene, &self.rig, input, self.any_off_at(scene, input));
         let t = input.time();
         match self.time {
             Some(last) if t >= last && t - last <= RESET_JUMP && !(t == 0.0 && last != 0.0) => {
@@ -262,6 +271,7 @@ impl Simulation {
         // there (kinematic) through one motion frame's steps, in which only bodies without a bone move; then
         // they are let go at rest.
         self.switched_off.iter_mut().for_each(|o| *o = false);
+        self.steered.iter_mut().for_each(|o| *o = false);
         let held: Vec<bool> = self.rig.bodies.iter().map(|b| b.joint.is_some() || !b.simulated()).collect();
         self.engine = Engine::with_kinematic(&self.rig, gravity, held);
         self.place_followers(pose);
@@ -288,10 +298,11 @@ impl Simulation {
     fn restore(&mut self, k: usize) {
         self.snapshots.truncate(k + 1);
         let s = self.snapshots[k].clone();
-        self.engine = Engine::with_kinematic(&self.rig, self.settings.gravity, s.kinematic.clone());
-        for (i, (state, &kinematic)) in s.bodies.iter().zip(&s.kinematic).enumerate() {
+        self.switched_off.clone_from(&s.switched_off);
+        self.steered = steered(&self.rig, &self.parent_body, &self.switched_off);
+        self.engine = Engine::with_kinematic(&self.rig, self.settings.gravity, self.kinematic_wanted());
+        for (i, state) in s.bodies.iter().enumerate() {
             self.engine.set_state(i, *state);
-            self.switched_off[i] = kinematic && self.rig.bodies[i].simulated();
         }
         self.engine.set_last_step(s.last_step);
         self.time = Some(s.time);
@@ -308,7 +319,7 @@ impl Simulation {
             accumulator: self.accumulator,
             last_step: self.engine.last_step(),
             bodies: self.states(),
-            kinematic: (0..self.engine.len()).map(|i| self.engine.is_kinematic(i)).collect(),
+            switched_off: self.switched_off.clone(),
         });
         self.next_snapshot = t.floor() + 1.0;
     }
@@ -321,8 +332,8 @@ impl Simulation {
         let mut k = (from * fps + 1e-6).floor() + 1.0;
         while k / fps < to - 1e-9 {
             let at = input.with_frame(k as f32);
-            let frame_pose = before_physics(scene, &self.rig, &at);
             self.apply_switches(scene, &at);
+            let frame_pose = before_physics(scene, &self.rig, &at, self.switched_off.contains(&true));
             self.engine.set_gravity(self.gravity_at(&at));
             self.advance(&frame_pose, (k / fps - t) as f32);
             t = k / fps;
@@ -337,37 +348,50 @@ impl Simulation {
         self.snapshot_if_due(to);
     }
 
-    /// Switches bodies out of physics and back as the motion says at `input`'s time: a switched-off body
-    /// follows its bone (kinematic); one switched back on goes on from where it is, at rest.
-    fn apply_switches(&mut self, scene: &Scene, input: &FrameInput) {
+    /// Per body: switched off by the motion at `input`'s time (all of them when the motion switches the whole
+    /// model off).
+    fn off_at(&self, scene: &Scene, input: &FrameInput) -> Vec<bool> {
         let Some(clip) = input.clip.filter(|c| !c.physics_switches.is_empty()) else {
-            if self.switched_off.iter().any(|&o| o) {
-                self.switched_off.iter_mut().for_each(|o| *o = false);
-                self.sync_kinematic();
-            }
-            return;
+            return vec![false; self.rig.bodies.len()];
         };
         let time = input.time() as f32;
         let on = |name: &str| clip.physics_switches.iter().find(|t| t.name == name).is_none_or(|t| t.enabled_at(time));
         let whole = on(crate::scene::WHOLE_MODEL);
-        let mut changed = false;
-        for (i, body) in self.rig.bodies.iter().enumerate() {
-            let name = body.joint.and_then(|j| scene.skeleton.joints.get(j)).map(|j| j.name.as_str());
-            let off = !whole || name.is_some_and(|n| !on(n));
-            if self.switched_off[i] != off {
-                self.switched_off[i] = off;
-                changed = true;
-            }
-        }
-        if changed {
-            self.sync_kinematic();
+        self.rig
+            .bodies
+            .iter()
+            .map(|body| {
+                let name = body.joint.and_then(|j| scene.skeleton.joints.get(j)).map(|j| j.name.as_str());
+                !whole || name.is_some_and(|n| !on(n))
+            })
+            .collect()
+    }
+
+    /// Whether the motion switches any body off at `input`'s time: then every IK chain is solved, physics or
+    /// not, as babylon-mmd does (a switched-off hair chain follows its animated, IK-solved bones).
+    fn any_off_at(&self, scene: &Scene, input: &FrameInput) -> bool {
+        input.clip.is_some_and(|c| !c.physics_switches.is_empty()) && self.off_at(scene, input).contains(&true)
+    }
+
+    /// Switches bodies out of physics and back as the motion says at `input`'s time. A switched-off body follows
+    /// its bone: kinematic, unless a simulated body above it still moves it, when it stays simulated and is
+    /// steered toward its bone by velocity ([`STEER_RATE`]) instead of being teleported against its joint. One
+    /// switched back on goes on from where it is (at rest if it was kinematic).
+    fn apply_switches(&mut self, scene: &Scene, input: &FrameInput) {
+        let off = self.off_at(scene, input);
+        if off != self.switched_off {
+            self.switched_off = off;
+            self.steered = steered(&self.rig, &self.parent_body, &self.switched_off);
+            let kinematic = self.kinematic_wanted();
+            self.engine.set_kinematic(&self.rig, &kinematic);
         }
     }
 
-    fn sync_kinematic(&mut self) {
-        let kinematic: Vec<bool> =
-            self.rig.bodies.iter().zip(&self.switched_off).map(|(b, &off)| !b.simulated() || off).collect();
-        self.engine.set_kinematic(&self.rig, &kinematic);
+    /// Per body: kinematic in the engine now (not simulated, or switched off and not steered).
+    fn kinematic_wanted(&self) -> Vec<bool> {
+        (0..self.rig.bodies.len())
+            .map(|i| !self.rig.bodies[i].simulated() || (self.switched_off[i] && !self.steered[i]))
+            .collect()
     }
 
     /// Per body: the motion has it switched out of physics at the frame shown.
@@ -375,9 +399,15 @@ impl Simulation {
         &self.switched_off
     }
 
+    /// Per body: switched off and steered toward its bone by velocity (a simulated body above it still moves).
+    pub fn steered(&self) -> &[bool] {
+        &self.steered
+    }
+
     /// Advances `dt` seconds toward `pose` in whole fixed steps (the remainder waits for the next frame).
     fn advance(&mut self, pose: &Pose, dt: f32) {
         self.place_followers(pose);
+        self.steer(pose);
         self.accumulator += dt.max(0.0);
         let step = self.settings.step.max(1e-4);
         // At most a second of steps per call: a long stall must not freeze the window.
@@ -391,6 +421,27 @@ impl Simulation {
         let budget = budget - count;
         if budget == 0 {
             self.accumulator = 0.0;
+        }
+    }
+
+    /// Gives each steered body the velocities that would take it from where it is shown (its motion state, which
+    /// is what babylon-mmd reads) to where its bone puts it in 1/[`STEER_RATE`] s: babylon-mmd's "target
+    /// transform" for a switched-off body under a simulated one. The turn is the true rotation between the two
+    /// (babylon-mmd subtracts Euler angles, which agrees for a turn about one axis and is wrong for others).
+    fn steer(&mut self, pose: &Pose) {
+        for (i, body) in self.rig.bodies.iter().enumerate() {
+            if !self.steered[i] || self.engine.is_kinematic(i) {
+                continue;
+            }
+            let target = body.place_in(pose);
+            let now = self.engine.shown(i);
+            let linear = (target.position - now.position) * STEER_RATE;
+            let turn = (target.rotation * now.rotation.inverse()).normalize();
+            let turn = if turn.w < 0.0 { -turn } else { turn };
+            let angular = turn.to_scaled_axis() * STEER_RATE;
+            if linear.is_finite() && angular.is_finite() {
+                self.engine.set_velocities(i, linear, angular);
+            }
         }
     }
 
@@ -433,19 +484,95 @@ impl Simulation {
             }
             pose.palette[j] = pose.world[j] * skeleton.inverse_bind[j];
         }
-        phase(pose, scene, &self.rig, input, true);
+        let skipped: &[bool] = if self.switched_off.contains(&true) { &[] } else { &self.rig.skipped_ik };
+        let (clip, frame, fps) = (input.clip, input.frame, input.default_fps);
+        pose.update_scene_phase(scene, clip, frame, fps, input.overrides, input.ik, Some(true), skipped);
     }
 }
 
-/// The pose of the bones evaluated before physics, with the IK chains physics drives left out.
-fn before_physics(scene: &Scene, rig: &Rig, input: &FrameInput) -> Pose {
+/// How fast a steered body closes the distance to its bone, per second: babylon-mmd's factor, which closes it in
+/// one 30-fps frame if nothing else pulls.
+pub const STEER_RATE: f32 = 30.0;
+
+/// Per body: switched off and steered by velocity rather than made kinematic. Walking up from the body through
+/// the first body of each parent bone: the first body still simulated (not switched off) above it means steered;
+/// a bone without a body, a root, or a body that follows its bone (mode 0) first means kinematic. A switched-off
+/// body above it decides nothing: the walk goes on through it (babylon-mmd's rule).
+fn steered(rig: &Rig, parent_body: &[Option<usize>], off: &[bool]) -> Vec<bool> {
+    (0..rig.bodies.len())
+        .map(|i| {
+            if !off[i] || !rig.bodies[i].simulated() {
+                return false;
+            }
+            let mut at = i;
+            // A body chain has at most one body per bone; a longer walk is a cycle in a damaged skeleton.
+            for _ in 0..rig.bodies.len() {
+                let Some(p) = parent_body[at] else { return false };
+                if !rig.bodies[p].simulated() {
+                    return false;
+                }
+                if !off[p] {
+                    return true;
+                }
+                at = p;
+            }
+            false
+        })
+        .collect()
+}
+
+/// Per body: the first body (in file order) on its bone's parent bone.
+fn parent_bodies(scene: &Scene, rig: &Rig) -> Vec<Option<usize>> {
+    let joints = &scene.skeleton.joints;
+    let mut first = vec![None; joints.len()];
+    for (i, b) in rig.bodies.iter().enumerate() {
+        if let Some(slot) = b.joint.and_then(|j| first.get_mut(j)) {
+            slot.get_or_insert(i);
+        }
+    }
+    rig.bodies
+        .iter()
+        .map(|b| {
+            let parent = b.joint.and_then(|j| joints.get(j)).and_then(|j| j.parent)?;
+            first.get(parent).copied().flatten()
+        })
+        .collect()
+}
+
+/// The pose of the bones evaluated before physics, with the IK chains physics drives left out unless `all_ik`
+/// (the motion has switched some body off).
+fn before_physics(scene: &Scene, rig: &Rig, input: &FrameInput, all_ik: bool) -> Pose {
     let mut pose = Pose::default();
-    phase(&mut pose, scene, rig, input, false);
+    let skipped: &[bool] = if all_ik { &[] } else { &rig.skipped_ik };
+    let (clip, frame, fps) = (input.clip, input.frame, input.default_fps);
+    pose.update_scene_phase(scene, clip, frame, fps, input.overrides, input.ik, Some(false), skipped);
     pose
 }
 
-/// The bones of one side of physics (`after`: the "after physics" ones) for `input`.
-fn phase(pose: &mut Pose, scene: &Scene, rig: &Rig, input: &FrameInput, after: bool) {
-    let (clip, frame, fps) = (input.clip, input.frame, input.default_fps);
-    pose.update_scene_phase(scene, clip, frame, fps, input.overrides, input.ik, Some(after), &rig.skipped_ik);
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// babylon-mmd's walk on the three-link chain (base: follows its bone; link1..3 simulated, each on the
+    /// previous): a switched-off link is steered when the first body above it that is not switched off is
+    /// simulated, and kinematic when it follows its bone.
+    #[test]
+    fn switched_off_bodies_are_steered_only_under_a_simulated_body() {
+        let scene = crate::formats::load_bytes("chain3.pmx", &super::super::fixtures::chain3().to_bytes()).unwrap();
+        let rig = Rig::of_scene(&scene).unwrap();
+        let parents = parent_bodies(&scene, &rig);
+        assert_eq!(parents, [None, Some(0), Some(1), Some(2)]);
+        let cases: [([bool; 4], [bool; 4]); 5] = [
+            ([false, false, true, false], [false, false, true, false]),
+            // Under a switched-off link the walk goes on up: to link1, simulated.
+            ([false, false, true, true], [false, false, true, true]),
+            // Link1 hangs from the base, which follows its bone: kinematic, and so is link2 below it.
+            ([false, true, true, false], [false, false, false, false]),
+            ([true, true, true, true], [false; 4]),
+            ([false; 4], [false; 4]),
+        ];
+        for (off, want) in cases {
+            assert_eq!(steered(&rig, &parents, &off), want, "switched off: {off:?}");
+        }
+    }
 }
