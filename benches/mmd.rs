@@ -170,6 +170,59 @@ fn pose_frame(c: &mut Criterion) {
         })
     });
     g.finish();
+
+    // Issue 25's case: a 200-bone model with its IK chains, appends and 50 morph weights. The character
+    // widened to that size: 60 more bones (animated, as a real model's fingers, skirt and accessories are) and
+    // 20 more morphs (keyed by the clip), every IK chain and append of the original kept.
+    let (wide, wide_clip) = widened(&miku, &clip, 200, 50);
+    let mut g = c.benchmark_group("pose_frame_200_bones_50_morphs");
+    g.bench_function("update_scene_with_ik", |b| {
+        b.iter(|| {
+            frame = (frame + 7.3) % 2800.0;
+            pose.update_scene(&wide, Some(&wide_clip), std::hint::black_box(frame), 30.0, &[]);
+        })
+    });
+    g.bench_function("baseline_sample_only", |b| {
+        b.iter(|| {
+            frame = (frame + 7.3) % 2800.0;
+            pose.update(&wide.skeleton, &wide_clip, std::hint::black_box(frame), 30.0);
+        })
+    });
+    g.finish();
+}
+
+/// `scene` and its `clip` grown to `bones` bones and `morphs` morphs: each added bone hangs from an existing one
+/// (round robin over the skeleton) and plays a copy of an existing bone's track; each added morph copies an
+/// existing morph and its weight track under a new name.
+fn widened(scene: &rigscope::scene::Scene, clip: &Clip, bones: usize, morphs: usize) -> (rigscope::scene::Scene, Clip) {
+    let mut scene = scene.clone();
+    let mut clip = clip.clone();
+    let ClipData::Keyed { tracks } = &mut clip.data else { panic!("a keyed dance") };
+    let first = scene.skeleton.len();
+    let mut joints = scene.skeleton.joints.clone();
+    for k in 0..bones.saturating_sub(first) {
+        let parent = k * 7 % first;
+        joints.push(rigscope::scene::Joint {
+            name: format!("extra{k}"),
+            parent: Some(parent),
+            bind: rigscope::scene::Transform { translation: Vec3::new(0.0, 0.3, 0.1), ..Default::default() },
+        });
+        let source = tracks[k % tracks.len()].clone();
+        tracks.push(rigscope::scene::Track { joint: first + k, ..source });
+    }
+    scene.skeleton = rigscope::scene::Skeleton::new(joints, true).unwrap();
+    let have = scene.morphs.len();
+    let keyed = clip.morphs.len();
+    for k in 0..morphs.saturating_sub(have) {
+        let mut m = scene.morphs[k % have].clone();
+        m.name = format!("extra_morph{k}");
+        scene.morphs.push(m);
+        let mut t = clip.morphs[k % keyed].clone();
+        t.name = format!("extra_morph{k}");
+        clip.morphs.push(t);
+    }
+    assert_eq!((scene.skeleton.len(), scene.morphs.len()), (bones, morphs));
+    (scene, clip)
 }
 
 criterion_group!(benches, load, morph_frame, pose_frame);

@@ -457,6 +457,28 @@ fn mean_drawn(img: &RgbaImage) -> [f32; 3] {
     [0, 1, 2].map(|c| drawn.iter().map(|p| f32::from(p[c])).sum::<f32>() / n)
 }
 
+/// The character drawn in the bind pose under `light`.
+fn drawn_under(headless: &Headless, scene: &Scene, light: Option<rigscope::scene::Light>) -> RgbaImage {
+    let model = GpuModel::upload(headless.renderer(), scene, None);
+    let pose = Pose::bind(&scene.skeleton);
+    let camera = camera(scene, (160, 240));
+    let overlays = Overlays::default();
+    let input =
+        FrameInput { camera: &camera, pose: &pose, overlays: &overlays, time: 0.0, reference_pose: None, light };
+    let mut view = ViewState::new(headless.renderer());
+    headless.render(&model, &mut view, &input, (160, 240), Background::Color([0, 0, 0])).unwrap()
+}
+
+/// Red over green, and green and blue fallen, between the character under the default light and under `red`.
+fn assert_turned_red(before: [f32; 3], after: [f32; 3]) {
+    let ratio = |c: [f32; 3]| c[0] / c[1].max(1.0);
+    assert!(
+        ratio(after) > 1.5 * ratio(before),
+        "red over green: {before:?} under the default light, {after:?} under red"
+    );
+    assert!(after[1] < 0.8 * before[1] && after[2] < 0.8 * before[2], "green and blue fall: {before:?} → {after:?}");
+}
+
 /// A light-only VMD (written by rigscope's VMD writer) attaches to the character, and its key drives the light
 /// the way MikuMikuDance lights materials, `ambient + diffuse × light colour`: a red light keeps red and takes
 /// green and blue down to the ambient share, where the default 154/255 grey light keeps the colours balanced.
@@ -473,23 +495,38 @@ fn a_red_light_key_turns_the_character_red() {
     let red = scene.light_at(0.0, true).unwrap();
     assert_eq!(red.color, Vec3::X);
     let headless = headless();
-    let model = GpuModel::upload(headless.renderer(), &scene, None);
-    let pose = Pose::bind(&scene.skeleton);
-    let camera = camera(&scene, (160, 240));
-    let overlays = Overlays::default();
-    let shot = |light| {
-        let input =
-            FrameInput { camera: &camera, pose: &pose, overlays: &overlays, time: 0.0, reference_pose: None, light };
-        let mut view = ViewState::new(headless.renderer());
-        headless.render(&model, &mut view, &input, (160, 240), Background::Color([0, 0, 0])).unwrap()
-    };
-    let (before, after) = (mean_drawn(&shot(Some(default))), mean_drawn(&shot(Some(red))));
-    let ratio = |c: [f32; 3]| c[0] / c[1].max(1.0);
-    assert!(
-        ratio(after) > 1.5 * ratio(before),
-        "red over green: {before:?} under the default light, {after:?} under red"
-    );
-    assert!(after[1] < 0.8 * before[1] && after[2] < 0.8 * before[2], "green and blue fall: {before:?} → {after:?}");
+    let before = mean_drawn(&drawn_under(&headless, &scene, Some(default)));
+    assert_turned_red(before, mean_drawn(&drawn_under(&headless, &scene, Some(red))));
+}
+
+/// The same through MikuMikuMoving: an MVD written by rigscope's MVD writer with only a Light section (a red key
+/// at tick 0, then a green one at tick 30 that switches the light off) attaches to the character; at 0 s it
+/// turns the picture red as the VMD key does, halfway it is between the two colours, and from 1 s (30 ticks at
+/// 30 keyFps) the motion's light is off, so the viewer's own light draws.
+#[test]
+fn an_mvd_light_key_turns_the_character_red_until_it_switches_the_light_off() {
+    use rigscope::formats::mvd::write::{LightFrame, MvdDocument, Object, Section};
+    let mut scene = miku();
+    let mut d = MvdDocument::new(rigscope::scene::MvdEncoding::Utf16Le);
+    let mut o = Object::new("照明", 30.0);
+    let off = LightFrame { enabled: false, ..LightFrame::new(30, [0.5, -1.0, -0.5], [0, 255, 0]) };
+    let frames = vec![LightFrame::new(0, [-0.5, -1.0, 0.5], [255, 0, 0]), off];
+    o.sections.push(Section::Light { minor: 0, item_size: None, frames });
+    d.objects.push(o);
+    let light_only = rigscope::load_bytes("red.mvd", &d.to_bytes()).unwrap();
+    rigscope::anim::attach(&mut scene, &light_only, "red.mvd").expect("a light-only MVD attaches");
+    let red = scene.light_at(0.0, true).unwrap();
+    assert_eq!((red.color, red.direction), (Vec3::X, Vec3::new(-0.5, -1.0, 0.5)));
+    let half = scene.light_at(0.5, true).unwrap();
+    assert!((half.color - Vec3::new(0.5, 0.5, 0.0)).length() < 1e-6, "halfway: {half:?}");
+    assert_eq!(scene.light_at(1.0, true), None, "switched off by the key at 30 ticks");
+    assert_eq!(scene.light_at(1.0, false), Some(rigscope::scene::MMD_DEFAULT_LIGHT), "not from the motion");
+    let headless = headless();
+    let default = mean_drawn(&drawn_under(&headless, &scene, Some(rigscope::scene::MMD_DEFAULT_LIGHT)));
+    assert_turned_red(default, mean_drawn(&drawn_under(&headless, &scene, Some(red))));
+    let off = drawn_under(&headless, &scene, scene.light_at(1.0, true));
+    let red_again = mean_drawn(&off);
+    assert!(red_again[0] / red_again[1].max(1.0) < 1.3, "the switched-off light no longer reddens: {red_again:?}");
 }
 
 /// The light's direction shades toon materials as MikuMikuDance does (the ramp read at 0.5 − 0.5·N·L): a ball
