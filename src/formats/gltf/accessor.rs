@@ -7,8 +7,9 @@ use crate::error::LoadError;
 
 /// The resolved buffers of a file, and how many zero-filled bytes an accessor without a buffer view may ask
 /// for (nothing backs those, so they are bounded by the input's size).
-pub struct Buffers {
-    pub data: Vec<Vec<u8>>,
+pub struct Buffers<'a> {
+    /// Each buffer's bytes: the GLB's binary chunk borrowed from the file, data URIs and external files owned.
+    pub data: Vec<std::borrow::Cow<'a, [u8]>>,
     pub zero_budget: usize,
 }
 
@@ -25,11 +26,11 @@ fn err(acc: &Accessor, what: &str, message: String) -> LoadError {
     LoadError::whole(format!("accessor {} ({what}): {message}", acc.index()))
 }
 
-impl Buffers {
+impl Buffers<'_> {
     /// The bytes of a buffer view, checked against its buffer.
     pub fn view<'a>(&'a self, view: &gltf::buffer::View) -> Result<&'a [u8], LoadError> {
         let buffer = view.buffer().index();
-        let data = self.data.get(buffer).map(Vec::as_slice).unwrap_or(&[]);
+        let data = self.data.get(buffer).map(|d| &d[..]).unwrap_or(&[]);
         let end = view.offset().checked_add(view.length());
         match end.and_then(|end| data.get(view.offset()..end)) {
             Some(bytes) => Ok(bytes),

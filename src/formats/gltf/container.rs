@@ -1,6 +1,7 @@
 //! The GLB container, buffers (the GLB binary chunk, `data:` URIs, files beside a .gltf) and the URI forms
 //! glTF uses (base64 data, percent-encoded relative paths).
 
+use std::borrow::Cow;
 use std::path::Path;
 
 use crate::error::LoadError;
@@ -134,22 +135,22 @@ pub fn relative_path(uri: &str) -> Option<String> {
 
 /// Every buffer's bytes: the GLB binary chunk, a `data:` URI's, or a file beside the model (read only with
 /// `dir`). A buffer shorter than its `byteLength` is refused.
-pub fn resolve_buffers(
+pub fn resolve_buffers<'a>(
     doc: &gltf::Document,
-    bin: Option<&[u8]>,
+    bin: Option<&'a [u8]>,
     dir: Option<&Path>,
-) -> Result<Vec<Vec<u8>>, LoadError> {
+) -> Result<Vec<Cow<'a, [u8]>>, LoadError> {
     let mut out = Vec::new();
     for buffer in doc.buffers() {
         let i = buffer.index();
         let bytes = match buffer.source() {
             gltf::buffer::Source::Bin => match bin {
-                Some(b) if i == 0 => b.to_vec(),
+                Some(b) if i == 0 => Cow::Borrowed(b),
                 _ => return Err(LoadError::whole(format!("buffer {i} refers to a GLB binary chunk the file lacks"))),
             },
             gltf::buffer::Source::Uri(uri) => match data_uri(uri) {
-                Some(decoded) => decoded.map_err(|e| LoadError::whole(format!("buffer {i}: {e}")))?,
-                None => read_external(i, uri, dir)?,
+                Some(decoded) => Cow::Owned(decoded.map_err(|e| LoadError::whole(format!("buffer {i}: {e}")))?),
+                None => Cow::Owned(read_external(i, uri, dir)?),
             },
         };
         if bytes.len() < buffer.length() {

@@ -138,17 +138,27 @@ fn read_inner(data: &[u8], dir: Option<&Path>) -> Result<Scene, LoadError> {
     let c = container::split(data)?;
     // Channels animating through KHR_animation_pointer have no target node, which the gltf crate can't read:
     // they are taken out first (texture transforms become UV animation, the rest is said).
-    let (json_text, pointers) = pointer::take_pointer_channels(c.json);
-    let json_bytes = json_text.as_deref().unwrap_or(c.json);
-    let gltf = gltf::Gltf::from_slice_without_validation(json_bytes).map_err(|e| json_error(e, c.glb))?;
-    let doc = &gltf.document;
+    // The JSON is parsed once either way, and syntax errors point into the file's own text.
+    let (document, pointers) = if pointer::mentions_pointers(c.json) {
+        let mut value: serde_json::Value =
+            serde_json::from_slice(c.json).map_err(|e| json_error(gltf::Error::Deserialize(e), c.glb))?;
+        let pointers = pointer::take_pointer_channels(&mut value);
+        // From the parsed value there is no text position to give: the error names the field instead.
+        let root: gltf::json::Root =
+            serde_json::from_value(value).map_err(|e| LoadError::whole(format!("invalid glTF JSON: {e}")))?;
+        (gltf::Document::from_json_without_validation(root), pointers)
+    } else {
+        let gltf = gltf::Gltf::from_slice_without_validation(c.json).map_err(|e| json_error(e, c.glb))?;
+        (gltf.document, Vec::new())
+    };
+    let doc = &document;
     validate(doc)?;
     let mut meta = Metadata::new(Format::Gltf, doc.as_json().asset.version.clone());
     meta.comment = doc.as_json().asset.generator.clone();
     meta.extensions =
         doc.extensions_used().map(|name| crate::scene::Extension { name: name.to_string(), bytes: 0 }).collect();
     let data_buffers = container::resolve_buffers(doc, c.bin, dir)?;
-    let total: usize = data_buffers.iter().map(Vec::len).sum::<usize>() + data.len();
+    let total: usize = data_buffers.iter().map(|b| b.len()).sum::<usize>() + data.len();
     let buffers = accessor::Buffers { data: data_buffers, zero_budget: total };
     let w = &mut meta.warnings;
     let graph = nodes::Graph::new(doc, w);

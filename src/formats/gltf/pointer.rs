@@ -18,13 +18,13 @@ pub struct PointerChannel {
     pointer: String,
 }
 
-/// The JSON without channels whose target has no node (`None` when it has none, or isn't JSON the gltf crate
-/// would read anyway), and those channels.
-pub fn take_pointer_channels(json: &[u8]) -> (Option<Vec<u8>>, Vec<PointerChannel>) {
-    if !json.windows(b"KHR_animation_pointer".len()).any(|w| w == b"KHR_animation_pointer") {
-        return (None, Vec::new());
-    }
-    let Ok(mut value) = serde_json::from_slice::<serde_json::Value>(json) else { return (None, Vec::new()) };
+/// Whether the JSON names `KHR_animation_pointer` at all (most files don't: they are read in one pass).
+pub fn mentions_pointers(json: &[u8]) -> bool {
+    json.windows(b"KHR_animation_pointer".len()).any(|w| w == b"KHR_animation_pointer")
+}
+
+/// Takes the channels whose target has no node out of the parsed JSON `value` and returns them.
+pub fn take_pointer_channels(value: &mut serde_json::Value) -> Vec<PointerChannel> {
     let mut taken = Vec::new();
     if let Some(animations) = value.get_mut("animations").and_then(|a| a.as_array_mut()) {
         for (a, anim) in animations.iter_mut().enumerate() {
@@ -41,7 +41,7 @@ pub fn take_pointer_channels(json: &[u8]) -> (Option<Vec<u8>>, Vec<PointerChanne
             });
         }
     }
-    (serde_json::to_vec(&value).ok(), taken)
+    taken
 }
 
 /// Reads the texture-transform pointers of `channels` into the UV animation of every mesh whose (glTF)

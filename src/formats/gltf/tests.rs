@@ -47,6 +47,24 @@ fn json_errors_keep_their_line() {
     assert!(read("e.gltf", &GltfDocument::new().to_gltf_embedded()).is_ok(), "an empty document loads");
 }
 
+/// A file with `KHR_animation_pointer` channels is parsed once, from its own text: a syntax error names its line
+/// there, and a field of the wrong type is named without a position (the rewritten text's line 1 was named
+/// before, which is nowhere in the file).
+#[test]
+fn json_errors_in_files_with_pointer_channels_point_into_the_file() {
+    let pointer = r#""animations": [{"channels": [{"sampler": 0, "target": {"path": "pointer",
+  "extensions": {"KHR_animation_pointer": {"pointer": "/materials/0/pbrMetallicRoughness/baseColorFactor"}}}}],
+  "samplers": [{"input": 0, "output": 1}]}]"#;
+    let syntax = format!("{{\n  \"asset\": {{\"version\": \"2.0\"}},\n  {pointer},\n  \"nodes\": [ }}");
+    let e = read("bad.gltf", syntax.as_bytes()).unwrap_err();
+    assert_eq!(e.location, Location::Line(6), "{e}");
+    let wrong_type =
+        format!("{{\n  \"asset\": {{\"version\": \"2.0\"}},\n  {pointer},\n  \"nodes\": [{{\"mesh\": \"x\"}}]}}");
+    let e = read("type.gltf", wrong_type.as_bytes()).unwrap_err();
+    assert_eq!(e.location, Location::File, "{e}");
+    assert!(e.message.contains("invalid type"), "{e}");
+}
+
 #[test]
 fn sniffing() {
     assert!(sniff(b"glTF\x02\0\0\0"));
