@@ -346,6 +346,27 @@ fn compare_with_another_version_lists_the_joints_that_moved_and_draws_its_skelet
     assert!(h.state().overlays().reference_bones.is_empty());
 }
 
+/// A reference held across a reload of the model is compared again with the new version, but its own scene has
+/// not changed, so it keeps its stamp: the window keeps the ghost it uploaded instead of uploading it again.
+/// A new reference gets a new stamp.
+#[test]
+fn reloading_the_model_keeps_the_references_uploaded_ghost() {
+    let dir = temp_dir("compare-reload");
+    let bytes = model(600, 20);
+    let (file, mut app) = opened_grid(&dir, &bytes);
+    let other = dir.join("grid_big.iqm");
+    std::fs::write(&other, scaled(&bytes, 1.5)).unwrap();
+    app.compare_with_path(&other);
+    let (stamp, _) = app.reference().expect("a reference");
+    std::fs::write(&file, scaled(&bytes, 2.0)).unwrap();
+    assert_eq!(app.files_changed(std::slice::from_ref(&file)).len(), 1);
+    let (after, scene) = app.reference().expect("still a reference");
+    assert_eq!(after, stamp, "the same reference scene: the same ghost");
+    assert_eq!(scene.skeleton.len(), 6);
+    app.compare_with_path(&other);
+    assert_ne!(app.reference().unwrap().0, stamp, "another reference: another upload");
+}
+
 /// "Keep the previous version as reference": when the model's file is rewritten, the version before the reload
 /// becomes the reference.
 #[test]

@@ -6,7 +6,7 @@
 
 use glam::Vec3;
 
-use std::cell::RefCell;
+use std::cell::{Ref, RefCell};
 
 use super::document::PoseKey;
 use super::{Action, Document};
@@ -27,40 +27,58 @@ pub struct Reference {
     /// The reference's pose for the document's pose it was computed for: the ghost, its bones and the
     /// deviations all read it, and it is posed again only when the document's pose changes.
     posed: RefCell<Option<(Option<PoseKey>, Pose)>>,
+    /// Per joint of the document's model: its counterpart in the reference, matched once (as `diff` matches).
+    counterparts: Vec<Option<usize>>,
 }
 
 static STAMPS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
 
 impl Reference {
     /// `scene` (named `name`) as the reference of `doc`'s model: turned into the model's axes, compared once.
-    pub fn for_document(name: String, mut scene: Scene, doc: &Document) -> Reference {
+    pub fn for_document(name: String, scene: Scene, doc: &Document) -> Reference {
+        let stamp = STAMPS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        Reference::with_stamp(name, scene, doc, stamp)
+    }
+
+    /// The same reference against `doc`'s model as it is now (after a reload): compared again, and keeping its
+    /// stamp when its scene is unchanged, so the window keeps the ghost it uploaded.
+    pub fn against(self, doc: &Document) -> Reference {
+        let stamp = if self.scene.up == doc.scene().up {
+            self.stamp
+        } else {
+            STAMPS.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+        };
+        Reference::with_stamp(self.name, self.scene, doc, stamp)
+    }
+
+    fn with_stamp(name: String, mut scene: Scene, doc: &Document, stamp: u64) -> Reference {
         let model = doc.scene();
         let model_name = doc.sources.first().map_or("", |s| s.name.as_str());
         crate::convert::to_up(&mut scene, model.up);
         let d = diff(&scene, &name, model, model_name, &DiffOptions::default());
-        let stamp = STAMPS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        Reference { name, scene, diff: d, stamp, posed: RefCell::new(None) }
+        let counterparts =
+            (0..model.skeleton.len()).map(|i| counterpart(&model.skeleton, &scene.skeleton, i)).collect();
+        Reference { name, scene, diff: d, stamp, posed: RefCell::new(None), counterparts }
     }
 
     /// The reference posed as `doc` shows its model: its bind pose when the document shows the bind pose, else
-    /// the frame shown of its clip of the shown clip's name (its bind pose when it has none by that name).
-    pub fn posed(&self, doc: &Document) -> Pose {
+    /// the frame shown of its clip of the shown clip's name (its bind pose when it has none by that name). Posed
+    /// once per document pose and lent out, not copied: the ghost, its bones and the section all read it.
+    pub fn posed(&self, doc: &Document) -> Ref<'_, Pose> {
         let key = doc.pose_stamp();
-        if let Some((k, pose)) = self.posed.borrow().as_ref()
-            && *k == key
-        {
-            return pose.clone();
+        let fresh = self.posed.borrow().as_ref().is_some_and(|(k, _)| *k == key);
+        if !fresh {
+            let clip = doc.current_clip().map(|c| c.name.as_str());
+            let c = clip.and_then(|name| self.scene.clips.iter().find(|c| c.name == name));
+            let pose = match (c, doc.current_clip_frame()) {
+                (Some(c), Some((_, frame))) if !key.is_some_and(|k| k.bind_pose()) => {
+                    Pose::of_scene(&self.scene, Some(c), frame, DEFAULT_FPS, &[])
+                }
+                _ => Pose::bind(&self.scene.skeleton),
+            };
+            *self.posed.borrow_mut() = Some((key, pose));
         }
-        let clip = doc.current_clip().map(|c| c.name.as_str());
-        let c = clip.and_then(|name| self.scene.clips.iter().find(|c| c.name == name));
-        let pose = match (c, doc.current_clip_frame()) {
-            (Some(c), Some((_, frame))) if !key.is_some_and(|k| k.bind_pose()) => {
-                Pose::of_scene(&self.scene, Some(c), frame, DEFAULT_FPS, &[])
-            }
-            _ => Pose::bind(&self.scene.skeleton),
-        };
-        *self.posed.borrow_mut() = Some((key, pose.clone()));
-        pose
+        Ref::map(self.posed.borrow(), |p| &p.as_ref().expect("posed above").1)
     }
 
     /// The reference's bones (parent to child) in `pose`, in the model's space.
@@ -74,7 +92,7 @@ impl Reference {
     pub fn deviations(&self, model: &Scene, pose: &Pose, theirs: &Pose) -> Vec<(String, f32)> {
         let mut out: Vec<(String, f32)> = (0..model.skeleton.len())
             .filter_map(|i| {
-                let k = counterpart(&model.skeleton, &self.scene.skeleton, i)?;
+                let k = (*self.counterparts.get(i)?)?;
                 let (a, b) = (pose.world.get(i)?, theirs.world.get(k)?);
                 Some((model.skeleton.display_name(i), a.w_axis.truncate().distance(b.w_axis.truncate())))
             })

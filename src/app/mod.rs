@@ -290,7 +290,7 @@ impl App {
     }
 
     /// The reference posed as the model is shown ([`compare::Reference::posed`]).
-    pub fn reference_pose(&self) -> Option<crate::anim::Pose> {
+    pub fn reference_pose(&self) -> Option<std::cell::Ref<'_, crate::anim::Pose>> {
         let doc = self.document()?;
         Some(doc.reference.as_deref()?.posed(doc))
     }

@@ -106,7 +106,7 @@ impl App {
                     doc.reference = Some(Box::new(super::compare::Reference::for_document(label, old, doc)));
                 } else if let Some(r) = doc.reference.take() {
                     // The comparison is with the new version now.
-                    doc.reference = Some(Box::new(super::compare::Reference::for_document(r.name, r.scene, doc)));
+                    doc.reference = Some(Box::new(r.against(doc)));
                 }
                 doc.reloads += 1;
                 doc.last_reload = names.last().cloned();

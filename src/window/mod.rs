@@ -541,7 +541,7 @@ impl Viewer {
             let reference = self.app.reference_pose();
             let light = self.app.light();
             let input =
-                FrameInput { camera, pose, overlays: &overlays, time, reference_pose: reference.as_ref(), light };
+                FrameInput { camera, pose, overlays: &overlays, time, reference_pose: reference.as_deref(), light };
             w.view.prepare(&w.gpu.renderer, model, &input, (rect.width, rect.height));
         }
         let scene = w.model.as_ref().map(|(_, m)| (m, &w.view, rect));
