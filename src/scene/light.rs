@@ -18,7 +18,8 @@ pub const MMD_DEFAULT_SELF_SHADOW: SelfShadow = SelfShadow { mode: 1, scale: 0.0
 /// wherever a `SelfShadow` is optional.
 #[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
 pub struct SelfShadow {
-    /// 1 or 2: MikuMikuDance's mode 1 (the map spread evenly) and mode 2 (detail near the camera).
+    /// 1 or 2: MikuMikuDance's two light projections (both start at the camera and widen away from it; mode 2
+    /// scales the view by 3 instead of 2 and reaches without end, its detail crowded near the camera).
     pub mode: u8,
     /// The shadow distance as a VMD stores it: `(10000 − slider) / 100000`, so the slider's 0–10000 are 0.1–0.
     /// MikuMikuDance's light projection scales the light's view by 2 × this (mode 1) or 3 × (mode 2) and its
