@@ -6,6 +6,8 @@
 // The material's sphere map and toon ramp (white 1×1 when it has none; src/render/model.rs).
 @group(2) @binding(3) var sphere_map: texture_2d<f32>;
 @group(2) @binding(4) var toon_ramp: texture_2d<f32>;
+// The view's self-shadow map (src/render/shadow.rs; 1×1 while no self-shadow has been drawn).
+@group(0) @binding(1) var shadow_map: texture_depth_2d;
 
 // Per draw (src/render/model.rs, Draw::params).
 struct DrawParams {
@@ -19,7 +21,8 @@ struct DrawParams {
     color: vec4<f32>,
     // The outline's colour (linear RGBA).
     edge: vec4<f32>,
-    // x: the sphere map, 0 none, 1 multiplied, 2 added; y: 1 toon-shaded through the toon ramp; z, w unused.
+    // x: the sphere map, 0 none, 1 multiplied, 2 added; y: 1 toon-shaded through the toon ramp; z: 1 receives
+    // self-shadow; w unused.
     shade: vec4<f32>,
 };
 
@@ -112,6 +115,48 @@ fn sphere_uv(n: vec3<f32>, to_eye: vec3<f32>) -> vec2<f32> {
     return vec2<f32>(0.5 + 0.5 * dot(n, right), 0.5 - 0.5 * dot(n, up));
 }
 
+// How lit a point is by the self-shadow map: 1 in the light, 0 in full shadow, −1 outside the map. The point is
+// compared with the map texels around it (percentage-closer filtering), each comparison MikuMikuDance's:
+// shadow sets in 0.3 / rate behind the nearest caster and is full 1 / rate further on. Against acne, the point
+// is first moved a texel along its normal, and compared as if 2 × tan θ texels nearer the light (θ between
+// normal and light, tan θ at most 3): the kernel reaches about two texels from the point, and a surface at θ to
+// the light lies tan θ texels deeper per texel across it. Below N·L = 1/3, where tan θ passes 3, MikuMikuDance's
+// toon term darkens the surface anyway. `n` is the triangle's own normal, not the shading normal: MikuMikuDance
+// faces often carry normals turned toward the front for flat toon shading, which would hide how steeply the
+// surface really slants.
+fn self_shadow(world: vec3<f32>, n: vec3<f32>) -> f32 {
+    let texel = view.shadow.w;
+    let p = view.shadow_matrix * vec4<f32>(world + n * texel, 1.0);
+    let ndc = p.xyz / p.w;
+    let uv = vec2<f32>(0.5 + 0.5 * ndc.x, 0.5 - 0.5 * ndc.y);
+    if any(uv < vec2<f32>(0.0)) || any(uv > vec2<f32>(1.0)) || ndc.z < 0.0 || ndc.z > 1.0 {
+        return -1.0;
+    }
+    // The light's direction is the way the map's depth grows.
+    let m = view.shadow_matrix;
+    let travel = normalize(vec3<f32>(m[0].z, m[1].z, m[2].z));
+    let c = clamp(abs(dot(n, travel)), 0.05, 1.0);
+    let slope = min(sqrt(1.0 - c * c) / c, 3.0);
+    let z = ndc.z - 2.0 * texel * slope * view.shadow.z;
+    // A tent over three texels each way: the 4×4 texels around the point, the outer ones weighted by how near
+    // the point lies to them, so the shadow's edge moves smoothly rather than a texel at a time.
+    let size = vec2<i32>(textureDimensions(shadow_map));
+    let st = uv * vec2<f32>(size) - 0.5;
+    let base = vec2<i32>(floor(st)) - 1;
+    let f = fract(st);
+    let wx = array<f32, 4>(1.0 - f.x, 1.0, 1.0, f.x);
+    let wy = array<f32, 4>(1.0 - f.y, 1.0, 1.0, f.y);
+    var lit = 0.0;
+    for (var j = 0; j < 4; j++) {
+        for (var i = 0; i < 4; i++) {
+            let at = clamp(base + vec2<i32>(i, j), vec2<i32>(0), size - 1);
+            let nearest = textureLoad(shadow_map, at, 0);
+            lit += wx[i] * wy[j] * (1.0 - clamp(max(z - nearest, 0.0) * view.shadow.y - 0.3, 0.0, 1.0));
+        }
+    }
+    return lit / 9.0;
+}
+
 // A headlight (light from the camera) over a hemisphere ambient (sky above, ground below, along the model's
 // up axis): every visible surface is lit, and shape reads from the falloff toward silhouettes. A back face
 // (two-sided meshes, or culling off) is lit with its normal turned toward the camera.
@@ -126,6 +171,13 @@ fn fs_mesh(in: MeshOut, @builtin(front_facing) front: bool) -> @location(0) vec4
         n = -n;
     }
     let to_eye = normalize(view.eye.xyz - in.world);
+    // The triangle's own normal (from the position's screen derivatives, on the shading normal's side), for the
+    // self-shadow's bias; taken while control flow is uniform.
+    let across = cross(dpdx(in.world), dpdy(in.world));
+    var flat_normal = n;
+    if dot(across, across) > 1e-24 {
+        flat_normal = normalize(across) * select(-1.0, 1.0, dot(across, n) >= 0.0);
+    }
     // Sampled before anything is discarded, where control flow is still uniform.
     var texel = textureSample(albedo, albedo_sampler, in.uv) * draw.color;
     let sphere = textureSample(sphere_map, albedo_sampler, sphere_uv(n, to_eye)).rgb;
@@ -139,6 +191,8 @@ fn fs_mesh(in: MeshOut, @builtin(front_facing) front: bool) -> @location(0) vec4
         }
     }
     let toon = textureSample(toon_ramp, albedo_sampler, vec2<f32>(0.5, clamp(0.5 - 0.5 * key, 0.03, 0.97))).rgb;
+    // The ramp's shadow colour, its bottom row (MikuMikuDance's TOONCOLOR).
+    let toon_shadow = textureSample(toon_ramp, albedo_sampler, vec2<f32>(0.5, 0.97)).rgb;
     if view.modes.y > 0.5 {
         texel = vec4<f32>(uv_checker(in.uv), 1.0);
     }
@@ -156,10 +210,27 @@ fn fs_mesh(in: MeshOut, @builtin(front_facing) front: bool) -> @location(0) vec4
     let hemi = 0.5 + 0.5 * dot(n, view.up.xyz);
     let ambient = mix(vec3<f32>(0.16, 0.14, 0.13), vec3<f32>(0.42, 0.45, 0.52), hemi);
     let specular = 0.12 * pow(facing, 24.0);
-    var color = albedo * (ambient + 0.72 * facing) + vec3<f32>(specular);
+    // Self-shadow: −1 where this draw doesn't receive it or the point lies outside the map.
+    var shadow = -1.0;
+    if view.shadow.x > 0.5 && draw.shade.z > 0.5 {
+        shadow = self_shadow(in.world, flat_normal);
+    }
+    // The viewer's shading keeps its ambient in shadow and loses the key light and highlight.
+    let lit_by_map = select(1.0, shadow, shadow >= 0.0);
+    var color = albedo * (ambient + 0.72 * facing * lit_by_map) + vec3<f32>(specular * lit_by_map);
     if draw.shade.y > 0.5 {
         // MikuMikuDance's look: the colour as it is, darkened only by the ramp's shadow rows.
         color = albedo * toon + vec3<f32>(0.5 * specular);
+        if view.shadow.x > 0.5 && draw.shade.z > 0.5 {
+            // MikuMikuDance's self-shadow shading of a receiver: the toon term becomes saturate(3·N·L), the
+            // shadow map's light is the lesser of it and that, and the colour runs from the colour times the
+            // ramp's shadow colour to the colour itself. Outside the map MikuMikuDance draws the colour unshaded.
+            var lit = 1.0;
+            if shadow >= 0.0 {
+                lit = min(clamp(3.0 * key, 0.0, 1.0), shadow);
+            }
+            color = mix(albedo * toon_shadow, albedo + vec3<f32>(0.5 * specular), lit);
+        }
     }
     if draw.flags.x < 0.5 {
         color = albedo;
@@ -197,6 +268,30 @@ fn vs_ground_shadow(v: VertexIn) -> MeshOut {
 @fragment
 fn fs_ground_shadow(in: MeshOut) -> @location(0) vec4<f32> {
     return vec4<f32>(0.0, 0.0, 0.0, 0.45);
+}
+
+// The self-shadow map: the casting draws, skinned as vs_mesh skins them, seen from the light
+// (view.shadow_matrix). Texels transparent enough to be cut out or blended away cast nothing.
+struct ShadowOut {
+    @builtin(position) clip: vec4<f32>,
+    @location(0) uv: vec2<f32>,
+};
+
+@vertex
+fn vs_shadow(v: VertexIn) -> ShadowOut {
+    let m = mesh_vertex(v);
+    var out: ShadowOut;
+    out.clip = view.shadow_matrix * vec4<f32>(m.world, 1.0);
+    out.uv = m.uv;
+    return out;
+}
+
+@fragment
+fn fs_shadow(in: ShadowOut) {
+    let texel = textureSample(albedo, albedo_sampler, in.uv) * draw.color;
+    if draw.color.a <= 0.0 || (draw.flags.y > 0.0 && texel.a < 0.5) {
+        discard;
+    }
 }
 
 // Onion-skin ghosts: the mesh under a ghost's palette, pushed 2% of the way further from the eye so that where

@@ -24,6 +24,13 @@ struct View {
     light_dir: vec4<f32>,
     // Its colour (sRGB-encoded, as MikuMikuDance keys it; w 1 when set). Material colours are lit on the CPU.
     light_color: vec4<f32>,
+    // Self-shadow (src/render/shadow.rs): world space → the shadow map's clip space (orthographic along the
+    // light; depth 0..1 over the map's depth range).
+    shadow_matrix: mat4x4<f32>,
+    // x: 1 when receivers read the shadow map (0: no self-shadow); y: how fast shadow sets in per unit of map
+    // depth behind the nearest caster (MikuMikuDance's rate); z: map depth per world unit; w: a map texel's
+    // side in world units.
+    shadow: vec4<f32>,
 };
 
 @group(0) @binding(0) var<uniform> view: View;

@@ -566,3 +566,56 @@ fn camera_mvd_without_a_camera_exits_2() {
     assert_eq!(result.status.code(), Some(2), "{}", String::from_utf8_lossy(&result.stderr));
     assert!(String::from_utf8_lossy(&result.stderr).contains("no animated camera"));
 }
+
+/// The corpus character as MikuMikuDance's default self-shadow shades her (the ground shadow left out), in her
+/// bind pose, which the camera frames closest: hair on the face, the head on the neck, the arms on the shirt.
+/// The self-shadow only darkens: against the same picture without it, hundreds of pixels are darker and next to
+/// none lighter.
+#[test]
+fn mmd_self_shadow() {
+    let miku = path(&corpus("mmd/threejs/miku/miku_v2.pmd"));
+    let args = [miku.as_str(), "--bind-pose", "--size", "240x400", "--no-ground-shadow"];
+    let img = render("mmd_self_shadow", &args);
+    let plain = render("mmd_self_shadow_off", &[args.as_slice(), &["--no-self-shadow"]].concat());
+    let sum = |p: &Rgba<u8>| p.0[..3].iter().map(|&c| u32::from(c)).sum::<u32>();
+    let darker = plain.pixels().zip(img.pixels()).filter(|(a, b)| sum(b) + 30 < sum(a)).count();
+    let lighter = plain.pixels().zip(img.pixels()).filter(|(a, b)| sum(b) > sum(a) + 30).count();
+    assert!(darker > 500 && lighter * 50 < darker, "{darker} pixels darker, {lighter} lighter");
+    check_golden("mmd_self_shadow", &img);
+}
+
+/// The corpus character dancing at frame 300 with the ground shadow alone (the self-shadow left out, physics
+/// off so the picture doesn't depend on 300 frames of simulation), on the grid, seen from higher up so the
+/// floor shows.
+#[test]
+fn mmd_ground_shadow() {
+    let miku = path(&corpus("mmd/threejs/miku/miku_v2.pmd"));
+    let vmd = path(&corpus("mmd/threejs/vmds/wavefile_v2.vmd"));
+    let args = [
+        miku.as_str(),
+        "--attach",
+        vmd.as_str(),
+        "--frame",
+        "300",
+        "--size",
+        "320x240",
+        "--no-physics",
+        "--no-self-shadow",
+    ];
+    let img = render("mmd_ground_shadow", &[args.as_slice(), &["--grid", "--pitch", "35"]].concat());
+    check_golden("mmd_ground_shadow", &img);
+}
+
+/// Other formats opt in: `--self-shadow` on Pip (no light of its own) shades her from the viewer's key light,
+/// above the camera (the head on the neck, the arms on the body), and only darkens.
+#[test]
+fn self_shadow_from_the_views_light_on_request() {
+    let demo = path(&manifest().join("assets/demo.iqm"));
+    let args = [demo.as_str(), "--size", "320x320"];
+    let plain = render("demo_self_shadow_off", &args);
+    let shaded = render("demo_self_shadow", &[args.as_slice(), &["--self-shadow"]].concat());
+    let sum = |p: &Rgba<u8>| p.0[..3].iter().map(|&c| u32::from(c)).sum::<u32>();
+    let darker = plain.pixels().zip(shaded.pixels()).filter(|(a, b)| sum(b) + 30 < sum(a)).count();
+    let lighter = plain.pixels().zip(shaded.pixels()).filter(|(a, b)| sum(b) > sum(a) + 30).count();
+    assert!(darker > 300 && lighter * 50 < darker, "{darker} pixels darker, {lighter} lighter");
+}

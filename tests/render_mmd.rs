@@ -72,7 +72,8 @@ fn draw_over(
 ) -> RgbaImage {
     let camera = camera(scene, size);
     let light = scene.light_at(0.0, true);
-    let input = FrameInput { camera: &camera, pose, overlays, time: 0.0, reference_pose: None, light };
+    let self_shadow = scene.self_shadow_at(0.0, true);
+    let input = FrameInput { camera: &camera, pose, overlays, time: 0.0, reference_pose: None, light, self_shadow };
     let mut view = ViewState::new(headless.renderer());
     headless.render(model, &mut view, &input, size, Background::Color(background)).unwrap()
 }
@@ -463,8 +464,15 @@ fn drawn_under(headless: &Headless, scene: &Scene, light: Option<rigscope::scene
     let pose = Pose::bind(&scene.skeleton);
     let camera = camera(scene, (160, 240));
     let overlays = Overlays::default();
-    let input =
-        FrameInput { camera: &camera, pose: &pose, overlays: &overlays, time: 0.0, reference_pose: None, light };
+    let input = FrameInput {
+        camera: &camera,
+        pose: &pose,
+        overlays: &overlays,
+        time: 0.0,
+        reference_pose: None,
+        light,
+        self_shadow: None,
+    };
     let mut view = ViewState::new(headless.renderer());
     headless.render(&model, &mut view, &input, (160, 240), Background::Color([0, 0, 0])).unwrap()
 }
@@ -542,8 +550,15 @@ fn the_light_direction_picks_the_lit_side_of_a_toon_ramp() {
     let (pose, camera, overlays) = (Pose::bind(&scene.skeleton), camera(&scene, (128, 128)), Overlays::default());
     let shot = |x: f32| {
         let light = Some(Light { color: Vec3::ONE, direction: Vec3::new(x, 0.0, 0.0) });
-        let input =
-            FrameInput { camera: &camera, pose: &pose, overlays: &overlays, time: 0.0, reference_pose: None, light };
+        let input = FrameInput {
+            camera: &camera,
+            pose: &pose,
+            overlays: &overlays,
+            time: 0.0,
+            reference_pose: None,
+            light,
+            self_shadow: None,
+        };
         let mut view = ViewState::new(headless.renderer());
         headless.render(&model, &mut view, &input, (128, 128), Background::Color([0, 0, 0])).unwrap()
     };
@@ -577,8 +592,15 @@ fn the_ground_shadow_falls_on_the_side_away_from_the_light() {
     let shot = |x: f32, shadow: bool| {
         let overlays = Overlays { ground_shadow: shadow, ..Overlays::default() };
         let light = Some(Light { color: Vec3::splat(0.6), direction: Vec3::new(x, -1.0, 0.0) });
-        let input =
-            FrameInput { camera: &camera, pose: &pose, overlays: &overlays, time: 0.0, reference_pose: None, light };
+        let input = FrameInput {
+            camera: &camera,
+            pose: &pose,
+            overlays: &overlays,
+            time: 0.0,
+            reference_pose: None,
+            light,
+            self_shadow: None,
+        };
         let mut view = ViewState::new(headless.renderer());
         headless.render(&model, &mut view, &input, size, Background::Color([200, 200, 200])).unwrap()
     };
@@ -609,4 +631,245 @@ fn the_ground_shadow_falls_on_the_side_away_from_the_light() {
         (toward_plus - toward_minus) * plus_side > 20.0,
         "the shadow lies away from the light: centroid {toward_plus} for a light toward +X, {toward_minus} toward -X"
     );
+}
+
+/// A stage for self-shadow: a 20 × 20 floor at y = 0 (mesh 0, material 0) and a 4 × 4 square at y = 5 over its
+/// middle (mesh 1, material 1), both facing up and toon-shaded through a ramp white in its top half and blue
+/// in its bottom half (so a shadowed receiver turns blue), written to a fresh folder (returned).
+fn stage(name: &str) -> (Scene, PathBuf) {
+    use glam::Vec4;
+    use rigscope::scene::{Format, Material, Mesh, Metadata, ToonRamp, UpAxis};
+    let dir = texture_dir(name);
+    image::RgbaImage::from_fn(4, 32, |_, y| image::Rgba(if y < 16 { [255; 4] } else { [0, 0, 255, 255] }))
+        .save(dir.join("ramp.png"))
+        .unwrap();
+    let square = |half: f32, y: f32| {
+        [(-half, -half), (half, -half), (half, half), (-half, half)].map(|(x, z)| Vec3::new(x, y, z))
+    };
+    let mut scene = Scene::empty(Metadata::new(Format::Pmx, "stage.pmx"));
+    scene.up = UpAxis::Y;
+    scene.vertices.positions = [square(10.0, 0.0), square(2.0, 5.0)].concat();
+    scene.vertices.normals = Some(vec![Vec3::Y; 8]);
+    // Counter-clockwise seen from above.
+    scene.triangles = vec![[0, 2, 1], [0, 3, 2], [4, 6, 5], [4, 7, 6]];
+    let mesh = |i: u32| Mesh {
+        name: format!("mesh {i}"),
+        material: i as usize,
+        first_triangle: 2 * i,
+        num_triangles: 2,
+        first_vertex: 4 * i,
+        num_vertices: 4,
+        two_sided: true,
+        uv_animation: None,
+    };
+    scene.meshes = vec![mesh(0), mesh(1)];
+    let toon = Some(ToonRamp { texture: Some("ramp.png".into()), shared: false });
+    let material = |name: &str| Material {
+        color: Some(Vec4::ONE),
+        toon: toon.clone(),
+        ..Material::new(name, Some(String::new()))
+    };
+    scene.materials = vec![material("floor"), material("caster")];
+    (scene, dir)
+}
+
+/// Where a model-space point of `scene` lands in a `size` picture taken by `camera`.
+fn pixel_of(camera: &Camera, size: (u32, u32), p: Vec3) -> (u32, u32) {
+    let clip = camera.view_proj(size.0 as f32 / size.1 as f32) * camera.model_matrix() * p.extend(1.0);
+    let (x, y) = (clip.x / clip.w, clip.y / clip.w);
+    (((x + 1.0) / 2.0 * size.0 as f32) as u32, ((1.0 - y) / 2.0 * size.1 as f32) as u32)
+}
+
+/// MikuMikuDance's self-shadow: a caster between the light and the floor darkens the floor to the toon ramp's
+/// shadow colour where the light says the shadow falls (the caster's square carried along the light to the
+/// floor) and nowhere else; the floor's receive flag off, or the self-shadow switched off, leaves it lit.
+#[test]
+fn a_caster_shades_the_floor_where_the_light_carries_it_and_only_a_receiver() {
+    use rigscope::scene::{Light, MMD_DEFAULT_SELF_SHADOW};
+    let headless = headless();
+    let (mut scene, dir) = stage("self-shadow");
+    let size = (200u32, 200u32);
+    let bounds = rigscope::scene::FrameBounds::of_points(&scene.vertices.positions).unwrap();
+    let camera = Camera::framing(scene.up, &bounds, 0.0, 0.9, 1.0);
+    // Travelling down and toward +X at 45°: the square 5 above the floor shades x 3..7, z −2..2.
+    let light = Some(Light { color: Vec3::ONE, direction: Vec3::new(1.0, -1.0, 0.0) });
+    let shot = |scene: &Scene, on: bool| {
+        let textures = rigscope::textures::TextureSet::load(scene, Some(dir.as_path()));
+        let model = GpuModel::upload_textures(headless.renderer(), scene, &textures);
+        let overlays = Overlays { self_shadow: on, ..Overlays::default() };
+        let pose = Pose::bind(&scene.skeleton);
+        let self_shadow = Some(MMD_DEFAULT_SELF_SHADOW);
+        let input = FrameInput {
+            camera: &camera,
+            pose: &pose,
+            overlays: &overlays,
+            time: 0.0,
+            reference_pose: None,
+            light,
+            self_shadow,
+        };
+        let mut view = ViewState::new(headless.renderer());
+        headless.render(&model, &mut view, &input, size, Background::Color([0, 0, 0])).unwrap()
+    };
+    let at = |img: &RgbaImage, x: f32, z: f32| {
+        let (px, py) = pixel_of(&camera, size, Vec3::new(x, 0.0, z));
+        mean(img, px, py)
+    };
+    let blue = |c: [f32; 3]| c[2] > 200.0 && c[0] < 60.0 && c[1] < 60.0;
+    let white = |c: [f32; 3]| c.iter().all(|&v| v > 200.0);
+    let shadowed = shot(&scene, true);
+    assert!(blue(at(&shadowed, 5.0, 0.0)), "in the shadow: {:?}", at(&shadowed, 5.0, 0.0));
+    // Half a unit inside the shadow's corners (single pixels: a unit is about six), and half a unit outside
+    // each of its edges.
+    let one = |img: &RgbaImage, x: f32, z: f32| {
+        let (px, py) = pixel_of(&camera, size, Vec3::new(x, 0.0, z));
+        pixel(img, px, py)
+    };
+    for (x, z) in [(3.5, 1.5), (6.5, 1.5), (3.5, -1.5), (6.5, -1.5)] {
+        assert!(blue(one(&shadowed, x, z)), "shadowed at ({x}, {z}): {:?}", one(&shadowed, x, z));
+    }
+    for (x, z) in [(2.5, 0.0), (7.5, 0.0), (5.0, 2.5), (5.0, -2.5), (-5.0, 0.0), (8.8, 6.0), (-2.5, -6.0)] {
+        assert!(white(one(&shadowed, x, z)), "lit at ({x}, {z}): {:?}", one(&shadowed, x, z));
+    }
+    // The caster's own top faces the light: lit.
+    let (cx, cy) = pixel_of(&camera, size, Vec3::new(0.0, 5.0, 0.0));
+    assert!(white(mean(&shadowed, cx, cy)));
+    assert!(white(at(&shot(&scene, false), 5.0, 0.0)), "the self-shadow switched off");
+    scene.materials[0].receives_shadow = false;
+    assert!(white(at(&shot(&scene, true), 5.0, 0.0)), "a floor that doesn't receive");
+    scene.materials[0].receives_shadow = true;
+    scene.materials[1].casts_shadow = false;
+    assert!(white(at(&shot(&scene, true), 5.0, 0.0)), "a square that doesn't cast");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A VMD self-shadow key drives the self-shadow: mode 0 turns it off (the picture is the one without
+/// self-shadow), mode 1 draws it (the picture differs, and only by darkening).
+#[test]
+fn a_vmd_self_shadow_key_of_mode_0_turns_the_self_shadow_off() {
+    use rigscope::formats::vmd::write::VmdDocument;
+    let headless = headless();
+    let mut scene = miku();
+    assert_eq!(scene.self_shadow_at(0.0, true), Some(rigscope::scene::MMD_DEFAULT_SELF_SHADOW));
+    let model = GpuModel::upload(headless.renderer(), &scene, None);
+    let pose = Pose::bind(&scene.skeleton);
+    let size = (160, 320);
+    let shot = |scene: &Scene, on: bool| {
+        let overlays = Overlays { self_shadow: on, ..Overlays::default() };
+        draw_over(&headless, (scene, &model, &pose), &overlays, size, [0, 0, 0])
+    };
+    let plain = shot(&scene, false);
+    let with = shot(&scene, true);
+    let sum = |p: &image::Rgba<u8>| p.0[..3].iter().map(|&c| u32::from(c)).sum::<u32>();
+    let darker = plain.pixels().zip(with.pixels()).filter(|(a, b)| sum(b) + 30 < sum(a)).count();
+    let lighter = plain.pixels().zip(with.pixels()).filter(|(a, b)| sum(b) > sum(a) + 30).count();
+    assert!(darker > 200, "the default self-shadow darkens the character somewhere ({darker} pixels)");
+    assert!(lighter * 50 < darker, "and hardly lightens anything ({lighter} pixels)");
+    let mut vmd = VmdDocument::new("カメラ・照明");
+    vmd.shadows = vec![(0, 0, 0.01)];
+    let off = rigscope::load_bytes("off.vmd", &vmd.to_bytes()).unwrap();
+    rigscope::anim::attach(&mut scene, &off, "off.vmd").expect("a self-shadow-only motion attaches");
+    assert_eq!(scene.self_shadow_at(0.0, true), None, "mode 0");
+    assert_eq!(scene.self_shadow_at(0.0, false), Some(rigscope::scene::MMD_DEFAULT_SELF_SHADOW));
+    assert_eq!(shot(&scene, true), plain, "mode 0 draws what no self-shadow draws");
+}
+
+/// No acne: a lone ball casts nothing onto itself, so with the self-shadow on, every pixel where it faces a
+/// slanting light by more than N·L = 0.4 (past MikuMikuDance's toon band, which ends at 1/3) stays the ramp's
+/// lit white (254 or more), at MikuMikuDance's default distance, where a map texel is 0.043 of the ball's
+/// radius of 1. Compared without any bias, the map tints these pixels to 250–254.
+#[test]
+fn a_lone_ball_does_not_shade_itself() {
+    use rigscope::scene::{Light, MMD_DEFAULT_SELF_SHADOW};
+    let headless = headless();
+    let (scene, dir) = ramp_ball("acne");
+    let textures = rigscope::textures::TextureSet::load(&scene, Some(dir.as_path()));
+    let model = GpuModel::upload_textures(headless.renderer(), &scene, &textures);
+    let size = (160u32, 160u32);
+    let (pose, camera) = (Pose::bind(&scene.skeleton), camera(&scene, size));
+    let overlays = Overlays { self_shadow: true, ..Overlays::default() };
+    // From the upper left and in front of the ball, 50° off the view.
+    let travel = Vec3::new(0.6, -0.5, -0.62).normalize();
+    let light = Some(Light { color: Vec3::ONE, direction: travel });
+    let self_shadow = Some(MMD_DEFAULT_SELF_SHADOW);
+    let input = FrameInput {
+        camera: &camera,
+        pose: &pose,
+        overlays: &overlays,
+        time: 0.0,
+        reference_pose: None,
+        light,
+        self_shadow,
+    };
+    let mut view = ViewState::new(headless.renderer());
+    let img = headless.render(&model, &mut view, &input, size, Background::Color([0, 0, 0])).unwrap();
+    let to_clip = camera.view_proj(1.0) * camera.model_matrix();
+    let (mut facing, mut dark) = (0, Vec::new());
+    for (x, y, p) in img.enumerate_pixels() {
+        let ndc = glam::Vec2::new((x as f32 + 0.5) / 80.0 - 1.0, 1.0 - (y as f32 + 0.5) / 80.0);
+        let (origin, d) = rigscope::render::ray_through(to_clip, ndc).unwrap();
+        // The unit ball at the origin: the nearer root of |o + t·d|² = 1.
+        let (b, c) = (origin.dot(d), origin.length_squared() - 1.0);
+        let Some(t) = (b * b - c >= 0.0).then(|| -b - (b * b - c).sqrt()) else { continue };
+        let normal = (origin + d * t).normalize();
+        if normal.dot(-travel) > 0.4 {
+            facing += 1;
+            if p.0[..3].iter().any(|&v| v < 254) {
+                dark.push((x, y, p.0));
+            }
+        }
+    }
+    assert!(facing > 3000, "the lit side is in the picture ({facing} pixels)");
+    // The ball's polygons stray from the sphere by a pixel at most.
+    assert!(
+        dark.len() * 200 < facing,
+        "{} of {facing} lit pixels darkened: {:?}",
+        dark.len(),
+        &dark[..dark.len().min(8)]
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// No acne on a flat receiver at a slant, the worst case for a filtered map: the stage's floor alone (its
+/// square casting nothing), lit at 63° from its normal (N·L = 0.45, past MikuMikuDance's toon band), stays the
+/// ramp's lit white (254 or more) wherever it is drawn. Compared without any bias, the map tints it to 245–247.
+#[test]
+fn a_slanted_floor_does_not_shade_itself() {
+    use rigscope::scene::{Light, MMD_DEFAULT_SELF_SHADOW};
+    let headless = headless();
+    let (mut scene, dir) = stage("slant");
+    scene.materials[1].casts_shadow = false;
+    let textures = rigscope::textures::TextureSet::load(&scene, Some(dir.as_path()));
+    let model = GpuModel::upload_textures(headless.renderer(), &scene, &textures);
+    let size = (200u32, 200u32);
+    let bounds = rigscope::scene::FrameBounds::of_points(&scene.vertices.positions).unwrap();
+    let camera = Camera::framing(scene.up, &bounds, 0.0, 0.9, 1.0);
+    let pose = Pose::bind(&scene.skeleton);
+    let overlays = Overlays { self_shadow: true, ..Overlays::default() };
+    let light = Some(Light { color: Vec3::ONE, direction: Vec3::new(0.891, -0.454, 0.0) });
+    let self_shadow = Some(MMD_DEFAULT_SELF_SHADOW);
+    let input = FrameInput {
+        camera: &camera,
+        pose: &pose,
+        overlays: &overlays,
+        time: 0.0,
+        reference_pose: None,
+        light,
+        self_shadow,
+    };
+    let mut view = ViewState::new(headless.renderer());
+    let img = headless.render(&model, &mut view, &input, size, Background::Color([0, 0, 0])).unwrap();
+    let mut floor = 0;
+    let mut dark = Vec::new();
+    for x in -9..=9 {
+        for z in -9..=9 {
+            let (px, py) = pixel_of(&camera, size, Vec3::new(x as f32, 0.0, z as f32));
+            floor += 1;
+            if pixel(&img, px, py).iter().any(|&v| v < 254.0) {
+                dark.push((x, z, pixel(&img, px, py)));
+            }
+        }
+    }
+    assert!(dark.is_empty(), "{} of {floor} floor points darkened: {:?}", dark.len(), &dark[..dark.len().min(8)]);
+    let _ = std::fs::remove_dir_all(&dir);
 }

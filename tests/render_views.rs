@@ -365,6 +365,7 @@ fn normal_lines_follow_the_pose_in_a_view_kept_across_frames() {
             time: 0.0,
             reference_pose: None,
             light: None,
+            self_shadow: None,
         };
         headless.render(&model, &mut view, &input, (320, 240), Background::Color([0, 0, 0])).unwrap()
     };
@@ -491,6 +492,7 @@ fn a_reference_model_is_drawn_as_an_orange_ghost() {
             time: 0.0,
             reference_pose: reference,
             light: None,
+            self_shadow: None,
         };
         headless.render(&model, &mut view, &input, (320, 240), Background::Color([0, 0, 0])).unwrap()
     };

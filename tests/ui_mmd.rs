@@ -238,3 +238,31 @@ fn the_physics_section_simulates_resets_and_switches_off() {
     let off = h.state().app.pose().world[tip].w_axis;
     assert!(off.distance(motion_only.world[tip].w_axis) < 1e-4);
 }
+
+/// The Overlays section's Self-shadow box, beside Ground shadow for a model drawn with a light: on by default,
+/// it sets the overlays the window draws with; the motion's self-shadow is MikuMikuDance's default mode 1.
+#[test]
+fn the_self_shadow_box_switches_the_self_shadow() {
+    let mut h = harness(miku_dancing());
+    h.run();
+    assert!(h.state().app.overlays().self_shadow, "on by default");
+    assert_eq!(h.state().app.self_shadow(), Some(rigscope::scene::MMD_DEFAULT_SELF_SHADOW));
+    assert!(h.query_by_label("Self-shadow (from the view's light)").is_none(), "that one is for unlit models");
+    h.get_by_label("Self-shadow").click();
+    h.run();
+    assert!(!h.state().app.overlays().self_shadow);
+    assert!(h.state().app.overlays().ground_shadow, "the ground shadow has a box of its own");
+}
+
+/// A model without a light of its own (Pip, the demo) offers the self-shadow from the view's light instead, off
+/// by default.
+#[test]
+fn an_unlit_model_offers_the_self_shadow_from_the_views_light() {
+    let mut h = harness(App::new());
+    h.run();
+    assert!(!h.state().app.overlays().view_self_shadow, "off by default");
+    assert!(h.query_by_label("Self-shadow").is_none());
+    h.get_by_label("Self-shadow (from the view's light)").click();
+    h.run();
+    assert!(h.state().app.overlays().view_self_shadow);
+}

@@ -780,6 +780,8 @@ impl App {
             joint_axes: t.joint_axes,
             light: t.light_arrow,
             ground_shadow: t.ground_shadow,
+            self_shadow: t.self_shadow,
+            view_self_shadow: t.view_self_shadow,
             reference_bones: doc
                 .and_then(|d| {
                     let r = d.reference.as_deref()?;
@@ -943,6 +945,12 @@ impl App {
     /// "Light from motion" is on); `None`: the viewer's own light.
     pub fn light(&self) -> Option<crate::scene::Light> {
         self.scene()?.light_at(self.clip_time(), self.toggles.motion_light)
+    }
+
+    /// The self-shadow the view draws now ([`crate::scene::Scene::self_shadow_at`], the motion's self-shadow keys
+    /// where "Light from motion" is on); `None`: none.
+    pub fn self_shadow(&self) -> Option<crate::scene::SelfShadow> {
+        self.scene()?.self_shadow_at(self.clip_time(), self.toggles.motion_light)
     }
 
     /// Whether "Light from motion" is on.

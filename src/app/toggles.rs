@@ -59,6 +59,10 @@ pub struct ViewToggles {
     /// MikuMikuDance's ground shadow (the model flattened on the floor along the light), for models drawn with
     /// a light of their own.
     pub ground_shadow: bool,
+    /// MikuMikuDance's self-shadow (a shadow map from the light), for models drawn with a light of their own.
+    pub self_shadow: bool,
+    /// A self-shadow from the viewer's key light for models without a light of their own (off by default).
+    pub view_self_shadow: bool,
 }
 
 impl Default for ViewToggles {
@@ -93,6 +97,8 @@ impl Default for ViewToggles {
             motion_light: true,
             light_arrow: false,
             ground_shadow: true,
+            self_shadow: true,
+            view_self_shadow: false,
         }
     }
 }
@@ -175,6 +181,12 @@ impl ViewToggles {
             if lit {
                 ui.checkbox(&mut self.light_arrow, "Light direction (yellow arrow)");
                 ui.checkbox(&mut self.ground_shadow, "Ground shadow");
+                ui.checkbox(&mut self.self_shadow, "Self-shadow").on_hover_text(
+                    "A shadow map from the light, as the motion's self-shadow keys set it (mode 0: off)",
+                );
+            } else {
+                ui.checkbox(&mut self.view_self_shadow, "Self-shadow (from the view's light)")
+                    .on_hover_text("Every material shades every other from a light above the camera");
             }
             if has_camera {
                 let mut follow = self.follow_camera;

@@ -101,6 +101,14 @@ pub struct RenderArgs {
     /// Leave out MikuMikuDance's ground shadow (drawn by default for MikuMikuDance models).
     #[arg(long)]
     pub no_ground_shadow: bool,
+    /// Leave out MikuMikuDance's self-shadow (a shadow map from the light, drawn by default for MikuMikuDance
+    /// models, as the motion's self-shadow keys say: mode 0 turns it off).
+    #[arg(long, conflicts_with = "self_shadow")]
+    pub no_self_shadow: bool,
+    /// Draw a self-shadow on a model without a light of its own (not MikuMikuDance), cast from the viewer's key
+    /// light (from the camera and above it) by every material onto every material.
+    #[arg(long)]
+    pub self_shadow: bool,
     /// Draw every triangle edge.
     #[arg(long)]
     pub wireframe: bool,
@@ -111,8 +119,9 @@ pub struct RenderArgs {
     /// model with bodies is simulated as playback from the clip's start shows it.
     #[arg(long)]
     pub no_physics: bool,
-    /// Light a MikuMikuDance model with MikuMikuDance's default light even where an attached motion keys the
-    /// light (by default the motion's light keys colour and turn it).
+    /// Light a MikuMikuDance model with MikuMikuDance's default light and self-shadow even where an attached
+    /// motion keys them (by default the motion's light keys colour and turn it, its self-shadow keys set the
+    /// self-shadow's mode and distance).
     #[arg(long)]
     pub default_light: bool,
     /// Leave the mesh out (overlays only).
@@ -314,6 +323,8 @@ fn render_file(args: &RenderArgs, parsed: &Parsed, headless: &mut Option<Headles
         boxes: if args.boxes { scene.marked_boxes() } else { Vec::new() },
         light: args.light_arrow,
         ground_shadow: !args.no_ground_shadow,
+        self_shadow: !args.no_self_shadow,
+        view_self_shadow: args.self_shadow,
         camera_path: Vec::new(),
         camera_frustum: Vec::new(),
         reference_bones: Vec::new(),
@@ -351,8 +362,10 @@ fn render_file(args: &RenderArgs, parsed: &Parsed, headless: &mut Option<Headles
         let overlays = per_frame.at(&base, &scene, clip_frame, &pose, args.default_fps);
         let time = clip_frame.map_or(0.0, |(c, f)| f / scene.clips[c].fps(args.default_fps));
         let camera = track.and_then(|t| Camera::following(t, time, scene.up, radius)).unwrap_or(orbit);
-        let light = scene.light_at(time, !args.default_light);
-        let input = FrameInput { camera: &camera, pose: &pose, overlays: &overlays, time, reference_pose: None, light };
+        let (light, self_shadow) =
+            (scene.light_at(time, !args.default_light), scene.self_shadow_at(time, !args.default_light));
+        let (camera, overlays) = (&camera, &overlays);
+        let input = FrameInput { camera, pose: &pose, overlays, time, reference_pose: None, light, self_shadow };
         headless.render(&model, view, &input, size, background).map_err(CliError::load)
     };
     if let Some((format, path)) = recording(args) {

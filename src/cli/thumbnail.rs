@@ -63,10 +63,11 @@ pub fn run(args: &ThumbnailArgs) -> Result<(), CliError> {
     let headless = Headless::new().map_err(CliError::load)?;
     let textures = TextureSet::load(&scene, args.file.parent());
     let model = GpuModel::upload_textures(headless.renderer(), &scene, &textures);
-    let overlays = Overlays { skeleton: bones_only, grid: false, ground_shadow: true, ..Overlays::default() };
-    let light = scene.light_at(0.0, true);
-    let input =
-        FrameInput { camera: &camera, pose: &pose, overlays: &overlays, time: 0.0, reference_pose: None, light };
+    let overlays =
+        Overlays { skeleton: bones_only, grid: false, ground_shadow: true, self_shadow: true, ..Overlays::default() };
+    let (light, self_shadow) = (scene.light_at(0.0, true), scene.self_shadow_at(0.0, true));
+    let (camera, overlays) = (&camera, &overlays);
+    let input = FrameInput { camera, pose: &pose, overlays, time: 0.0, reference_pose: None, light, self_shadow };
     let mut view = ViewState::new(headless.renderer());
     let size = (args.size, args.size);
     let image = headless.render(&model, &mut view, &input, size, Background::Transparent).map_err(CliError::load)?;

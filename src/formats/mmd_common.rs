@@ -147,6 +147,8 @@ pub fn material(m: &MmdMaterial) -> Material {
         sphere: sphere_map(m),
         toon: toon_ramp(&m.toon),
         ground_shadow: m.flags & material_flags::GROUND_SHADOW != 0,
+        casts_shadow: m.flags & material_flags::CAST_SELF_SHADOW != 0,
+        receives_shadow: m.flags & material_flags::RECEIVE_SELF_SHADOW != 0,
         ..Material::new(m.name.clone(), texture)
     }
 }

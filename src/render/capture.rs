@@ -47,6 +47,7 @@ pub fn capture_skinning(renderer: &Renderer, model: &GpuModel, pose: &Pose) -> R
         1.0,
         [[0.0; 4], [0.0, w as f32, h as f32, 0.0], [0.0; 4]],
         [0.0; 8],
+        &[0.0; 20],
     );
     model.write_palette(renderer, &pose.palette);
     model.morphs.write(renderer, &pose.morphs);

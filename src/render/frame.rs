@@ -70,6 +70,12 @@ pub struct Overlays {
     /// MikuMikuDance's ground shadow of the materials that cast one, along [`FrameInput::light`] (drawn only
     /// when the frame has a light).
     pub ground_shadow: bool,
+    /// MikuMikuDance's self-shadow: a shadow map from [`FrameInput::light`] of the materials that cast into it,
+    /// read by those that receive it, as [`FrameInput::self_shadow`] asks (drawn only when the frame has both).
+    pub self_shadow: bool,
+    /// The same self-shadow for a scene without a light of its own (every material casts and receives), from
+    /// the viewer's key light (from the eye and above), over the model's bounds.
+    pub view_self_shadow: bool,
 }
 
 /// A wire shape in model space: a sphere, box or capsule (along its local Y) placed by `transform`, or a joint's
@@ -121,6 +127,8 @@ impl Default for Overlays {
             reference_bones: Vec::new(),
             light: false,
             ground_shadow: false,
+            self_shadow: false,
+            view_self_shadow: false,
             weights: false,
             uv_checker: false,
             normals: false,
@@ -210,6 +218,9 @@ pub struct FrameInput<'a> {
     /// toon materials, its colour lights MikuMikuDance materials (`ambient + diffuse × colour`). `None`: the
     /// viewer's own light (from the eye).
     pub light: Option<crate::scene::Light>,
+    /// The scene's self-shadow ([`crate::scene::Scene::self_shadow_at`]): its mode and distance size the shadow
+    /// map cast along `light`. `None`: none (MikuMikuDance's mode 0, or a scene without one).
+    pub self_shadow: Option<crate::scene::SelfShadow>,
 }
 
 /// Colour, optional MSAA resolve, and depth views for [`Renderer::render`]. With MSAA, `color` is the
@@ -239,6 +250,10 @@ pub struct ViewState {
     hidden: bool,
     /// Ground shadows are drawn this frame: asked for ([`Overlays::ground_shadow`]) and the frame has a light.
     ground_shadow: bool,
+    /// The self-shadow map (1×1 until one is drawn), the view group that binds it with the uniforms, and the
+    /// group of the uniforms alone that the map's own pass binds.
+    shadow_map: super::shadow::ShadowMap,
+    uniforms_group: wgpu::BindGroup,
     /// The model's blended draws, back to front for this frame's camera and pose.
     blend_order: Vec<usize>,
     /// One palette buffer and bind group per onion-skin ghost, kept between frames (the first
@@ -274,9 +289,11 @@ impl ViewState {
             usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
             mapped_at_creation: false,
         });
-        let group = renderer.device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some("rigscope view"),
-            layout: &renderer.layouts.view,
+        let shadow_map = super::shadow::ShadowMap::new(&renderer.device, 1);
+        let group = view_group(renderer, &uniforms, &shadow_map);
+        let uniforms_group = renderer.device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("rigscope view uniforms"),
+            layout: &renderer.layouts.view_uniforms,
             entries: &[wgpu::BindGroupEntry { binding: 0, resource: uniforms.as_entire_binding() }],
         });
         let line_capacity = 1024;
@@ -291,6 +308,8 @@ impl ViewState {
             overlays: Overlays::default(),
             hidden: false,
             ground_shadow: false,
+            shadow_map,
+            uniforms_group,
             blend_order: Vec::new(),
             ghosts: Vec::new(),
             ghosts_used: 0,
@@ -333,8 +352,10 @@ impl ViewState {
             let [r, g, b] = l.color.to_array();
             [x, y, z, 1.0, r, g, b, 1.0]
         });
-        write_uniforms(renderer, &self.uniforms, input.camera, aspect, [wire, params, modes], light);
         self.hidden = input.pose.hidden;
+        let shadow = super::shadow::shadow_view(input, model.bind_bounds()).filter(|_| o.mesh && !self.hidden);
+        let shadow_uniforms = super::shadow::ShadowView::uniforms(shadow.as_ref());
+        write_uniforms(renderer, &self.uniforms, input.camera, aspect, [wire, params, modes], light, &shadow_uniforms);
         self.ground_shadow = o.ground_shadow && input.light.is_some();
         model.write_palette(renderer, &input.pose.palette);
         model.morphs.write(renderer, &input.pose.morphs);
@@ -347,6 +368,9 @@ impl ViewState {
             self.reference_drawn = true;
         }
         model.write_draw_params(renderer, input.time, &input.pose.morphs, input.light.map(|l| l.color));
+        if shadow.is_some() {
+            self.draw_shadow_map(renderer, model, &o.hidden_meshes);
+        }
         let camera = input.camera;
         self.blend_order = mesh::blend_order(model, &input.pose.palette, camera.model_matrix(), camera.eye());
 
@@ -446,6 +470,37 @@ impl ViewState {
         self.overlays = o.clone();
     }
 
+    /// Draws the self-shadow map of `model` (its palette, morphs and the uniforms written) in a submission of its
+    /// own, ahead of the frame that reads it; the map is made full size the first time.
+    fn draw_shadow_map(&mut self, renderer: &Renderer, model: &GpuModel, hidden: &[bool]) {
+        let size = super::shadow::MAP_SIZE.min(renderer.device.limits().max_texture_dimension_2d);
+        if self.shadow_map.size() != size {
+            self.shadow_map = super::shadow::ShadowMap::new(&renderer.device, size);
+            self.group = view_group(renderer, &self.uniforms, &self.shadow_map);
+        }
+        let mut encoder =
+            renderer.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("self-shadow") });
+        {
+            let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+                label: Some("rigscope self-shadow map"),
+                color_attachments: &[],
+                depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
+                    view: &self.shadow_map.view,
+                    depth_ops: Some(wgpu::Operations { load: wgpu::LoadOp::Clear(1.0), store: wgpu::StoreOp::Store }),
+                    stencil_ops: None,
+                }),
+                timestamp_writes: None,
+                occlusion_query_set: None,
+                multiview_mask: None,
+            });
+            pass.set_bind_group(0, &self.uniforms_group, &[]);
+            pass.set_bind_group(1, &model.palette_group, &[]);
+            pass.set_bind_group(3, &model.morphs.group, &[]);
+            renderer.mesh.draw_shadow(&mut pass, model, hidden);
+        }
+        renderer.queue.submit([encoder.finish()]);
+    }
+
     /// Writes each ghost's palette and colour into a palette buffer of its own (made or remade as the
     /// model's joint count needs).
     fn prepare_ghosts(&mut self, renderer: &Renderer, model: &GpuModel, ghosts: &[Ghost]) {
@@ -527,10 +582,23 @@ impl Renderer {
 }
 
 /// The `View` uniform block of shaders/view.wgsl, in floats.
-const UNIFORM_FLOATS: usize = 16 * 2 + 4 * 7;
+const UNIFORM_FLOATS: usize = 16 * 3 + 4 * 8;
 
-/// Writes the `View` block: the camera's matrices and eye, then `[wire, params, modes]` and the light (direction
-/// and a flag, colour and a flag; zeros for the viewer's own light) as shaders/view.wgsl lays them out.
+/// The view's group 0: its uniforms and its self-shadow map.
+fn view_group(renderer: &Renderer, uniforms: &wgpu::Buffer, map: &super::shadow::ShadowMap) -> wgpu::BindGroup {
+    renderer.device.create_bind_group(&wgpu::BindGroupDescriptor {
+        label: Some("rigscope view"),
+        layout: &renderer.layouts.view,
+        entries: &[
+            wgpu::BindGroupEntry { binding: 0, resource: uniforms.as_entire_binding() },
+            wgpu::BindGroupEntry { binding: 1, resource: wgpu::BindingResource::TextureView(&map.view) },
+        ],
+    })
+}
+
+/// Writes the `View` block: the camera's matrices and eye, then `[wire, params, modes]`, the light (direction
+/// and a flag, colour and a flag; zeros for the viewer's own light) and the self-shadow (the map's matrix and
+/// parameters, [`super::shadow::ShadowView::uniforms`]) as shaders/view.wgsl lays them out.
 pub(crate) fn write_uniforms(
     renderer: &Renderer,
     buffer: &wgpu::Buffer,
@@ -538,6 +606,7 @@ pub(crate) fn write_uniforms(
     aspect: f32,
     [wire, params, modes]: [[f32; 4]; 3],
     light: [f32; 8],
+    shadow: &[f32; 20],
 ) {
     let mut u: Vec<f32> = Vec::with_capacity(UNIFORM_FLOATS);
     u.extend(camera.view_proj(aspect).to_cols_array());
@@ -548,6 +617,7 @@ pub(crate) fn write_uniforms(
     u.extend(params);
     u.extend(modes);
     u.extend(light);
+    u.extend(shadow);
     renderer.queue.write_buffer(buffer, 0, bytes(&u));
 }
 

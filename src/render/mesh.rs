@@ -42,6 +42,9 @@ pub(crate) struct MeshPipelines {
     samples: u32,
     /// Indexed by `[front face is clockwise][cull back faces][Kind]`.
     pipelines: [[[std::sync::OnceLock<wgpu::RenderPipeline>; 5]; 2]; 2],
+    /// The self-shadow map's pipeline (depth only; group 0 the view uniforms alone) and its layout.
+    shadow_layout: wgpu::PipelineLayout,
+    shadow: std::sync::OnceLock<wgpu::RenderPipeline>,
 }
 
 impl MeshPipelines {
@@ -60,7 +63,75 @@ impl MeshPipelines {
             ],
             immediate_size: 0,
         });
-        MeshPipelines { shader, device: device.clone(), layout, format, samples, pipelines: Default::default() }
+        let shadow_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label: Some("rigscope self-shadow"),
+            bind_group_layouts: &[
+                Some(&layouts.view_uniforms),
+                Some(&layouts.palette),
+                Some(&layouts.material),
+                Some(&layouts.morphs),
+            ],
+            immediate_size: 0,
+        });
+        MeshPipelines {
+            shader,
+            device: device.clone(),
+            layout,
+            format,
+            samples,
+            pipelines: Default::default(),
+            shadow_layout,
+            shadow: std::sync::OnceLock::new(),
+        }
+    }
+
+    /// The self-shadow map's pipeline: `vs_shadow` (the skinning `vs_mesh` does) into a single-sample depth
+    /// target, both faces (MikuMikuDance's models are open surfaces: a culled back face would let light through).
+    fn shadow_pipeline(&self) -> &wgpu::RenderPipeline {
+        self.shadow.get_or_init(|| {
+            let buffers = vertex_layouts().map(Some);
+            self.device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+                label: Some("rigscope self-shadow"),
+                layout: Some(&self.shadow_layout),
+                vertex: wgpu::VertexState {
+                    module: &self.shader,
+                    entry_point: Some("vs_shadow"),
+                    compilation_options: Default::default(),
+                    buffers: &buffers,
+                },
+                primitive: wgpu::PrimitiveState {
+                    topology: wgpu::PrimitiveTopology::TriangleList,
+                    cull_mode: None,
+                    ..Default::default()
+                },
+                depth_stencil: super::depth_test(true, wgpu::CompareFunction::Less),
+                multisample: wgpu::MultisampleState::default(),
+                fragment: Some(wgpu::FragmentState {
+                    module: &self.shader,
+                    entry_point: Some("fs_shadow"),
+                    compilation_options: Default::default(),
+                    targets: &[],
+                }),
+                multiview_mask: None,
+                cache: None,
+            })
+        })
+    }
+
+    /// Draws the casting draws of `model` but those `hidden` marks into a self-shadow map pass. Groups 0 (the
+    /// view uniforms alone), 1 (palette) and 3 (morphs) must already be set.
+    pub fn draw_shadow(&self, pass: &mut wgpu::RenderPass<'_>, model: &GpuModel, hidden: &[bool]) {
+        if model.draws.is_empty() {
+            return;
+        }
+        bind_streams(pass, model);
+        pass.set_index_buffer(model.indices.slice(..), wgpu::IndexFormat::Uint32);
+        pass.set_pipeline(self.shadow_pipeline());
+        let shown = |d: &&super::model::Draw| !d.mesh.is_some_and(|m| hidden.get(m).copied().unwrap_or(false));
+        for draw in model.draws.iter().filter(|d| d.casts_shadow).filter(shown) {
+            pass.set_bind_group(2, &draw.group, &[]);
+            pass.draw_indexed(draw.indices.clone(), 0, 0..1);
+        }
     }
 
     /// Blended and ghost pipelines test depth but do not write it, and blend over what is drawn (straight

@@ -11,6 +11,7 @@
 //! - `camera.rs`: the orbit [`Camera`] and deterministic framing; `texture.rs`: uploading decoded textures (finding
 //!   and decoding them is [`crate::textures`]);
 //! - `frame.rs`: [`ViewState`], [`FrameInput`] and [`Overlays`]: one frame assembled from the above;
+//! - `shadow.rs`: the self-shadow map (MikuMikuDance's self-shadow), drawn from the light before each frame;
 //! - `headless.rs`: adapter selection, offscreen targets and readback; `sheet.rs`: contact sheets and labels;
 //!   `record.rs`: animated GIF and APNG recordings of a clip (which instants, and the streaming encoders);
 //! - `capture.rs`: a debug path that reads back the vertex shader's skinned vertices, to test it against the CPU.
@@ -30,6 +31,7 @@ mod mesh;
 mod model;
 mod morph;
 pub mod record;
+mod shadow;
 mod sheet;
 mod texture;
 mod wireframe;
@@ -78,10 +80,12 @@ pub struct Renderer {
     pub(crate) sampler: wgpu::Sampler,
 }
 
-/// Bind group layouts: 0 the view uniforms, 1 the skinning palette, 2 a draw's texture, sampler and parameters
-/// (UV transform, lighting, alpha).
+/// Bind group layouts: 0 the view uniforms and the view's self-shadow map, 1 the skinning palette, 2 a draw's
+/// texture, sampler and parameters (UV transform, lighting, alpha). The self-shadow pass, which writes the map,
+/// binds `view_uniforms` (the uniforms alone) as its group 0.
 pub(crate) struct Layouts {
     pub view: wgpu::BindGroupLayout,
+    pub view_uniforms: wgpu::BindGroupLayout,
     pub palette: wgpu::BindGroupLayout,
     pub material: wgpu::BindGroupLayout,
     pub morphs: wgpu::BindGroupLayout,
@@ -176,6 +180,22 @@ impl Layouts {
     fn new(device: &wgpu::Device) -> Self {
         let view = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
             label: Some("rigscope view"),
+            entries: &[
+                uniform_entry(0),
+                wgpu::BindGroupLayoutEntry {
+                    binding: 1,
+                    visibility: wgpu::ShaderStages::FRAGMENT,
+                    ty: wgpu::BindingType::Texture {
+                        sample_type: wgpu::TextureSampleType::Depth,
+                        view_dimension: wgpu::TextureViewDimension::D2,
+                        multisampled: false,
+                    },
+                    count: None,
+                },
+            ],
+        });
+        let view_uniforms = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("rigscope view uniforms"),
             entries: &[uniform_entry(0)],
         });
         let vertex_storage = |label| {
@@ -211,7 +231,7 @@ impl Layouts {
                 texture_entry(4),
             ],
         });
-        Layouts { view, palette, material, morphs }
+        Layouts { view, view_uniforms, palette, material, morphs }
     }
 }
 

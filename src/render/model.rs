@@ -37,6 +37,10 @@ pub(crate) struct Draw {
     pub outline: Option<crate::scene::Outline>,
     /// The material casts a ground shadow (drawn when the view has a light and draws ground shadows).
     pub ground_shadow: bool,
+    /// The material is drawn into the self-shadow map ([`crate::scene::Material::casts_shadow`]).
+    pub casts_shadow: bool,
+    /// The material reads the self-shadow map ([`crate::scene::Material::receives_shadow`]).
+    receives_shadow: bool,
     /// The scene material drawn (`None`: the placeholder), whose colour material morphs change.
     material: Option<usize>,
     /// The colour the parameters were last written with (material morphs change it per frame).
@@ -85,7 +89,7 @@ impl Draw {
             e.w,
             self.shade[0],
             self.shade[1],
-            0.0,
+            if self.receives_shadow { 1.0 } else { 0.0 },
             0.0,
         ]
     }
@@ -392,6 +396,8 @@ fn upload_draws(renderer: &Renderer, scene: &Scene, materials: &[GpuMaterial]) -
             color: m.color,
             outline: scene.materials.get(material).and_then(|m| m.outline),
             ground_shadow: scene.materials.get(material).is_some_and(|m| m.ground_shadow),
+            casts_shadow: scene.materials.get(material).is_none_or(|m| m.casts_shadow),
+            receives_shadow: scene.materials.get(material).is_none_or(|m| m.receives_shadow),
             material: (material < scene.materials.len()).then_some(material),
             written_color: std::cell::Cell::new(m.color),
             uv_animation: scene_mesh.and_then(|s| s.uv_animation.clone()),

@@ -56,9 +56,9 @@ pub fn render_sheet(
         };
         let overlays = spec.per_frame.at(spec.overlays, scene, Some((spec.clip, frame)), &pose, spec.default_fps);
         let time = frame / clip.fps(spec.default_fps);
-        let light = scene.light_at(time, true);
-        let input =
-            FrameInput { camera: spec.camera, pose: &pose, overlays: &overlays, time, reference_pose: None, light };
+        let (light, self_shadow) = (scene.light_at(time, true), scene.self_shadow_at(time, true));
+        let (camera, overlays) = (spec.camera, &overlays);
+        let input = FrameInput { camera, pose: &pose, overlays, time, reference_pose: None, light, self_shadow };
         cells.push(render_offscreen(renderer, model, &mut view, &input, spec.cell, spec.background)?);
     }
     Ok(compose_sheet(&cells, &frames, spec.cols))

@@ -158,6 +158,12 @@ pub struct Material {
     pub toon: Option<ToonRamp>,
     /// Cast on the floor along the scene's light, flattened and translucent (MikuMikuDance's ground shadow).
     pub ground_shadow: bool,
+    /// Drawn into the self-shadow map: the material shades others (MikuMikuDance: PMX flag 0x04; a PMD material
+    /// whose diffuse alpha isn't 0.98). True for formats without the flag, which draw self-shadow only on request.
+    pub casts_shadow: bool,
+    /// Darkened where the self-shadow map says another surface is nearer the light (MikuMikuDance: PMX flag
+    /// 0x08; the PMD rule above). True for formats without the flag.
+    pub receives_shadow: bool,
 }
 
 /// A sphere map: `texture` (found like the material's own) sampled at the surface normal as the camera sees it.
@@ -210,6 +216,8 @@ impl Material {
             sphere: None,
             toon: None,
             ground_shadow: false,
+            casts_shadow: true,
+            receives_shadow: true,
         }
     }
 }

@@ -32,7 +32,7 @@ pub use geometry::{
     UvAnimation, UvChannel, UvChannelKind, VertexStreams,
 };
 pub use image::EmbeddedImage;
-pub use light::{Light, LightKey, LightTrack, MMD_DEFAULT_LIGHT, ShadowKey};
+pub use light::{Light, LightKey, LightTrack, MMD_DEFAULT_LIGHT, MMD_DEFAULT_SELF_SHADOW, SelfShadow, ShadowKey};
 pub use mmd::{
     BoneTail, DisplayFrame, DisplayItem, MmdBone, MmdEncoding, MmdInfo, MmdMaterial, PhysicsJoint, RigidBody,
     SdefVertex, SphereMode, Toon, WeightKindCounts, bone_flags, material_flags,

@@ -289,6 +289,8 @@ mod tests {
             sphere: None,
             toon: None,
             ground_shadow: false,
+            casts_shadow: true,
+            receives_shadow: true,
         }
     }
 

@@ -539,9 +539,9 @@ impl Viewer {
             let camera = followed.flatten().unwrap_or(w.camera.camera);
             let (camera, pose, time) = (&camera, self.app.pose(), self.app.clip_time());
             let reference = self.app.reference_pose();
-            let light = self.app.light();
-            let input =
-                FrameInput { camera, pose, overlays: &overlays, time, reference_pose: reference.as_deref(), light };
+            let (light, self_shadow) = (self.app.light(), self.app.self_shadow());
+            let reference_pose = reference.as_deref();
+            let input = FrameInput { camera, pose, overlays: &overlays, time, reference_pose, light, self_shadow };
             w.view.prepare(&w.gpu.renderer, model, &input, (rect.width, rect.height));
         }
         let scene = w.model.as_ref().map(|(_, m)| (m, &w.view, rect));

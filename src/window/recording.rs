@@ -138,8 +138,9 @@ impl Viewer {
             let time = f / clip.fps(DEFAULT_FPS);
             let overlays = job.per_frame.at(&job.overlays, scene, Some((job.clip, f)), &pose, DEFAULT_FPS);
             let light = scene.light_at(time, job.motion_light);
-            let input =
-                FrameInput { camera: &job.camera, pose: &pose, overlays: &overlays, time, reference_pose: None, light };
+            let self_shadow = scene.self_shadow_at(time, job.motion_light);
+            let (camera, overlays) = (&job.camera, &overlays);
+            let input = FrameInput { camera, pose: &pose, overlays, time, reference_pose: None, light, self_shadow };
             let image = render_offscreen(&w.gpu.renderer, model, &mut job.view, &input, SIZE, BACKGROUND)
                 .map_err(|e| e.to_string())?;
             recorder.push(&image)?;

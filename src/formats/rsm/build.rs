@@ -390,6 +390,8 @@ impl Materials {
             sphere: None,
             toon: None,
             ground_shadow: false,
+            casts_shadow: true,
+            receives_shadow: true,
         });
         self.list.len() - 1
     }
