@@ -270,6 +270,41 @@ fn the_corpus_character_follows_the_reference() {
     assert!(mean60 <= 0.01 * h, "frames 0–59: mean {mean60} (H = {h})");
 }
 
+/// Issue 24's setup figure for joints: each joint's frame in each of its two bodies, as rigscope builds it
+/// (`Rig::joints[..].frame_in`), equals the frame babylon-mmd gives Bullet for it (`run.mjs --joints`, from
+/// the model as babylon-mmd loaded it) within 1e-4 H, and its rotation within 1e-4 rad.
+#[test]
+fn joint_frames_at_setup_equal_the_references() {
+    let model = corpus(MIKU);
+    let scene = load(&model, &[]);
+    let h = height(&scene);
+    let rig = rigscope::physics::Rig::of_scene(&scene).unwrap();
+    let tool = common::npm_tool("physics-ref", "babylon-mmd/package.json");
+    let out = Command::new("node")
+        .arg(tool.join("run.mjs"))
+        .arg(&model)
+        .args(["--frames", "0..0", "--joints"])
+        .output()
+        .expect("node is needed to run the physics reference (apt-get install nodejs)");
+    assert!(out.status.success(), "reference: {}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8_lossy(&out.stdout);
+    let first: serde_json::Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
+    let theirs = first["joints"].as_array().unwrap();
+    assert_eq!(theirs.len(), rig.joints.len(), "one frame pair per joint");
+    for (ours, theirs) in rig.joints.iter().zip(theirs) {
+        for (k, key) in ["frameA", "frameB"].into_iter().enumerate() {
+            let m: Vec<f32> = theirs[key].as_array().unwrap().iter().map(|x| x.as_f64().unwrap() as f32).collect();
+            let theirs = glam::Mat4::from_cols_slice(&m);
+            let (_, r1, t1) = ours.frame_in[k].to_scale_rotation_translation();
+            let (_, r2, t2) = theirs.to_scale_rotation_translation();
+            // 2·|sin(θ/2)| from the difference's vector part: `angle_between`'s acos loses f32 precision near 0.
+            let angle = 2.0 * (r1.conjugate() * r2).xyz().length();
+            let d = t1.distance(t2);
+            assert!(d <= 1e-4 * h && angle <= 1e-4, "joint {} {key}: {d} units, {angle} rad off", ours.name);
+        }
+    }
+}
+
 #[test]
 fn the_corpus_character_at_rest_settles_where_the_reference_does() {
     let model = corpus(MIKU);

@@ -23,7 +23,7 @@ register("./hooks.mjs", import.meta.url);
 function usage(msg) {
     if (msg) process.stderr.write(`run.mjs: ${msg}\n`);
     process.stderr.write("usage: node run.mjs MODEL.pmx|pmd [MOTION.vmd] --frames A..B [--step 1/60] [--gravity -98] " +
-        "[--engine bullet|ammo] [--bone-rotations] [--keep-toggles]\n");
+        "[--engine bullet|ammo] [--bone-rotations] [--keep-toggles] [--joints]\n");
     process.exit(2);
 }
 function parseNumber(s, what) {
@@ -32,7 +32,7 @@ function parseNumber(s, what) {
     if (!Number.isFinite(v)) usage(`bad ${what}: ${s}`);
     return v;
 }
-const opts = { files: [], frames: null, step: 1 / 60, gravity: -98, engine: "bullet", boneRotations: false, keepToggles: false };
+const opts = { files: [], frames: null, step: 1 / 60, gravity: -98, engine: "bullet", boneRotations: false, keepToggles: false, joints: false };
 {
     const argv = process.argv.slice(2);
     for (let i = 0; i < argv.length; ++i) {
@@ -47,6 +47,7 @@ const opts = { files: [], frames: null, step: 1 / 60, gravity: -98, engine: "bul
         else if (a === "--engine") opts.engine = val();
         else if (a === "--bone-rotations") opts.boneRotations = true;
         else if (a === "--keep-toggles") opts.keepToggles = true;
+        else if (a === "--joints") opts.joints = true;
         else if (a === "-h" || a === "--help") usage();
         else if (a.startsWith("--")) usage(`unknown option ${a}`);
         else opts.files.push(a);
@@ -60,6 +61,7 @@ const [modelPath, motionPath] = opts.files;
 const modelExt = path.extname(modelPath).toLowerCase();
 if (modelExt !== ".pmx" && modelExt !== ".pmd") usage("MODEL must be .pmx or .pmd");
 const log = (s) => process.stderr.write(`[physics-ref] ${s}\n`);
+const r9 = (x) => Number(x.toPrecision(9)); // float32 round-trip precision
 
 // ---------------------------------------------------------------- VMD physics toggles
 // babylon-mmd 1.3.0 reads bytes 2..3 of each bone key's 64-byte interpolation block as the MMD 9.x physics toggle
@@ -201,6 +203,26 @@ const bodyNames = mesh.metadata.rigidBodies.map((b) => b.name);
 const bodyModes = mesh.metadata.rigidBodies.map((b) => b.physicsMode);
 const bodyBoneIndices = mesh.metadata.rigidBodies.map((b) => b.boneIndex);
 const jointCount = mesh.metadata.joints.length;
+// --joints: each joint's frames in its two bodies at setup, as babylon-mmd's MmdBulletPhysics builds them for
+// Bullet (mmdBulletPhysics.js, buildPhysics: joint transform from its position and Euler angles, times the
+// inverse of each body's rest transform from its shape position and rotation), from the model as babylon-mmd
+// loaded it. Printed as the first stdout line; matrices as babylon stores them (16 numbers, translation last
+// row), which is the column-major array of the column-vector matrix.
+if (opts.joints) {
+    const bodies = mesh.metadata.rigidBodies;
+    const compose = (rotation, position) => Matrix.Compose(Vector3.One(),
+        Quaternion.FromEulerAngles(rotation[0], rotation[1], rotation[2]), Vector3.FromArray(position));
+    const frames = mesh.metadata.joints.map((j) => {
+        const a = bodies[j.rigidbodyIndexA];
+        const b = bodies[j.rigidbodyIndexB];
+        if (!a || !b) return { name: j.name, frameA: null, frameB: null };
+        const joint = compose(j.rotation, j.position);
+        const inA = joint.multiply(compose(a.shapeRotation, a.shapePosition).invert());
+        const inB = joint.multiply(compose(b.shapeRotation, b.shapePosition).invert());
+        return { name: j.name, frameA: Array.from(inA.m, r9), frameB: Array.from(inB.m, r9) };
+    });
+    process.stdout.write(JSON.stringify({ joints: frames }) + "\n");
+}
 
 const runtime = new MmdRuntime(scene, physicsImpl);
 runtime.loggingEnabled = true;
@@ -257,7 +279,6 @@ if (motionPath !== undefined) {
 }
 
 // ---------------------------------------------------------------- simulation
-const r9 = (x) => Number(x.toPrecision(9)); // float32 round-trip precision
 const pos = new Vector3();
 const rot = new Quaternion();
 const bonePos = new Vector3();
