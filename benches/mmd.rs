@@ -182,6 +182,12 @@ fn pose_frame(c: &mut Criterion) {
             pose.update_scene(&wide, Some(&wide_clip), std::hint::black_box(frame), 30.0, &[]);
         })
     });
+    g.bench_function("update_scene_two_leg_chains", |b| {
+        b.iter(|| {
+            frame = (frame + 7.3) % 2800.0;
+            pose.update_scene_with(&wide, Some(&wide_clip), std::hint::black_box(frame), 30.0, &[], &legs);
+        })
+    });
     g.bench_function("baseline_sample_only", |b| {
         b.iter(|| {
             frame = (frame + 7.3) % 2800.0;

@@ -47,8 +47,27 @@ pub fn apply_constraints_phase(
     enabled: impl Fn(usize) -> bool,
     after_physics: Option<bool>,
 ) {
+    if pose.locals.len() == skeleton.len() {
+        pose.evaluate(skeleton);
+    }
+    apply_to_evaluated(skeleton, constraints, pose, enabled, after_physics);
+}
+
+/// [`apply_constraints_phase`] on a pose whose world matrices are already those of its locals (what
+/// `Pose::update_scene_phase` has just computed), saving a pass over the whole skeleton.
+pub(crate) fn apply_to_evaluated(
+    skeleton: &Skeleton,
+    constraints: &Constraints,
+    pose: &mut Pose,
+    enabled: impl Fn(usize) -> bool,
+    after_physics: Option<bool>,
+) {
     let n = skeleton.len();
-    if (constraints.ik.is_empty() && constraints.append.is_empty()) || pose.locals.len() != n {
+    if (constraints.ik.is_empty() && constraints.append.is_empty())
+        || pose.locals.len() != n
+        || pose.world.len() != n
+        || pose.palette.len() != n
+    {
         return;
     }
     // Which joints have an append or an IK chain (few do; the lists are scanned only for those).
@@ -61,7 +80,6 @@ pub fn apply_constraints_phase(
     for c in constraints.ik.iter().filter(|c| chain_ok(c)) {
         has_ik[c.joint] = true;
     }
-    pose.evaluate(skeleton);
     // What each appended bone took (its append offset), and what the motion gave every bone before any
     // constraint, to tell a source's own motion from what IK and appends added to it.
     let mut offsets = vec![(Quat::IDENTITY, Vec3::ZERO); n];
@@ -69,6 +87,7 @@ pub fn apply_constraints_phase(
     // Appends change locals only; the world matrices from the first changed joint on are recomputed when an IK
     // chain is about to read them, and at the end.
     let mut stale: Option<usize> = None;
+    let mut changed = vec![false; n];
     for j in constraints.transform_order(n) {
         if let Some(after) = after_physics
             && constraints.deform.get(j).is_some_and(|d| d.after_physics) != after
@@ -91,6 +110,7 @@ pub fn apply_constraints_phase(
         }
         if has_append[j] {
             stale = Some(stale.map_or(j, |s| s.min(j)));
+            changed[j] = true;
         }
         if !has_ik[j] {
             continue;
@@ -100,13 +120,13 @@ pub fn apply_constraints_phase(
                 continue;
             }
             if let Some(s) = stale.take() {
-                pose.evaluate_from(skeleton, s);
+                pose.evaluate_changed(skeleton, &mut changed, s);
             }
             solve(skeleton, chain, pose);
         }
     }
     if let Some(s) = stale {
-        pose.evaluate_from(skeleton, s);
+        pose.evaluate_changed(skeleton, &mut changed, s);
     }
 }
 
@@ -321,7 +341,7 @@ fn solve(skeleton: &Skeleton, chain: &IkChain, pose: &mut Pose) {
         finish_leg(skeleton, chain, p, knee, pose);
     }
     if let Some(top) = path.as_ref().and_then(|p| p.first()) {
-        pose.evaluate_from(skeleton, *top);
+        pose.evaluate_subtree(skeleton, *top);
     }
 }
 

@@ -133,7 +133,9 @@ impl Pose {
                 scene.constraints.ik.get(chain).and_then(|c| skeleton.joints.get(c.joint)).map(|j| j.name.as_str());
             ik_switched_on(switches, name, time)
         };
-        super::apply_constraints_phase(skeleton, &scene.constraints, self, enabled, after_physics);
+        // Every caller has just evaluated the pose (after sampling or bone morphs; after physics, the simulation
+        // re-evaluates what it wrote).
+        super::constraint::apply_to_evaluated(skeleton, &scene.constraints, self, enabled, after_physics);
     }
 
     /// [`Pose::update_scene`] into a new pose.
@@ -182,6 +184,34 @@ impl Pose {
             self.palette[i] = self.world[i] * skeleton.inverse_bind[i];
         }
     }
+
+    /// Recomputes `world` and `palette` of the joints `changed` marks and of their descendants, looking from
+    /// joint `first` on (no mark lies before it), and clears the marks. The other joints must be current: a
+    /// joint's world depends on its ancestors' locals only, so an IK chain or an append that turned a few
+    /// joints costs their subtrees, not every joint after them in the skeleton's order.
+    pub fn evaluate_changed(&mut self, skeleton: &Skeleton, changed: &mut [bool], first: usize) {
+        let n = skeleton.len().min(self.locals.len()).min(self.world.len()).min(self.palette.len()).min(changed.len());
+        for i in first.min(n)..n {
+            let parent = skeleton.joints[i].parent.filter(|&p| p < i);
+            if !changed[i] && !parent.is_some_and(|p| changed[p]) {
+                continue;
+            }
+            changed[i] = true;
+            let local = self.locals[i].to_mat4();
+            self.world[i] = parent.map_or(local, |p| self.world[p] * local);
+            self.palette[i] = self.world[i] * skeleton.inverse_bind[i];
+        }
+        changed[first.min(n)..n].iter_mut().for_each(|c| *c = false);
+    }
+
+    /// [`Pose::evaluate_changed`] for the subtree of `root` alone.
+    pub fn evaluate_subtree(&mut self, skeleton: &Skeleton, root: usize) {
+        let mut changed = vec![false; skeleton.len()];
+        if let Some(c) = changed.get_mut(root) {
+            *c = true;
+            self.evaluate_changed(skeleton, &mut changed, root);
+        }
+    }
 }
 
 /// Whether the chain of IK bone `name` is on at `time` by `switches` (on when none names it).
@@ -194,6 +224,49 @@ mod tests {
     use super::*;
     use crate::scene::Joint;
     use glam::{Quat, Vec3};
+
+    /// Turning a few joints and re-evaluating their subtrees gives, bit for bit, what evaluating the whole
+    /// skeleton gives: joints outside the subtrees keep matrices computed from the same parents and locals.
+    #[test]
+    fn evaluating_the_changed_subtrees_equals_evaluating_everything() {
+        // Two branches off a root, interleaved in index order: 0 root; odd joints chain off 1, even off 2.
+        let joints: Vec<Joint> = (0..40)
+            .map(|i| Joint {
+                name: format!("j{i}"),
+                parent: match i {
+                    0 => None,
+                    1 | 2 => Some(0),
+                    _ => Some(i - 2),
+                },
+                bind: Transform { translation: Vec3::new(0.1 * i as f32, 1.0, 0.0), ..Transform::IDENTITY },
+            })
+            .collect();
+        let skeleton = Skeleton::new(joints, true).unwrap();
+        let mut pose = Pose::bind(&skeleton);
+        let mut full = pose.clone();
+        let mut changed = vec![false; skeleton.len()];
+        for j in [7, 12, 13] {
+            let turn = Quat::from_rotation_z(0.3 + j as f32 * 0.01);
+            pose.locals[j].rotation = turn;
+            full.locals[j].rotation = turn;
+            changed[j] = true;
+        }
+        pose.evaluate_changed(&skeleton, &mut changed, 7);
+        full.evaluate(&skeleton);
+        assert_eq!(pose.world, full.world);
+        assert_eq!(pose.palette, full.palette);
+        assert!(changed.iter().all(|c| !c), "the marks are cleared");
+        // The branch of joint 2 (even joints) below 12 moved; the odd branch below 7 moved too; 4 did not.
+        assert_ne!(pose.world[14], Pose::bind(&skeleton).world[14]);
+        assert_eq!(pose.world[4], Pose::bind(&skeleton).world[4]);
+        let before = pose.clone();
+        pose.locals[3].rotation = Quat::from_rotation_x(0.5);
+        full.locals[3].rotation = Quat::from_rotation_x(0.5);
+        pose.evaluate_subtree(&skeleton, 3);
+        full.evaluate(&skeleton);
+        assert_eq!(pose.world, full.world);
+        assert_eq!(pose.world[2], before.world[2], "outside joint 3's subtree nothing moved");
+    }
 
     #[test]
     fn bind_pose_palette_is_identity() {
