@@ -22,6 +22,18 @@ fn headless() -> Headless {
     Headless::new().unwrap_or_else(|e| panic!("{e}"))
 }
 
+/// What a still picture of the bind pose or a pose is drawn from: `camera`, `pose`, `overlays`, the light and the
+/// self-shadow, at time 0 with no reference.
+fn still<'a>(
+    camera: &'a Camera,
+    pose: &'a Pose,
+    overlays: &'a Overlays,
+    light: Option<rigscope::scene::Light>,
+    self_shadow: Option<rigscope::scene::SelfShadow>,
+) -> FrameInput<'a> {
+    FrameInput { camera, pose, overlays, time: 0.0, reference_pose: None, light, self_shadow }
+}
+
 /// Effective weights with the named morphs at `w`.
 fn weights(scene: &Scene, names: &[&str], w: f32) -> Vec<f32> {
     let own: Vec<f32> = scene.morphs.iter().map(|m| if names.contains(&m.name.as_str()) { w } else { 0.0 }).collect();
@@ -464,15 +476,7 @@ fn drawn_under(headless: &Headless, scene: &Scene, light: Option<rigscope::scene
     let pose = Pose::bind(&scene.skeleton);
     let camera = camera(scene, (160, 240));
     let overlays = Overlays::default();
-    let input = FrameInput {
-        camera: &camera,
-        pose: &pose,
-        overlays: &overlays,
-        time: 0.0,
-        reference_pose: None,
-        light,
-        self_shadow: None,
-    };
+    let input = still(&camera, &pose, &overlays, light, None);
     let mut view = ViewState::new(headless.renderer());
     headless.render(&model, &mut view, &input, (160, 240), Background::Color([0, 0, 0])).unwrap()
 }
@@ -550,15 +554,7 @@ fn the_light_direction_picks_the_lit_side_of_a_toon_ramp() {
     let (pose, camera, overlays) = (Pose::bind(&scene.skeleton), camera(&scene, (128, 128)), Overlays::default());
     let shot = |x: f32| {
         let light = Some(Light { color: Vec3::ONE, direction: Vec3::new(x, 0.0, 0.0) });
-        let input = FrameInput {
-            camera: &camera,
-            pose: &pose,
-            overlays: &overlays,
-            time: 0.0,
-            reference_pose: None,
-            light,
-            self_shadow: None,
-        };
+        let input = still(&camera, &pose, &overlays, light, None);
         let mut view = ViewState::new(headless.renderer());
         headless.render(&model, &mut view, &input, (128, 128), Background::Color([0, 0, 0])).unwrap()
     };
@@ -592,15 +588,7 @@ fn the_ground_shadow_falls_on_the_side_away_from_the_light() {
     let shot = |x: f32, shadow: bool| {
         let overlays = Overlays { ground_shadow: shadow, ..Overlays::default() };
         let light = Some(Light { color: Vec3::splat(0.6), direction: Vec3::new(x, -1.0, 0.0) });
-        let input = FrameInput {
-            camera: &camera,
-            pose: &pose,
-            overlays: &overlays,
-            time: 0.0,
-            reference_pose: None,
-            light,
-            self_shadow: None,
-        };
+        let input = still(&camera, &pose, &overlays, light, None);
         let mut view = ViewState::new(headless.renderer());
         headless.render(&model, &mut view, &input, size, Background::Color([200, 200, 200])).unwrap()
     };
@@ -699,15 +687,7 @@ fn a_caster_shades_the_floor_where_the_light_carries_it_and_only_a_receiver() {
         let overlays = Overlays { self_shadow: on, ..Overlays::default() };
         let pose = Pose::bind(&scene.skeleton);
         let self_shadow = Some(MMD_DEFAULT_SELF_SHADOW);
-        let input = FrameInput {
-            camera: &camera,
-            pose: &pose,
-            overlays: &overlays,
-            time: 0.0,
-            reference_pose: None,
-            light,
-            self_shadow,
-        };
+        let input = still(&camera, &pose, &overlays, light, self_shadow);
         let mut view = ViewState::new(headless.renderer());
         headless.render(&model, &mut view, &input, size, Background::Color([0, 0, 0])).unwrap()
     };
@@ -792,15 +772,7 @@ fn a_lone_ball_does_not_shade_itself() {
     let travel = Vec3::new(0.6, -0.5, -0.62).normalize();
     let light = Some(Light { color: Vec3::ONE, direction: travel });
     let self_shadow = Some(MMD_DEFAULT_SELF_SHADOW);
-    let input = FrameInput {
-        camera: &camera,
-        pose: &pose,
-        overlays: &overlays,
-        time: 0.0,
-        reference_pose: None,
-        light,
-        self_shadow,
-    };
+    let input = still(&camera, &pose, &overlays, light, self_shadow);
     let mut view = ViewState::new(headless.renderer());
     let img = headless.render(&model, &mut view, &input, size, Background::Color([0, 0, 0])).unwrap();
     let to_clip = camera.view_proj(1.0) * camera.model_matrix();
@@ -848,15 +820,7 @@ fn a_slanted_floor_does_not_shade_itself() {
     let overlays = Overlays { self_shadow: true, ..Overlays::default() };
     let light = Some(Light { color: Vec3::ONE, direction: Vec3::new(0.891, -0.454, 0.0) });
     let self_shadow = Some(MMD_DEFAULT_SELF_SHADOW);
-    let input = FrameInput {
-        camera: &camera,
-        pose: &pose,
-        overlays: &overlays,
-        time: 0.0,
-        reference_pose: None,
-        light,
-        self_shadow,
-    };
+    let input = still(&camera, &pose, &overlays, light, self_shadow);
     let mut view = ViewState::new(headless.renderer());
     let img = headless.render(&model, &mut view, &input, size, Background::Color([0, 0, 0])).unwrap();
     let mut floor = 0;
