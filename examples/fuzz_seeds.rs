@@ -1,6 +1,8 @@
 //! Writes seed inputs for the fuzz targets (`fuzz/`) into `fuzz/corpus/<target>/`, all made by rigscope's own
 //! writers: a skinned, animated quad as IQE and IQM, RSM files of every version with keys (`formats::rsm::write::sample_document`), and MVD files in
-//! both encodings with every section kind. The real sample files in ../shared/corpus can be passed to
+//! both encodings with every section kind, VMD, VPD, PMX and PMD samples, and glTF as GLB and as .gltf: the test
+//! writer's skinned, morphed, textured strip, and the exporter's own files with sparse morph targets and
+//! `KHR_animation_pointer` channels (`synth::exports`). The real sample files in ../shared/corpus can be passed to
 //! `cargo fuzz run` as a second, read-only corpus folder; they are never copied here.
 //! Usage: `cargo run --example fuzz_seeds [OUT_DIR]` (default `fuzz/corpus`).
 
@@ -73,6 +75,12 @@ fn main() -> std::io::Result<()> {
         }
     }
     write("pmd", "sample.pmd", &rigscope::formats::pmd::write::sample_document().to_bytes())?;
+    let gltf = rigscope::formats::gltf::write::sample_document();
+    write("gltf", "sample.glb", &gltf.to_glb())?;
+    write("gltf", "sample.gltf", &gltf.to_gltf_embedded())?;
+    for (name, bytes) in rigscope::synth::exports::gltf_exports() {
+        write("gltf", &name, &bytes)?;
+    }
     println!("seeds written under {out}");
     Ok(())
 }

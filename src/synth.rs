@@ -4,6 +4,8 @@
 //! for the renderer), and tests need animated files whose every value is known. Nothing here comes from a
 //! third party.
 
+pub mod exports;
+
 use glam::{Quat, Vec3};
 
 use crate::formats::iqm::write::{

@@ -7,7 +7,7 @@
 
 mod common;
 
-use common::mutate::{Rng, inputs, mutate_binary, mutate_text};
+use common::mutate::{Rng, inputs, mutate};
 
 #[global_allocator]
 static ALLOC: dhat::Alloc = dhat::Alloc;
@@ -32,11 +32,10 @@ fn no_input_allocates_more_than_a_small_multiple_of_its_size() {
     let mut rng = Rng(0x2545_F491_4F6C_DD1D);
     let mut tried = 0;
     for (name, data) in inputs() {
-        let text = name.ends_with(".iqe") || name.ends_with(".vpd");
         let mut variants = vec![data.clone()];
         if data.len() < 300_000 {
             for _ in 0..60 {
-                variants.push(if text { mutate_text(&data, &mut rng) } else { mutate_binary(&data, &mut rng) });
+                variants.push(mutate(&name, &data, &mut rng));
             }
         }
         for v in variants {

@@ -225,6 +225,28 @@ fn sparse_accessors_and_interleaved_strides() {
     assert_eq!((offsets[0].vertex, offsets[0].delta), (2, Vec3::new(0.0, 0.0, 2.0)), "the sparse index and value");
 }
 
+/// An accessor with neither a buffer view nor sparse values is all zeros (glTF 2.0, 3.6.2.1: "When undefined,
+/// the accessor MUST be initialized with zeros"). rigscope's exporter writes a morph that moves no vertex that
+/// way; the `gltf` crate's validation asks for a buffer view, and its own exports were refused.
+#[test]
+fn an_accessor_without_a_buffer_view_or_sparse_values_is_zeros() {
+    let mut d = sample_document();
+    let still = d.push("accessors", json!({ "componentType": 5126, "count": 6, "type": "VEC3" }));
+    let push = d.json["meshes"][0]["primitives"][0]["targets"][0].clone();
+    d.json["meshes"][0]["primitives"][0]["targets"] = json!([push, { "POSITION": still }]);
+    d.json["meshes"][0]["extras"]["targetNames"] = json!(["push", "still"]);
+    for (name, bytes) in [("zeros.glb", d.to_glb()), ("zeros.gltf", d.to_gltf_embedded())] {
+        let scene = rigscope::load_bytes(name, &bytes).unwrap_or_else(|e| panic!("{e}"));
+        let names: Vec<&str> = scene.morphs.iter().map(|m| m.name.as_str()).collect();
+        assert_eq!(names, ["push", "still"], "{name}");
+        assert_eq!(scene.morphs[1].kind.len(), 0, "{name}: the zero target moves nothing");
+    }
+    // Zeros no byte backs are still bounded by the file's size.
+    d.json["accessors"][still]["count"] = json!(1u64 << 31);
+    let e = rigscope::load_bytes("huge.glb", &d.to_glb()).unwrap_err();
+    assert!(e.message.contains("more than the file's bytes can back"), "{e}");
+}
+
 #[test]
 fn an_external_buffer_is_read_beside_a_gltf_loaded_by_path() {
     let dir = std::env::temp_dir().join(format!("rigscope-gltf-{}", std::process::id()));

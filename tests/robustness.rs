@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::mutate::{Rng, inputs, mutate_binary, mutate_text};
+use common::mutate::{Rng, inputs, mutate};
 
 /// Loads `data` as `name`; an error must say something. A panic propagates and fails the test.
 fn survive(name: &str, data: &[u8]) {
@@ -52,7 +52,7 @@ fn every_single_bit_flip_loads_or_fails_cleanly() {
 #[test]
 fn a_thousand_structure_aware_mutations_per_format() {
     let inputs = inputs();
-    for ext in ["iqm", "iqe", "rsm", "mvd", "vmd", "vpd", "pmx", "pmd", "glb"] {
+    for ext in ["iqm", "iqe", "rsm", "mvd", "vmd", "vpd", "pmx", "pmd", "glb", "gltf"] {
         let bases: Vec<&(String, Vec<u8>)> = inputs
             .iter()
             .filter(|(n, d)| n.to_ascii_lowercase().contains(&format!(".{ext}")) && d.len() < 300_000)
@@ -62,8 +62,7 @@ fn a_thousand_structure_aware_mutations_per_format() {
         let (mut ok, mut refused) = (0, 0);
         for _ in 0..1000 {
             let (name, data) = bases[rng.below(bases.len())];
-            let text = ext == "iqe" || ext == "vpd";
-            let mutated = if text { mutate_text(data, &mut rng) } else { mutate_binary(data, &mut rng) };
+            let mutated = mutate(name, data, &mut rng);
             match rigscope::load_bytes(name, &mutated) {
                 Ok(_) => ok += 1,
                 Err(e) => {
@@ -74,6 +73,28 @@ fn a_thousand_structure_aware_mutations_per_format() {
         }
         // Both outcomes occur, or the mutations are not reaching the parser's decisions.
         assert!(ok > 0 && refused > 0, "{ext}: {ok} loaded, {refused} refused");
+    }
+}
+
+/// The exporter's files in the sweeps carry what only they reach: sparse morph targets (one as long as its
+/// accessor, one with no data at all) and `KHR_animation_pointer` channels, in both containers, and they load.
+#[test]
+fn the_exported_gltf_inputs_have_sparse_morphs_and_pointer_channels() {
+    let files = rigscope::synth::exports::gltf_exports();
+    let names: Vec<&str> = files.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(names, ["exported_morphs.glb", "exported_morphs.gltf", "exported_uv.glb", "exported_uv.gltf"]);
+    for (name, bytes) in &files {
+        let scene = rigscope::load_bytes(name, bytes).unwrap_or_else(|e| panic!("{e}"));
+        let has = |s: &[u8]| bytes.windows(s.len()).any(|w| w == s);
+        if name.contains("morphs") {
+            assert!(has(b"\"sparse\""), "{name}: sparse accessors");
+            let names: Vec<&str> = scene.morphs.iter().map(|m| m.name.as_str()).collect();
+            assert_eq!(names, ["vertex", "all", "none", "negative"], "{name}");
+            assert_eq!(scene.clips[0].morphs.len(), 4, "{name}: weight channels");
+        } else {
+            assert!(has(b"KHR_animation_pointer"), "{name}: pointer channels");
+            assert!(scene.meshes.iter().any(|m| m.uv_animation.is_some()), "{name}: UV animation read back");
+        }
     }
 }
 

@@ -62,28 +62,8 @@ pub fn inputs() -> Vec<(String, Vec<u8>)> {
     let gltf = rigscope::formats::gltf::write::sample_document();
     out.push(("sample.glb".into(), gltf.to_glb()));
     out.push(("sample.gltf".into(), gltf.to_gltf_embedded()));
-    out.push(("exported.glb".into(), exported_glb()));
+    out.extend(rigscope::synth::exports::gltf_exports());
     out
-}
-
-/// What rigscope's exporter writes for an RSM 2.3 model with UV animation and its texture: a skin, keyed
-/// animation, an embedded image and `KHR_animation_pointer` channels, which the reader takes apart itself.
-fn exported_glb() -> Vec<u8> {
-    // A folder per call: tests running at once each write their own texture.
-    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-    let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let dir = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join(format!("target/robustness-export/{}-{call}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    image::RgbaImage::from_pixel(4, 4, image::Rgba([200, 90, 40, 255])).save(dir.join("seed.tga")).unwrap();
-    let rsm = rigscope::formats::rsm::write::sample_document(2, 3).to_bytes();
-    let scene = rigscope::formats::load_bytes("uv.rsm2", &rsm).unwrap();
-    let out = dir.join("uv.glb");
-    rigscope::convert::write_gltf(scene, Some(&dir), &out, Default::default()).unwrap();
-    let bytes = std::fs::read(&out).unwrap();
-    assert!(bytes.windows(21).any(|w| w == b"KHR_animation_pointer"), "the sample has pointer channels");
-    let _ = std::fs::remove_dir_all(&dir);
-    bytes
 }
 
 /// Values that break parsers: zero and one, sign and range limits, counts just past the file, NaN and infinity.
@@ -168,4 +148,133 @@ pub fn mutate_text(data: &[u8], rng: &mut Rng) -> Vec<u8> {
         }
     }
     lines.join("\n").into_bytes()
+}
+
+/// Mutates `data` the way that reaches `name`'s parser: lines for the text formats, the JSON tree for glTF,
+/// 4-byte fields and spans for the other binary formats.
+pub fn mutate(name: &str, data: &[u8], rng: &mut Rng) -> Vec<u8> {
+    let name = name.to_ascii_lowercase();
+    if name.ends_with(".iqe") || name.ends_with(".vpd") {
+        mutate_text(data, rng)
+    } else if name.ends_with(".gltf") || name.ends_with(".glb") {
+        mutate_gltf(data, rng)
+    } else {
+        mutate_binary(data, rng)
+    }
+}
+
+/// glTF: a .gltf's JSON tree is mutated; a GLB has either its JSON chunk mutated as a tree (and the chunk
+/// lengths rewritten to fit) or its bytes mutated as any binary file's, so both the references and the binary
+/// chunk's bounds are reached.
+pub fn mutate_gltf(data: &[u8], rng: &mut Rng) -> Vec<u8> {
+    let json_len = data.get(12..16).map(|b| u32::from_le_bytes(b.try_into().unwrap()) as usize);
+    match json_len {
+        Some(n) if data.starts_with(b"glTF") && data.len() >= 20 + n => {
+            if rng.below(2) == 0 {
+                return mutate_binary(data, rng);
+            }
+            let mut json = mutate_json(&data[20..20 + n], rng);
+            while !json.len().is_multiple_of(4) {
+                json.push(b' ');
+            }
+            let rest = &data[20 + n..];
+            let mut out = data[..20].to_vec();
+            out[8..12].copy_from_slice(&((20 + json.len() + rest.len()) as u32).to_le_bytes());
+            out[12..16].copy_from_slice(&(json.len() as u32).to_le_bytes());
+            out.extend_from_slice(&json);
+            out.extend_from_slice(rest);
+            out
+        }
+        _ if data.starts_with(b"glTF") => mutate_binary(data, rng),
+        _ => mutate_json(data, rng),
+    }
+}
+
+/// One to three edits of a JSON document's tree: a number made extreme, a string swapped for one glTF gives
+/// meaning to (types, interpolations, pointers, URIs), an array element dropped or duplicated, an object member
+/// dropped, any value made `null`. Text that isn't JSON gets byte mutations instead.
+pub fn mutate_json(data: &[u8], rng: &mut Rng) -> Vec<u8> {
+    use serde_json::{Value, json};
+    let Ok(mut root) = serde_json::from_slice::<Value>(data) else {
+        return mutate_binary(data, rng);
+    };
+    for _ in 0..1 + rng.below(3) {
+        let mut paths = Vec::new();
+        json_paths(&root, String::new(), &mut paths);
+        let path = &paths[rng.below(paths.len())];
+        let Some(v) = root.pointer_mut(path) else { continue };
+        let numbers = [
+            json!(0),
+            json!(1),
+            json!(-1),
+            json!(2),
+            json!(65535),
+            json!(2147483647u32),
+            json!(4294967295u32),
+            json!(4294967296u64),
+            json!(9007199254740993u64),
+            json!(0.5),
+            json!(-1.0e39),
+            json!(1.0e39),
+            json!(5121),
+            json!(5125),
+            json!(5126),
+        ];
+        let strings = [
+            "",
+            "SCALAR",
+            "VEC2",
+            "VEC4",
+            "MAT4",
+            "STEP",
+            "CUBICSPLINE",
+            "weights",
+            "translation",
+            "pointer",
+            "/materials/0/pbrMetallicRoughness/baseColorTexture/extensions/KHR_texture_transform/offset",
+            "/materials/7/pbrMetallicRoughness/baseColorTexture/extensions/KHR_texture_transform/rotation",
+            "/nodes/0/rotation",
+            "data:application/octet-stream;base64,AAEC",
+            "data:application/octet-stream;base64,#",
+            "../outside.bin",
+            "missing.bin",
+        ];
+        match (rng.below(6), &mut *v) {
+            (0, _) => *v = Value::Null,
+            (1, Value::Array(a)) if !a.is_empty() => {
+                let i = rng.below(a.len());
+                a.remove(i);
+            }
+            (2, Value::Array(a)) if !a.is_empty() => {
+                let i = rng.below(a.len());
+                let copy = a[i].clone();
+                a.insert(i, copy);
+            }
+            (1 | 2, Value::Object(o)) if !o.is_empty() => {
+                let key = o.keys().nth(rng.below(o.len())).unwrap().clone();
+                o.remove(&key);
+            }
+            (_, Value::String(s)) => *s = strings[rng.below(strings.len())].into(),
+            _ => *v = numbers[rng.below(numbers.len())].clone(),
+        }
+    }
+    serde_json::to_vec(&root).unwrap()
+}
+
+/// The JSON pointer of every value under `v` (itself included).
+fn json_paths(v: &serde_json::Value, at: String, out: &mut Vec<String>) {
+    match v {
+        serde_json::Value::Array(a) => {
+            for (i, e) in a.iter().enumerate() {
+                json_paths(e, format!("{at}/{i}"), out);
+            }
+        }
+        serde_json::Value::Object(o) => {
+            for (k, e) in o {
+                json_paths(e, format!("{at}/{}", k.replace('~', "~0").replace('/', "~1")), out);
+            }
+        }
+        _ => {}
+    }
+    out.push(at);
 }
