@@ -567,6 +567,14 @@ fn camera_mvd_without_a_camera_exits_2() {
     assert!(String::from_utf8_lossy(&result.stderr).contains("no animated camera"));
 }
 
+/// How many pixels of `after` are darker, and how many lighter, than in `before` by more than 30 (of 765).
+fn darker_and_lighter(before: &RgbaImage, after: &RgbaImage) -> (usize, usize) {
+    let sum = |p: &Rgba<u8>| p.0[..3].iter().map(|&c| u32::from(c)).sum::<u32>();
+    let darker = before.pixels().zip(after.pixels()).filter(|(a, b)| sum(b) + 30 < sum(a)).count();
+    let lighter = before.pixels().zip(after.pixels()).filter(|(a, b)| sum(b) > sum(a) + 30).count();
+    (darker, lighter)
+}
+
 /// The corpus character as MikuMikuDance's default self-shadow shades her (the ground shadow left out), in her
 /// bind pose, which the camera frames closest: hair on the face, the head on the neck, the arms on the shirt.
 /// The self-shadow only darkens: against the same picture without it, hundreds of pixels are darker and next to
@@ -578,9 +586,7 @@ fn mmd_self_shadow() {
     let args = [miku.as_str(), "--bind-pose", "--size", "240x400", "--no-ground-shadow", "--no-physics"];
     let img = render("mmd_self_shadow", &args);
     let plain = render("mmd_self_shadow_off", &[args.as_slice(), &["--no-self-shadow"]].concat());
-    let sum = |p: &Rgba<u8>| p.0[..3].iter().map(|&c| u32::from(c)).sum::<u32>();
-    let darker = plain.pixels().zip(img.pixels()).filter(|(a, b)| sum(b) + 30 < sum(a)).count();
-    let lighter = plain.pixels().zip(img.pixels()).filter(|(a, b)| sum(b) > sum(a) + 30).count();
+    let (darker, lighter) = darker_and_lighter(&plain, &img);
     assert!(darker > 500 && lighter * 50 < darker, "{darker} pixels darker, {lighter} lighter");
     check_golden("mmd_self_shadow", &img);
 }
@@ -615,8 +621,6 @@ fn self_shadow_from_the_views_light_on_request() {
     let args = [demo.as_str(), "--size", "320x320"];
     let plain = render("demo_self_shadow_off", &args);
     let shaded = render("demo_self_shadow", &[args.as_slice(), &["--self-shadow"]].concat());
-    let sum = |p: &Rgba<u8>| p.0[..3].iter().map(|&c| u32::from(c)).sum::<u32>();
-    let darker = plain.pixels().zip(shaded.pixels()).filter(|(a, b)| sum(b) + 30 < sum(a)).count();
-    let lighter = plain.pixels().zip(shaded.pixels()).filter(|(a, b)| sum(b) > sum(a) + 30).count();
+    let (darker, lighter) = darker_and_lighter(&plain, &shaded);
     assert!(darker > 300 && lighter * 50 < darker, "{darker} pixels darker, {lighter} lighter");
 }

@@ -200,11 +200,14 @@ impl Simulation {
 
     /// The pose of `input` with physics: the frame reached from the state held by the clock's rules.
     pub fn pose(&mut self, scene: &Scene, input: &FrameInput) -> Pose {
-        let mut pose = before_physics(scene, &self.rig, input, self.any_off_at(scene, input));
+        // The motion's switches at this frame, read once: they pick the IK chains evaluated before physics and,
+        // after the steps toward this frame, which bodies follow their bones.
+        let off = self.off_at(scene, input);
+        let mut pose = before_physics(scene, &self.rig, input, off.contains(&true));
         let t = input.time();
         match self.time {
             Some(last) if t >= last && t - last <= RESET_JUMP && !(t == 0.0 && last != 0.0) => {
-                self.simulate(scene, input, last, t, &pose);
+                self.simulate(scene, input, last, t, &pose, off);
                 self.reached = Reached::Stepped;
             }
             Some(last) if t < last && last - t <= RESET_JUMP && t > 0.0 => {
@@ -212,18 +215,18 @@ impl Simulation {
                     Some(k) => {
                         self.restore(k);
                         let from = self.snapshots[k].time;
-                        self.simulate(scene, input, from, t, &pose);
+                        self.simulate(scene, input, from, t, &pose, off);
                         self.reached = Reached::Restored;
                     }
                     None => {
                         self.reset(&pose, t, 1.0 / input.fps(), self.gravity_at(input));
-                        self.apply_switches(scene, input);
+                        self.set_off(off);
                     }
                 }
             }
             _ => {
                 self.reset(&pose, t, 1.0 / input.fps(), self.gravity_at(input));
-                self.apply_switches(scene, input);
+                self.set_off(off);
             }
         }
         self.finish(scene, input, &mut pose);
@@ -326,13 +329,13 @@ impl Simulation {
 
     /// Simulates from clip time `from` to `to`, through each whole clip frame between them (with its own pose),
     /// then to `to` with `pose`.
-    fn simulate(&mut self, scene: &Scene, input: &FrameInput, from: f64, to: f64, pose: &Pose) {
+    fn simulate(&mut self, scene: &Scene, input: &FrameInput, from: f64, to: f64, pose: &Pose, off: Vec<bool>) {
         let fps = input.fps();
         let mut t = from;
         let mut k = (from * fps + 1e-6).floor() + 1.0;
         while k / fps < to - 1e-9 {
             let at = input.with_frame(k as f32);
-            self.apply_switches(scene, &at);
+            self.set_off(self.off_at(scene, &at));
             let frame_pose = before_physics(scene, &self.rig, &at, self.switched_off.contains(&true));
             self.engine.set_gravity(self.gravity_at(&at));
             self.advance(&frame_pose, (k / fps - t) as f32);
@@ -341,7 +344,7 @@ impl Simulation {
             self.snapshot_if_due(t);
             k += 1.0;
         }
-        self.apply_switches(scene, input);
+        self.set_off(off);
         self.engine.set_gravity(self.gravity_at(input));
         self.advance(pose, (to - t) as f32);
         self.time = Some(to);
@@ -367,18 +370,13 @@ impl Simulation {
             .collect()
     }
 
-    /// Whether the motion switches any body off at `input`'s time: then every IK chain is solved, physics or
-    /// not, as babylon-mmd does (a switched-off hair chain follows its animated, IK-solved bones).
-    fn any_off_at(&self, scene: &Scene, input: &FrameInput) -> bool {
-        input.clip.is_some_and(|c| !c.physics_switches.is_empty()) && self.off_at(scene, input).contains(&true)
-    }
-
-    /// Switches bodies out of physics and back as the motion says at `input`'s time. A switched-off body follows
+    /// Switches bodies out of physics and back as `off` (the motion's switches at a frame, [`Simulation::off_at`])
+    /// says. While any body is switched off every IK chain is solved, physics or not, as babylon-mmd does (a
+    /// switched-off hair chain follows its animated, IK-solved bones). A switched-off body follows
     /// its bone: kinematic, unless a simulated body above it still moves it, when it stays simulated and is
     /// steered toward its bone by velocity ([`STEER_RATE`]) instead of being teleported against its joint. One
     /// switched back on goes on from where it is (at rest if it was kinematic).
-    fn apply_switches(&mut self, scene: &Scene, input: &FrameInput) {
-        let off = self.off_at(scene, input);
+    fn set_off(&mut self, off: Vec<bool>) {
         if off != self.switched_off {
             self.switched_off = off;
             self.steered = steered(&self.rig, &self.parent_body, &self.switched_off);
