@@ -68,7 +68,7 @@ fn mesh_vertex(v: VertexIn) -> MeshOut {
     out.world = world.xyz;
     out.highlight = joint_weight(v, view.params.w);
     out.weight = joint_weight(v, view.modes.z);
-    out.tint = palette.tint;
+    out.tint = palette_tint();
     return out;
 }
 

@@ -1,20 +1,30 @@
 // Linear blend skinning, the GPU twin of src/anim/skin.rs: sum every weighted slot; a vertex with no weight, or
 // one naming a joint outside the palette, stays in its bind pose.
 
-struct Palette {
-    // x: number of matrices (the buffer is padded to at least one).
-    count: vec4<u32>,
-    // The colour an onion-skin ghost is drawn in (fs_ghost), linear RGBA; unused by the pose's own palette.
-    tint: vec4<f32>,
-    // Pose::palette: world · inverse bind, one per joint.
-    matrices: array<mat4x4<f32>>,
-};
+// The palette, a data texture (src/render/data_texture.rs: texel i at (i % width, i / width)) of RGBA32Float:
+// texel 0 holds the number of matrices in x (a float), texel 1 the colour an onion-skin ghost is drawn in
+// (fs_ghost, linear RGBA; unused by the pose's own palette), then four texels per matrix of Pose::palette
+// (world · inverse bind), its columns. Textures rather than storage buffers, which WebGL2 lacks.
+@group(1) @binding(0) var palette: texture_2d<f32>;
 
-@group(1) @binding(0) var<storage, read> palette: Palette;
+fn palette_texel(i: u32) -> vec4<f32> {
+    let width = textureDimensions(palette).x;
+    return textureLoad(palette, vec2<u32>(i % width, i / width), 0);
+}
 
-// Vertex and texture-coordinate morphs (src/render/morph.rs): a header [vertices, slots, ranges, entries] of word
-// offsets, a weight per slot, (first, count) per vertex, then six words per offset: dx, dy, dz, du, dv, slot.
-@group(3) @binding(0) var<storage, read> morph_data: array<u32>;
+fn palette_tint() -> vec4<f32> {
+    return palette_texel(1u);
+}
+
+// Vertex and texture-coordinate morphs (src/render/morph.rs), a data texture of R32Uint words: a header
+// [vertices, slots, ranges, entries] of word offsets, a weight per slot, (first, count) per vertex, then six
+// words per offset: dx, dy, dz, du, dv, slot.
+@group(3) @binding(0) var morph_data: texture_2d<u32>;
+
+fn morph_word(i: u32) -> u32 {
+    let width = textureDimensions(morph_data).x;
+    return textureLoad(morph_data, vec2<u32>(i % width, i / width), 0).x;
+}
 
 struct VertexIn {
     @location(0) position: vec3<f32>,
@@ -46,35 +56,36 @@ struct Morphed {
 // Every read is checked against the buffer, so a short or stale buffer leaves the vertex as it is.
 fn morph(index: u32, position: vec3<f32>, uv: vec2<f32>) -> Morphed {
     var out = Morphed(position, uv);
-    let len = arrayLength(&morph_data);
-    if len < 4u || index >= morph_data[0] {
+    let size = textureDimensions(morph_data);
+    let len = size.x * size.y;
+    if len < 4u || index >= morph_word(0u) {
         return out;
     }
-    let slots = morph_data[1];
-    let r = morph_data[2] + 2u * index;
+    let slots = morph_word(1u);
+    let r = morph_word(2u) + 2u * index;
     if r + 1u >= len {
         return out;
     }
-    let first = morph_data[r];
-    let count = morph_data[r + 1u];
-    let entries = morph_data[3];
+    let first = morph_word(r);
+    let count = morph_word(r + 1u);
+    let entries = morph_word(3u);
     for (var k = 0u; k < count; k++) {
         let e = entries + 6u * (first + k);
         if e + 5u >= len {
             break;
         }
-        let slot = morph_data[e + 5u];
+        let slot = morph_word(e + 5u);
         if slot >= slots {
             continue;
         }
-        let w = bitcast<f32>(morph_data[4u + slot]);
+        let w = bitcast<f32>(morph_word(4u + slot));
         if w != 0.0 {
             out.position += w * vec3<f32>(
-                bitcast<f32>(morph_data[e]),
-                bitcast<f32>(morph_data[e + 1u]),
-                bitcast<f32>(morph_data[e + 2u]),
+                bitcast<f32>(morph_word(e)),
+                bitcast<f32>(morph_word(e + 1u)),
+                bitcast<f32>(morph_word(e + 2u)),
             );
-            out.uv += w * vec2<f32>(bitcast<f32>(morph_data[e + 3u]), bitcast<f32>(morph_data[e + 4u]));
+            out.uv += w * vec2<f32>(bitcast<f32>(morph_word(e + 3u)), bitcast<f32>(morph_word(e + 4u)));
         }
     }
     return out;
@@ -88,7 +99,8 @@ const IDENTITY = mat4x4<f32>(
 );
 
 fn blend(joints: vec4<u32>, weights: vec4<f32>) -> mat4x4<f32> {
-    let n = min(palette.count.x, arrayLength(&palette.matrices));
+    let size = textureDimensions(palette);
+    let n = min(u32(palette_texel(0u).x), (size.x * size.y - 2u) / 4u);
     var m = mat4x4<f32>(vec4<f32>(0.0), vec4<f32>(0.0), vec4<f32>(0.0), vec4<f32>(0.0));
     var total = 0.0;
     for (var k = 0u; k < 4u; k++) {
@@ -98,7 +110,9 @@ fn blend(joints: vec4<u32>, weights: vec4<f32>) -> mat4x4<f32> {
             if j >= n {
                 return IDENTITY;
             }
-            m += palette.matrices[j] * w;
+            let at = 2u + 4u * j;
+            let matrix = mat4x4<f32>(palette_texel(at), palette_texel(at + 1u), palette_texel(at + 2u), palette_texel(at + 3u));
+            m += matrix * w;
             total += w;
         }
     }

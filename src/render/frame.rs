@@ -258,14 +258,14 @@ pub struct ViewState {
     blend_order: Vec<usize>,
     /// One palette buffer and bind group per onion-skin ghost, kept between frames (the first
     /// `ghosts_used` hold this frame's ghosts).
-    ghosts: Vec<(wgpu::Buffer, wgpu::BindGroup)>,
+    ghosts: Vec<(super::data_texture::DataTexture, wgpu::BindGroup)>,
     ghosts_used: usize,
     /// The normal and tangent lines (depth-tested, and flipped normals drawn on top) for the key they were
     /// skinned for.
     directions: Option<(DirectionKey, Vec<LineVertex>, Vec<LineVertex>)>,
     /// A second model drawn in the view as a translucent ghost (Compare with…), with its palette buffer and
     /// group; `reference_drawn`: posed for this frame.
-    reference: Option<(GpuModel, wgpu::Buffer, wgpu::BindGroup)>,
+    reference: Option<(GpuModel, super::data_texture::DataTexture, wgpu::BindGroup)>,
     reference_drawn: bool,
 }
 
@@ -329,10 +329,12 @@ impl ViewState {
         self.reference_drawn = false;
     }
 
+    #[cfg(not(target_arch = "wasm32"))]
     pub(crate) fn bind_group(&self) -> &wgpu::BindGroup {
         &self.group
     }
 
+    #[cfg(not(target_arch = "wasm32"))]
     pub(crate) fn uniforms(&self) -> &wgpu::Buffer {
         &self.uniforms
     }
@@ -504,9 +506,9 @@ impl ViewState {
     /// Writes each ghost's palette and colour into a palette buffer of its own (made or remade as the
     /// model's joint count needs).
     fn prepare_ghosts(&mut self, renderer: &Renderer, model: &GpuModel, ghosts: &[Ghost]) {
-        let size = super::model::palette_bytes(model.palette_len());
+        let texels = super::model::palette_texels(model.palette_len());
         for (i, g) in ghosts.iter().enumerate() {
-            if self.ghosts.get(i).is_none_or(|(b, _)| b.size() != size) {
+            if self.ghosts.get(i).is_none_or(|(b, _)| b.capacity() < texels) {
                 let slot = super::model::palette_buffer(renderer, model.palette_len(), "onion ghost palette");
                 if i < self.ghosts.len() {
                     self.ghosts[i] = slot;
@@ -560,6 +562,18 @@ impl Renderer {
         input: &FrameInput<'_>,
     ) {
         view.prepare(self, model, input, targets.size);
+        self.paint_frame(encoder, targets, clear, model, view);
+    }
+
+    /// Draws a frame `view` was prepared for ([`ViewState::prepare`]) into `targets`, cleared to `clear`.
+    pub fn paint_frame(
+        &self,
+        encoder: &mut wgpu::CommandEncoder,
+        targets: &Targets<'_>,
+        clear: wgpu::Color,
+        model: &GpuModel,
+        view: &ViewState,
+    ) {
         let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
             label: Some("rigscope frame"),
             color_attachments: &[Some(wgpu::RenderPassColorAttachment {

@@ -1,9 +1,13 @@
 //! Rendering without a window: pick an adapter (honouring `WGPU_BACKEND`, accepting CPU adapters such as
 //! lavapipe), draw into an offscreen texture and read the pixels back.
 
+#[cfg(not(target_arch = "wasm32"))]
 use image::RgbaImage;
 
-use super::frame::{FrameInput, Targets, ViewState};
+use super::frame::Targets;
+#[cfg(not(target_arch = "wasm32"))]
+use super::frame::{FrameInput, ViewState};
+#[cfg(not(target_arch = "wasm32"))]
 use super::model::GpuModel;
 use super::{DEPTH_FORMAT, Renderer};
 
@@ -58,13 +62,16 @@ pub fn choose_sample_count(adapter: &wgpu::Adapter, format: wgpu::TextureFormat)
 }
 
 /// The output format of headless pictures: 8-bit sRGB RGBA, as PNG stores it.
+#[cfg(not(target_arch = "wasm32"))]
 pub const HEADLESS_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8UnormSrgb;
 
+#[cfg(not(target_arch = "wasm32"))]
 /// A renderer on an adapter of its own, drawing into offscreen textures.
 pub struct Headless {
     renderer: Renderer,
 }
 
+#[cfg(not(target_arch = "wasm32"))]
 impl Headless {
     /// Opens an adapter: the backends `WGPU_BACKEND` names (all by default), any adapter type, CPU included.
     pub fn new() -> Result<Headless, RenderError> {
@@ -121,6 +128,7 @@ impl Headless {
     }
 }
 
+#[cfg(not(target_arch = "wasm32"))]
 /// Draws one frame at `size` into an offscreen texture of `r`'s format and sample count and reads it back as
 /// RGBA, rows top first: any renderer, the headless one or the window's (whose BGRA surface format is swizzled
 /// back to RGBA here). One submission; `view` is prepared for this frame.
@@ -132,15 +140,9 @@ pub fn render_offscreen(
     size: (u32, u32),
     background: Background,
 ) -> Result<RgbaImage, RenderError> {
-    let target = Offscreen::new(r, size);
+    let target = Offscreen::new(r, size, wgpu::TextureUsages::COPY_SRC);
     let mut encoder = r.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("offscreen") });
-    let targets = Targets {
-        color: target.msaa.as_ref().unwrap_or(&target.resolve),
-        resolve: target.msaa.as_ref().map(|_| &target.resolve),
-        depth: &target.depth,
-        size,
-    };
-    r.render(&mut encoder, &targets, background.clear_color(), model, view, input);
+    r.render(&mut encoder, &target.targets(), background.clear_color(), model, view, input);
     let mut image = read_texture(r, encoder, &target.resolve_texture, size)?;
     if matches!(r.color_format(), wgpu::TextureFormat::Bgra8Unorm | wgpu::TextureFormat::Bgra8UnormSrgb) {
         for px in image.pixels_mut() {
@@ -150,16 +152,21 @@ pub fn render_offscreen(
     Ok(image)
 }
 
-/// The textures of one offscreen frame.
-struct Offscreen {
-    msaa: Option<wgpu::TextureView>,
-    resolve_texture: wgpu::Texture,
-    resolve: wgpu::TextureView,
-    depth: wgpu::TextureView,
+/// The textures of one offscreen frame: the colour texture (`resolve`, single-sampled), the multisampled one
+/// drawn into when the renderer has more than one sample, and the depth buffer.
+pub struct Offscreen {
+    pub msaa: Option<wgpu::TextureView>,
+    pub resolve_texture: wgpu::Texture,
+    pub resolve: wgpu::TextureView,
+    pub depth: wgpu::TextureView,
+    /// Width and height in pixels.
+    pub size: (u32, u32),
 }
 
 impl Offscreen {
-    fn new(r: &Renderer, (w, h): (u32, u32)) -> Offscreen {
+    /// Textures of `size` for `r`'s format and sample count; `usage` is what the colour texture is for besides
+    /// being drawn into (read back, shown as an egui image).
+    pub fn new(r: &Renderer, (w, h): (u32, u32), usage: wgpu::TextureUsages) -> Offscreen {
         let make = |label, format, samples, usage| {
             r.device.create_texture(&wgpu::TextureDescriptor {
                 label: Some(label),
@@ -174,19 +181,26 @@ impl Offscreen {
         };
         let view = |t: &wgpu::Texture| t.create_view(&wgpu::TextureViewDescriptor::default());
         let samples = r.sample_count();
-        let resolve_texture = make(
-            "headless colour",
-            r.color_format(),
-            1,
-            wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
-        );
+        let resolve_texture =
+            make("headless colour", r.color_format(), 1, wgpu::TextureUsages::RENDER_ATTACHMENT | usage);
         let msaa = (samples > 1)
             .then(|| view(&make("headless msaa", r.color_format(), samples, wgpu::TextureUsages::RENDER_ATTACHMENT)));
         let depth = view(&make("headless depth", DEPTH_FORMAT, samples, wgpu::TextureUsages::RENDER_ATTACHMENT));
-        Offscreen { msaa, resolve: view(&resolve_texture), resolve_texture, depth }
+        Offscreen { msaa, resolve: view(&resolve_texture), resolve_texture, depth, size: (w, h) }
+    }
+
+    /// The targets to draw into.
+    pub fn targets(&self) -> Targets<'_> {
+        Targets {
+            color: self.msaa.as_ref().unwrap_or(&self.resolve),
+            resolve: self.msaa.as_ref().map(|_| &self.resolve),
+            depth: &self.depth,
+            size: self.size,
+        }
     }
 }
 
+#[cfg(not(target_arch = "wasm32"))]
 /// Copies a 4-byte-per-texel texture into a buffer, submits `encoder`, waits and returns the texels, rows top
 /// first without padding.
 pub(crate) fn read_texels(
@@ -235,6 +249,7 @@ pub(crate) fn read_texels(
     Ok(out)
 }
 
+#[cfg(not(target_arch = "wasm32"))]
 fn read_texture(
     r: &Renderer,
     encoder: wgpu::CommandEncoder,

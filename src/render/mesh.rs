@@ -1,5 +1,5 @@
 //! Skinned, textured, lit meshes. The vertex shader (shaders/skin.wgsl, shaders/mesh.wgsl) blends four joints
-//! per vertex from the palette in a storage buffer, for positions, normals and tangents alike.
+//! per vertex from the palette (a data texture), for positions, normals and tangents alike.
 
 use glam::{Mat4, Vec3};
 

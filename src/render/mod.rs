@@ -5,8 +5,8 @@
 //! and the headless path with an offscreen texture. One file per kind of drawing:
 //!
 //! - `model.rs`: [`GpuModel`], a scene's vertex streams, indices, edges, materials and palette on the GPU;
-//! - `mesh.rs`: the skinned-mesh pipelines (skinning happens in the vertex shader from the palette in a storage
-//!   buffer, so there is no joint cap); `wireframe.rs`: the same vertices drawn as a line list of edges;
+//! - `mesh.rs`: the skinned-mesh pipelines (skinning happens in the vertex shader from the palette in a data
+//!   texture, `data_texture.rs`, so there is no joint cap and WebGL2 runs it too); `wireframe.rs`: the same vertices drawn as a line list of edges;
 //! - `lines.rs`: coloured model-space lines (skeleton, bounds boxes) and their pipelines; `grid.rs` the ground grid;
 //! - `camera.rs`: the orbit [`Camera`] and deterministic framing; `texture.rs`: uploading decoded textures (finding
 //!   and decoding them is [`crate::textures`]);
@@ -22,7 +22,12 @@
 //! render pass, or `Renderer::render(...)`, which does both with a cleared pass of its own.
 
 mod camera;
+mod data_texture;
+// Reading frames back waits for the GPU, which a browser can't: skinning captures, contact sheets and the
+// headless renderer are the desktop's (the command line and the window).
+#[cfg(not(target_arch = "wasm32"))]
 mod capture;
+mod encode;
 mod frame;
 mod grid;
 mod headless;
@@ -32,6 +37,7 @@ mod model;
 mod morph;
 pub mod record;
 mod shadow;
+#[cfg(not(target_arch = "wasm32"))]
 mod sheet;
 mod texture;
 mod wireframe;
@@ -44,12 +50,18 @@ pub use camera::{
     Camera, FRAMING_SAMPLES, FixedView, animation_bounds, camera_frustum, camera_path, clip_camera, mmd_view_to_world,
     ray_through, skeleton_bounds,
 };
+#[cfg(not(target_arch = "wasm32"))]
 pub use capture::{SkinCapture, capture_skinning};
+pub use encode::{ENCODED_FORMAT, EncodeSrgb};
 pub use frame::{FrameInput, FrameOverlays, Overlays, Targets, ViewState, WireKind, WireShape, frame_bounds};
 pub use grid::ground_height;
+#[cfg(not(target_arch = "wasm32"))]
 pub(crate) use headless::read_texels;
-pub use headless::{Background, Headless, RenderError, choose_sample_count, render_offscreen};
+pub use headless::{Background, Offscreen, RenderError, choose_sample_count};
+#[cfg(not(target_arch = "wasm32"))]
+pub use headless::{Headless, render_offscreen};
 pub use model::GpuModel;
+#[cfg(not(target_arch = "wasm32"))]
 pub use sheet::{SheetSpec, compose_sheet, draw_label, render_sheet, sheet_frames};
 
 /// Depth buffer format of every pipeline.
@@ -94,7 +106,7 @@ pub(crate) struct Layouts {
 impl Renderer {
     /// Builds the pipelines for targets of `color_format` with `sample_count` samples (1 or what
     /// [`choose_sample_count`] picks) and a [`DEPTH_FORMAT`] depth buffer of the same sample count. The device
-    /// needs vertex-stage storage buffers (every Vulkan, Metal and DX12 adapter, lavapipe included).
+    /// needs no storage buffers (the palette and morphs are data textures, `data_texture.rs`), so WebGL2 runs it.
     pub fn new(device: wgpu::Device, queue: wgpu::Queue, color_format: wgpu::TextureFormat, sample_count: u32) -> Self {
         let layouts = Layouts::new(&device);
         let mesh = mesh::MeshPipelines::new(&device, &layouts, color_format, sample_count);
@@ -131,19 +143,18 @@ impl Renderer {
     }
 }
 
-/// Why an adapter can't run this renderer, or `Ok`: skinning reads the palette from a storage buffer in the
-/// vertex stage, which some downlevel (GL/WebGL) adapters lack. Vulkan, Metal and DX12 adapters all have it.
+/// Why an adapter can't run this renderer, or `Ok`: the vertex stage reads the palette and the morphs from two
+/// textures and a material's fragment stage samples four (and the self-shadow map), which every WebGPU, Vulkan,
+/// Metal, DX12 and WebGL2 adapter allows (WebGL2 guarantees 16 per stage).
 pub fn check_adapter(adapter: &wgpu::Adapter) -> Result<(), String> {
-    let caps = adapter.get_downlevel_capabilities();
-    if caps.flags.contains(wgpu::DownlevelFlags::VERTEX_STORAGE)
-        && adapter.limits().max_storage_buffers_per_shader_stage >= 1
-    {
+    let limits = adapter.limits();
+    if limits.max_sampled_textures_per_shader_stage >= 6 && limits.max_bind_groups >= 4 {
         Ok(())
     } else {
         let info = adapter.get_info();
         Err(format!(
-            "the adapter {} ({:?}) has no storage buffers in vertex shaders, which GPU skinning needs",
-            info.name, info.backend
+            "the adapter {} ({:?}) allows {} textures per shader stage and {} bind groups; the renderer needs 6 and 4",
+            info.name, info.backend, limits.max_sampled_textures_per_shader_stage, limits.max_bind_groups
         ))
     }
 }
@@ -198,23 +209,15 @@ impl Layouts {
             label: Some("rigscope view uniforms"),
             entries: &[uniform_entry(0)],
         });
-        let vertex_storage = |label| {
+        // The palette (RGBA32Float) and the morphs (R32Uint) are data textures (`data_texture.rs`).
+        let data = |label, sample_type| {
             device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
                 label: Some(label),
-                entries: &[wgpu::BindGroupLayoutEntry {
-                    binding: 0,
-                    visibility: wgpu::ShaderStages::VERTEX,
-                    ty: wgpu::BindingType::Buffer {
-                        ty: wgpu::BufferBindingType::Storage { read_only: true },
-                        has_dynamic_offset: false,
-                        min_binding_size: None,
-                    },
-                    count: None,
-                }],
+                entries: &[data_texture::layout_entry(sample_type, false)],
             })
         };
-        let palette = vertex_storage("rigscope palette");
-        let morphs = vertex_storage("rigscope morphs");
+        let palette = data("rigscope palette", wgpu::TextureSampleType::Float { filterable: false });
+        let morphs = data("rigscope morphs", wgpu::TextureSampleType::Uint);
         let material = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
             label: Some("rigscope material"),
             entries: &[

@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use glam::{Mat4, Vec3, Vec4};
 use wgpu::util::DeviceExt;
 
+use super::data_texture::DataTexture;
 use super::texture;
 use super::{Renderer, bytes, wireframe};
 use crate::scene::{
@@ -100,12 +101,13 @@ impl Draw {
 pub struct GpuModel {
     /// Position, normal, tangent, texcoord, colour, joints, weights, outline scale: shader locations 0 to 7.
     pub(crate) streams: Vec<wgpu::Buffer>,
+    #[cfg_attr(target_arch = "wasm32", expect(dead_code, reason = "read by the skinning capture, desktop-only"))]
     pub(crate) vertex_count: u32,
     pub(crate) indices: wgpu::Buffer,
     pub(crate) draws: Vec<Draw>,
     pub(crate) edges: wgpu::Buffer,
     pub(crate) edge_index_count: u32,
-    palette: wgpu::Buffer,
+    palette: DataTexture,
     palette_len: usize,
     pub(crate) palette_group: wgpu::BindGroup,
     /// The vertex and UV morphs (group 3), weighted per frame from `Pose::morphs`.
@@ -278,13 +280,14 @@ impl GpuModel {
     pub(crate) fn write_palette_into(
         &self,
         renderer: &Renderer,
-        buffer: &wgpu::Buffer,
+        texture: &DataTexture,
         palette: &[Mat4],
         tint: [f32; 4],
     ) {
         let count = palette.len().min(self.palette_len);
         let mut data: Vec<f32> = Vec::with_capacity(8 + 16 * self.palette_len);
-        data.extend([f32::from_bits(self.parents.len().min(self.palette_len) as u32), 0.0, 0.0, 0.0]);
+        // The joint count as a float (exact to 2^24), read back with u32() in the shader.
+        data.extend([self.parents.len().min(self.palette_len) as f32, 0.0, 0.0, 0.0]);
         data.extend(tint);
         for m in palette.iter().take(count) {
             data.extend(m.to_cols_array());
@@ -292,30 +295,25 @@ impl GpuModel {
         for _ in count..self.palette_len {
             data.extend(Mat4::IDENTITY.to_cols_array());
         }
-        renderer.queue.write_buffer(buffer, 0, bytes(&data));
+        texture.write(renderer, 0, bytes(&data));
     }
 }
 
-/// A palette storage buffer for `joints` joints (the `Palette` block of shaders/skin.wgsl: a count, a tint,
-/// then the matrices) and its group-1 bind group.
-pub(crate) fn palette_buffer(renderer: &Renderer, joints: usize, label: &str) -> (wgpu::Buffer, wgpu::BindGroup) {
-    let buffer = renderer.device.create_buffer(&wgpu::BufferDescriptor {
-        label: Some(label),
-        size: palette_bytes(joints),
-        usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
-        mapped_at_creation: false,
-    });
+/// A palette texture for `joints` joints (shaders/skin.wgsl's palette: a texel holding the count, one the
+/// tint, then four per matrix, its columns) and its group-1 bind group.
+pub(crate) fn palette_buffer(renderer: &Renderer, joints: usize, label: &str) -> (DataTexture, wgpu::BindGroup) {
+    let texture = DataTexture::new(renderer, label, wgpu::TextureFormat::Rgba32Float, palette_texels(joints));
     let group = renderer.device.create_bind_group(&wgpu::BindGroupDescriptor {
         label: Some(label),
         layout: &renderer.layouts.palette,
-        entries: &[wgpu::BindGroupEntry { binding: 0, resource: buffer.as_entire_binding() }],
+        entries: &[wgpu::BindGroupEntry { binding: 0, resource: wgpu::BindingResource::TextureView(&texture.view) }],
     });
-    (buffer, group)
+    (texture, group)
 }
 
-/// The size of a palette buffer for `joints` joints.
-pub(crate) fn palette_bytes(joints: usize) -> u64 {
-    32 + 64 * joints as u64
+/// The texels of a palette for `joints` joints.
+pub(crate) fn palette_texels(joints: usize) -> usize {
+    2 + 4 * joints
 }
 
 /// One vertex buffer per stream the shaders read, with defaults for the streams the scene lacks (tangent +X,

@@ -3,12 +3,11 @@
 //! grow with the vertex count. The vertex shader (shaders/skin.wgsl, `morph`) adds each of its vertex's offsets
 //! times its morph's weight before skinning.
 //!
-//! One storage buffer of 32-bit words (group 3): a header `[vertices, slots, ranges, entries]` (word offsets),
+//! One texture of 32-bit words (group 3, R32Uint, `data_texture.rs`): a header `[vertices, slots, ranges, entries]` (word offsets),
 //! then one weight per slot (f32), then `(first, count)` per vertex, then six words per offset:
 //! `dx, dy, dz, du, dv` (f32) and the slot.
 
-use wgpu::util::DeviceExt;
-
+use super::data_texture::DataTexture;
 use super::{Renderer, bytes};
 use crate::scene::{Morph, MorphKind};
 
@@ -17,7 +16,7 @@ const ENTRY_WORDS: usize = 6;
 
 /// A scene's morph offsets on the GPU and the bind group that reads them.
 pub(crate) struct GpuMorphs {
-    buffer: wgpu::Buffer,
+    words: DataTexture,
     pub(crate) group: wgpu::BindGroup,
     /// The slot of each scene morph that moves vertices or texture coordinates.
     slot_of_morph: Vec<Option<u32>>,
@@ -75,17 +74,18 @@ impl GpuMorphs {
     pub(crate) fn upload(renderer: &Renderer, morphs: &[Morph], vertices: usize) -> GpuMorphs {
         let (words, slot_of_morph) = layout(morphs, vertices);
         let slots = words[1] as usize;
-        let buffer = renderer.device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-            label: Some("morphs"),
-            contents: bytes(&words),
-            usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
-        });
+        let texture = DataTexture::new(renderer, "morphs", wgpu::TextureFormat::R32Uint, words.len());
+        texture.write(renderer, 0, bytes(&words));
         let group = renderer.device.create_bind_group(&wgpu::BindGroupDescriptor {
             label: Some("morphs"),
             layout: &renderer.layouts.morphs,
-            entries: &[wgpu::BindGroupEntry { binding: 0, resource: buffer.as_entire_binding() }],
+            entries: &[wgpu::BindGroupEntry {
+                binding: 0,
+                resource: wgpu::BindingResource::TextureView(&texture.view),
+            }],
         });
-        GpuMorphs { buffer, group, slot_of_morph, slots, written: std::cell::RefCell::new(vec![0.0; slots]) }
+        let written = std::cell::RefCell::new(vec![0.0; slots]);
+        GpuMorphs { words: texture, group, slot_of_morph, slots, written }
     }
 
     /// Writes the weights of the vertex and UV morphs from `weights` (effective, one per scene morph; missing
@@ -103,7 +103,7 @@ impl GpuMorphs {
         }
         let mut written = self.written.borrow_mut();
         if *written != w {
-            renderer.queue.write_buffer(&self.buffer, (HEADER_WORDS * 4) as u64, bytes(&w));
+            self.words.write(renderer, HEADER_WORDS, bytes(&w));
             *written = w;
         }
     }
