@@ -13,6 +13,7 @@
 pub mod anim;
 pub mod app;
 pub mod check;
+#[cfg(not(target_arch = "wasm32"))]
 pub mod cli;
 pub mod convert;
 pub mod demo;
@@ -24,7 +25,12 @@ pub mod report;
 pub mod scene;
 pub mod synth;
 pub mod textures;
+pub mod vfs;
+pub mod view;
 pub mod watch;
+#[cfg(target_arch = "wasm32")]
+pub mod web;
+#[cfg(not(target_arch = "wasm32"))]
 pub mod window;
 
 pub use error::{LoadError, Location, Warning};

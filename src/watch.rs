@@ -5,19 +5,28 @@
 //! several writes, close) and an editor's write-a-temporary-then-rename into one event per file, delivered
 //! once the file has been quiet for [`DEBOUNCE`]. Folders are watched rather than files: a rename replaces
 //! the file's inode, and a watch on the old inode would never fire again.
+//!
+//! The web page has no file system to watch: there only the path helpers exist (`FileWatcher` is desktop-only).
 
+#[cfg(not(target_arch = "wasm32"))]
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
+#[cfg(not(target_arch = "wasm32"))]
 use std::sync::{Arc, Mutex};
+#[cfg(not(target_arch = "wasm32"))]
 use std::time::Duration;
 
+#[cfg(not(target_arch = "wasm32"))]
 use notify::RecursiveMode;
+#[cfg(not(target_arch = "wasm32"))]
 use notify_debouncer_full::{DebounceEventResult, Debouncer, RecommendedCache, new_debouncer};
 
 /// How long a file must stay quiet after a write before it is reloaded. Exporters write a file in bursts
 /// over a few milliseconds to a few hundred; a re-export still appears well within a second.
+#[cfg(not(target_arch = "wasm32"))]
 pub const DEBOUNCE: Duration = Duration::from_millis(200);
 /// How often the debouncer looks for expired events.
+#[cfg(not(target_arch = "wasm32"))]
 const TICK: Duration = Duration::from_millis(20);
 
 /// Where a file is written before it is renamed over `path`: `path` with `.partial` appended, beside it. Every
@@ -61,6 +70,7 @@ pub fn save_png(image: &image::RgbaImage, path: &Path) -> Result<(), String> {
 
 /// The debouncer's own timeout: long enough to pair a rename's halves and fold a few writes; the quiet time
 /// proper is measured after it (see [`FileWatcher::with_debounce`]).
+#[cfg(not(target_arch = "wasm32"))]
 const FIRST_STAGE: Duration = Duration::from_millis(40);
 
 /// The key a watched file is known by: its folder made absolute and canonical (symlinks resolved, the way
@@ -76,6 +86,7 @@ pub fn watch_key(path: &Path) -> PathBuf {
 
 /// Watches a set of files and calls back with the ones that changed (as they were given to
 /// [`FileWatcher::set_files`]), debounced.
+#[cfg(not(target_arch = "wasm32"))]
 pub struct FileWatcher {
     debouncer: Debouncer<notify::RecommendedWatcher, RecommendedCache>,
     /// Watch key → the paths given for it.
@@ -84,6 +95,7 @@ pub struct FileWatcher {
     dirs: HashSet<PathBuf>,
 }
 
+#[cfg(not(target_arch = "wasm32"))]
 impl FileWatcher {
     /// A watcher with nothing to watch yet. `on_change` runs on the watcher's own thread with the files that
     /// changed (each once per burst); it should hand them to the thread that reloads.
@@ -184,6 +196,7 @@ impl FileWatcher {
 
 /// Events that may leave a file with new contents: writes, creations, renames onto it. Reads, metadata-only
 /// changes and removals don't (a removed file is reloaded when it is written again).
+#[cfg(not(target_arch = "wasm32"))]
 fn wants(kind: &notify::EventKind) -> bool {
     use notify::EventKind;
     use notify::event::{ModifyKind, RenameMode};

@@ -131,3 +131,23 @@ fn front_faces_are_clockwise_like_every_real_iqm() {
     }
     assert!(clockwise * 1000 >= total * 998, "{clockwise} of {total} triangles are clockwise");
 }
+
+/// The window and the web page open the embedded demo with its texture held in a memory folder
+/// (`rigscope::vfs`): both materials must find it there, as they would beside the model on disk.
+#[test]
+fn the_embedded_demo_opens_with_its_texture_from_a_memory_folder() {
+    let mut app = rigscope::app::App::new();
+    app.open_demo();
+    app.load_textures();
+    let doc = app.document().expect("the demo opens");
+    assert_eq!(doc.model().name, rigscope::demo::NAME);
+    let textures = doc.textures().expect("textures looked up in the demo's folder");
+    assert!(textures.problems().is_empty(), "{:?}", textures.problems());
+    assert_eq!(textures.images().len(), 1);
+    assert!(
+        textures.materials().iter().all(|m| matches!(m, rigscope::textures::MaterialTexture::Image(0))),
+        "{:?}",
+        textures.materials()
+    );
+    assert!(app.texture_files().iter().all(|p| !rigscope::vfs::on_disk(p)));
+}

@@ -9,6 +9,7 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use common::golden::check_golden;
 use glam::{Mat4, Vec3};
 use image::RgbaImage;
 use rigscope::anim::{Pose, skin_positions};
@@ -312,34 +313,6 @@ fn goldens_of_the_weight_normal_and_checker_views() {
         &render("g_normals", &demo(), &["--normals", "--tangents", "--anim", "wave", "--frame", "10"]),
     );
     check_golden("demo_uv_checker", &render("g_checker", &demo(), &["--uv-checker"]));
-}
-
-/// tests/render_golden.rs's comparison: at most 0.25% of pixels off by more than 32 in a channel, and a mean
-/// difference of at most 1 per channel. A failure keeps the actual picture under target/golden-failures/.
-fn check_golden(name: &str, actual: &RgbaImage) {
-    let golden = manifest().join("tests/golden").join(format!("{name}.png"));
-    if std::env::var_os("RIGSCOPE_BLESS").is_some_and(|v| v != "0") {
-        actual.save(&golden).unwrap();
-        return;
-    }
-    let expected = image::open(&golden)
-        .unwrap_or_else(|e| panic!("golden {} unreadable ({e}); RIGSCOPE_BLESS=1 creates it", golden.display()))
-        .to_rgba8();
-    assert_eq!(expected.dimensions(), actual.dimensions(), "{name}");
-    let (mut bad, mut sum) = (0u64, 0u64);
-    for (e, a) in expected.pixels().zip(actual.pixels()) {
-        bad += u64::from((0..4).any(|k| e.0[k].abs_diff(a.0[k]) > 32));
-        sum += (0..4).map(|k| u64::from(e.0[k].abs_diff(a.0[k]))).sum::<u64>();
-    }
-    let total = f64::from(actual.width() * actual.height());
-    let mean = sum as f64 / (total * 4.0);
-    if bad as f64 / total > 0.0025 || mean > 1.0 {
-        let dir = manifest().join("target/golden-failures");
-        std::fs::create_dir_all(&dir).unwrap();
-        let p = dir.join(format!("{name}.actual.png"));
-        actual.save(&p).unwrap();
-        panic!("{name}: {bad} pixels off, mean difference {mean:.3}; actual picture {}", p.display());
-    }
 }
 
 /// The window keeps one `ViewState` across frames and skins the normal lines again only when the pose (or the

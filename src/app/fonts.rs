@@ -2,10 +2,13 @@
 //! egui's own fonts have no CJK glyphs, so they would draw as boxes. A CJK font already installed on the
 //! machine is added as a fallback of both font families, then a symbol font for the shapes MMD names use
 //! (▲, ω, ∧) that some CJK fonts lack; none is shipped (they are 2 to 20 MB). `RIGSCOPE_CJK_FONT` names a
-//! font file to use instead of looking for the CJK one.
+//! font file to use instead of looking for the CJK one. The web page has no fonts to look for: it fetches one
+//! from beside itself and adds it with [`add_font_bytes`].
 
+#[cfg(not(target_arch = "wasm32"))]
 use std::path::{Path, PathBuf};
 
+#[cfg(not(target_arch = "wasm32"))]
 /// Where CJK fonts are usually installed (Debian/Ubuntu, Fedora, Arch, macOS, Windows), best first. A `.ttc`
 /// collection is read at face 0, the Japanese one in Noto Sans CJK and the Windows and macOS collections.
 const CANDIDATES: &[&str] = &[
@@ -24,6 +27,7 @@ const CANDIDATES: &[&str] = &[
     "C:\\Windows\\Fonts\\msgothic.ttc",
 ];
 
+#[cfg(not(target_arch = "wasm32"))]
 /// Fonts with the geometric shapes and Greek letters MMD names use, best first.
 const SYMBOL_CANDIDATES: &[&str] = &[
     "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
@@ -33,6 +37,7 @@ const SYMBOL_CANDIDATES: &[&str] = &[
     "C:\\Windows\\Fonts\\seguisym.ttf",
 ];
 
+#[cfg(not(target_arch = "wasm32"))]
 /// The CJK font to use: `RIGSCOPE_CJK_FONT` when set, else the first of the usual places that exists.
 pub fn find_cjk_font() -> Option<PathBuf> {
     if let Some(p) = std::env::var_os("RIGSCOPE_CJK_FONT") {
@@ -41,18 +46,26 @@ pub fn find_cjk_font() -> Option<PathBuf> {
     CANDIDATES.iter().map(Path::new).find(|p| p.is_file()).map(Path::to_path_buf)
 }
 
+#[cfg(not(target_arch = "wasm32"))]
 /// Adds the font at `path` as the last fallback of the proportional and monospace families. Fails (with the
 /// reason) when the file can't be read or is not a font; the fonts stay as they were then.
 pub fn add_fallback_font(ctx: &egui::Context, path: &Path) -> Result<(), String> {
     add_font_as(ctx, path, "cjk fallback")
 }
 
+#[cfg(not(target_arch = "wasm32"))]
 fn add_font_as(ctx: &egui::Context, path: &Path, name: &str) -> Result<(), String> {
     let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    add_font_bytes(ctx, bytes, name).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// Adds the font file `bytes` under `name` as the last fallback of the proportional and monospace families
+/// (the web page's CJK font, fetched from beside the page). Fails when the bytes are not a font.
+pub fn add_font_bytes(ctx: &egui::Context, bytes: Vec<u8>, name: &str) -> Result<(), String> {
     // A font file starts with a known tag; anything else would only fail later, inside egui.
     let tag = bytes.get(..4).unwrap_or_default();
     if ![b"\x00\x01\x00\x00".as_slice(), b"OTTO", b"true", b"ttcf"].contains(&tag) {
-        return Err(format!("{}: not a TrueType or OpenType font", path.display()));
+        return Err("not a TrueType or OpenType font".to_string());
     }
     let families = [egui::FontFamily::Proportional, egui::FontFamily::Monospace]
         .map(|family| egui::epaint::text::InsertFontFamily {
@@ -64,6 +77,7 @@ fn add_font_as(ctx: &egui::Context, path: &Path, name: &str) -> Result<(), Strin
     Ok(())
 }
 
+#[cfg(not(target_arch = "wasm32"))]
 /// [`find_cjk_font`] then [`add_fallback_font`], then the first symbol font found after it: the CJK font
 /// added, or why none was.
 pub fn install_cjk_font(ctx: &egui::Context) -> Result<PathBuf, String> {

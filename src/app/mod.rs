@@ -182,7 +182,7 @@ struct Chrome {
     /// What `hovered` was picked for: pointer, document, pose and view; a pick runs again only when one changes.
     hover_key: Option<HoverKey>,
     /// Over a large model: where the pointer came to rest, and since when ([`HOVER_REST`]).
-    hover_wait: Option<(HoverKey, std::time::Instant)>,
+    hover_wait: Option<(HoverKey, web_time::Instant)>,
 }
 
 /// What the viewer remembers besides the toggles (the playback speed is the idle player's).
@@ -256,8 +256,8 @@ impl App {
     /// the demo; a file already open is shown and re-read), an animation-only file attaches to the shown model.
     /// Any failure becomes a notice and a problem; the current model stays.
     pub fn open_path(&mut self, path: &Path) {
-        let name = path.display().to_string();
-        match std::fs::read(path) {
+        let name = crate::vfs::display_name(path);
+        match crate::vfs::read(path) {
             Ok(bytes) => {
                 let generation = self.revisions.model;
                 self.open(&name, &bytes, Some(path.to_path_buf()), None);
@@ -267,10 +267,21 @@ impl App {
         }
     }
 
+    /// Opens the files of a folder given as a whole (the web page's drops: a model with its textures and
+    /// motions): models first, then animations attached to them, in name order within each; textures and
+    /// buffers are not opened, the files that open find them in `dir`. Returns the files opened.
+    pub fn open_folder_files(&mut self, dir: &Path, names: &[String]) -> Vec<String> {
+        let opened = open_order(names);
+        for name in &opened {
+            self.open_path(&dir.join(name));
+        }
+        opened
+    }
+
     /// Compare with…: `path` becomes the shown model's reference (a notice says why not: unreadable, or an
     /// animation-only file).
     pub fn compare_with_path(&mut self, path: &Path) {
-        let name = path.display().to_string();
+        let name = crate::vfs::display_name(path);
         let scene = match crate::load_path(path) {
             Ok(s) if s.is_animation_only() => {
                 return self.notices.report(format!("{name}: an animation, not a model to compare with"), Some(name));
@@ -301,7 +312,14 @@ impl App {
         self.open(name, bytes, None, None);
     }
 
-    /// As [`App::open_bytes`], with textures looked for in `texture_dir` (the demo's texture folder).
+    /// Opens the built-in demo model. Its texture is looked up beside it like any other, in a memory folder
+    /// ([`crate::vfs::mount`]) that holds it.
+    pub fn open_demo(&mut self) {
+        let dir = crate::vfs::mount([("demo.png".to_string(), Arc::from(crate::demo::EMBEDDED_PNG))]);
+        self.open_bytes_in(crate::demo::NAME, crate::demo::EMBEDDED_IQM, &dir);
+    }
+
+    /// As [`App::open_bytes`], with textures looked for in `texture_dir` (a memory folder of dropped files).
     pub fn open_bytes_in(&mut self, name: &str, bytes: &[u8], texture_dir: &Path) {
         self.open(name, bytes, None, Some(texture_dir.to_path_buf()));
     }
@@ -429,7 +447,8 @@ impl App {
     /// After opening `path`: when the open model changed since `generation` (it loaded), the file goes first in
     /// the recent files and the start screen goes away.
     fn remember_opened(&mut self, path: &Path, generation: u64) {
-        if self.revisions.model != generation {
+        // Files handed over as bytes (the web page's) have no path to open again.
+        if self.revisions.model != generation && crate::vfs::on_disk(path) {
             settings::push_recent(&mut self.prefs.recent, path);
             self.chrome.start = false;
         }
@@ -496,6 +515,7 @@ impl App {
     /// opened from memory (the built-in demo), until a file is opened or it is dismissed.
     /// Adds a CJK font found on the machine to `ctx` ([`fonts::install_cjk_font`]), so MMD names draw; when
     /// none could be added, the Morphs section says why.
+    #[cfg(not(target_arch = "wasm32"))]
     pub fn install_cjk_font(&mut self, ctx: &egui::Context) -> Option<PathBuf> {
         match fonts::install_cjk_font(ctx) {
             Ok(path) => {
@@ -507,6 +527,18 @@ impl App {
                 None
             }
         }
+    }
+
+    /// The web page's CJK font (fetched beside the page), added as [`App::install_cjk_font`] adds an installed
+    /// one; `Err` (kept for the Morphs section) when it isn't a font.
+    pub fn install_cjk_font_bytes(&mut self, ctx: &egui::Context, bytes: Vec<u8>) {
+        self.chrome.cjk_font_missing =
+            fonts::add_font_bytes(ctx, bytes, "cjk fallback").err().map(|e| format!("the page's CJK font: {e}"));
+    }
+
+    /// The web page found no CJK font beside it: the Morphs section says so.
+    pub fn set_cjk_font_missing(&mut self, why: String) {
+        self.chrome.cjk_font_missing = Some(why);
     }
 
     pub fn set_start_screen(&mut self, on: bool) {
@@ -578,7 +610,7 @@ impl App {
         let (names, active) = self.tabs();
         actions.extend(tabs::strip(ui, &names, active));
         self.apply_all(&mut actions);
-        if let Some(left) = self.notices.expire(std::time::Instant::now()) {
+        if let Some(left) = self.notices.expire(web_time::Instant::now()) {
             ui.ctx().request_repaint_after(left);
         }
         actions.extend(notices::banner(ui, &self.notices.list));
@@ -841,7 +873,7 @@ impl App {
                 Some((waiting, since)) if waiting == k && since.elapsed() >= HOVER_REST => {}
                 Some((waiting, _)) if waiting == k => return,
                 _ => {
-                    self.chrome.hover_wait = Some((k, std::time::Instant::now()));
+                    self.chrome.hover_wait = Some((k, web_time::Instant::now()));
                     self.chrome.hovered = None;
                     return;
                 }
@@ -1024,5 +1056,36 @@ impl App {
     /// The part of the window the panels left for the 3D view at the last `ui` call (egui points).
     pub fn view_rect(&self) -> Option<egui::Rect> {
         self.chrome.view_rect
+    }
+}
+
+/// Extensions of files that go with a model rather than open on their own (textures, sphere maps, toon ramps,
+/// a `.gltf`'s buffers).
+const COMPANION_EXTENSIONS: [&str; 10] = ["png", "bmp", "tga", "jpg", "jpeg", "spa", "sph", "dds", "bin", "gif"];
+/// Extensions of animation-only files, opened after the models they attach to.
+const MOTION_EXTENSIONS: [&str; 3] = ["vmd", "vpd", "mvd"];
+
+/// Which of `names` (files given together) to open and in what order: everything but companions, models before
+/// motions, each group in name order.
+pub fn open_order(names: &[String]) -> Vec<String> {
+    let ext = |n: &str| Path::new(n).extension().and_then(|e| e.to_str()).unwrap_or("").to_ascii_lowercase();
+    let mut opened: Vec<String> =
+        names.iter().filter(|n| !COMPANION_EXTENSIONS.contains(&ext(n).as_str())).cloned().collect();
+    opened.sort_by_key(|n| (MOTION_EXTENSIONS.contains(&ext(n).as_str()), n.to_lowercase()));
+    opened.dedup();
+    opened
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn files_given_together_open_models_first_and_leave_textures_to_them() {
+        let names: Vec<String> =
+            ["dance.vmd", "tex/Body.PNG", "Miku.pmd", "toon01.bmp", "pose.vpd", "a.iqm", "notes.txt", "s.spa"]
+                .map(String::from)
+                .to_vec();
+        assert_eq!(open_order(&names), ["a.iqm", "Miku.pmd", "notes.txt", "dance.vmd", "pose.vpd"]);
     }
 }

@@ -2,7 +2,9 @@
 //! short-lived ones that go by themselves (a toast in the view's corner: "Saved …", "Reloaded …"), failed
 //! reloads (one notice per file, taken down when the file loads again), and the sidebar's Problems list.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+use web_time::Instant;
 
 use super::{Action, Problem};
 use crate::check::{Finding, Severity};

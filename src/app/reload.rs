@@ -44,6 +44,14 @@ impl App {
 
     /// Loads the shown model's textures again when one of them lives at `keys` (re-exported, or a missing one
     /// saved); returns the texture files that changed. The scene stays; the window uploads the model again.
+    /// Files the shown model looked for and didn't find have appeared (the web page fetched them from beside a
+    /// model opened by URL): its textures are read again, whatever the hot-reload switch says. Returns the
+    /// textures read.
+    pub fn files_arrived(&mut self, paths: &[PathBuf]) -> Vec<String> {
+        let keys: Vec<PathBuf> = paths.iter().map(|p| crate::watch::watch_key(p)).collect();
+        self.reload_textures(&keys)
+    }
+
     fn reload_textures(&mut self, keys: &[PathBuf]) -> Vec<String> {
         let Some(doc) = self.documents.get_mut(self.active) else { return Vec::new() };
         let changed: Vec<String> = doc
@@ -69,7 +77,7 @@ impl App {
         let mut unchanged = Vec::new();
         for (i, s) in sources.iter_mut().enumerate() {
             let Some(path) = s.path.clone().filter(|p| keys.contains(&crate::watch::watch_key(p))) else { continue };
-            match std::fs::read(&path) {
+            match crate::vfs::read(&path) {
                 Ok(bytes) if *bytes != *s.bytes => {
                     s.bytes = Arc::from(bytes);
                     changed.push(i);

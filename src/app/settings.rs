@@ -87,6 +87,8 @@ pub struct Loaded {
 impl Settings {
     /// The settings file: `$RIGSCOPE_CONFIG_DIR/settings.json` when that is set (and not empty), otherwise in the
     /// platform's config folder (`~/.config/rigscope` on Linux). `None` when there is no home folder to find.
+    /// (The desktop's: the web page keeps its settings in the browser's local storage, `src/web/`.)
+    #[cfg(not(target_arch = "wasm32"))]
     pub fn default_path() -> Option<PathBuf> {
         match std::env::var_os(CONFIG_DIR_VAR) {
             Some(dir) if !dir.is_empty() => Some(PathBuf::from(dir).join(SETTINGS_FILE)),
@@ -96,6 +98,7 @@ impl Settings {
 
     /// Reads `path`. A missing file gives the defaults silently; an unreadable or corrupt one gives the defaults
     /// and a problem naming the file and the error. Never panics.
+    #[cfg(not(target_arch = "wasm32"))]
     pub fn load(path: &Path) -> Loaded {
         let text = match std::fs::read_to_string(path) {
             Ok(t) => t,
@@ -104,13 +107,20 @@ impl Settings {
             }
             Err(e) => return Loaded::broken(path, &e.to_string()),
         };
-        match serde_json::from_str::<Settings>(&text) {
-            Ok(s) => Loaded { settings: s.sanitized(), problem: None },
-            Err(e) => Loaded::broken(path, &e.to_string()),
+        match Settings::from_json(&text) {
+            Ok(settings) => Loaded { settings, problem: None },
+            Err(e) => Loaded::broken(path, &e),
         }
     }
 
+    /// Settings from their JSON text (the file's, or the web page's local storage), brought inside what the
+    /// viewer accepts.
+    pub fn from_json(text: &str) -> Result<Settings, String> {
+        serde_json::from_str::<Settings>(text).map(Settings::sanitized).map_err(|e| e.to_string())
+    }
+
     /// Writes `path` atomically: a temporary file beside it, then a rename over it (the folder is created).
+    #[cfg(not(target_arch = "wasm32"))]
     pub fn save(&self, path: &Path) -> std::io::Result<()> {
         let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
         std::fs::create_dir_all(dir)?;
@@ -148,6 +158,7 @@ impl Settings {
 }
 
 impl Loaded {
+    #[cfg(not(target_arch = "wasm32"))]
     fn broken(path: &Path, error: &str) -> Loaded {
         Loaded {
             settings: Settings::default(),

@@ -222,9 +222,7 @@ fn build_mesh(records: &Records, triangles: &[[u32; 3]], flip: bool) -> (Vec<u32
         }
     }
     let count = sources.len();
-    let indices = meshopt::optimize_vertex_cache(&indices, count);
-    // Every local vertex is used by a kept triangle, so the fetch remap covers them all.
-    let remap = meshopt::optimize_vertex_fetch_remap(&indices, count);
+    let (indices, remap) = cache_order(indices, count);
     let mut ordered = vec![0u32; count];
     for (old, &new) in remap.iter().enumerate() {
         if let Some(slot) = ordered.get_mut(new as usize) {
@@ -458,15 +456,15 @@ fn read_back(doc: &mut IqmDocument) -> Result<(), ConvertError> {
     let wants_bounds = wv.is_skinned() && !doc.joints.is_empty() && doc.num_frames > 0;
     // Adjacency and the per-frame bounds are independent: compute them side by side (the bounds themselves
     // split over the frames), since skinning every frame dominates a large conversion.
-    let (adjacency, bounds) = std::thread::scope(|scope| {
-        let adjacency = (!written.triangles.is_empty()).then(|| {
-            scope.spawn(|| {
+    // (rayon's join: on the desktop two cores, in the browser one after the other.)
+    let (adjacency, bounds) = rayon::join(
+        || {
+            (!written.triangles.is_empty()).then(|| {
                 triangle_adjacency(&wv.positions, wv.joints.as_deref(), wv.weights.as_deref(), &written.triangles)
             })
-        });
-        let bounds = wants_bounds.then(|| frame_bounds(&written));
-        (adjacency.map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e))), bounds)
-    });
+        },
+        || wants_bounds.then(|| frame_bounds(&written)),
+    );
     doc.adjacency = adjacency;
     doc.bounds = bounds;
     Ok(())
@@ -476,7 +474,7 @@ fn read_back(doc: &mut IqmDocument) -> Result<(), ConvertError> {
 fn frame_bounds(scene: &Scene) -> Vec<Bounds> {
     let frames: Vec<(usize, u32)> =
         scene.clips.iter().enumerate().flat_map(|(c, clip)| (0..clip.frame_count).map(move |f| (c, f))).collect();
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).clamp(1, 8);
+    let threads = rayon::current_num_threads().clamp(1, 8);
     let chunk = frames.len().div_ceil(threads).max(1);
     let bounds_of = |part: &[(usize, u32)]| -> Vec<Bounds> {
         let mut pose = Pose::default();
@@ -492,8 +490,22 @@ fn frame_bounds(scene: &Scene) -> Vec<Bounds> {
             })
             .collect()
     };
-    std::thread::scope(|scope| {
-        let handles: Vec<_> = frames.chunks(chunk).map(|part| scope.spawn(move || bounds_of(part))).collect();
-        handles.into_iter().flat_map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e))).collect()
-    })
+    // One pose per chunk, reused over its frames; the chunks' bounds come back in frame order.
+    frames.par_chunks(chunk).map(bounds_of).collect::<Vec<_>>().concat()
+}
+
+/// Triangles reordered for the post-transform vertex cache, and each local vertex's new number (by first use).
+/// Every local vertex is used by a kept triangle, so the fetch remap covers them all.
+#[cfg(not(target_arch = "wasm32"))]
+fn cache_order(indices: Vec<u32>, count: usize) -> (Vec<u32>, Vec<u32>) {
+    let indices = meshopt::optimize_vertex_cache(&indices, count);
+    let remap = meshopt::optimize_vertex_fetch_remap(&indices, count);
+    (indices, remap)
+}
+
+/// The web page has no C++ toolchain behind meshopt: triangles keep their order, and the local vertices are
+/// already numbered by first use.
+#[cfg(target_arch = "wasm32")]
+fn cache_order(indices: Vec<u32>, count: usize) -> (Vec<u32>, Vec<u32>) {
+    (indices, (0..count as u32).collect())
 }

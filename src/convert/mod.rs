@@ -54,7 +54,7 @@ pub struct GltfWritten {
 /// for from `model_dir` as the viewer does, and every file is written beside its target and renamed over it
 /// (a .gltf's side files first), so a viewer watching the output never reads half a file.
 pub fn write_gltf(
-    mut scene: Scene,
+    scene: Scene,
     model_dir: Option<&Path>,
     out: &Path,
     options: GltfExport,
@@ -63,19 +63,9 @@ pub fn write_gltf(
     let Some(kind) = container_kind else {
         return Err(ConvertError(format!("{}: a glTF file ends in .glb or .gltf", out.display())));
     };
-    let mut notes = for_gltf(&mut scene, options.bake_fps, options.physics);
-    transform_scene(&mut scene, options.scale, options.rotation);
-    let textures = crate::textures::TextureSet::load(&scene, model_dir);
     let stem = out.file_stem().map_or("model".into(), |s| s.to_string_lossy().into_owned());
     let container = if kind == Target::Glb { Container::Glb } else { Container::Gltf { stem: &stem } };
-    let file = to_gltf(&scene, &textures, container)?;
-    notes.extend(file.notes.iter().cloned());
-    notes.extend(
-        textures
-            .problems()
-            .iter()
-            .map(|p| format!("{}: texture {} {}: written untextured", p.material, p.path.display(), p.reason)),
-    );
+    let (file, notes) = encode_gltf(scene, model_dir, container, options)?;
     let cannot = |path: &Path, e: std::io::Error| ConvertError(format!("{}: cannot write: {e}", path.display()));
     let dir = out.parent().unwrap_or(Path::new(""));
     for side in &file.side_files {
@@ -85,6 +75,28 @@ pub fn write_gltf(
     crate::watch::write_atomically(out, &[&file.head, &file.body]).map_err(|e| cannot(out, e))?;
     let bytes = file.len() + file.side_files.iter().map(|f| f.bytes.len()).sum::<usize>();
     Ok(GltfWritten { bytes, notes })
+}
+
+/// Encodes `scene` as [`write_gltf`] does, without writing anything: the file (a .glb's bytes are
+/// `head` then `body`) and the notes for the user. The web page downloads the bytes.
+pub fn encode_gltf(
+    mut scene: Scene,
+    model_dir: Option<&Path>,
+    container: Container<'_>,
+    options: GltfExport,
+) -> Result<(gltf::GltfFile, Vec<String>), ConvertError> {
+    let mut notes = for_gltf(&mut scene, options.bake_fps, options.physics);
+    transform_scene(&mut scene, options.scale, options.rotation);
+    let textures = crate::textures::TextureSet::load(&scene, model_dir);
+    let file = to_gltf(&scene, &textures, container)?;
+    notes.extend(file.notes.iter().cloned());
+    notes.extend(
+        textures
+            .problems()
+            .iter()
+            .map(|p| format!("{}: texture {} {}: written untextured", p.material, p.path.display(), p.reason)),
+    );
+    Ok((file, notes))
 }
 
 /// A scene that can't be written in the asked-for format.

@@ -15,6 +15,7 @@ mod geometry;
 mod motion;
 mod texture;
 
+#[cfg(not(target_arch = "wasm32"))]
 use std::path::Path;
 
 use glam::DVec3;
@@ -25,6 +26,14 @@ use crate::formats::iqm::write::{
 };
 
 use geometry::{Geometry, body_parts, head_parts};
+
+/// `assets/demo.iqm`, compiled into the program (the desktop window and the web page open it when given no
+/// file), so `cargo run --release` works from any folder and an installed binary needs no assets beside it.
+pub const EMBEDDED_IQM: &[u8] = include_bytes!("../../assets/demo.iqm");
+/// `assets/demo.png`, its texture (the materials name `demo` and `demo.png`).
+pub const EMBEDDED_PNG: &[u8] = include_bytes!("../../assets/demo.png");
+/// The name the demo is opened under.
+pub const NAME: &str = "demo.iqm";
 use motion::{animation, frame_bounds};
 pub use texture::texture_rgb;
 
@@ -215,6 +224,7 @@ pub fn texture_png() -> Vec<u8> {
 }
 
 /// Writes `demo.iqm` and `demo.png` into `dir`.
+#[cfg(not(target_arch = "wasm32"))]
 pub fn write_assets(dir: &Path) -> std::io::Result<()> {
     std::fs::create_dir_all(dir)?;
     std::fs::write(dir.join("demo.iqm"), document().to_bytes())?;

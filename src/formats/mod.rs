@@ -90,6 +90,6 @@ pub fn load_bytes_in(name: &str, data: &[u8], dir: Option<&Path>) -> Result<Scen
 /// Loads a file from disk.
 pub fn load_path(path: &Path) -> Result<Scene, LoadError> {
     let name = path.display().to_string();
-    let data = std::fs::read(path).map_err(|e| LoadError::whole(format!("cannot read: {e}")).in_file(&name))?;
+    let data = crate::vfs::read(path).map_err(|e| LoadError::whole(format!("cannot read: {e}")).in_file(&name))?;
     load_bytes_in(&name, &data, Some(path.parent().unwrap_or(Path::new("."))))
 }

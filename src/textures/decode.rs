@@ -107,8 +107,18 @@ pub fn apply_color_key(image: &mut RgbaImage) -> usize {
 /// Decodes a material's texture: as [`load_texture`], and for a BMP with `color_key` its alpha ignored and the
 /// magenta key applied ([`apply_color_key`]).
 pub fn load_material_texture(path: &Path, color_key: bool) -> Result<RgbaImage, String> {
-    let reader = image::ImageReader::open(path).map_err(|e| e.to_string())?;
-    key_material_texture(reader.with_guessed_format().map_err(|e| e.to_string())?, color_key)
+    key_material_texture(reader_for(path)?, color_key)
+}
+
+/// A reader of image file `path` (read through [`crate::vfs`]), its format guessed from its bytes, else from
+/// its extension (TGA has no signature).
+fn reader_for(path: &Path) -> Result<image::ImageReader<std::io::Cursor<Vec<u8>>>, String> {
+    let bytes = crate::vfs::read(path).map_err(|e| e.to_string())?;
+    let mut reader = image::ImageReader::new(std::io::Cursor::new(bytes));
+    if let Ok(format) = image::ImageFormat::from_path(path) {
+        reader.set_format(format);
+    }
+    reader.with_guessed_format().map_err(|e| e.to_string())
 }
 
 /// [`load_material_texture`] for an image held in memory (one a model file carries), its format guessed from
@@ -136,9 +146,7 @@ fn key_material_texture<R: std::io::BufRead + std::io::Seek>(
 
 /// Decodes an image file to 8-bit RGBA, rows top first.
 pub fn load_texture(path: &Path) -> Result<RgbaImage, String> {
-    let reader = image::ImageReader::open(path).map_err(|e| e.to_string())?;
-    let reader = reader.with_guessed_format().map_err(|e| e.to_string())?;
-    Ok(reader.decode().map_err(|e| e.to_string())?.to_rgba8())
+    Ok(reader_for(path)?.decode().map_err(|e| e.to_string())?.to_rgba8())
 }
 
 /// The neutral stand-in for a missing texture: a soft grey check, so the model stays readable and the

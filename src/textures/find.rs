@@ -7,6 +7,8 @@ use std::path::{Component, Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::SystemTime;
 
+use crate::vfs;
+
 use crate::scene::TextureSearch;
 
 /// Extensions tried after the name as given.
@@ -31,13 +33,13 @@ pub fn resolve_texture(dir: &Path, name: &str) -> Option<PathBuf> {
     for candidate in candidates {
         // Exact spelling first, so a folder with both `Body.png` and `body.png` picks the one named.
         let exact = folder.join(&candidate);
-        if exact.is_file() {
+        if vfs::is_file(&exact) {
             return Some(exact);
         }
         let names = listing.get_or_insert_with(|| folder_names(&folder));
         let want = candidate.to_lowercase();
         let mut matches: Vec<PathBuf> =
-            names.iter().filter(|(n, _)| *n == want).map(|(_, f)| folder.join(f)).filter(|p| p.is_file()).collect();
+            names.iter().filter(|(n, _)| *n == want).map(|(_, f)| folder.join(f)).filter(|p| vfs::is_file(p)).collect();
         matches.sort();
         if let Some(p) = matches.into_iter().next() {
             return Some(p);
@@ -59,7 +61,7 @@ type ListingCache = HashMap<PathBuf, (SystemTime, Arc<Listing>)>;
 
 /// The names in `folder` (empty when it can't be read), from [`LISTINGS`] while the folder is unchanged.
 fn folder_names(folder: &Path) -> Arc<Listing> {
-    let modified = std::fs::metadata(folder).and_then(|m| m.modified()).ok();
+    let modified = vfs::modified(folder);
     if let Some(m) = modified
         && let Some((when, names)) = LISTINGS.lock().ok().and_then(|c| c.as_ref()?.get(folder).cloned())
         && when == m
@@ -67,12 +69,8 @@ fn folder_names(folder: &Path) -> Arc<Listing> {
         return names;
     }
     let names: Arc<Listing> = Arc::new(
-        std::fs::read_dir(folder)
-            .map(|d| {
-                d.filter_map(|e| e.ok())
-                    .filter_map(|e| Some((e.file_name().to_str()?.to_lowercase(), e.file_name())))
-                    .collect()
-            })
+        vfs::list(folder)
+            .map(|d| d.into_iter().filter_map(|n| Some((n.to_str()?.to_lowercase(), n))).collect())
             .unwrap_or_default(),
     );
     if let (Some(m), Ok(mut cache)) = (modified, LISTINGS.lock()) {
@@ -129,17 +127,17 @@ fn find_ignoring_case(base: &Path, rel: &Path) -> Option<PathBuf> {
     for (k, part) in parts.iter().enumerate() {
         let last = k + 1 == parts.len();
         let exact = here.join(part);
-        let fits = |p: &Path| if last { p.is_file() } else { p.is_dir() };
+        let fits = |p: &Path| if last { vfs::is_file(p) } else { vfs::is_dir(p) };
         if fits(&exact) {
             here = exact;
             continue;
         }
         let want = part.to_str()?.to_lowercase();
-        let mut found: Vec<PathBuf> = std::fs::read_dir(&here)
+        let mut found: Vec<PathBuf> = vfs::list(&here)
             .ok()?
-            .filter_map(|e| e.ok())
-            .filter(|e| e.file_name().to_str().is_some_and(|n| n.to_lowercase() == want))
-            .map(|e| e.path())
+            .into_iter()
+            .filter(|n| n.to_str().is_some_and(|n| n.to_lowercase() == want))
+            .map(|n| here.join(n))
             .filter(|p| fits(p))
             .collect();
         found.sort();

@@ -43,24 +43,6 @@ pub fn capture(
     }
 }
 
-/// A file name for a screenshot of `model` at `clip`/`frame`, e.g. `mrfixit-idle-f012.png`: only letters,
-/// digits, `-`, `_` and `.` survive from names that come from files.
-pub fn screenshot_name(model: &str, clip: Option<(&str, f32)>) -> String {
-    let clean = |s: &str| -> String {
-        let s: String =
-            s.chars().map(|c| if c.is_ascii_alphanumeric() || "-_.".contains(c) { c } else { '_' }).collect();
-        let s = s.trim_matches(['.', '_']).to_string();
-        if s.is_empty() { "model".to_string() } else { s }
-    };
-    match clip {
-        Some((name, frame)) => {
-            let frame = if frame.is_finite() { frame.max(0.0).floor() as u32 } else { 0 };
-            format!("{}-{}-f{frame:03}.png", clean(model), clean(name))
-        }
-        None => format!("{}-bind.png", clean(model)),
-    }
-}
-
 /// `dir/name`, or `dir/stem-2.png` and onwards when that file exists, so a screenshot never overwrites one.
 pub fn unused_path(dir: &Path, name: &str) -> PathBuf {
     let first = dir.join(name);
@@ -91,12 +73,5 @@ mod tests {
             image.enumerate_pixels().filter(|(_, _, p)| p.0 != [10, 20, 30, 255]).map(|(x, y, _)| (x, y)).collect();
         assert!(changed.len() > 100, "the text is drawn");
         assert!(changed.iter().all(|&(x, y)| x < 120 && y >= 100 - 7 * 2 - 8), "{:?}", changed.first());
-    }
-
-    #[test]
-    fn screenshot_names_are_safe_file_names() {
-        assert_eq!(screenshot_name("mrfixit", Some(("idle", 12.7))), "mrfixit-idle-f012.png");
-        assert_eq!(screenshot_name("../x", Some(("a/b c", 0.0))), "x-a_b_c-f000.png");
-        assert_eq!(screenshot_name("", None), "model-bind.png");
     }
 }

@@ -5,19 +5,17 @@
 //! - `gpu.rs`: adapter, device, sRGB surface, the 3D [`crate::render::Renderer`] and egui's renderer; a frame
 //!   is the 3D view cleared and drawn inside the viewport the panels leave, then egui loaded on top;
 //! - `navigate.rs`: the central area as an egui panel that catches the pointer; orbit, pan, zoom and framing;
-//! - `dialog.rs`: the Open… dialog on a thread of its own; `demo.rs`: the embedded demo model;
+//! - `dialog.rs`: the Open… dialog on a thread of its own;
 //! - `capture.rs`: screenshots (the frame drawn again offscreen and read back).
 //!
 //! The window draws only when something happens: an input event, a dialog's answer, egui asking for a repaint,
 //! or playback (while [`App::update`] says it is animating). An idle window waits in `ControlFlow::Wait`.
 
 mod capture;
-mod demo;
 mod dialog;
 mod export;
 mod gpu;
 mod harness;
-mod navigate;
 mod persist;
 mod recording;
 mod sheet;
@@ -32,11 +30,9 @@ use winit::event::WindowEvent;
 use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop, EventLoopProxy};
 use winit::window::{Window, WindowId};
 
-use crate::app::{Action, App, Intent, Notice, ViewChange};
-use crate::render::{Background, Camera, FrameInput, GpuModel, ViewState};
-use crate::textures::TextureSet;
+use crate::app::{Action, App, Intent, Notice};
+use crate::view::{BACKGROUND, Navigation, Stage, navigate};
 use gpu::{Gpu, PixelRect, UiFrame};
-use navigate::{Framing, Navigation, ViewCamera};
 
 /// What the window opens with, from the command line.
 #[derive(Debug, Clone, Default)]
@@ -69,8 +65,6 @@ pub struct Options {
 /// have settled.
 pub const DEFAULT_SCREENSHOT_FRAME: u64 = 5;
 
-/// The background behind the model (the `render` command's default).
-const BACKGROUND: Background = Background::Color([0x30, 0x34, 0x3c]);
 /// How long a short-lived notice of the window's own (screenshot saved, dialog failed) stays up.
 const NOTICE_TIME: Duration = Duration::from_secs(4);
 
@@ -111,8 +105,6 @@ struct Viewer {
     egui: egui::Context,
     /// The window and its GPU state, from the first `resumed` on.
     window: Option<WindowState>,
-    /// The demo's texture folder while the demo may be shown.
-    demo: Option<demo::DemoTextures>,
     last_frame: Instant,
     /// When egui wants the next repaint (tooltips, animations of its own, a notice that goes).
     repaint_at: Option<Instant>,
@@ -136,19 +128,8 @@ struct WindowState {
     _instance: wgpu::Instance,
     gpu: Gpu,
     input: egui_winit::State,
-    /// The shown document's model on the GPU, with the document's id.
-    model: Option<(u64, GpuModel)>,
-    /// The stamp of the reference model uploaded into the view (Compare with…).
-    reference: Option<u64>,
-    view: ViewState,
-    /// The camera of document `document` (0: none open).
-    camera: ViewCamera,
-    document: Option<u64>,
-    /// The cameras of documents in other tabs, by id.
-    cameras: std::collections::HashMap<u64, ViewCamera>,
-    /// Documents the app asked to frame ([`ViewChange::Frame`]), framed when next shown.
-    to_frame: std::collections::HashSet<u64>,
-    framing: Framing,
+    /// The 3D view: the shown document's model on the GPU, the reference, the cameras.
+    stage: Stage,
 }
 
 /// What one frame's UI pass produced.
@@ -183,7 +164,6 @@ impl Viewer {
             proxy,
             egui,
             window: None,
-            demo: None,
             last_frame: Instant::now(),
             repaint_at: None,
             dialog_open: false,
@@ -203,16 +183,7 @@ impl Viewer {
         }
         let files = viewer.options.files.clone();
         if files.is_empty() {
-            match demo::DemoTextures::create() {
-                Ok(t) => {
-                    viewer.app.open_bytes_in(demo::DEMO_NAME, demo::DEMO_IQM, t.dir());
-                    viewer.demo = Some(t);
-                }
-                Err(e) => {
-                    viewer.notify(format!("the demo's texture could not be prepared: {e}"));
-                    viewer.app.open_bytes(demo::DEMO_NAME, demo::DEMO_IQM);
-                }
-            }
+            viewer.app.open_demo();
         }
         for file in &files {
             viewer.open_path(file);
@@ -283,25 +254,9 @@ impl Viewer {
             window.theme(),
             Some(gpu.max_texture_side()),
         );
-        let view = ViewState::new(&gpu.renderer);
         let size = window.inner_size();
-        let mut framing = Framing::default();
-        let aspect = size.width.max(1) as f32 / size.height.max(1) as f32;
-        let camera = ViewCamera::reset(framing.get(0, None, None, || None), aspect);
-        Ok(WindowState {
-            window,
-            _instance: instance,
-            gpu,
-            input,
-            model: None,
-            reference: None,
-            view,
-            camera,
-            document: None,
-            cameras: std::collections::HashMap::new(),
-            to_frame: std::collections::HashSet::new(),
-            framing,
-        })
+        let stage = Stage::new(&gpu.renderer, size.width.max(1) as f32 / size.height.max(1) as f32);
+        Ok(WindowState { window, _instance: instance, gpu, input, stage })
     }
 
     /// Runs one frame: playback, the UI, the app's intents, the shown document on the GPU and its camera, then
@@ -359,17 +314,12 @@ impl Viewer {
         let mut intents = Vec::new();
         let mut central = egui::Rect::NOTHING;
         let mut nav = Navigation::default();
-        self.app.set_view_projection(
-            self.app
-                .view_rect()
-                .filter(|_| w.model.is_some())
-                .map(|r| w.camera.camera.view_proj(r.aspect_ratio()) * w.camera.camera.model_matrix()),
-        );
+        self.app.set_view_projection(w.stage.view_projection(&self.app));
         let app = &mut self.app;
         let mut full = self.egui.run_pass(raw, |ctx| {
             intents = app.ui(ctx);
             // Keys (F frames, Ctrl+O opens, …) are the app's shortcut table's: they arrive as intents.
-            (central, nav) = navigate::central_view(ctx);
+            (central, nav) = ctx.root_ui(navigate::central_view);
         });
         if let Some(at) = nav.click {
             self.app.pick_at(at);
@@ -417,55 +367,15 @@ impl Viewer {
         reset
     }
 
-    /// Brings the GPU model and the camera in line with the documents: what the app says changed, then the
-    /// shown document's model uploaded and its camera (as it was left, or framed) in place.
+    /// Brings the 3D view in line with the documents ([`Stage::sync`]); a newly shown model gets the window's
+    /// title and its files watched.
     fn sync_document(&mut self, w: &mut WindowState, rect: PixelRect) {
-        for change in self.app.take_view_changes() {
-            match change {
-                ViewChange::Rebuilt { document, geometry } => {
-                    w.framing.forget(document);
-                    if geometry && w.model.as_ref().is_some_and(|(id, _)| *id == document) {
-                        w.model = None;
-                    }
-                }
-                ViewChange::Frame(document) => {
-                    w.to_frame.insert(document);
-                }
-                ViewChange::Closed(document) => {
-                    w.cameras.remove(&document);
-                    w.to_frame.remove(&document);
-                    w.framing.forget(document);
-                    if w.model.as_ref().is_some_and(|(id, _)| *id == document) {
-                        w.model = None;
-                    }
-                }
-            }
-        }
-        let shown = self.app.document_id();
-        if w.model.as_ref().map(|(id, _)| *id) != Some(shown) {
-            self.upload_model(w);
-        }
         let aspect = rect.width.max(1) as f32 / rect.height.max(1) as f32;
-        let clip = self.app.current_clip_frame().map(|(c, _)| c);
-        let frame_now = w.to_frame.remove(&shown);
-        if w.document != Some(shown) {
-            // Another tab: its own camera as it was left, or framed when first shown.
-            if let Some(old) = w.document.replace(shown) {
-                w.cameras.insert(old, w.camera);
-            }
-            let kept = w.cameras.remove(&shown).filter(|_| !frame_now);
-            w.camera = kept.unwrap_or_else(|| {
-                let target = w.framing.get(shown, self.app.scene(), clip, || self.app.clip_bounds(clip));
-                let c = &w.camera.camera;
-                ViewCamera::framed(target, c.yaw, c.pitch, aspect)
-            });
-            w.window.set_title(&self.title());
-        } else if frame_now {
-            // A model opened in place of the demo, or new clips attached: framed from the current angles. A
-            // reload keeps the camera where it is.
-            let target = w.framing.get(shown, self.app.scene(), clip, || self.app.clip_bounds(clip));
-            let c = &w.camera.camera;
-            w.camera = ViewCamera::framed(target, c.yaw, c.pitch, aspect);
+        let synced = w.stage.sync(&mut self.app, &w.gpu.renderer, aspect);
+        if synced.uploaded {
+            self.sync_watcher();
+        }
+        if synced.retitled {
             w.window.set_title(&self.title());
         }
     }
@@ -473,23 +383,7 @@ impl Viewer {
     /// The user's camera moves: reset, frame (F) and navigation.
     fn aim(&mut self, w: &mut WindowState, pass: &UiPass, rect: PixelRect, reset: bool) {
         let aspect = rect.width.max(1) as f32 / rect.height.max(1) as f32;
-        if let Some((yaw, pitch)) = pass.snap {
-            let clip = self.app.current_clip_frame().map(|(c, _)| c);
-            let target = w.framing.get(self.app.document_id(), self.app.scene(), clip, || self.app.clip_bounds(clip));
-            let (yaw, pitch) = (f32::from(yaw).to_radians(), f32::from(pitch).to_radians());
-            w.camera = ViewCamera::framed(target, yaw.rem_euclid(std::f32::consts::TAU), pitch, aspect);
-        }
-        if reset || pass.nav.frame {
-            let clip = self.app.current_clip_frame().map(|(c, _)| c);
-            let target = w.framing.get(self.app.document_id(), self.app.scene(), clip, || self.app.clip_bounds(clip));
-            let c = &w.camera.camera;
-            w.camera = if reset {
-                ViewCamera::reset(target, aspect)
-            } else {
-                ViewCamera::framed(target, c.yaw, c.pitch, aspect)
-            };
-        }
-        w.camera.navigate(&pass.nav, pass.central.height());
+        w.stage.aim(&self.app, pass.snap, reset, &pass.nav, aspect, pass.central.height());
     }
 
     /// Draws the 3D view and egui over it and presents; a screenshot asked for is taken from the same frame.
@@ -515,36 +409,8 @@ impl Viewer {
             return None;
         };
         let after_acquire = Instant::now();
-        // Compare with…: the reference's model is uploaded once per reference, into the view.
-        let stamp = self.app.reference().map(|(stamp, _)| stamp);
-        if stamp != w.reference {
-            let model = self
-                .app
-                .reference()
-                .map(|(_, scene)| GpuModel::upload_textures(&w.gpu.renderer, scene, &TextureSet::default()));
-            w.view.set_reference(&w.gpu.renderer, model);
-            w.reference = stamp;
-        }
-        if let Some((_, model)) = &w.model {
-            let overlays = self.app.overlays();
-            // Following an animated camera replaces the orbit camera for this frame (navigation resumes from
-            // where the orbit camera was when following stops).
-            let followed = self.app.follow_camera().then(|| {
-                let clip = self.app.current_clip_frame().map(|(c, _)| c);
-                let (up, bounds) =
-                    w.framing.get(self.app.document_id(), self.app.scene(), clip, || self.app.clip_bounds(clip));
-                let radius = bounds.diagonal() * 0.5 + bounds.min.abs().max(bounds.max.abs()).length();
-                Camera::following(self.app.camera_track()?, self.app.clip_time(), up, radius)
-            });
-            let camera = followed.flatten().unwrap_or(w.camera.camera);
-            let (camera, pose, time) = (&camera, self.app.pose(), self.app.clip_time());
-            let reference = self.app.reference_pose();
-            let (light, self_shadow) = (self.app.light(), self.app.self_shadow());
-            let reference_pose = reference.as_deref();
-            let input = FrameInput { camera, pose, overlays: &overlays, time, reference_pose, light, self_shadow };
-            w.view.prepare(&w.gpu.renderer, model, &input, (rect.width, rect.height));
-        }
-        let scene = w.model.as_ref().map(|(_, m)| (m, &w.view, rect));
+        w.stage.prepare(&self.app, &w.gpu.renderer, (rect.width, rect.height));
+        let scene = w.stage.scene().map(|(m, v)| (m, v, rect));
         let target = frame.texture.create_view(&wgpu::TextureViewDescriptor::default());
         let clear = BACKGROUND.clear_color();
         w.gpu.draw(&mut encoder, &target, clear, scene, Some(&pass.ui));
@@ -561,7 +427,7 @@ impl Viewer {
         let after = self.harness.presented(app_work, drawn_by);
         if let Some(path) = after.screenshot {
             // The test flags: save the last frame as the window shows it, then leave.
-            let scene = w.model.as_ref().map(|(_, m)| (m, &w.view, rect));
+            let scene = w.stage.scene().map(|(m, v)| (m, v, rect));
             let saved = capture::capture(&w.gpu, clear, scene, Some(&pass.ui), None)
                 .and_then(|i| crate::watch::save_png(&i, &path));
             if let Err(e) = saved {
@@ -577,7 +443,7 @@ impl Viewer {
 
     /// F12: the 3D view as shown, saved as `<model>-<clip>-fNNN.png` in the current folder.
     fn save_screenshot(&mut self, w: &WindowState, rect: PixelRect) {
-        let scene = w.model.as_ref().map(|(_, m)| (m, &w.view, rect));
+        let scene = w.stage.scene().map(|(m, v)| (m, v, rect));
         let stamp = self.app.settings().toggles.frame_in_screenshots;
         // Frame / last frame, then seconds, in the label font (digits and punctuation).
         let text = self.app.current_clip_frame().and_then(|(c, f)| {
@@ -593,7 +459,8 @@ impl Viewer {
                 let clip = self.app.current_clip_frame().and_then(|(c, f)| {
                     self.app.scene().and_then(|s| s.clips.get(c)).map(|clip| (clip.name.clone(), f))
                 });
-                let name = capture::screenshot_name(&self.model_name(), clip.as_ref().map(|(n, f)| (n.as_str(), *f)));
+                let name =
+                    crate::view::screenshot_name(&self.model_name(), clip.as_ref().map(|(n, f)| (n.as_str(), *f)));
                 let dir = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
                 let path = capture::unused_path(&dir, &name);
                 crate::watch::save_png(&image, &path).map(|()| path)
@@ -604,28 +471,13 @@ impl Viewer {
         }
     }
 
-    /// Uploads the shown document's model with the textures the document found (or drops the old one). The
-    /// camera is the caller's business: a reloaded model keeps it.
-    fn upload_model(&mut self, w: &mut WindowState) {
-        self.app.load_textures();
-        let renderer = &w.gpu.renderer;
-        w.model = self.app.document().map(|d| {
-            let model = match d.textures() {
-                Some(textures) => GpuModel::upload_textures(renderer, d.scene(), textures),
-                // Opened from memory with no folder: nothing to look in, every texture is the placeholder.
-                None => GpuModel::upload_textures(renderer, d.scene(), &TextureSet::load(d.scene(), None)),
-            };
-            (d.id(), model)
-        });
-        self.sync_watcher();
-        w.window.set_title(&self.title());
-    }
-
     /// Keeps the watcher on the app's files and the shown model's textures (they change when files open,
     /// attach, detach or close, and when another model is shown).
     fn sync_watcher(&mut self) {
         let mut files = self.app.watched_files();
         files.extend(self.app.texture_files());
+        // Memory folders (the demo's texture) never change.
+        files.retain(|p| crate::vfs::on_disk(p));
         files.sort();
         files.dedup();
         if files == self.watched {

@@ -6,11 +6,12 @@
 use std::io::BufWriter;
 use std::path::{Path, PathBuf};
 
-use super::{BACKGROUND, Viewer, WindowState, capture};
+use super::{Viewer, WindowState, capture};
 use crate::anim::Pose;
 use crate::render::record::{self, AnimatedFormat, Recorder};
 use crate::render::{Camera, FrameInput, FrameOverlays, Overlays, ViewState, render_offscreen};
 use crate::scene::DEFAULT_FPS;
+use crate::view::BACKGROUND;
 
 /// The recording's picture size in pixels (as `render`'s default).
 pub const SIZE: (u32, u32) = (640, 480);
@@ -36,9 +37,9 @@ pub(super) struct Job {
     path: PathBuf,
 }
 
-/// `model-clip.gif` or `model-clip.apng.png`, with the characters [`capture::screenshot_name`] keeps.
+/// `model-clip.gif` or `model-clip.apng.png`, with the characters [`crate::view::screenshot_name`] keeps.
 pub fn recording_name(model: &str, clip: &str, format: AnimatedFormat) -> String {
-    let shot = capture::screenshot_name(model, Some((clip, 0.0)));
+    let shot = crate::view::screenshot_name(model, Some((clip, 0.0)));
     let stem = shot.strip_suffix("-f000.png").unwrap_or(&shot);
     match format {
         AnimatedFormat::Gif => format!("{stem}.gif"),
@@ -70,7 +71,7 @@ impl Viewer {
         };
         let Some(c) = scene.clips.get(clip) else { return Ok(None) };
         let frames = record::frames(c, DEFAULT_FPS, None, None, None)?;
-        let camera = super::sheet::clip_camera(scene, clip, &w.camera.camera, SIZE)?;
+        let camera = super::sheet::clip_camera(scene, clip, &w.stage.camera.camera, SIZE)?;
         let (overlays, per_frame) = (self.app.overlays(), self.app.frame_overlays());
         let path = capture::unused_path(dir, &recording_name(&self.model_name(), &c.name, format));
         let tmp = crate::watch::partial_path(&path);
@@ -124,7 +125,7 @@ impl Viewer {
     /// Up to [`PER_FRAME`] more frames; `Ok(true)` when the file is complete.
     fn advance(&self, w: &WindowState, job: &mut Job) -> Result<bool, String> {
         let scene = self.app.scene().filter(|_| self.app.document_id() == job.document);
-        let (Some(scene), Some((_, model))) = (scene, &w.model) else {
+        let (Some(scene), Some((_, model))) = (scene, &w.stage.model) else {
             return Err("the model shown changed".to_string());
         };
         let clip = scene.clips.get(job.clip).ok_or("the clip is gone")?;

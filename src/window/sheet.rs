@@ -4,9 +4,10 @@
 
 use std::path::{Path, PathBuf};
 
-use super::{BACKGROUND, Viewer, WindowState, capture};
+use super::{Viewer, WindowState, capture};
 use crate::render::{Camera, SheetSpec, render_sheet};
 use crate::scene::DEFAULT_FPS;
+use crate::view::BACKGROUND;
 
 /// Each cell's size in pixels.
 pub const CELL: (u32, u32) = (320, 240);
@@ -36,9 +37,9 @@ pub(super) fn clip_camera(
     Ok(camera)
 }
 
-/// `model-clip-sheet.png`, with the characters [`capture::screenshot_name`] keeps.
+/// `model-clip-sheet.png`, with the characters [`crate::view::screenshot_name`] keeps.
 pub fn sheet_name(model: &str, clip: &str) -> String {
-    let shot = capture::screenshot_name(model, Some((clip, 0.0)));
+    let shot = crate::view::screenshot_name(model, Some((clip, 0.0)));
     format!("{}-sheet.png", shot.strip_suffix("-f000.png").unwrap_or(&shot))
 }
 
@@ -57,14 +58,14 @@ impl Viewer {
     /// The sheet written into `dir`: its path, or `None` without a model on the GPU or a clip.
     fn save_contact_sheet(&self, w: &WindowState, dir: &Path) -> Result<Option<PathBuf>, String> {
         let (Some((_, model)), Some(scene), Some((clip, _))) =
-            (&w.model, self.app.scene(), self.app.current_clip_frame())
+            (&w.stage.model, self.app.scene(), self.app.current_clip_frame())
         else {
             return Ok(None);
         };
         let Some(c) = scene.clips.get(clip) else { return Ok(None) };
         let (cols, rows) = grid(c.frame_count);
         let overlays = self.app.overlays();
-        let camera = clip_camera(scene, clip, &w.camera.camera, CELL)?;
+        let camera = clip_camera(scene, clip, &w.stage.camera.camera, CELL)?;
         // MMD physics as playback from the clip's start shows it, when the view simulates it.
         let physics = std::cell::RefCell::new(
             self.app.physics_settings().and_then(|s| crate::physics::Simulation::new(scene, s)),

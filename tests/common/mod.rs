@@ -4,6 +4,7 @@
 
 use std::path::PathBuf;
 
+pub mod golden;
 pub mod mutate;
 
 pub fn corpus_dir() -> PathBuf {

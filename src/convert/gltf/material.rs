@@ -194,7 +194,7 @@ impl<'a> Materials<'a> {
 /// The bytes of a texture as a glTF image: the file itself when it is a PNG or JPEG that was drawn as read,
 /// else `decoded` as PNG. Returns the bytes, the MIME type and the file extension.
 fn image_bytes(path: &Path, keyed: bool, decoded: &image::RgbaImage) -> (Vec<u8>, &'static str, &'static str) {
-    if !keyed && let Ok(bytes) = std::fs::read(path) {
+    if !keyed && let Ok(bytes) = crate::vfs::read(path) {
         match image::guess_format(&bytes) {
             Ok(image::ImageFormat::Png) => return (bytes, "image/png", "png"),
             Ok(image::ImageFormat::Jpeg) => return (bytes, "image/jpeg", "jpg"),

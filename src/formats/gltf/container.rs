@@ -174,7 +174,8 @@ fn read_external(i: usize, uri: &str, dir: Option<&Path>) -> Result<Vec<u8>, Loa
         return Err(LoadError::whole(m));
     };
     let path = dir.join(&rel);
-    std::fs::read(&path).map_err(|e| LoadError::whole(format!("buffer {i}: cannot read \"{}\": {e}", path.display())))
+    crate::vfs::read(&path)
+        .map_err(|e| LoadError::whole(format!("buffer {i}: cannot read \"{}\": {e}", path.display())))
 }
 
 #[cfg(test)]

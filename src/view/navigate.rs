@@ -31,45 +31,44 @@ pub struct Navigation {
 }
 
 /// Shows the central area as an empty panel that catches the pointer, and returns its rectangle (where the 3D
-/// view is drawn) and what the pointer did there. Call after the sidebar and menu bar are laid out.
-pub fn central_view(ctx: &egui::Context) -> (egui::Rect, Navigation) {
-    ctx.root_ui(|ui| {
-        egui::CentralPanel::no_frame()
-            .show(ui, |ui| {
-                let rect = ui.max_rect();
-                let response = ui.interact(rect, ui.scope_id().with("rigscope 3d view"), egui::Sense::click_and_drag());
-                let mut nav = Navigation::default();
-                let shift = ui.input(|i| i.modifiers.shift);
-                let delta = response.drag_delta();
-                if response.dragged_by(egui::PointerButton::Middle)
-                    || (shift && response.dragged_by(egui::PointerButton::Primary))
-                {
-                    nav.pan = delta;
-                } else if response.dragged_by(egui::PointerButton::Primary) {
-                    nav.orbit = delta;
-                }
-                if response.contains_pointer() {
-                    nav.zoom = ui.input(|i| i.smooth_scroll_delta().y);
-                }
-                if response.clicked() {
-                    nav.click = response.interact_pointer_pos();
-                }
-                // Hover picking waits for the pointer to move: a window that opens under a resting pointer
-                // (a screenshot run, a test under Xvfb) shows no tooltip over the model.
-                let moved_id = ui.scope_id().with("rigscope pointer moved");
-                let now = ui.input(|i| i.pointer.delta() != egui::Vec2::ZERO);
-                let moved = ui.data_mut(|d| {
-                    let moved = d.get_temp_mut_or_default::<bool>(moved_id);
-                    *moved |= now;
-                    *moved
-                });
-                if !response.dragged() && moved {
-                    nav.hover = response.hover_pos();
-                }
-                (rect, nav)
-            })
-            .inner
-    })
+/// view is drawn) and what the pointer did there. Call after the sidebar and menu bar are laid out, with the
+/// root `Ui` they were laid out in.
+pub fn central_view(ui: &mut egui::Ui) -> (egui::Rect, Navigation) {
+    egui::CentralPanel::no_frame()
+        .show(ui, |ui| {
+            let rect = ui.max_rect();
+            let response = ui.interact(rect, ui.scope_id().with("rigscope 3d view"), egui::Sense::click_and_drag());
+            let mut nav = Navigation::default();
+            let shift = ui.input(|i| i.modifiers.shift);
+            let delta = response.drag_delta();
+            if response.dragged_by(egui::PointerButton::Middle)
+                || (shift && response.dragged_by(egui::PointerButton::Primary))
+            {
+                nav.pan = delta;
+            } else if response.dragged_by(egui::PointerButton::Primary) {
+                nav.orbit = delta;
+            }
+            if response.contains_pointer() {
+                nav.zoom = ui.input(|i| i.smooth_scroll_delta().y);
+            }
+            if response.clicked() {
+                nav.click = response.interact_pointer_pos();
+            }
+            // Hover picking waits for the pointer to move: a window that opens under a resting pointer
+            // (a screenshot run, a test under Xvfb) shows no tooltip over the model.
+            let moved_id = ui.scope_id().with("rigscope pointer moved");
+            let now = ui.input(|i| i.pointer.delta() != egui::Vec2::ZERO);
+            let moved = ui.data_mut(|d| {
+                let moved = d.get_temp_mut_or_default::<bool>(moved_id);
+                *moved |= now;
+                *moved
+            });
+            if !response.dragged() && moved {
+                nav.hover = response.hover_pos();
+            }
+            (rect, nav)
+        })
+        .inner
 }
 
 /// The window's camera and the size of what it frames (for zoom limits and clip planes).

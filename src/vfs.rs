@@ -1,0 +1,240 @@
+//! Where file bytes come from: the disk, or folders held in memory. Every loader that reads a file beside the
+//! model (textures, a `.gltf`'s external buffers, the model and its motions when opened or reloaded) reads
+//! through here, so none of them knows where its bytes live.
+//!
+//! - On the desktop a path is a file on disk, except under [`MEMORY_ROOT`].
+//! - Files handed over as bytes (the web page's drops, a dropped `.zip`, `?open=` downloads, the built-in demo's
+//!   texture) are [`mount`]ed as a folder in memory under [`MEMORY_ROOT`]; paths inside it resolve exactly as
+//!   on disk, case-insensitive lookups included, since those go through [`list`].
+//! - In the browser there is no disk: only mounted folders exist.
+//!
+//! The memory folders are process-wide (one mutex), as the disk is: the loaders that read beside a model take a
+//! folder path, and a path is all they need to be handed.
+
+use std::collections::BTreeMap;
+use std::ffi::OsString;
+use std::io;
+use std::path::{Component, Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+/// The root under which memory folders are mounted; never a folder on disk.
+pub const MEMORY_ROOT: &str = "/rigscope-memory";
+
+/// The mounted files by normalised path, and the number of the next mount.
+static MEMORY: Mutex<Memory> = Mutex::new(Memory { files: BTreeMap::new(), next: 0 });
+
+struct Memory {
+    files: BTreeMap<PathBuf, Arc<[u8]>>,
+    next: u64,
+}
+
+/// `path` without `.` components, with `..` applied: the key memory files are stored under. `None` when it
+/// climbs above its start.
+fn normalise(path: &Path) -> Option<PathBuf> {
+    let mut out = PathBuf::new();
+    for c in path.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                if !out.pop() {
+                    return None;
+                }
+            }
+            other => out.push(other.as_os_str()),
+        }
+    }
+    Some(out)
+}
+
+/// How `path` is named to the user: as given on disk; in a memory folder, by its path inside the folder (what
+/// the user dropped), without the mount's own folders.
+pub fn display_name(path: &Path) -> String {
+    match path.strip_prefix(MEMORY_ROOT) {
+        Ok(rest) => {
+            let mut parts = rest.components();
+            parts.next();
+            parts.as_path().display().to_string()
+        }
+        Err(_) => path.display().to_string(),
+    }
+}
+
+/// Whether `path` names a file on disk (one a watcher can watch), not one in memory.
+pub fn on_disk(path: &Path) -> bool {
+    !in_memory(path)
+}
+
+/// Whether `path` lies in memory rather than on disk.
+fn in_memory(path: &Path) -> bool {
+    cfg!(target_arch = "wasm32") || path.starts_with(MEMORY_ROOT)
+}
+
+fn not_found(path: &Path) -> io::Error {
+    io::Error::new(io::ErrorKind::NotFound, format!("{} is not among the files given", path.display()))
+}
+
+/// Mounts `files` (paths relative to the folder, `/` or `\` between folders) as a new folder in memory and
+/// returns its path. Names that are absolute or climb out (`..`) are left out; a later file of the same name
+/// replaces an earlier one.
+pub fn mount(files: impl IntoIterator<Item = (String, Arc<[u8]>)>) -> PathBuf {
+    let Ok(mut memory) = MEMORY.lock() else { return PathBuf::from(MEMORY_ROOT) };
+    let root = Path::new(MEMORY_ROOT).join(memory.next.to_string());
+    memory.next += 1;
+    for (name, bytes) in files {
+        let rel = PathBuf::from(name.replace('\\', "/"));
+        if rel.components().all(|c| matches!(c, Component::Normal(_) | Component::CurDir))
+            && let Some(path) = normalise(&root.join(rel))
+            && path != root
+        {
+            memory.files.insert(path, bytes);
+        }
+    }
+    root
+}
+
+/// Adds file `name` (a path inside the folder, as [`mount`] takes it) to the memory folder `root`, replacing one
+/// of the same name; returns its path, or `None` for a name that is absolute or climbs out.
+pub fn add(root: &Path, name: &str, bytes: Arc<[u8]>) -> Option<PathBuf> {
+    let rel = PathBuf::from(name.replace('\\', "/"));
+    if !root.starts_with(MEMORY_ROOT)
+        || !rel.components().all(|c| matches!(c, Component::Normal(_) | Component::CurDir))
+    {
+        return None;
+    }
+    let path = normalise(&root.join(rel)).filter(|p| p != root)?;
+    MEMORY.lock().ok()?.files.insert(path.clone(), bytes);
+    Some(path)
+}
+
+/// Forgets the memory folder `root` ([`mount`]'s answer) and everything in it.
+pub fn unmount(root: &Path) {
+    if let Ok(mut memory) = MEMORY.lock() {
+        memory.files.retain(|p, _| !p.starts_with(root));
+    }
+}
+
+/// The bytes of file `path`.
+pub fn read(path: &Path) -> io::Result<Vec<u8>> {
+    read_shared(path).map(|b| b.to_vec())
+}
+
+/// The bytes of file `path`, shared with the memory folder when it is there (no copy).
+pub fn read_shared(path: &Path) -> io::Result<Arc<[u8]>> {
+    if !in_memory(path) {
+        #[cfg(not(target_arch = "wasm32"))]
+        return std::fs::read(path).map(Arc::from);
+    }
+    let key = normalise(path).ok_or_else(|| not_found(path))?;
+    let memory = MEMORY.lock().map_err(|_| io::Error::other("the memory folders are unusable"))?;
+    memory.files.get(&key).cloned().ok_or_else(|| not_found(path))
+}
+
+/// Whether `path` is a file.
+pub fn is_file(path: &Path) -> bool {
+    if !in_memory(path) {
+        return path.is_file();
+    }
+    let (Some(key), Ok(memory)) = (normalise(path), MEMORY.lock()) else { return false };
+    memory.files.contains_key(&key)
+}
+
+/// Whether `path` is a folder (in memory: a folder some mounted file lies in).
+pub fn is_dir(path: &Path) -> bool {
+    if !in_memory(path) {
+        return path.is_dir();
+    }
+    let (Some(key), Ok(memory)) = (normalise(path), MEMORY.lock()) else { return false };
+    memory.files.range(key.clone()..).next().is_some_and(|(p, _)| p.starts_with(&key) && *p != key)
+}
+
+/// The names of the files and folders directly in folder `dir`, in no particular order.
+pub fn list(dir: &Path) -> io::Result<Vec<OsString>> {
+    #[cfg(not(target_arch = "wasm32"))]
+    if !in_memory(dir) {
+        return std::fs::read_dir(dir)?.map(|e| e.map(|e| e.file_name())).collect();
+    }
+    let key = normalise(dir).ok_or_else(|| not_found(dir))?;
+    let memory = MEMORY.lock().map_err(|_| io::Error::other("the memory folders are unusable"))?;
+    let mut names: Vec<OsString> = memory
+        .files
+        .range(key.clone()..)
+        .take_while(|(p, _)| p.starts_with(&key))
+        .filter_map(|(p, _)| p.strip_prefix(&key).ok()?.components().next().map(|c| c.as_os_str().to_owned()))
+        .collect();
+    names.dedup();
+    // A folder exists in memory only while some file lies in it.
+    if names.is_empty() {
+        return Err(not_found(dir));
+    }
+    Ok(names)
+}
+
+/// When `path` last changed, where that is known (files on disk); memory folders don't change, so listings of
+/// them are never cached by time.
+pub fn modified(path: &Path) -> Option<std::time::SystemTime> {
+    if in_memory(path) {
+        return None;
+    }
+    std::fs::metadata(path).and_then(|m| m.modified()).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn bytes(s: &str) -> Arc<[u8]> {
+        Arc::from(s.as_bytes())
+    }
+
+    #[test]
+    fn a_mounted_folder_reads_lists_and_refuses_names_that_climb_out() {
+        let root = mount([
+            ("Model.pmd".to_string(), bytes("m")),
+            ("tex\\Body.PNG".to_string(), bytes("b")),
+            ("tex/sub/x.bmp".to_string(), bytes("x")),
+            ("../escape.png".to_string(), bytes("e")),
+            ("/abs.png".to_string(), bytes("a")),
+        ]);
+        assert!(root.starts_with(MEMORY_ROOT));
+        assert_eq!(read(&root.join("Model.pmd")).unwrap(), b"m");
+        assert_eq!(read(&root.join("./tex/../tex/Body.PNG")).unwrap(), b"b");
+        assert!(is_file(&root.join("tex/Body.PNG")) && !is_file(&root.join("tex")));
+        assert!(is_dir(&root.join("tex")) && is_dir(&root.join("tex/sub")) && !is_dir(&root.join("Model.pmd")));
+        let mut names = list(&root).unwrap();
+        names.sort();
+        assert_eq!(names, ["Model.pmd", "tex"]);
+        let mut names = list(&root.join("tex")).unwrap();
+        names.sort();
+        assert_eq!(names, ["Body.PNG", "sub"]);
+        assert!(list(&root.join("nothing")).is_err());
+        assert_eq!(read(&root.join("missing.png")).unwrap_err().kind(), io::ErrorKind::NotFound);
+        assert!(!is_file(Path::new(MEMORY_ROOT).join("escape.png").as_path()));
+        assert!(!is_file(&root.join("abs.png")));
+        assert_eq!(modified(&root.join("Model.pmd")), None);
+        assert_eq!(display_name(&root.join("tex/Body.PNG")), "tex/Body.PNG");
+        assert_eq!(display_name(Path::new("/home/a/b.pmd")), "/home/a/b.pmd");
+        // Files added later join the folder.
+        assert_eq!(add(&root, "tex/late.png", bytes("l")), Some(root.join("tex/late.png")));
+        assert_eq!(add(&root, "../out.png", bytes("o")), None);
+        assert_eq!(read(&root.join("tex/late.png")).unwrap(), b"l");
+        // A second mount is a folder of its own; unmounting one leaves the other.
+        let other = mount([("Model.pmd".to_string(), bytes("2"))]);
+        assert_ne!(other, root);
+        unmount(&root);
+        assert!(!is_file(&root.join("Model.pmd")));
+        assert_eq!(read(&other.join("Model.pmd")).unwrap(), b"2");
+        unmount(&other);
+    }
+
+    #[test]
+    fn paths_outside_the_memory_root_are_the_disk() {
+        let dir = std::env::temp_dir().join(format!("rigscope-vfs-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("a.txt"), "disk").unwrap();
+        assert_eq!(read(&dir.join("a.txt")).unwrap(), b"disk");
+        assert!(is_file(&dir.join("a.txt")) && is_dir(&dir));
+        assert_eq!(list(&dir).unwrap(), ["a.txt"]);
+        assert!(modified(&dir.join("a.txt")).is_some());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

@@ -1,0 +1,304 @@
+//! Bytes in and out of the page, without paths. Files arrive in batches (one drop, one Open… pick, the
+//! `?open=` URLs, the CJK font), each read asynchronously by the browser; a finished batch is mounted as one
+//! memory folder ([`crate::vfs::mount`]) and opened from it with [`App::open_folder_files`], so a model finds
+//! the textures dropped with it (case-insensitively, as beside a model on disk) and a motion dropped with it
+//! attaches. Downloads (glTF export, screenshots) go out through an object URL.
+
+use std::cell::{Cell, RefCell};
+use std::rc::Rc;
+use std::sync::Arc;
+
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::{JsFuture, spawn_local};
+
+use crate::app::{App, Notice};
+
+/// Where the page's CJK font is, beside `index.html` (`web/build.sh` puts it there).
+const CJK_FONT_URL: &str = "fonts/cjk-fallback.ttf";
+
+/// What a batch of files is for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Purpose {
+    /// Open: models first, then motions attached (a drop, Open…, `?open=`).
+    Open,
+    /// Open what `?open=` named, downloaded from this folder of the site: the textures the model then misses
+    /// are downloaded from there too.
+    OpenUrls(String),
+    /// Textures a model opened by URL looked for, downloaded from beside it into its memory folder.
+    Textures(std::path::PathBuf),
+    /// Compare with…: the one model picked becomes the reference.
+    Compare,
+    /// The CJK font for Japanese names.
+    Font,
+}
+
+/// A batch read: each file's name (its path inside the batch) and bytes, or why it couldn't be read.
+struct Batch {
+    purpose: Purpose,
+    files: Vec<(String, Result<Vec<u8>, String>)>,
+}
+
+/// The batches under way and those read, shared with the futures that read them.
+pub struct Inbox {
+    ctx: egui::Context,
+    done: Rc<RefCell<Vec<Batch>>>,
+    pending: Rc<Cell<usize>>,
+}
+
+impl Inbox {
+    pub fn new(ctx: egui::Context) -> Inbox {
+        Inbox { ctx, done: Rc::default(), pending: Rc::default() }
+    }
+
+    /// Asks for another frame (something changed outside egui's input).
+    pub fn repaint(&self) {
+        self.ctx.request_repaint();
+    }
+
+    /// Batches still being read.
+    pub fn pending(&self) -> usize {
+        self.pending.get()
+    }
+
+    /// Reads `reads` (name and a future of the bytes) in the background as one batch.
+    fn spawn<F>(&self, purpose: Purpose, reads: F)
+    where
+        F: std::future::Future<Output = Vec<(String, Result<Vec<u8>, String>)>> + 'static,
+    {
+        let (done, pending, ctx) = (self.done.clone(), self.pending.clone(), self.ctx.clone());
+        pending.set(pending.get() + 1);
+        spawn_local(async move {
+            let files = reads.await;
+            done.borrow_mut().push(Batch { purpose, files });
+            pending.set(pending.get().saturating_sub(1));
+            ctx.request_repaint();
+        });
+    }
+
+    /// The files of one drop (eframe hands over the browser's `File`s), read as one batch.
+    pub fn read_drops(&self, dropped: Vec<egui::DroppedFileHandle>) {
+        if dropped.is_empty() {
+            return;
+        }
+        self.spawn(Purpose::Open, async move {
+            let mut files = Vec::with_capacity(dropped.len());
+            for file in &dropped {
+                let name = file.path().to_string_lossy().into_owned();
+                files.push((name, file.bytes_async().await));
+            }
+            files
+        });
+    }
+
+    /// Open… or Compare with…: the browser's file picker (several files at once for Open).
+    pub fn pick(&self, purpose: Purpose) {
+        let compare = purpose == Purpose::Compare;
+        self.spawn(purpose, async move {
+            let dialog = rfd::AsyncFileDialog::new().set_title("Open a model and its textures and motions");
+            let picked = if compare {
+                dialog.pick_file().await.into_iter().collect()
+            } else {
+                dialog.pick_files().await.unwrap_or_default()
+            };
+            let mut files = Vec::with_capacity(picked.len());
+            for handle in picked {
+                files.push((handle.file_name(), Ok(handle.read().await)));
+            }
+            files
+        });
+    }
+
+    /// Downloads `urls` (relative to the page) as one batch to open.
+    pub fn fetch(&self, urls: Vec<String>) {
+        let base = urls.first().map_or(String::new(), |u| url_folder(u));
+        self.spawn(Purpose::OpenUrls(base), async move {
+            let mut files = Vec::with_capacity(urls.len());
+            for url in urls {
+                let name = url_file_name(&url);
+                files.push((name, fetch_bytes(&url).await));
+            }
+            files
+        });
+    }
+
+    /// Downloads the CJK font from beside the page.
+    pub fn fetch_cjk_font(&self) {
+        self.spawn(Purpose::Font, async move { vec![(CJK_FONT_URL.to_string(), fetch_bytes(CJK_FONT_URL).await)] });
+    }
+
+    /// Hands every batch read since the last frame to `app`.
+    pub fn take_into(&self, app: &mut App, ctx: &egui::Context) {
+        let batches = std::mem::take(&mut *self.done.borrow_mut());
+        for batch in batches {
+            let mut readable = Vec::with_capacity(batch.files.len());
+            for (name, bytes) in batch.files {
+                match bytes {
+                    Ok(bytes) => readable.push((name, bytes)),
+                    Err(e) if batch.purpose == Purpose::Font => {
+                        app.set_cjk_font_missing(format!("the page's CJK font ({name}) could not be read: {e}"));
+                    }
+                    // A texture that isn't beside the model stays missing; the Problems section lists it.
+                    Err(_) if matches!(batch.purpose, Purpose::Textures(_)) => {}
+                    Err(e) => app.add_notice(Notice::error(format!("{name}: cannot read: {e}"))),
+                }
+            }
+            match batch.purpose {
+                Purpose::Font => {
+                    if let Some((_, bytes)) = readable.pop() {
+                        app.install_cjk_font_bytes(ctx, bytes);
+                    }
+                }
+                Purpose::Textures(dir) => {
+                    let paths: Vec<_> =
+                        readable.into_iter().filter_map(|(n, b)| crate::vfs::add(&dir, &n, Arc::from(b))).collect();
+                    if !paths.is_empty() {
+                        app.files_arrived(&paths);
+                    }
+                }
+                Purpose::Open | Purpose::OpenUrls(_) | Purpose::Compare => {
+                    let names: Vec<String> = readable.iter().map(|(n, _)| n.clone()).collect();
+                    let dir = crate::vfs::mount(readable.into_iter().map(|(n, b)| (n, Arc::from(b))));
+                    if batch.purpose == Purpose::Compare {
+                        if let Some(name) = names.first() {
+                            app.compare_with_path(&dir.join(name));
+                        }
+                    } else if app.open_folder_files(&dir, &names).is_empty() && !names.is_empty() {
+                        app.add_notice(Notice::error(format!(
+                            "nothing to open among {}: only textures or buffers",
+                            names.join(", ")
+                        )));
+                    } else if let Purpose::OpenUrls(base) = batch.purpose {
+                        self.fetch_missing(app, dir, &base);
+                    }
+                }
+            }
+        }
+    }
+}
+
+impl Inbox {
+    /// Downloads the textures the shown model (opened by URL into memory folder `dir`) looked for and missed,
+    /// from the site's folder `base` it came from, the way the desktop finds them beside the model.
+    fn fetch_missing(&self, app: &App, dir: std::path::PathBuf, base: &str) {
+        let wanted: Vec<String> = app
+            .texture_files()
+            .iter()
+            .filter(|p| !crate::vfs::is_file(p))
+            .filter_map(|p| p.strip_prefix(&dir).ok())
+            .map(|rel| rel.to_string_lossy().replace('\\', "/"))
+            .collect();
+        if wanted.is_empty() {
+            return;
+        }
+        let base = base.to_string();
+        self.spawn(Purpose::Textures(dir), async move {
+            let mut files = Vec::with_capacity(wanted.len());
+            for rel in wanted {
+                let url: Vec<String> =
+                    rel.split('/').map(|part| String::from(js_sys::encode_uri_component(part))).collect();
+                files.push((rel, fetch_bytes(&format!("{base}{}", url.join("/"))).await));
+            }
+            files
+        });
+    }
+}
+
+/// The folder part of `url` (up to and with its last `/`), where the files beside it are.
+fn url_folder(url: &str) -> String {
+    let path = url.split(['?', '#']).next().unwrap_or(url);
+    path.rfind('/').map_or(String::new(), |i| path[..=i].to_string())
+}
+
+/// The `open` parameters of the page's address (`index.html?open=a.pmd&open=b.vmd`), in order.
+pub fn open_urls() -> Vec<String> {
+    let Some(search) = web_sys::window().and_then(|w| w.location().search().ok()) else { return Vec::new() };
+    let Ok(params) = web_sys::UrlSearchParams::new_with_str(&search) else { return Vec::new() };
+    params.get_all("open").iter().filter_map(|v| v.as_string()).filter(|s| !s.is_empty()).collect()
+}
+
+/// The last path segment of `url`, without query or fragment, percent-decoded where it can be.
+fn url_file_name(url: &str) -> String {
+    let path = url.split(['?', '#']).next().unwrap_or(url);
+    let last = path.rsplit('/').next().unwrap_or(path);
+    js_sys::decode_uri_component(last).ok().and_then(|s| s.as_string()).unwrap_or_else(|| last.to_string())
+}
+
+fn js_text(e: &wasm_bindgen::JsValue) -> String {
+    e.as_string().or_else(|| js_sys::JSON::stringify(e).ok().and_then(|s| s.as_string())).unwrap_or_default()
+}
+
+/// The bytes at `url`, or why not (an HTTP status, a network error).
+async fn fetch_bytes(url: &str) -> Result<Vec<u8>, String> {
+    let window = web_sys::window().ok_or("no window")?;
+    let response = JsFuture::from(window.fetch_with_str(url)).await.map_err(|e| js_text(&e))?;
+    let response: web_sys::Response = response.dyn_into().map_err(|e| js_text(&e))?;
+    if !response.ok() {
+        return Err(format!("HTTP {} {}", response.status(), response.status_text()));
+    }
+    let buffer = JsFuture::from(response.array_buffer().map_err(|e| js_text(&e))?).await.map_err(|e| js_text(&e))?;
+    Ok(js_sys::Uint8Array::new(&buffer).to_vec())
+}
+
+/// Milliseconds since the page's navigation started (`performance.now()`).
+pub fn page_time_ms() -> f64 {
+    web_sys::window().and_then(|w| w.performance()).map_or(0.0, |p| p.now())
+}
+
+/// Offers `bytes` as a download named `name`.
+pub fn download(name: &str, bytes: &[u8], mime: &str) -> Result<(), String> {
+    let array = js_sys::Uint8Array::from(bytes);
+    let parts = js_sys::Array::of1(&array);
+    let options = web_sys::BlobPropertyBag::new();
+    options.set_type(mime);
+    let blob = web_sys::Blob::new_with_u8_array_sequence_and_options(&parts, &options).map_err(|e| js_text(&e))?;
+    let url = web_sys::Url::create_object_url_with_blob(&blob).map_err(|e| js_text(&e))?;
+    let document = web_sys::window().and_then(|w| w.document()).ok_or("no document")?;
+    let a: web_sys::HtmlAnchorElement =
+        document.create_element("a").map_err(|e| js_text(&e))?.dyn_into().map_err(|e| js_text(&e))?;
+    a.set_href(&url);
+    a.set_download(name);
+    a.click();
+    let _ = web_sys::Url::revoke_object_url(&url);
+    Ok(())
+}
+
+/// Reads `texture` (RGBA8, `size`) back from the GPU and downloads it as a PNG named `name` once the browser
+/// has mapped it (asynchronously: the page can't wait).
+pub fn download_texture(renderer: &crate::render::Renderer, texture: &wgpu::Texture, size: (u32, u32), name: String) {
+    let (w, h) = size;
+    let row = w * 4;
+    let padded = row.div_ceil(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT) * wgpu::COPY_BYTES_PER_ROW_ALIGNMENT;
+    let device = renderer.device();
+    let buffer = device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some("page screenshot"),
+        size: u64::from(padded) * u64::from(h),
+        usage: wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::MAP_READ,
+        mapped_at_creation: false,
+    });
+    let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("screenshot") });
+    encoder.copy_texture_to_buffer(
+        texture.as_image_copy(),
+        wgpu::TexelCopyBufferInfo {
+            buffer: &buffer,
+            layout: wgpu::TexelCopyBufferLayout { offset: 0, bytes_per_row: Some(padded), rows_per_image: Some(h) },
+        },
+        wgpu::Extent3d { width: w, height: h, depth_or_array_layers: 1 },
+    );
+    renderer.queue().submit([encoder.finish()]);
+    let mapped = buffer.clone();
+    buffer.slice(..).map_async(wgpu::MapMode::Read, move |result| {
+        if result.is_err() {
+            return;
+        }
+        let texels: Vec<u8> = match mapped.slice(..).get_mapped_range() {
+            Ok(view) => view.chunks(padded as usize).flat_map(|r| &r[..row as usize]).copied().collect(),
+            Err(_) => return,
+        };
+        mapped.unmap();
+        let Some(image) = image::RgbaImage::from_raw(w, h, texels) else { return };
+        let mut png = Vec::new();
+        if image.write_to(&mut std::io::Cursor::new(&mut png), image::ImageFormat::Png).is_ok() {
+            let _ = download(&name, &png, "image/png");
+        }
+    });
+}

@@ -1,0 +1,156 @@
+// Drives rigscope's web page (target/web, built by web/build.sh) in Debian's Chromium through playwright-core,
+// with one GPU path: WebGPU (SwiftShader's Vulkan under Chromium's unsafe-WebGPU flags) or WebGL2 (no WebGPU
+// flags: Chromium has no WebGPU adapter then, and wgpu falls back to WebGL2). tests/web_page.rs runs it once per
+// path and checks what it writes; this script only drives the page and records what it saw.
+//
+//   node page.mjs --site DIR --corpus DIR --fixtures DIR --out DIR --backend webgpu|webgl [--chromium PATH]
+//
+// --fixtures holds mrfixit/lsalzman_mrfixit.iqm with its two textures (tests/web_page.rs makes them), served at
+// /fixtures/ for the ?open= step: the page must fetch the textures from beside the model.
+//
+// Writes to --out: demo.png (the demo paused at frame 0), dance-a.png and dance-b.png (the corpus PMD with its
+// texture and the VMD dropped together, paused at two frames), iqm.png (an IQM opened through ?open=), and
+// result.json (the app's status after each step, the console's errors, timings).
+
+import http from "node:http";
+import fs from "node:fs";
+import path from "node:path";
+import { chromium } from "playwright-core";
+
+const args = Object.fromEntries(
+  process.argv.slice(2).reduce((acc, a, i, all) => (a.startsWith("--") ? [...acc, [a.slice(2), all[i + 1]]] : acc), []),
+);
+for (const need of ["site", "corpus", "fixtures", "out", "backend"]) {
+  if (!args[need]) throw new Error(`--${need} is required`);
+}
+const TIMEOUT_MS = 180_000;
+fs.mkdirSync(args.out, { recursive: true });
+
+// A static server on 127.0.0.1: the site at /, the corpus at /corpus/, the fixtures at /fixtures/.
+const TYPES = { ".html": "text/html", ".js": "text/javascript", ".wasm": "application/wasm", ".ttf": "font/ttf" };
+const server = http.createServer((req, res) => {
+  const url = new URL(req.url, "http://127.0.0.1");
+  const rel = decodeURIComponent(url.pathname);
+  const [root, inside] = rel.startsWith("/corpus/")
+    ? [args.corpus, rel.slice(8)]
+    : rel.startsWith("/fixtures/")
+      ? [args.fixtures, rel.slice(10)]
+      : [args.site, rel.slice(1) || "index.html"];
+  const file = path.resolve(root, inside);
+  if (!file.startsWith(path.resolve(root)) || !fs.existsSync(file) || !fs.statSync(file).isFile()) {
+    res.writeHead(404);
+    return res.end();
+  }
+  res.writeHead(200, { "Content-Type": TYPES[path.extname(file)] ?? "application/octet-stream" });
+  fs.createReadStream(file).pipe(res);
+});
+await new Promise((ok) => server.listen(0, "127.0.0.1", ok));
+const base = `http://127.0.0.1:${server.address().port}`;
+
+const flags = ["--no-sandbox", "--disable-quic", "--no-first-run", "--disable-background-networking",
+  "--disable-component-update", "--disable-sync"];
+if (args.backend === "webgpu") {
+  // Without the last three a WebGPU canvas screenshots blank (../shared/notes/web.md, section 6).
+  flags.push("--enable-unsafe-webgpu", "--enable-features=Vulkan", "--use-vulkan=swiftshader", "--use-angle=swiftshader");
+}
+const browser = await chromium.launch({ executablePath: args.chromium ?? "/usr/bin/chromium", args: flags, headless: true });
+const result = { backend: args.backend, console_errors: [], steps: {} };
+const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
+page.on("console", (m) => {
+  if (m.type() === "error") result.console_errors.push(m.text());
+});
+page.on("pageerror", (e) => result.console_errors.push(String(e)));
+
+async function status() {
+  return JSON.parse(await page.evaluate(() => (window.rigscope ? window.rigscope.status() : "null")));
+}
+async function waitFor(what, predicate) {
+  const end = Date.now() + TIMEOUT_MS;
+  let last = null;
+  while (Date.now() < end) {
+    last = await status();
+    const panicked = await page.evaluate(() => (window.rigscope ? window.rigscope.has_panicked() : false));
+    if (panicked) throw new Error(`the app panicked waiting for ${what}: ${await page.evaluate(() => window.rigscope.panic_message())}`);
+    if (last && predicate(last)) return last;
+    await page.waitForTimeout(100);
+  }
+  throw new Error(`timed out waiting for ${what}; last status: ${JSON.stringify(last)}`);
+}
+// A still frame: playback stopped at `frame`, then a few frames drawn so the view shows it.
+async function still(frame, file) {
+  await page.evaluate((f) => window.rigscope.pause_at(f), frame);
+  const drawn = (await status()).frames_drawn;
+  // An idle page draws only when something changes: pause_at asks for one frame.
+  const s = await waitFor(`frame ${frame} drawn`, (s) => s.frames_drawn > drawn && !s.playing && Math.abs(s.frame - frame) < 1e-3);
+  await page.waitForTimeout(300);
+  await page.screenshot({ path: path.join(args.out, file) });
+  return s;
+}
+// Drops files on the canvas as a user's drag from the file manager does (dragenter, dragover, drop).
+async function drop(files) {
+  const payload = files.map(([name, bytes]) => ({ name, data: Buffer.from(bytes).toString("base64") }));
+  const transfer = await page.evaluateHandle((files) => {
+    const dt = new DataTransfer();
+    for (const f of files) {
+      const bin = atob(f.data);
+      const bytes = new Uint8Array(bin.length);
+      for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+      dt.items.add(new File([bytes], f.name));
+    }
+    return dt;
+  }, payload);
+  for (const type of ["dragenter", "dragover", "drop"]) {
+    await page.dispatchEvent("canvas", type, { dataTransfer: transfer });
+  }
+}
+
+try {
+  // 1. The demo, from navigation to its first frame.
+  const started = Date.now();
+  await page.goto(`${base}/index.html`);
+  result.steps.demo = await waitFor("the demo's first frames", (s) => s.frames_drawn >= 3 && s.model === "demo.iqm");
+  result.navigation_to_first_frame_ms = result.steps.demo.first_frame_ms;
+  result.wall_to_third_frame_ms = Date.now() - started;
+  result.steps.demo_still = await still(0, "demo.png");
+
+  // 2. A click on the model fills the Picked section.
+  const [x, y, w, h] = result.steps.demo_still.view;
+  await page.mouse.click(x + w / 2, y + h * 0.45);
+  result.steps.picked = await waitFor("a pick", (s) => s.picked);
+
+  // 3. A malformed file shows its error, and the model stays.
+  await drop([["broken.pmx", Buffer.from("PMX \u0000\u0000 this is not a model")]]);
+  result.steps.malformed = await waitFor("the malformed file's error", (s) => s.notices.some((n) => n.includes("broken.pmx")));
+
+  // 4. The corpus PMD with its texture and the dance, dropped together; the dance played, then two stills.
+  const mmd = path.join(args.corpus, "mmd/threejs");
+  await drop([
+    ["miku_v2.pmd", fs.readFileSync(path.join(mmd, "miku/miku_v2.pmd"))],
+    ["eyeM2.bmp", fs.readFileSync(path.join(mmd, "miku/eyeM2.bmp"))],
+    ["wavefile_v2.vmd", fs.readFileSync(path.join(mmd, "vmds/wavefile_v2.vmd"))],
+  ]);
+  result.steps.dance = await waitFor("the dance", (s) => s.model === "miku_v2.pmd" && s.clip !== null && s.loading === 0);
+  await page.evaluate(() => window.rigscope.play());
+  const playing = await status();
+  await page.waitForTimeout(2000);
+  const played = await status();
+  result.dance_frames_per_second = ((played.frames_drawn - playing.frames_drawn) * 1000) / 2000;
+  result.steps.dance_a = await still(120, "dance-a.png");
+  result.steps.dance_b = await still(400, "dance-b.png");
+
+  // 5. An IQM opened through ?open=, its textures fetched from beside it.
+  await page.goto(`${base}/index.html?open=fixtures/mrfixit/lsalzman_mrfixit.iqm`);
+  result.steps.open_url = await waitFor(
+    "the ?open= model and its textures",
+    (s) => s.model === "lsalzman_mrfixit.iqm" && s.textures === 2 && s.loading === 0 && s.frames_drawn >= 3,
+  );
+  result.steps.open_url_still = await still(0, "iqm.png");
+} catch (e) {
+  result.error = String(e && e.stack ? e.stack : e);
+  await page.screenshot({ path: path.join(args.out, "failure.png") }).catch(() => {});
+} finally {
+  fs.writeFileSync(path.join(args.out, "result.json"), JSON.stringify(result, null, 2));
+  await browser.close();
+  server.close();
+}
+process.exit(result.error ? 1 : 0);

@@ -1,0 +1,193 @@
+//! The web page in a real browser: `web/build.sh` builds the site (once per run, into target/web with a cargo
+//! target folder of its own, since the running `cargo test` holds the main one), then `tests/web/page.mjs` drives
+//! it in Debian's Chromium through playwright-core (pinned in tests/web/package-lock.json, installed here with
+//! `npm ci` on first use; no browser download), once with WebGPU and once with WebGL2. The script only drives
+//! the page and records what the app's `status()` said and what the page looked like; the checks are here.
+//!
+//! Needs (`.ci/run` installs them): Chromium (`apt-get install chromium`), Node and npm, the wasm32 standard
+//! library (rustup's target, or Debian's `rustc-web` and `rust-web-src`), and the wasm-bindgen CLI of
+//! Cargo.lock's version. Missing any of them fails the test, as a missing GPU adapter fails the render tests.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::{Mutex, OnceLock};
+
+use common::golden::{Difference, check_golden};
+use image::RgbaImage;
+use serde_json::Value;
+
+fn manifest() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The built site, built once for all tests of this run.
+fn site() -> &'static Path {
+    static SITE: OnceLock<PathBuf> = OnceLock::new();
+    SITE.get_or_init(|| {
+        let out = Command::new("bash")
+            .arg(manifest().join("web/build.sh"))
+            .env("CARGO_TARGET_DIR", manifest().join("target/web-build"))
+            .output()
+            .expect("running web/build.sh");
+        assert!(
+            out.status.success(),
+            "web/build.sh failed:\n{}\n{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        manifest().join("target/web")
+    })
+}
+
+/// tests/web's node_modules, installed from its lock file on first use.
+fn node_modules() {
+    static INSTALLED: OnceLock<()> = OnceLock::new();
+    INSTALLED.get_or_init(|| {
+        let dir = manifest().join("tests/web");
+        if dir.join("node_modules/playwright-core/package.json").is_file() {
+            return;
+        }
+        let out = Command::new("npm")
+            .args(["ci", "--no-audit", "--no-fund"])
+            .current_dir(&dir)
+            .output()
+            .expect("npm (apt-get install nodejs npm)");
+        assert!(out.status.success(), "npm ci in tests/web failed: {}", String::from_utf8_lossy(&out.stderr));
+    });
+}
+
+/// Runs page.mjs with `backend` and returns its result.json and output folder. One browser at a time: two
+/// software-rendered pages on two cores only slow each other down.
+fn run_page(backend: &str) -> (Value, PathBuf) {
+    static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
+    let site = site();
+    node_modules();
+    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let out = manifest().join("target/web-tests").join(backend);
+    let _ = std::fs::remove_dir_all(&out);
+    let fixtures = fixtures();
+    let run = Command::new("node")
+        .arg(manifest().join("tests/web/page.mjs"))
+        .args(["--site", &site.display().to_string()])
+        .args(["--corpus", &common::corpus_dir().display().to_string()])
+        .args(["--fixtures", &fixtures.display().to_string()])
+        .args(["--out", &out.display().to_string(), "--backend", backend])
+        .output()
+        .expect("node (apt-get install nodejs)");
+    let text = std::fs::read_to_string(out.join("result.json")).unwrap_or_else(|e| {
+        panic!(
+            "page.mjs wrote no result ({e}):\n{}\n{}",
+            String::from_utf8_lossy(&run.stdout),
+            String::from_utf8_lossy(&run.stderr)
+        )
+    });
+    let result: Value = serde_json::from_str(&text).expect("result.json is JSON");
+    assert!(
+        run.status.success() && result.get("error").is_none_or(Value::is_null),
+        "the page under {backend} failed: {}\n(pictures in {})",
+        result["error"],
+        out.display()
+    );
+    (result, out)
+}
+
+/// The ?open= step's site folder: the corpus's mrfixit with textures of the names it asks for beside it (the
+/// corpus has none), a different colour each, so the page must fetch them from beside the model.
+fn fixtures() -> PathBuf {
+    let dir = manifest().join("target/web-tests/fixtures");
+    let model = dir.join("mrfixit");
+    std::fs::create_dir_all(&model).unwrap();
+    std::fs::copy(common::corpus("iqm/lsalzman_mrfixit.iqm"), model.join("lsalzman_mrfixit.iqm")).unwrap();
+    for (name, colour) in [("Body.tga", [200u8, 120, 40, 255]), ("Head.tga", [60, 140, 220, 255])] {
+        let img = RgbaImage::from_fn(64, 64, |x, y| {
+            if (x / 8 + y / 8) % 2 == 0 { image::Rgba(colour) } else { image::Rgba([240, 240, 240, 255]) }
+        });
+        img.save(model.join(name)).unwrap();
+    }
+    dir
+}
+
+fn picture(dir: &Path, name: &str) -> RgbaImage {
+    image::open(dir.join(name)).unwrap_or_else(|e| panic!("{}: {e}", dir.join(name).display())).to_rgba8()
+}
+
+/// The 3D view's rectangle (CSS pixels, which are the screenshot's at the tests' device scale of 1) as
+/// `status()` gave it.
+fn view_rect(status: &Value) -> (u32, u32, u32, u32) {
+    let v: Vec<f64> = status["view"].as_array().unwrap().iter().map(|x| x.as_f64().unwrap()).collect();
+    (v[0].ceil() as u32, v[1].ceil() as u32, v[2].floor() as u32 - 1, v[3].floor() as u32 - 1)
+}
+
+fn crop(img: &RgbaImage, (x, y, w, h): (u32, u32, u32, u32)) -> RgbaImage {
+    image::imageops::crop_imm(img, x, y, w, h).to_image()
+}
+
+/// The share of the view's pixels that aren't the background.
+fn covered(view: &RgbaImage) -> f64 {
+    let bg = view.get_pixel(2, 2).0;
+    let off = view.pixels().filter(|p| (0..3).any(|k| p.0[k].abs_diff(bg[k]) > 24)).count();
+    off as f64 / f64::from(view.width() * view.height())
+}
+
+fn notices(status: &Value) -> Vec<String> {
+    status["notices"].as_array().unwrap().iter().map(|n| n.as_str().unwrap().to_string()).collect()
+}
+
+/// Everything the issue asks of the page, under one GPU path.
+fn check_page(backend: &str, adapter_backend: &str) {
+    let (result, out) = run_page(backend);
+    let steps = &result["steps"];
+    assert_eq!(result["console_errors"], serde_json::json!([]), "the console showed errors");
+
+    // The demo, textured, on the GPU path asked for.
+    let demo = &steps["demo_still"];
+    assert_eq!(demo["backend"], adapter_backend, "{demo}");
+    assert!(demo["gpu_error"].is_null(), "{demo}");
+    assert_eq!((demo["textures"].as_u64(), demo["missing_textures"].as_u64()), (Some(1), Some(0)), "{demo}");
+    // The whole page against one golden for both paths: the same picture is the point.
+    check_golden("web_demo", &picture(&out, "demo.png"));
+
+    // A click on the model picks.
+    assert_eq!(steps["picked"]["picked"], true);
+
+    // A malformed file: its error shown, the demo still there.
+    let malformed = &steps["malformed"];
+    assert_eq!(malformed["model"], "demo.iqm", "{malformed}");
+    assert!(notices(malformed).iter().any(|n| n.starts_with("broken.pmx") && n.contains("expected")), "{malformed}");
+
+    // The PMD dropped with its texture and the dance: textured, and dancing (two frames differ where the model
+    // is, and only a small part of the view stays the same).
+    let dance = &steps["dance_a"];
+    assert_eq!(dance["model"], "miku_v2.pmd", "{dance}");
+    assert_eq!((dance["textures"].as_u64(), dance["missing_textures"].as_u64()), (Some(1), Some(0)), "{dance}");
+    assert!(notices(dance).iter().any(|n| n.starts_with("wavefile_v2.vmd: attached")), "{dance}");
+    let rect = view_rect(dance);
+    let (a, b) = (crop(&picture(&out, "dance-a.png"), rect), crop(&picture(&out, "dance-b.png"), rect));
+    let moved = Difference::of(&a, &b).bad_pixels as f64 / f64::from(a.width() * a.height());
+    assert!(covered(&a) > 0.01 && covered(&b) > 0.01, "the character is drawn: {} {}", covered(&a), covered(&b));
+    assert!(moved > 0.005, "frames 120 and 400 differ in {:.2}% of the view", moved * 100.0);
+
+    // An IQM opened through ?open=.
+    let opened = &steps["open_url_still"];
+    assert_eq!(opened["model"], "lsalzman_mrfixit.iqm", "{opened}");
+    assert_eq!((opened["textures"].as_u64(), opened["missing_textures"].as_u64()), (Some(2), Some(0)), "{opened}");
+    let iqm = crop(&picture(&out, "iqm.png"), view_rect(opened));
+    assert!(covered(&iqm) > 0.03, "the IQM covers {:.2}% of the view", covered(&iqm) * 100.0);
+
+    eprintln!(
+        "{backend}: navigation to the demo's first frame {} ms; the dance played at {} frames/s",
+        result["navigation_to_first_frame_ms"], result["dance_frames_per_second"]
+    );
+}
+
+#[test]
+fn the_page_under_webgpu() {
+    check_page("webgpu", "BrowserWebGpu");
+}
+
+#[test]
+fn the_page_under_webgl2() {
+    check_page("webgl", "Gl");
+}

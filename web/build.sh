@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Builds the web page into target/web/: index.html, rigscope.js and rigscope_bg.wasm (wasm-bindgen's glue and
+# module), and fonts/cjk-fallback.ttf for Japanese names. Nothing is fetched from outside at run time.
+# Serve it with: python3 -m http.server --bind 127.0.0.1 8000 --directory target/web
+# The wasm32 standard library: web/toolchain.sh. See ARCHITECTURE.md, "The web page".
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export CARGO_TERM_COLOR="${CARGO_TERM_COLOR:-never}"
+OUT=target/web
+TARGET_DIR="${CARGO_TARGET_DIR:-target}"
+source web/toolchain.sh
+echo "== wasm32 standard library: $WASM_STD"
+
+# wasm-bindgen's CLI must be exactly the version of the wasm-bindgen crate in Cargo.lock.
+want="$(grep -A1 '^name = "wasm-bindgen"$' Cargo.lock | sed -n 's/^version = "\(.*\)"/\1/p')"
+have="$(wasm-bindgen --version 2>/dev/null | awk '{print $2}' || true)"
+if [ "$have" != "$want" ]; then
+  echo "== installing wasm-bindgen-cli $want (found: ${have:-none})"
+  cargo install wasm-bindgen-cli --version "$want"
+fi
+
+echo "== cargo rustc --profile web-release --target $TARGET"
+cargo rustc --locked --profile web-release --lib --target "$TARGET" --crate-type cdylib "${WASM_ARGS[@]}"
+
+echo "== wasm-bindgen"
+rm -rf "$OUT"
+mkdir -p "$OUT/fonts"
+wasm-bindgen "$TARGET_DIR/$TARGET/web-release/rigscope.wasm" --out-dir "$OUT" --target web --no-typescript \
+  --remove-name-section --remove-producers-section
+cp web/index.html "$OUT/"
+# Japanese bone and morph names need a CJK font; Droid Sans Fallback (Apache-2.0, 1.8 MB) is the smallest.
+font=""
+for f in /usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf /usr/share/fonts/google-droid-sans-fonts/DroidSansFallbackFull.ttf; do
+  [ -f "$f" ] && font="$f" && break
+done
+if [ -n "$font" ]; then
+  cp "$font" "$OUT/fonts/cjk-fallback.ttf"
+else
+  echo "warning: no Droid Sans Fallback found (apt-get install fonts-droid-fallback): Japanese names draw as boxes" >&2
+fi
+wasm="$OUT/rigscope_bg.wasm"
+echo "== built $OUT: $(stat -c %s "$wasm") bytes of wasm, $(gzip -9 -c "$wasm" | wc -c) gzipped"
