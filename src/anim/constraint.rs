@@ -70,24 +70,32 @@ pub(crate) fn apply_to_evaluated(
     {
         return;
     }
+    // The buffers are the pose's, reused from frame to frame (taken out while the pose is borrowed).
+    let mut scratch = std::mem::take(&mut pose.scratch);
+    let Scratch { has_append, has_ik, offsets, animated, changed, chain: chain_scratch } = &mut scratch;
     // Which joints have an append or an IK chain (few do; the lists are scanned only for those).
-    let mut has_append = vec![false; n];
+    has_append.clear();
+    has_append.resize(n, false);
     for a in constraints.append.iter().filter(|a| a.joint < n && a.source < n) {
         has_append[a.joint] = true;
     }
     let chain_ok = |c: &IkChain| c.joint < n && c.target < n && c.links.iter().all(|l| l.joint < n);
-    let mut has_ik = vec![false; n];
+    has_ik.clear();
+    has_ik.resize(n, false);
     for c in constraints.ik.iter().filter(|c| chain_ok(c)) {
         has_ik[c.joint] = true;
     }
     // What each appended bone took (its append offset), and what the motion gave every bone before any
     // constraint, to tell a source's own motion from what IK and appends added to it.
-    let mut offsets = vec![(Quat::IDENTITY, Vec3::ZERO); n];
-    let animated: Vec<Quat> = pose.locals.iter().map(|l| l.rotation).collect();
+    offsets.clear();
+    offsets.resize(n, (Quat::IDENTITY, Vec3::ZERO));
+    animated.clear();
+    animated.extend(pose.locals.iter().map(|l| l.rotation));
     // Appends change locals only; the world matrices from the first changed joint on are recomputed when an IK
-    // chain is about to read them, and at the end.
+    // chain is about to read them, and at the end. `changed` is all false between uses.
     let mut stale: Option<usize> = None;
-    let mut changed = vec![false; n];
+    changed.clear();
+    changed.resize(n, false);
     for j in constraints.transform_order(n) {
         if let Some(after) = after_physics
             && constraints.deform.get(j).is_some_and(|d| d.after_physics) != after
@@ -95,7 +103,7 @@ pub(crate) fn apply_to_evaluated(
             continue;
         }
         for a in constraints.append.iter().filter(|a| has_append[j] && a.joint == j && a.source < n) {
-            let (rotation, translation) = append_source(skeleton, pose, a, &offsets, &animated, has_append[a.source]);
+            let (rotation, translation) = append_source(skeleton, pose, a, offsets, animated, has_append[a.source]);
             let local = &mut pose.locals[j];
             let offset = &mut offsets[j];
             if a.rotation {
@@ -120,14 +128,40 @@ pub(crate) fn apply_to_evaluated(
                 continue;
             }
             if let Some(s) = stale.take() {
-                pose.evaluate_changed(skeleton, &mut changed, s);
+                pose.evaluate_changed(skeleton, changed, s);
             }
-            solve(skeleton, chain, pose);
+            solve(skeleton, chain, pose, chain_scratch, changed);
         }
     }
     if let Some(s) = stale {
-        pose.evaluate_changed(skeleton, &mut changed, s);
+        pose.evaluate_changed(skeleton, changed, s);
     }
+    pose.scratch = scratch;
+}
+
+/// Buffers `apply_to_evaluated` and `solve` reuse from frame to frame (kept in the [`Pose`]), so that applying
+/// the constraints allocates nothing once a pose has been through a frame.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Scratch {
+    has_append: Vec<bool>,
+    has_ik: Vec<bool>,
+    offsets: Vec<(Quat, Vec3)>,
+    animated: Vec<Quat>,
+    /// One mark per joint for `Pose::evaluate_changed`, all false between uses.
+    changed: Vec<bool>,
+    chain: ChainScratch,
+}
+
+/// One chain's solve state: its path (top link to effector), each path joint's local matrix, and per link its
+/// limits, animated rotation and accumulated turn.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct ChainScratch {
+    path: Vec<usize>,
+    left: Vec<usize>,
+    local: Vec<Mat4>,
+    limits: Vec<Option<Limited>>,
+    animated: Vec<Quat>,
+    turns: Vec<Quat>,
 }
 
 /// What an appended bone takes from its source, before the ratio, as MikuMikuDance's runtimes take it: the
@@ -287,19 +321,30 @@ fn limit_angle(angle: f32, min: f32, max: f32, reflect: bool) -> f32 {
 /// count is finished in closed form ([`finish_leg`]): the knee bent to the angle whose reach equals the
 /// target's distance, the top link turned the shortest way to point at it. That is the pose the iterations
 /// were converging to, and what MikuMikuDance shows: feet on their IK bones wherever the legs reach them.
-fn solve(skeleton: &Skeleton, chain: &IkChain, pose: &mut Pose) {
+///
+/// `scratch` holds the solve's buffers; `changed` is one mark per joint, all false, and left so.
+fn solve(skeleton: &Skeleton, chain: &IkChain, pose: &mut Pose, scratch: &mut ChainScratch, changed: &mut [bool]) {
     let goal = position(pose, chain.joint);
     if position(pose, chain.target).distance_squared(goal) < CLOSE_ENOUGH2 {
         return;
     }
+    let ChainScratch { path, left, local, limits, animated, turns } = scratch;
     // The joints from the top link down to the effector: all a turn moves that the next turn reads. A turn
-    // updates only those below its link; the rest of the skeleton is re-evaluated once at the end.
-    let path = chain_path(skeleton, chain);
-    let limits: Vec<Option<Limited>> = chain.links.iter().map(|l| l.limits.as_ref().map(Limited::new)).collect();
-    let animated: Vec<Quat> = chain.links.iter().map(|l| pose.locals[l.joint].rotation).collect();
-    let mut turns = vec![Quat::IDENTITY; chain.links.len()];
+    // updates only those below its link (from their local matrices, kept here and renewed as a link turns);
+    // the rest of the skeleton is re-evaluated once at the end.
+    let path = chain_path(skeleton, chain, path, left).then_some(&path[..]);
+    local.clear();
+    local.extend(path.unwrap_or(&[]).iter().map(|&j| pose.locals[j].to_mat4()));
+    limits.clear();
+    limits.extend(chain.links.iter().map(|l| l.limits.as_ref().map(Limited::new)));
+    animated.clear();
+    animated.extend(chain.links.iter().map(|l| pose.locals[l.joint].rotation));
+    turns.clear();
+    turns.resize(chain.links.len(), Quat::IDENTITY);
+    // The top link's parent frame: no turn of the chain moves it.
+    let top_parent = path.and_then(|p| p.first()).map(|&top| (top, parent_rotation(skeleton, pose, top)));
     // A leg: a free top link over a knee, on the effector's parent line, which `finish_leg` can finish.
-    let leg = match (path.as_deref(), &chain.links[..], &limits[..]) {
+    let leg = match (path, &chain.links[..], &limits[..]) {
         (Some(p), [knee, top], [Some(hinge), None]) if p.first() == Some(&top.joint) => match hinge.hinge {
             Hinge::Axis(k) => Some((p, (knee.joint, Vec3::AXES[k], hinge.min[k], hinge.max[k]))),
             _ => None,
@@ -314,7 +359,8 @@ fn solve(skeleton: &Skeleton, chain: &IkChain, pose: &mut Pose) {
             if limits[l].is_some_and(|x| x.hinge == Hinge::Fixed) {
                 continue;
             }
-            let Some(axis_angle) = ccd_turn(skeleton, chain, l, limits[l], first_half, pose) else { continue };
+            let parent = top_parent.filter(|&(top, _)| top == link.joint).map(|(_, m)| m);
+            let Some(axis_angle) = ccd_turn(skeleton, chain, l, limits[l], first_half, parent, pose) else { continue };
             let mut turn = (Quat::from_axis_angle(axis_angle.0, axis_angle.1) * turns[l]).normalize();
             if let Some(limited) = limits[l] {
                 let whole = limited.clamp(turn * animated[l], first_half);
@@ -325,7 +371,7 @@ fn solve(skeleton: &Skeleton, chain: &IkChain, pose: &mut Pose) {
             }
             turns[l] = turn;
             pose.locals[link.joint].rotation = (turn * animated[l]).normalize();
-            update_below(skeleton, path.as_deref(), link.joint, pose);
+            update_below(skeleton, path, local, link.joint, pose);
         }
         let was = miss;
         miss = position(pose, chain.target).distance(goal);
@@ -338,10 +384,11 @@ fn solve(skeleton: &Skeleton, chain: &IkChain, pose: &mut Pose) {
     if let Some((p, knee)) = leg
         && miss * miss >= CLOSE_ENOUGH2
     {
-        finish_leg(skeleton, chain, p, knee, pose);
+        finish_leg(skeleton, chain, p, local, knee, pose);
     }
-    if let Some(top) = path.as_ref().and_then(|p| p.first()) {
-        pose.evaluate_subtree(skeleton, *top);
+    if let Some(&top) = path.and_then(|p| p.first()) {
+        changed[top] = true;
+        pose.evaluate_changed(skeleton, changed, top);
     }
 }
 
@@ -351,13 +398,14 @@ fn position(pose: &Pose, j: usize) -> Vec3 {
 }
 
 /// The rotation one CCD step gives link `l` (axis in its parent's frame, angle), or `None` when the effector
-/// already lies on the line from the link to the IK bone.
+/// already lies on the line from the link to the IK bone. `parent`: the link's parent frame when known.
 fn ccd_turn(
     skeleton: &Skeleton,
     chain: &IkChain,
     l: usize,
     limited: Option<Limited>,
     first_half: bool,
+    parent: Option<glam::Mat3>,
     pose: &Pose,
 ) -> Option<(Vec3, f32)> {
     let joint = chain.links[l].joint;
@@ -368,7 +416,7 @@ fn ccd_turn(
     if normal.length_squared() < CLOSE_ENOUGH2 {
         return None;
     }
-    let parent = parent_rotation(skeleton, pose, joint);
+    let parent = parent.unwrap_or_else(|| parent_rotation(skeleton, pose, joint));
     let axis = match limited.map(|x| x.hinge) {
         Some(Hinge::Axis(k)) if first_half => Vec3::AXES[k] * if normal.dot(parent.col(k)) >= 0.0 { 1.0 } else { -1.0 },
         _ => (parent.transpose() * normal).try_normalize()?,
@@ -388,21 +436,23 @@ fn parent_rotation(skeleton: &Skeleton, pose: &Pose, joint: usize) -> glam::Mat3
     })
 }
 
-/// Re-evaluates the world matrices from `joint` down the chain's path to its effector (all that a turn of
-/// `joint` moves that the solve reads), or from `joint` on when the chain has no path.
-fn update_below(skeleton: &Skeleton, path: Option<&[usize]>, joint: usize, pose: &mut Pose) {
+/// Re-evaluates the world matrices from `joint`, whose local transform has just changed, down the chain's path
+/// to its effector (all that a turn of `joint` moves that the solve reads), or from `joint` on when the chain
+/// has no path. `local` holds the path joints' local matrices; `joint`'s is renewed.
+fn update_below(skeleton: &Skeleton, path: Option<&[usize]>, local: &mut [Mat4], joint: usize, pose: &mut Pose) {
     match path.and_then(|p| Some((p, p.iter().position(|&j| j == joint)?))) {
         Some((p, k)) => {
-            for &j in &p[k..] {
-                let local = pose.locals[j].to_mat4();
-                pose.world[j] = skeleton.joints[j].parent.map_or(local, |q| pose.world[q] * local);
+            local[k] = pose.locals[joint].to_mat4();
+            for (&j, &m) in p[k..].iter().zip(&local[k..]) {
+                pose.world[j] = skeleton.joints[j].parent.map_or(m, |q| pose.world[q] * m);
             }
         }
         None => pose.evaluate_from(skeleton, joint),
     }
 }
 
-/// Finishes a leg in closed form: `path` runs from the free top link to the effector, `knee` is (joint, hinge
+/// Finishes a leg in closed form: `path` runs from the free top link to the effector (`mats`: their local
+/// matrices, as `update_below` keeps them), `knee` is (joint, hinge
 /// axis in its parent's frame, lowest and highest angle). The knee's whole rotation becomes the hinge angle
 /// within its limits whose top-to-effector distance equals the top-to-target distance (the solution nearest the
 /// knee's angle now), or, when none does, the one that comes nearest; then the top link turns by the shortest
@@ -412,6 +462,7 @@ fn finish_leg(
     skeleton: &Skeleton,
     chain: &IkChain,
     path: &[usize],
+    mats: &mut [Mat4],
     (knee, axis, min, max): (usize, Vec3, f32, f32),
     pose: &mut Pose,
 ) {
@@ -465,7 +516,7 @@ fn finish_leg(
     };
     let Some(angle) = angle else { return };
     pose.locals[knee].rotation = Quat::from_axis_angle(axis, angle);
-    update_below(skeleton, Some(path), knee, pose);
+    update_below(skeleton, Some(path), mats, knee, pose);
     // Point the effector at the target: the shortest arc, in model space, carried into the top's parent frame.
     let (Some(from), Some(to)) = ((position(pose, chain.target) - root).try_normalize(), (goal - root).try_normalize())
     else {
@@ -478,23 +529,27 @@ fn finish_leg(
     let parent = Quat::from_mat3(&parent_rotation(skeleton, pose, top));
     let turn = parent.inverse() * arc * parent;
     pose.locals[top].rotation = (turn * pose.locals[top].rotation).normalize();
-    update_below(skeleton, Some(path), top, pose);
+    update_below(skeleton, Some(path), mats, top, pose);
 }
 
-/// The chain's joints from its top link down to its effector, parents first, when every link lies on the
-/// effector's parent line (as in any chain MikuMikuDance accepts); `None` otherwise.
-fn chain_path(skeleton: &Skeleton, chain: &IkChain) -> Option<Vec<usize>> {
-    let mut path = vec![chain.target];
+/// Writes into `path` the chain's joints from its top link down to its effector, parents first, and returns
+/// true, when every link lies on the effector's parent line (as in any chain MikuMikuDance accepts); false
+/// otherwise. `left` is a buffer.
+fn chain_path(skeleton: &Skeleton, chain: &IkChain, path: &mut Vec<usize>, left: &mut Vec<usize>) -> bool {
+    path.clear();
+    path.push(chain.target);
     let mut j = chain.target;
-    let mut left: Vec<usize> = chain.links.iter().map(|l| l.joint).collect();
+    left.clear();
+    left.extend(chain.links.iter().map(|l| l.joint));
     left.retain(|&l| l != j);
     while !left.is_empty() {
-        j = skeleton.joints.get(j)?.parent?;
+        let Some(parent) = skeleton.joints.get(j).and_then(|joint| joint.parent) else { return false };
+        j = parent;
         path.push(j);
         left.retain(|&l| l != j);
     }
     path.reverse();
-    Some(path)
+    true
 }
 
 #[cfg(test)]

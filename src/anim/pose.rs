@@ -20,6 +20,8 @@ pub struct Pose {
     /// The motion hides the model at this instant (a VMD or MVD visibility key): the renderer draws the
     /// skeleton and overlays, not the mesh.
     pub hidden: bool,
+    /// Buffers the constraints reuse from frame to frame.
+    pub(crate) scratch: super::constraint::Scratch,
 }
 
 impl Pose {
