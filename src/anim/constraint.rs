@@ -335,6 +335,9 @@ fn solve(skeleton: &Skeleton, chain: &IkChain, pose: &mut Pose, scratch: &mut Ch
     let path = chain_path(skeleton, chain, path, left).then_some(&path[..]);
     local.clear();
     local.extend(path.unwrap_or(&[]).iter().map(|&j| pose.locals[j].to_mat4()));
+    // What the solve reads of the effector is its position, unless it is a link itself (a malformed chain):
+    // then its axes are kept current too.
+    let effector_axes = chain.links.iter().any(|l| l.joint == chain.target);
     limits.clear();
     limits.extend(chain.links.iter().map(|l| l.limits.as_ref().map(Limited::new)));
     animated.clear();
@@ -371,7 +374,7 @@ fn solve(skeleton: &Skeleton, chain: &IkChain, pose: &mut Pose, scratch: &mut Ch
             }
             turns[l] = turn;
             pose.locals[link.joint].rotation = (turn * animated[l]).normalize();
-            update_below(skeleton, path, local, link.joint, pose);
+            update_below(skeleton, path, local, effector_axes, link.joint, pose);
         }
         let was = miss;
         miss = position(pose, chain.target).distance(goal);
@@ -384,7 +387,7 @@ fn solve(skeleton: &Skeleton, chain: &IkChain, pose: &mut Pose, scratch: &mut Ch
     if let Some((p, knee)) = leg
         && miss * miss >= CLOSE_ENOUGH2
     {
-        finish_leg(skeleton, chain, p, local, knee, pose);
+        finish_leg(skeleton, chain, p, (local, effector_axes), knee, pose);
     }
     if let Some(&top) = path.and_then(|p| p.first()) {
         changed[top] = true;
@@ -438,13 +441,29 @@ fn parent_rotation(skeleton: &Skeleton, pose: &Pose, joint: usize) -> glam::Mat3
 
 /// Re-evaluates the world matrices from `joint`, whose local transform has just changed, down the chain's path
 /// to its effector (all that a turn of `joint` moves that the solve reads), or from `joint` on when the chain
-/// has no path. `local` holds the path joints' local matrices; `joint`'s is renewed.
-fn update_below(skeleton: &Skeleton, path: Option<&[usize]>, local: &mut [Mat4], joint: usize, pose: &mut Pose) {
+/// has no path. `local` holds the path joints' local matrices; `joint`'s is renewed. Of the effector (the path's
+/// last joint), below `joint`, only the position is renewed unless `effector_axes`: the column a full product
+/// gives, the rest is left for the evaluation that ends the solve.
+fn update_below(
+    skeleton: &Skeleton,
+    path: Option<&[usize]>,
+    local: &mut [Mat4],
+    effector_axes: bool,
+    joint: usize,
+    pose: &mut Pose,
+) {
     match path.and_then(|p| Some((p, p.iter().position(|&j| j == joint)?))) {
         Some((p, k)) => {
             local[k] = pose.locals[joint].to_mat4();
-            for (&j, &m) in p[k..].iter().zip(&local[k..]) {
-                pose.world[j] = skeleton.joints[j].parent.map_or(m, |q| pose.world[q] * m);
+            let last = p.len() - 1;
+            for (i, (&j, &m)) in p.iter().zip(local.iter()).enumerate().skip(k) {
+                match skeleton.joints[j].parent {
+                    Some(q) if i == last && i > k && !effector_axes => {
+                        pose.world[j].w_axis = pose.world[q] * m.w_axis;
+                    }
+                    Some(q) => pose.world[j] = pose.world[q] * m,
+                    None => pose.world[j] = m,
+                }
             }
         }
         None => pose.evaluate_from(skeleton, joint),
@@ -452,7 +471,7 @@ fn update_below(skeleton: &Skeleton, path: Option<&[usize]>, local: &mut [Mat4],
 }
 
 /// Finishes a leg in closed form: `path` runs from the free top link to the effector (`mats`: their local
-/// matrices, as `update_below` keeps them), `knee` is (joint, hinge
+/// matrices, and whether the effector's axes are kept, as `update_below` takes them), `knee` is (joint, hinge
 /// axis in its parent's frame, lowest and highest angle). The knee's whole rotation becomes the hinge angle
 /// within its limits whose top-to-effector distance equals the top-to-target distance (the solution nearest the
 /// knee's angle now), or, when none does, the one that comes nearest; then the top link turns by the shortest
@@ -462,7 +481,7 @@ fn finish_leg(
     skeleton: &Skeleton,
     chain: &IkChain,
     path: &[usize],
-    mats: &mut [Mat4],
+    (mats, effector_axes): (&mut [Mat4], bool),
     (knee, axis, min, max): (usize, Vec3, f32, f32),
     pose: &mut Pose,
 ) {
@@ -516,7 +535,7 @@ fn finish_leg(
     };
     let Some(angle) = angle else { return };
     pose.locals[knee].rotation = Quat::from_axis_angle(axis, angle);
-    update_below(skeleton, Some(path), mats, knee, pose);
+    update_below(skeleton, Some(path), mats, effector_axes, knee, pose);
     // Point the effector at the target: the shortest arc, in model space, carried into the top's parent frame.
     let (Some(from), Some(to)) = ((position(pose, chain.target) - root).try_normalize(), (goal - root).try_normalize())
     else {
@@ -529,7 +548,7 @@ fn finish_leg(
     let parent = Quat::from_mat3(&parent_rotation(skeleton, pose, top));
     let turn = parent.inverse() * arc * parent;
     pose.locals[top].rotation = (turn * pose.locals[top].rotation).normalize();
-    update_below(skeleton, Some(path), mats, top, pose);
+    update_below(skeleton, Some(path), mats, effector_axes, top, pose);
 }
 
 /// Writes into `path` the chain's joints from its top link down to its effector, parents first, and returns
