@@ -200,7 +200,11 @@ const CLOSE_ENOUGH2: f32 = 1e-8;
 const MAX_LOOPS: u32 = 256;
 
 /// A leg's CCD iterations have stalled when one leaves the foot further than this share of its miss before.
-const LEG_STALL: f32 = 0.99;
+/// At 0.99 a leg of the corpus dance ran 24.5 iterations a frame on average (a nearly straight knee brings the
+/// foot a few hundredths nearer per iteration for many of them); at 0.95, 8.8, and the closed-form finish
+/// still puts the foot on its IK bone. Against running all 40 iterations before finishing, knee positions
+/// move at most 0.0021 units over the dance (0.0016 at 0.99; 99th percentile 3.4e-4 against 2.5e-4).
+const LEG_STALL: f32 = 0.95;
 
 /// Past this pitch (radians) an Euler decomposition holds the middle angle, away from gimbal lock.
 const EULER_LIMIT: f32 = 88.0 * std::f32::consts::PI / 180.0;
@@ -378,7 +382,7 @@ fn solve(skeleton: &Skeleton, chain: &IkChain, pose: &mut Pose, scratch: &mut Ch
         }
         let was = miss;
         miss = position(pose, chain.target).distance(goal);
-        // A leg whose iterations have stalled (each bringing the foot less than a hundredth nearer) is finished
+        // A leg whose iterations have stalled (each bringing the foot less than a twentieth nearer) is finished
         // in closed form at once rather than after the rest of its loop count.
         if miss * miss < CLOSE_ENOUGH2 || (leg.is_some() && miss > was * LEG_STALL) {
             break;
