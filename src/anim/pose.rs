@@ -2,7 +2,7 @@
 
 use glam::Mat4;
 
-use super::sample_clip;
+use super::sample::sample_clip_hinted;
 use crate::scene::{Clip, Scene, Skeleton, Transform};
 
 /// A posed skeleton. Buffers are reused between frames, so evaluating a pose allocates nothing.
@@ -20,6 +20,10 @@ pub struct Pose {
     /// The motion hides the model at this instant (a VMD or MVD visibility key): the renderer draws the
     /// skeleton and overlays, not the mesh.
     pub hidden: bool,
+    /// Buffers the constraints reuse from frame to frame.
+    pub(crate) scratch: super::constraint::Scratch,
+    /// Per keyed track of the last clip sampled, where each channel's keys were found (`sample_clip_hinted`).
+    pub(crate) key_hints: Vec<[u32; 3]>,
 }
 
 impl Pose {
@@ -153,7 +157,11 @@ impl Pose {
 
     /// Re-evaluates this pose in place for `clip` at `frame`.
     pub fn update(&mut self, skeleton: &Skeleton, clip: &Clip, frame: f32, default_fps: f32) {
-        self.set_locals_from(skeleton, |locals| sample_clip(skeleton, clip, frame, default_fps, locals));
+        let mut hints = std::mem::take(&mut self.key_hints);
+        self.set_locals_from(skeleton, |locals| {
+            sample_clip_hinted(skeleton, clip, frame, default_fps, locals, Some(&mut hints))
+        });
+        self.key_hints = hints;
     }
 
     fn set_locals_from(&mut self, skeleton: &Skeleton, fill: impl FnOnce(&mut [Transform])) {

@@ -10,6 +10,22 @@ use crate::scene::{Clip, ClipData, Easing, Interpolation, Key, Skeleton, Track, 
 /// Between two frames each joint is interpolated on its own (TRS, shortest-path slerp). Past the last frame
 /// a looping clip blends back to its first frame; a non-looping one holds the last.
 pub fn sample_clip(skeleton: &Skeleton, clip: &Clip, frame: f32, default_fps: f32, out: &mut [Transform]) {
+    sample_clip_hinted(skeleton, clip, frame, default_fps, out, None);
+}
+
+/// [`sample_clip`], finding each keyed track's keys around `frame` from `hints` when given: per track, per
+/// channel (translation, rotation, scale), the segment the last call found, where a player moving forward
+/// finds the next in a step or two instead of a binary search over the whole key list. The hints only speed the
+/// search: on keys sorted by time the segment, and so the result, is the one a binary search finds, whatever
+/// they hold (another clip's, another frame's).
+pub(crate) fn sample_clip_hinted(
+    skeleton: &Skeleton,
+    clip: &Clip,
+    frame: f32,
+    default_fps: f32,
+    out: &mut [Transform],
+    hints: Option<&mut Vec<[u32; 3]>>,
+) {
     for (o, j) in out.iter_mut().zip(&skeleton.joints) {
         *o = j.bind;
     }
@@ -37,9 +53,21 @@ pub fn sample_clip(skeleton: &Skeleton, clip: &Clip, frame: f32, default_fps: f3
         }
         ClipData::Keyed { tracks } => {
             let time = frame / clip.fps(default_fps);
-            for track in tracks {
-                if let Some(o) = out.get_mut(track.joint) {
-                    *o = sample_track(track, time, *o);
+            match hints {
+                Some(hints) => {
+                    hints.resize(tracks.len(), [0; 3]);
+                    for (track, hint) in tracks.iter().zip(hints.iter_mut()) {
+                        if let Some(o) = out.get_mut(track.joint) {
+                            *o = track_at(track, time, *o, Some(hint));
+                        }
+                    }
+                }
+                None => {
+                    for track in tracks {
+                        if let Some(o) = out.get_mut(track.joint) {
+                            *o = sample_track(track, time, *o);
+                        }
+                    }
                 }
             }
         }
@@ -48,6 +76,12 @@ pub fn sample_clip(skeleton: &Skeleton, clip: &Clip, frame: f32, default_fps: f3
 
 /// One track at `time` seconds on `bind` (deltas on the identity show the track's own values).
 pub fn sample_track(track: &Track, time: f32, bind: Transform) -> Transform {
+    track_at(track, time, bind, None)
+}
+
+/// [`sample_track`], searching each channel's keys from its hint when given (see [`sample_clip_hinted`]).
+fn track_at(track: &Track, time: f32, bind: Transform, hint: Option<&mut [u32; 3]>) -> Transform {
+    let [mut ht, mut hr, mut hs] = hint.as_deref().copied().map_or([None; 3], |h| h.map(Some));
     let lerp = |a: Vec3, b: Vec3, t: f32| a.lerp(b, t);
     let slerp = |a: Quat, b: Quat, t: f32| {
         let b = if a.dot(b) < 0.0 { -b } else { b };
@@ -56,23 +90,27 @@ pub fn sample_track(track: &Track, time: f32, bind: Transform) -> Transform {
     let (t, r, s) = match (track.interpolation, &track.ease) {
         (Interpolation::Bezier, Some(ease)) => {
             let curve = |v: &[Easing], i: usize| v.get(i).copied().unwrap_or(Easing::LINEAR);
-            let t = sample_keys_eased(&track.translation, time, |a, b, i, u| {
+            let t = keys_at(&track.translation, time, ht.as_mut(), |a, b, i, u| {
                 let c = ease.translation.get(i).copied().unwrap_or([Easing::LINEAR; 3]);
                 a + (b - a) * Vec3::new(c[0].weight(u), c[1].weight(u), c[2].weight(u))
             });
-            let r =
-                sample_keys_eased(&track.rotation, time, |a, b, i, u| slerp(a, b, curve(&ease.rotation, i).weight(u)));
-            let s = sample_keys_eased(&track.scale, time, |a, b, i, u| lerp(a, b, curve(&ease.scale, i).weight(u)));
+            let r = keys_at(&track.rotation, time, hr.as_mut(), |a, b, i, u| {
+                slerp(a, b, curve(&ease.rotation, i).weight(u))
+            });
+            let s = keys_at(&track.scale, time, hs.as_mut(), |a, b, i, u| lerp(a, b, curve(&ease.scale, i).weight(u)));
             (t, r, s)
         }
         _ => {
             let step = track.interpolation == Interpolation::Step;
-            let t = sample_keys(&track.translation, time, step, lerp);
-            let r = sample_keys(&track.rotation, time, step, slerp);
-            let s = sample_keys(&track.scale, time, step, lerp);
+            let t = keys_at(&track.translation, time, ht.as_mut(), |a, b, _, u| if step { a } else { lerp(a, b, u) });
+            let r = keys_at(&track.rotation, time, hr.as_mut(), |a, b, _, u| if step { a } else { slerp(a, b, u) });
+            let s = keys_at(&track.scale, time, hs.as_mut(), |a, b, _, u| if step { a } else { lerp(a, b, u) });
             (t, r, s)
         }
     };
+    if let Some(h) = hint {
+        *h = [ht, hr, hs].map(|x| x.unwrap_or(0));
+    }
     match track.mode {
         TrackMode::Replace => Transform {
             translation: t.unwrap_or(bind.translation),
@@ -90,11 +128,29 @@ pub fn sample_track(track: &Track, time: f32, bind: Transform) -> Transform {
 /// Like [`sample_keys`], but `mix(a, b, i, u)` also gets the index `i` of the segment's first key, so it can
 /// ease the fraction `u` with that segment's curve.
 pub fn sample_keys_eased<T: Copy>(keys: &[Key<T>], time: f32, mix: impl Fn(T, T, usize, f32) -> T) -> Option<T> {
+    keys_at(keys, time, None, mix)
+}
+
+/// [`sample_keys_eased`], looking for the keys around `time` from `hint` when given, and leaving there the
+/// index of the first key after `time`.
+fn keys_at<T: Copy>(
+    keys: &[Key<T>],
+    time: f32,
+    hint: Option<&mut u32>,
+    mix: impl Fn(T, T, usize, f32) -> T,
+) -> Option<T> {
     let first = keys.first()?;
     if keys.len() == 1 || time.is_nan() || time <= first.time {
         return Some(first.value);
     }
-    let next = keys.partition_point(|k| k.time <= time);
+    let next = match hint {
+        Some(h) => {
+            let next = next_key_from(keys, time, *h as usize);
+            *h = u32::try_from(next).unwrap_or(0);
+            next
+        }
+        None => keys.partition_point(|k| k.time <= time),
+    };
     if next >= keys.len() {
         return keys.last().map(|k| k.value);
     }
@@ -104,6 +160,25 @@ pub fn sample_keys_eased<T: Copy>(keys: &[Key<T>], time: f32, mix: impl Fn(T, T,
         return Some(a.value);
     }
     Some(mix(a.value, b.value, next - 1, (time - a.time) / span))
+}
+
+/// The index of the first key after `time`, `keys.partition_point(|k| k.time <= time)`, searched from `hint`:
+/// when the key before `hint` lies after `time`, among the keys before it; otherwise forward from it over
+/// spans of 1, 2, 4, ... keys until one ends past `time`, then within that span. On keys sorted by time (as
+/// partition_point requires) that is the same index in a few steps when `hint` is near it.
+fn next_key_from<T>(keys: &[Key<T>], time: f32, hint: usize) -> usize {
+    let before = |k: &Key<T>| k.time <= time;
+    let hint = hint.min(keys.len());
+    if hint > 0 && !before(&keys[hint - 1]) {
+        return keys[..hint].partition_point(before);
+    }
+    // Every key before `lo` lies at or before `time`.
+    let (mut lo, mut span) = (hint, 1);
+    while lo + span <= keys.len() && before(&keys[lo + span - 1]) {
+        lo += span;
+        span *= 2;
+    }
+    lo + keys[lo..(lo + span).min(keys.len())].partition_point(before)
 }
 
 /// The value of a key list at `time`: holds the first and last keys outside their range, and interpolates
@@ -213,6 +288,25 @@ mod tests {
         assert!(out[0].translation.abs_diff_eq(Vec3::new(4.0, 1.0, 4.0), 1e-5), "{:?}", out[0].translation);
         // 90° · 0.125 = 11.25° about Z.
         assert!(out[0].rotation.abs_diff_eq(Quat::from_rotation_z(11.25f32.to_radians()), 1e-5));
+    }
+
+    /// The hinted search finds the index a binary search finds, from any hint, for times before, between, on
+    /// and after keys (repeated times included), walking forward, backward and jumping.
+    #[test]
+    fn the_hinted_key_search_finds_what_a_binary_search_finds() {
+        let times = [0.0, 0.5, 0.5, 1.0, 2.0, 2.0, 2.0, 3.5, 4.0, 7.0, 7.5, 9.0];
+        let keys: Vec<Key<f32>> = times.iter().map(|&time| Key { time, value: time }).collect();
+        let mut hint = 0u32;
+        for k in 0..400 {
+            // Forward in small steps, then jumps back and forth across the whole range.
+            let time = if k < 200 { k as f32 * 0.05 - 0.3 } else { ((k * 37) % 101) as f32 * 0.1 - 0.2 };
+            for start in [0, 1, 3, 5, 6, 11, 12, 40] {
+                let want = keys.partition_point(|key| key.time <= time);
+                assert_eq!(next_key_from(&keys, time, start), want, "time {time} from {start}");
+            }
+            let mix = |a: f32, b: f32, _, u: f32| a + (b - a) * u;
+            assert_eq!(keys_at(&keys, time, Some(&mut hint), mix), sample_keys_eased(&keys, time, mix), "time {time}");
+        }
     }
 
     #[test]
