@@ -7,7 +7,19 @@
 @group(2) @binding(3) var sphere_map: texture_2d<f32>;
 @group(2) @binding(4) var toon_ramp: texture_2d<f32>;
 // The view's self-shadow map (src/render/shadow.rs; 1×1 while no self-shadow has been drawn).
-@group(0) @binding(1) var shadow_map: texture_depth_2d;
+// The self-shadow map: depths packed in RGB (pack_depth), since WebGL2 can't textureLoad a depth texture.
+@group(0) @binding(1) var shadow_map: texture_2d<f32>;
+
+// A depth in [0, 1] as 24 bits over red, green and blue (exact in f32), and back.
+fn pack_depth(depth: f32) -> vec4<f32> {
+    let v = u32(clamp(depth, 0.0, 1.0) * 16777215.0 + 0.5);
+    return vec4<f32>(f32(v >> 16u), f32((v >> 8u) & 255u), f32(v & 255u), 255.0) / 255.0;
+}
+
+fn unpack_depth(c: vec4<f32>) -> f32 {
+    let b = vec3<u32>(round(c.rgb * 255.0));
+    return f32((b.x << 16u) | (b.y << 8u) | b.z) / 16777215.0;
+}
 
 // Per draw (src/render/model.rs, Draw::params).
 struct DrawParams {
@@ -150,7 +162,7 @@ fn self_shadow(world: vec3<f32>, n: vec3<f32>) -> f32 {
     for (var j = 0; j < 4; j++) {
         for (var i = 0; i < 4; i++) {
             let at = clamp(base + vec2<i32>(i, j), vec2<i32>(0), size - 1);
-            let nearest = textureLoad(shadow_map, at, 0);
+            let nearest = unpack_depth(textureLoad(shadow_map, at, 0));
             lit += wx[i] * wy[j] * (1.0 - clamp(max(z - nearest, 0.0) * view.shadow.y - 0.3, 0.0, 1.0));
         }
     }
@@ -287,11 +299,12 @@ fn vs_shadow(v: VertexIn) -> ShadowOut {
 }
 
 @fragment
-fn fs_shadow(in: ShadowOut) {
+fn fs_shadow(in: ShadowOut) -> @location(0) vec4<f32> {
     let texel = textureSample(albedo, albedo_sampler, in.uv) * draw.color;
     if draw.color.a <= 0.0 || (draw.flags.y > 0.0 && texel.a < 0.5) {
         discard;
     }
+    return pack_depth(in.clip.z);
 }
 
 // Onion-skin ghosts: the mesh under a ghost's palette, pushed 2% of the way further from the eye so that where

@@ -106,18 +106,7 @@ mod tests {
         let headless = crate::render::Headless::new().expect("a GPU adapter (lavapipe in CI)");
         let r = headless.renderer();
         let (w, h) = (256u32, 2u32);
-        let make = |format, usage| {
-            r.device().create_texture(&wgpu::TextureDescriptor {
-                label: None,
-                size: wgpu::Extent3d { width: w, height: h, depth_or_array_layers: 1 },
-                mip_level_count: 1,
-                sample_count: 1,
-                dimension: wgpu::TextureDimension::D2,
-                format,
-                usage,
-                view_formats: &[],
-            })
-        };
+        let make = |format, usage| crate::render::texture_2d(r.device(), "encode test", (w, h), format, 1, usage);
         let source = make(
             wgpu::TextureFormat::Rgba8UnormSrgb,
             wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,

@@ -167,18 +167,7 @@ impl Offscreen {
     /// Textures of `size` for `r`'s format and sample count; `usage` is what the colour texture is for besides
     /// being drawn into (read back, shown as an egui image).
     pub fn new(r: &Renderer, (w, h): (u32, u32), usage: wgpu::TextureUsages) -> Offscreen {
-        let make = |label, format, samples, usage| {
-            r.device.create_texture(&wgpu::TextureDescriptor {
-                label: Some(label),
-                size: wgpu::Extent3d { width: w.max(1), height: h.max(1), depth_or_array_layers: 1 },
-                mip_level_count: 1,
-                sample_count: samples,
-                dimension: wgpu::TextureDimension::D2,
-                format,
-                usage,
-                view_formats: &[],
-            })
-        };
+        let make = |label, format, samples, usage| super::texture_2d(&r.device, label, (w, h), format, samples, usage);
         let view = |t: &wgpu::Texture| t.create_view(&wgpu::TextureViewDescriptor::default());
         let samples = r.sample_count();
         let resolve_texture =

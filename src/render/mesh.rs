@@ -85,8 +85,8 @@ impl MeshPipelines {
         }
     }
 
-    /// The self-shadow map's pipeline: `vs_shadow` (the skinning `vs_mesh` does) into a single-sample depth
-    /// target, both faces (MikuMikuDance's models are open surfaces: a culled back face would let light through).
+    /// The self-shadow map's pipeline: `vs_shadow` (the skinning `vs_mesh` does) into the map's packed depths
+    /// over a single-sample depth buffer, both faces (MikuMikuDance's models are open surfaces: a culled back face would let light through).
     fn shadow_pipeline(&self) -> &wgpu::RenderPipeline {
         self.shadow.get_or_init(|| {
             let buffers = vertex_layouts().map(Some);
@@ -110,7 +110,7 @@ impl MeshPipelines {
                     module: &self.shader,
                     entry_point: Some("fs_shadow"),
                     compilation_options: Default::default(),
-                    targets: &[],
+                    targets: &[Some(super::shadow::MAP_FORMAT.into())],
                 }),
                 multiview_mask: None,
                 cache: None,

@@ -64,6 +64,28 @@ pub use model::GpuModel;
 #[cfg(not(target_arch = "wasm32"))]
 pub use sheet::{SheetSpec, compose_sheet, draw_label, render_sheet, sheet_frames};
 
+/// A single-level 2D texture of `size` (at least 1×1): the one shape of texture the renderer makes for frames,
+/// maps and data.
+pub(crate) fn texture_2d(
+    device: &wgpu::Device,
+    label: &str,
+    (width, height): (u32, u32),
+    format: wgpu::TextureFormat,
+    samples: u32,
+    usage: wgpu::TextureUsages,
+) -> wgpu::Texture {
+    device.create_texture(&wgpu::TextureDescriptor {
+        label: Some(label),
+        size: wgpu::Extent3d { width: width.max(1), height: height.max(1), depth_or_array_layers: 1 },
+        mip_level_count: 1,
+        sample_count: samples,
+        dimension: wgpu::TextureDimension::D2,
+        format,
+        usage,
+        view_formats: &[],
+    })
+}
+
 /// Depth buffer format of every pipeline.
 pub const DEPTH_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth32Float;
 
@@ -196,8 +218,9 @@ impl Layouts {
                 wgpu::BindGroupLayoutEntry {
                     binding: 1,
                     visibility: wgpu::ShaderStages::FRAGMENT,
+                    // The self-shadow map's depths packed in RGBA8 (`shadow.rs`), read with textureLoad.
                     ty: wgpu::BindingType::Texture {
-                        sample_type: wgpu::TextureSampleType::Depth,
+                        sample_type: wgpu::TextureSampleType::Float { filterable: false },
                         view_dimension: wgpu::TextureViewDimension::D2,
                         multisampled: false,
                     },

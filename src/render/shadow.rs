@@ -106,27 +106,31 @@ impl Coverage {
     }
 }
 
-/// The view's shadow map: a depth texture of `size`² texels (1 until a self-shadow is first drawn, so views
-/// that never draw one hold no 16 MiB map).
+/// The format the map's depths are kept in: each depth packed into 24 bits of RGB (`pack_depth` in
+/// shaders/mesh.wgsl). A depth texture can't be read with `textureLoad` under WebGL2 (GLSL has no such read), and
+/// an 8-bit colour target is renderable everywhere, where 32-bit float targets need an extension on WebGL2.
+pub(crate) const MAP_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8Unorm;
+
+/// The view's shadow map: `size`² texels of packed depth (1 until a self-shadow is first drawn, so views that
+/// never draw one hold no 16 MiB map), and the depth buffer its pass tests against.
 pub(crate) struct ShadowMap {
     pub texture: wgpu::Texture,
     pub view: wgpu::TextureView,
+    pub depth: wgpu::TextureView,
 }
 
 impl ShadowMap {
     pub fn new(device: &wgpu::Device, size: u32) -> Self {
-        let texture = device.create_texture(&wgpu::TextureDescriptor {
-            label: Some("rigscope self-shadow map"),
-            size: wgpu::Extent3d { width: size, height: size, depth_or_array_layers: 1 },
-            mip_level_count: 1,
-            sample_count: 1,
-            dimension: wgpu::TextureDimension::D2,
-            format: super::DEPTH_FORMAT,
-            usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::TEXTURE_BINDING,
-            view_formats: &[],
-        });
+        let make = |label, format, usage| super::texture_2d(device, label, (size, size), format, 1, usage);
+        let texture = make(
+            "rigscope self-shadow map",
+            MAP_FORMAT,
+            wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::TEXTURE_BINDING,
+        );
+        let depth = make("rigscope self-shadow depth", super::DEPTH_FORMAT, wgpu::TextureUsages::RENDER_ATTACHMENT);
         let view = texture.create_view(&wgpu::TextureViewDescriptor::default());
-        ShadowMap { texture, view }
+        let depth = depth.create_view(&wgpu::TextureViewDescriptor::default());
+        ShadowMap { texture, view, depth }
     }
 
     pub fn size(&self) -> u32 {

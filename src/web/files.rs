@@ -179,8 +179,11 @@ impl Inbox {
 impl Inbox {
     /// Downloads the textures the shown model (opened by URL into memory folder `dir`) looked for and missed,
     /// from the site's folder `base` it came from, the way the desktop finds them beside the model.
-    fn fetch_missing(&self, app: &App, dir: std::path::PathBuf, base: &str) {
-        let wanted: Vec<String> = app
+    fn fetch_missing(&self, app: &mut App, dir: std::path::PathBuf, base: &str) {
+        // The textures are looked up when the model is first drawn; look now to know what is missing.
+        app.load_textures();
+        let Some(doc) = app.document() else { return };
+        let wanted: Vec<String> = doc
             .texture_files()
             .iter()
             .filter(|p| !crate::vfs::is_file(p))

@@ -352,18 +352,10 @@ impl ViewTarget {
         id: Option<egui::TextureId>,
     ) -> ViewTarget {
         let frame = Offscreen::new(renderer, size, wgpu::TextureUsages::TEXTURE_BINDING);
-        let shown = renderer.device().create_texture(&wgpu::TextureDescriptor {
-            label: Some("page view"),
-            size: wgpu::Extent3d { width: size.0, height: size.1, depth_or_array_layers: 1 },
-            mip_level_count: 1,
-            sample_count: 1,
-            dimension: wgpu::TextureDimension::D2,
-            format: ENCODED_FORMAT,
-            usage: wgpu::TextureUsages::RENDER_ATTACHMENT
-                | wgpu::TextureUsages::TEXTURE_BINDING
-                | wgpu::TextureUsages::COPY_SRC,
-            view_formats: &[],
-        });
+        let usage = wgpu::TextureUsages::RENDER_ATTACHMENT
+            | wgpu::TextureUsages::TEXTURE_BINDING
+            | wgpu::TextureUsages::COPY_SRC;
+        let shown = crate::render::texture_2d(renderer.device(), "page view", size, ENCODED_FORMAT, 1, usage);
         let shown_view = shown.create_view(&wgpu::TextureViewDescriptor::default());
         let device = renderer.device();
         let mut egui = egui.write();
