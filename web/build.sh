@@ -17,6 +17,7 @@ have="$(wasm-bindgen --version 2>/dev/null | awk '{print $2}' || true)"
 if [ "$have" != "$want" ]; then
   echo "== installing wasm-bindgen-cli $want (found: ${have:-none})"
   cargo install wasm-bindgen-cli --version "$want"
+  export PATH="${CARGO_HOME:-$HOME/.cargo}/bin:$PATH"
 fi
 
 echo "== cargo rustc --profile web-release --target $TARGET"
