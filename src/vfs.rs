@@ -76,7 +76,7 @@ fn not_found(path: &Path) -> io::Error {
 /// Mounts `files` (paths relative to the folder, `/` or `\` between folders) as a new folder in memory and
 /// returns its path. Names that are absolute or climb out (`..`) are left out; a later file of the same name
 /// replaces an earlier one.
-pub fn mount(files: impl IntoIterator<Item = (String, Arc<[u8]>)>) -> PathBuf {
+pub fn mount(files: impl IntoIterator<Item = NamedBytes>) -> PathBuf {
     let Ok(mut memory) = MEMORY.lock() else { return PathBuf::from(MEMORY_ROOT) };
     let root = Path::new(MEMORY_ROOT).join(memory.next.to_string());
     memory.next += 1;
@@ -104,6 +104,55 @@ pub fn add(root: &Path, name: &str, bytes: Arc<[u8]>) -> Option<PathBuf> {
     let path = normalise(&root.join(rel)).filter(|p| p != root)?;
     MEMORY.lock().ok()?.files.insert(path.clone(), bytes);
     Some(path)
+}
+
+/// A file given by its path inside a folder, and its bytes.
+pub type NamedBytes = (String, Arc<[u8]>);
+
+/// The most a `.zip` may unpack to: a browser tab's memory is the limit, and an archive that claims more is
+/// far more likely a zip bomb than a model.
+pub const MAX_UNZIPPED: u64 = 1 << 30;
+
+/// The files in the `.zip` `bytes`, as [`mount`] takes them: each entry's path inside the archive and its
+/// bytes; folders left out. Names are UTF-8 where they are valid UTF-8, else Shift_JIS (MikuMikuDance models
+/// are shared as archives made on Japanese Windows, whose names are Shift_JIS without the UTF-8 flag), else
+/// CP437 as the format says. Fails on a damaged archive, an entry whose data doesn't match its checksum, an
+/// unsupported compression method, or more than [`MAX_UNZIPPED`] bytes in all.
+pub fn unzip(bytes: &[u8]) -> Result<Vec<NamedBytes>, String> {
+    use std::io::Read;
+    let mut archive =
+        zip::ZipArchive::new(io::Cursor::new(bytes)).map_err(|e| format!("not a readable zip archive: {e}"))?;
+    let mut files = Vec::with_capacity(archive.len().min(bytes.len() / 22));
+    let mut total = 0u64;
+    for i in 0..archive.len() {
+        let mut entry = archive.by_index(i).map_err(|e| format!("entry {i}: {e}"))?;
+        if !entry.is_file() {
+            continue;
+        }
+        let name = entry_name(entry.name_raw(), || entry.name().map(|n| n.into_owned()).unwrap_or_default());
+        let left = MAX_UNZIPPED - total;
+        // The declared size only sizes the first allocation (and no more than the archive could hold, deflate
+        // packing at most about 1032:1); the read itself is bounded by what is left.
+        let declared = entry.size().min(left).min(bytes.len() as u64 * 1032);
+        let mut data = Vec::with_capacity(usize::try_from(declared).unwrap_or(0).min(256 << 20));
+        (&mut entry).take(left + 1).read_to_end(&mut data).map_err(|e| format!("{name}: {e}"))?;
+        if data.len() as u64 > left {
+            return Err(format!("the archive unpacks to more than {} MiB", MAX_UNZIPPED >> 20));
+        }
+        total += data.len() as u64;
+        files.push((name, Arc::from(data)));
+    }
+    Ok(files)
+}
+
+/// An entry's name from its raw bytes: UTF-8, else Shift_JIS when that decodes cleanly, else the archive's own
+/// reading (`fallback`, CP437).
+fn entry_name(raw: &[u8], fallback: impl FnOnce() -> String) -> String {
+    if let Ok(name) = std::str::from_utf8(raw) {
+        return name.to_string();
+    }
+    let (name, _, bad) = encoding_rs::SHIFT_JIS.decode(raw);
+    if bad { fallback() } else { name.into_owned() }
 }
 
 /// Forgets the memory folder `root` ([`mount`]'s answer) and everything in it.
@@ -224,6 +273,41 @@ mod tests {
         assert!(!is_file(&root.join("Model.pmd")));
         assert_eq!(read(&other.join("Model.pmd")).unwrap(), b"2");
         unmount(&other);
+    }
+
+    #[test]
+    fn a_zip_unpacks_into_named_files_and_a_damaged_one_says_why() {
+        use std::io::Write;
+        let mut zip = zip::ZipWriter::new(io::Cursor::new(Vec::new()));
+        let deflated = zip::write::SimpleFileOptions::default().compression_method(zip::CompressionMethod::Deflated);
+        zip.add_directory("Model/", deflated).unwrap();
+        zip.start_file("Model/miku.pmd", deflated).unwrap();
+        zip.write_all(&[7u8; 5000]).unwrap();
+        zip.start_file("Model/tex/Body.png", zip::write::SimpleFileOptions::default()).unwrap();
+        zip.write_all(b"png").unwrap();
+        let bytes = zip.finish().unwrap().into_inner();
+        let files = unzip(&bytes).unwrap();
+        let names: Vec<&str> = files.iter().map(|(n, _)| n.as_str()).collect();
+        assert_eq!(names, ["Model/miku.pmd", "Model/tex/Body.png"]);
+        assert_eq!(&*files[0].1, &[7u8; 5000][..]);
+        let root = mount(files);
+        assert!(is_file(&root.join("Model/tex/Body.png")));
+        unmount(&root);
+        // A flipped byte inside the deflated data: the checksum (or the inflater) refuses it.
+        let mut broken = bytes.clone();
+        let name = bytes.windows(14).position(|w| w == b"Model/miku.pmd").unwrap();
+        let extra = u16::from_le_bytes([bytes[name - 2], bytes[name - 1]]) as usize;
+        broken[name + 14 + extra + 3] ^= 0xff;
+        assert!(unzip(&broken).is_err());
+        assert!(unzip(b"not a zip").unwrap_err().starts_with("not a readable zip"));
+    }
+
+    #[test]
+    fn entry_names_are_utf8_else_shift_jis_else_the_archives_reading() {
+        assert_eq!(entry_name("初音ミク.pmd".as_bytes(), String::new), "初音ミク.pmd");
+        let (sjis, _, _) = encoding_rs::SHIFT_JIS.encode("初音ミク/髪.bmp");
+        assert_eq!(entry_name(&sjis, String::new), "初音ミク/髪.bmp");
+        assert_eq!(entry_name(&[0x81, 0x20], || "cp437".to_string()), "cp437");
     }
 
     #[test]

@@ -106,6 +106,18 @@ fn fixtures() -> PathBuf {
         });
         img.save(model.join(name)).unwrap();
     }
+    // The character, its texture and its dance in one archive, in folders as models are shared.
+    let mut zip = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    let deflated = zip::write::SimpleFileOptions::default().compression_method(zip::CompressionMethod::Deflated);
+    for (inside, corpus) in [
+        ("ミク/miku_v2.pmd", "mmd/threejs/miku/miku_v2.pmd"),
+        ("ミク/EYEM2.BMP", "mmd/threejs/miku/eyeM2.bmp"),
+        ("motion/wavefile_v2.vmd", "mmd/threejs/vmds/wavefile_v2.vmd"),
+    ] {
+        zip.start_file(inside, deflated).unwrap();
+        std::io::Write::write_all(&mut zip, &std::fs::read(common::corpus(corpus)).unwrap()).unwrap();
+    }
+    std::fs::write(dir.join("miku.zip"), zip.finish().unwrap().into_inner()).unwrap();
     dir
 }
 
@@ -168,6 +180,11 @@ fn check_page(backend: &str, adapter_backend: &str) {
     let moved = Difference::of(&a, &b).bad_pixels as f64 / f64::from(a.width() * a.height());
     assert!(covered(&a) > 0.01 && covered(&b) > 0.01, "the character is drawn: {} {}", covered(&a), covered(&b));
     assert!(moved > 0.005, "frames 120 and 400 differ in {:.2}% of the view", moved * 100.0);
+
+    // The same as one .zip, its texture named in other case in a folder beside the model.
+    let zipped = &steps["zip"];
+    assert_eq!((zipped["textures"].as_u64(), zipped["missing_textures"].as_u64()), (Some(1), Some(0)), "{zipped}");
+    assert!(notices(zipped).iter().any(|n| n.starts_with("motion/wavefile_v2.vmd: attached")), "{zipped}");
 
     // An IQM opened through ?open=.
     let opened = &steps["open_url_still"];

@@ -156,8 +156,9 @@ impl Inbox {
                     }
                 }
                 Purpose::Open | Purpose::OpenUrls(_) | Purpose::Compare => {
+                    let readable = unpack_zips(app, readable);
                     let names: Vec<String> = readable.iter().map(|(n, _)| n.clone()).collect();
-                    let dir = crate::vfs::mount(readable.into_iter().map(|(n, b)| (n, Arc::from(b))));
+                    let dir = crate::vfs::mount(readable);
                     if batch.purpose == Purpose::Compare {
                         if let Some(name) = names.first() {
                             app.compare_with_path(&dir.join(name));
@@ -204,6 +205,23 @@ impl Inbox {
             files
         });
     }
+}
+
+/// The files given, each `.zip` among them replaced by what it holds (a model shared as an archive of itself,
+/// its textures and motions); an archive that can't be read is a notice.
+fn unpack_zips(app: &mut App, files: Vec<(String, Vec<u8>)>) -> Vec<crate::vfs::NamedBytes> {
+    let mut out = Vec::with_capacity(files.len());
+    for (name, bytes) in files {
+        if !name.to_ascii_lowercase().ends_with(".zip") {
+            out.push((name, Arc::from(bytes)));
+            continue;
+        }
+        match crate::vfs::unzip(&bytes) {
+            Ok(entries) => out.extend(entries),
+            Err(e) => app.add_notice(Notice::error(format!("{name}: {e}"))),
+        }
+    }
+    out
 }
 
 /// The folder part of `url` (up to and with its last `/`), where the files beside it are.

@@ -6,7 +6,8 @@
 //   node page.mjs --site DIR --corpus DIR --fixtures DIR --out DIR --backend webgpu|webgl [--chromium PATH]
 //
 // --fixtures holds mrfixit/lsalzman_mrfixit.iqm with its two textures (tests/web_page.rs makes them), served at
-// /fixtures/ for the ?open= step: the page must fetch the textures from beside the model.
+// /fixtures/ for the ?open= step: the page must fetch the textures from beside the model; and miku.zip, the
+// corpus character with its texture and dance in one archive, for a .zip drop.
 //
 // Writes to --out: demo.png (the demo paused at frame 0), dance-a.png and dance-b.png (the corpus PMD with its
 // texture and the VMD dropped together, paused at two frames), iqm.png (an IQM opened through ?open=), and
@@ -137,6 +138,13 @@ try {
   result.dance_frames_per_second = ((played.frames_drawn - playing.frames_drawn) * 1000) / 2000;
   result.steps.dance_a = await still(120, "dance-a.png");
   result.steps.dance_b = await still(400, "dance-b.png");
+
+  // 4b. The same character, texture and dance as one .zip (made by tests/web_page.rs, in folders as shared).
+  await drop([["miku.zip", fs.readFileSync(path.join(args.fixtures, "miku.zip"))]]);
+  result.steps.zip = await waitFor(
+    "the zip's model",
+    (s) => s.documents === 2 && s.model === "ミク/miku_v2.pmd" && s.clip !== null && s.loading === 0 && s.textures === 1,
+  );
 
   // 5. An IQM opened through ?open=, its textures fetched from beside it.
   await page.goto(`${base}/index.html?open=fixtures/mrfixit/lsalzman_mrfixit.iqm`);
