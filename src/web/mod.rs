@@ -181,6 +181,7 @@ impl WebApp {
                 }
             }
         }
+        // The start screen lists recent files and a folder to open, which a page has neither of; the demo shows.
         app.set_start_screen(false);
         let mut gpu = None;
         let mut st = Status::default();
@@ -233,9 +234,11 @@ impl WebApp {
                 Intent::SnapView { yaw, pitch } => snap = Some((yaw, pitch)),
                 Intent::ExportGltf => self.export_gltf(),
                 Intent::Screenshot => self.screenshot(),
-                Intent::ContactSheet | Intent::RecordClip(_) | Intent::CancelRecording => self.app.add_notice(
-                    Notice::transient("Contact sheets and recordings are desktop-only for now: use `rigscope render --sheet` or `--gif`".to_string(), NOTICE_TIME),
-                ),
+                Intent::ContactSheet | Intent::RecordClip(_) | Intent::CancelRecording => {
+                    let text = "Contact sheets and recordings are desktop-only for now: \
+                                `rigscope render --sheet` or `--gif` makes them";
+                    self.app.add_notice(Notice::transient(text.to_string(), NOTICE_TIME));
+                }
                 // A page isn't quit; the browser's tab is closed.
                 Intent::Quit => {}
             }
