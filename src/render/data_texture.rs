@@ -28,16 +28,8 @@ impl DataTexture {
         let width = texels.min(MAX_WIDTH);
         let max_rows = renderer.device.limits().max_texture_dimension_2d as usize;
         let height = texels.div_ceil(width).clamp(1, max_rows.max(1));
-        let texture = renderer.device.create_texture(&wgpu::TextureDescriptor {
-            label: Some(label),
-            size: wgpu::Extent3d { width: width as u32, height: height as u32, depth_or_array_layers: 1 },
-            mip_level_count: 1,
-            sample_count: 1,
-            dimension: wgpu::TextureDimension::D2,
-            format,
-            usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
-            view_formats: &[],
-        });
+        let usage = wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST;
+        let texture = super::texture_2d(&renderer.device, label, (width as u32, height as u32), format, 1, usage);
         let view = texture.create_view(&wgpu::TextureViewDescriptor::default());
         let texel = format.block_copy_size(None).unwrap_or(4) as usize;
         DataTexture { texture, view, width, capacity: width * height, texel }
@@ -84,15 +76,11 @@ impl DataTexture {
     }
 }
 
-/// A vertex-stage texture binding (with the fragment stage too when `fragment`) read with `textureLoad`.
-pub(crate) fn layout_entry(sample_type: wgpu::TextureSampleType, fragment: bool) -> wgpu::BindGroupLayoutEntry {
+/// A vertex-stage texture binding read with `textureLoad`.
+pub(crate) fn layout_entry(sample_type: wgpu::TextureSampleType) -> wgpu::BindGroupLayoutEntry {
     wgpu::BindGroupLayoutEntry {
         binding: 0,
-        visibility: if fragment {
-            wgpu::ShaderStages::VERTEX | wgpu::ShaderStages::FRAGMENT
-        } else {
-            wgpu::ShaderStages::VERTEX
-        },
+        visibility: wgpu::ShaderStages::VERTEX,
         ty: wgpu::BindingType::Texture {
             sample_type,
             view_dimension: wgpu::TextureViewDimension::D2,

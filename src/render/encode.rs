@@ -62,20 +62,18 @@ impl EncodeSrgb {
         EncodeSrgb { pipeline, layout }
     }
 
-    /// Records the copy of `source` (an sRGB texture's view) into `target` (an [`ENCODED_FORMAT`] view of the
-    /// same size).
-    pub fn record(
-        &self,
-        renderer: &Renderer,
-        encoder: &mut wgpu::CommandEncoder,
-        source: &wgpu::TextureView,
-        target: &wgpu::TextureView,
-    ) {
-        let group = renderer.device().create_bind_group(&wgpu::BindGroupDescriptor {
+    /// The bind group that reads `source` (an sRGB texture's view): made once per source, used every frame.
+    pub fn bind(&self, renderer: &Renderer, source: &wgpu::TextureView) -> wgpu::BindGroup {
+        renderer.device().create_bind_group(&wgpu::BindGroupDescriptor {
             label: Some("rigscope encode sRGB"),
             layout: &self.layout,
             entries: &[wgpu::BindGroupEntry { binding: 0, resource: wgpu::BindingResource::TextureView(source) }],
-        });
+        })
+    }
+
+    /// Records the copy of the source `group` reads ([`EncodeSrgb::bind`]) into `target` (an [`ENCODED_FORMAT`]
+    /// view of the same size).
+    pub fn record(&self, encoder: &mut wgpu::CommandEncoder, group: &wgpu::BindGroup, target: &wgpu::TextureView) {
         let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
             label: Some("rigscope encode sRGB"),
             color_attachments: &[Some(wgpu::RenderPassColorAttachment {
@@ -90,7 +88,7 @@ impl EncodeSrgb {
             multiview_mask: None,
         });
         pass.set_pipeline(&self.pipeline);
-        pass.set_bind_group(0, &group, &[]);
+        pass.set_bind_group(0, group, &[]);
         pass.draw(0..3, 0..1);
     }
 }
@@ -127,7 +125,8 @@ mod tests {
         let encode = EncodeSrgb::new(r);
         let mut encoder = r.device().create_command_encoder(&wgpu::CommandEncoderDescriptor::default());
         let view = |t: &wgpu::Texture| t.create_view(&wgpu::TextureViewDescriptor::default());
-        encode.record(r, &mut encoder, &view(&source), &view(&target));
+        let group = encode.bind(r, &view(&source));
+        encode.record(&mut encoder, &group, &view(&target));
         let out = crate::render::headless::read_texels(r, encoder, &target, (w, h), 4).unwrap();
         let worst = texels.iter().zip(&out).map(|(a, b)| a.abs_diff(*b)).max().unwrap();
         assert!(worst <= 1, "an encoded byte is {worst} steps off");

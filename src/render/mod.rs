@@ -236,7 +236,7 @@ impl Layouts {
         let data = |label, sample_type| {
             device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
                 label: Some(label),
-                entries: &[data_texture::layout_entry(sample_type, false)],
+                entries: &[data_texture::layout_entry(sample_type)],
             })
         };
         let palette = data("rigscope palette", wgpu::TextureSampleType::Float { filterable: false });

@@ -156,6 +156,8 @@ struct ViewTarget {
     frame: Offscreen,
     shown: wgpu::Texture,
     shown_view: wgpu::TextureView,
+    /// [`EncodeSrgb`]'s bind group reading `frame`.
+    encode_group: wgpu::BindGroup,
     id: egui::TextureId,
 }
 
@@ -304,14 +306,15 @@ impl WebApp {
         }
         let (model, view) = gpu.stage.scene()?;
         if gpu.target.as_ref().is_none_or(|t| t.frame.size != size) {
-            gpu.target = Some(ViewTarget::new(&gpu.renderer, &gpu.egui, size, gpu.target.take().map(|t| t.id)));
+            let id = gpu.target.take().map(|t| t.id);
+            gpu.target = Some(ViewTarget::new(&gpu.renderer, &gpu.encode, &gpu.egui, size, id));
         }
         let target = gpu.target.as_ref()?;
         let device = gpu.renderer.device();
         let mut encoder =
             device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("page 3D view") });
         gpu.renderer.paint_frame(&mut encoder, &target.frame.targets(), BACKGROUND.clear_color(), model, view);
-        gpu.encode.record(&gpu.renderer, &mut encoder, &target.frame.resolve, &target.shown_view);
+        gpu.encode.record(&mut encoder, &target.encode_group, &target.shown_view);
         gpu.renderer.queue().submit([encoder.finish()]);
         Some(target.id)
     }
@@ -350,6 +353,7 @@ impl ViewTarget {
     /// new one.
     fn new(
         renderer: &Renderer,
+        encode: &EncodeSrgb,
         egui: &egui::mutex::RwLock<egui_wgpu::Renderer>,
         size: (u32, u32),
         id: Option<egui::TextureId>,
@@ -369,7 +373,8 @@ impl ViewTarget {
             }
             None => egui.register_native_texture(device, &shown_view, wgpu::FilterMode::Nearest),
         };
-        ViewTarget { frame, shown, shown_view, id }
+        let encode_group = encode.bind(renderer, &frame.resolve);
+        ViewTarget { frame, shown, shown_view, encode_group, id }
     }
 }
 
