@@ -511,8 +511,6 @@ impl App {
         self.prefs.watch
     }
 
-    /// Lets the start screen show (the window does at start): it shows while no model is open or the model was
-    /// opened from memory (the built-in demo), until a file is opened or it is dismissed.
     /// Adds a CJK font found on the machine to `ctx` ([`fonts::install_cjk_font`]), so MMD names draw; when
     /// none could be added, the Morphs section says why.
     #[cfg(not(target_arch = "wasm32"))]
@@ -541,6 +539,8 @@ impl App {
         self.chrome.cjk_font_missing = Some(why);
     }
 
+    /// Lets the start screen show (the window does at start): it shows while no model is open or the model was
+    /// opened from memory (the built-in demo), until a file is opened or it is dismissed.
     pub fn set_start_screen(&mut self, on: bool) {
         self.chrome.start = on;
     }
