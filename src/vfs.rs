@@ -11,7 +11,7 @@
 //! The memory folders are process-wide (one mutex), as the disk is: the loaders that read beside a model take a
 //! folder path, and a path is all they need to be handed.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::ffi::OsString;
 use std::io;
 use std::path::{Component, Path, PathBuf};
@@ -21,16 +21,19 @@ use std::sync::{Arc, Mutex};
 pub const MEMORY_ROOT: &str = "/rigscope-memory";
 
 /// The mounted files by normalised path, and the number of the next mount.
-static MEMORY: Mutex<Memory> = Mutex::new(Memory { files: BTreeMap::new(), next: 0 });
+static MEMORY: Mutex<Memory> = Mutex::new(Memory { files: BTreeMap::new(), live: BTreeSet::new(), next: 0 });
 
 struct Memory {
     files: BTreeMap<PathBuf, Arc<[u8]>>,
+    /// Memory files that stand for a file the page can read again when it changes (one it holds a browser
+    /// file handle of): hot reload watches them ([`live`]).
+    live: BTreeSet<PathBuf>,
     next: u64,
 }
 
 /// `path` without `.` components, with `..` applied: the key memory files are stored under. `None` when it
 /// climbs above its start.
-fn normalise(path: &Path) -> Option<PathBuf> {
+pub fn normalise(path: &Path) -> Option<PathBuf> {
     let mut out = PathBuf::new();
     for c in path.components() {
         match c {
@@ -62,6 +65,24 @@ pub fn display_name(path: &Path) -> String {
 /// Whether `path` names a file on disk (one a watcher can watch), not one in memory.
 pub fn on_disk(path: &Path) -> bool {
     !in_memory(path)
+}
+
+/// Whether `path` can change under the app, so hot reload can watch it: a file on disk, or a memory file marked
+/// [`set_live`] (the web page holds a file handle it polls).
+pub fn live(path: &Path) -> bool {
+    if !in_memory(path) {
+        return true;
+    }
+    let (Some(key), Ok(memory)) = (normalise(path), MEMORY.lock()) else { return false };
+    memory.live.contains(&key)
+}
+
+/// Marks the memory file `path` as standing for a file that can change ([`live`]); its new bytes come through
+/// [`add`].
+pub fn set_live(path: &Path) {
+    if let (Some(key), Ok(mut memory)) = (normalise(path), MEMORY.lock()) {
+        memory.live.insert(key);
+    }
 }
 
 /// Whether `path` lies in memory rather than on disk.
@@ -159,6 +180,7 @@ fn entry_name(raw: &[u8], fallback: impl FnOnce() -> String) -> String {
 pub fn unmount(root: &Path) {
     if let Ok(mut memory) = MEMORY.lock() {
         memory.files.retain(|p, _| !p.starts_with(root));
+        memory.live.retain(|p| !p.starts_with(root));
     }
 }
 
@@ -266,11 +288,16 @@ mod tests {
         assert_eq!(add(&root, "tex/late.png", bytes("l")), Some(root.join("tex/late.png")));
         assert_eq!(add(&root, "../out.png", bytes("o")), None);
         assert_eq!(read(&root.join("tex/late.png")).unwrap(), b"l");
+        // Memory files don't change unless marked live (the page holds a handle it polls); disk files can.
+        assert!(!live(&root.join("Model.pmd")) && live(Path::new("/home/a/b.pmd")));
+        set_live(&root.join("./tex/Body.PNG"));
+        assert!(live(&root.join("tex/Body.PNG")) && !live(&root.join("Model.pmd")));
         // A second mount is a folder of its own; unmounting one leaves the other.
         let other = mount([("Model.pmd".to_string(), bytes("2"))]);
         assert_ne!(other, root);
         unmount(&root);
         assert!(!is_file(&root.join("Model.pmd")));
+        assert!(!live(&root.join("tex/Body.PNG")));
         assert_eq!(read(&other.join("Model.pmd")).unwrap(), b"2");
         unmount(&other);
     }

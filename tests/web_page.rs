@@ -118,7 +118,26 @@ fn fixtures() -> PathBuf {
         std::io::Write::write_all(&mut zip, &std::fs::read(common::corpus(corpus)).unwrap()).unwrap();
     }
     std::fs::write(dir.join("miku.zip"), zip.finish().unwrap().into_inner()).unwrap();
+    // The same as a folder on the disk, dropped as a whole.
+    for (inside, corpus) in [
+        ("dance/miku/miku_v2.pmd", "mmd/threejs/miku/miku_v2.pmd"),
+        ("dance/miku/eyeM2.bmp", "mmd/threejs/miku/eyeM2.bmp"),
+        ("dance/motion/wavefile_v2.vmd", "mmd/threejs/vmds/wavefile_v2.vmd"),
+    ] {
+        std::fs::create_dir_all(dir.join(inside).parent().unwrap()).unwrap();
+        std::fs::copy(common::corpus(corpus), dir.join(inside)).unwrap();
+    }
+    // A model the page rewrites on the disk once dropped (with the replacement's bytes) to see it reloaded.
+    std::fs::create_dir_all(dir.join("reload")).unwrap();
+    std::fs::copy(common::corpus("iqm/unv_rocket.iqe"), dir.join("reload/model.iqe")).unwrap();
+    std::fs::copy(common::corpus("iqm/unv_medistat.iqe"), dir.join("reload/replacement.iqe")).unwrap();
     dir
+}
+
+/// The vertex count of a corpus file as the desktop loads it.
+fn vertices_of(corpus: &str) -> Value {
+    let scene = rigscope::formats::load_path(&common::corpus(corpus)).expect("a corpus IQE loads");
+    Value::from(scene.vertices.len())
 }
 
 fn picture(dir: &Path, name: &str) -> RgbaImage {
@@ -185,6 +204,18 @@ fn check_page(backend: &str, adapter_backend: &str) {
     let zipped = &steps["zip"];
     assert_eq!((zipped["textures"].as_u64(), zipped["missing_textures"].as_u64()), (Some(1), Some(0)), "{zipped}");
     assert!(notices(zipped).iter().any(|n| n.starts_with("motion/wavefile_v2.vmd: attached")), "{zipped}");
+
+    // A folder dropped from the disk: walked, the model opened with its texture, the dance from the folder
+    // beside it attached.
+    let folder = &steps["folder"];
+    assert_eq!((folder["textures"].as_u64(), folder["missing_textures"].as_u64()), (Some(1), Some(0)), "{folder}");
+    assert!(notices(folder).iter().any(|n| n.starts_with("dance/motion/wavefile_v2.vmd: attached")), "{folder}");
+
+    // A file dropped from the disk and written again there is reloaded (polled through its handle).
+    let (before, after) = (&steps["reload_before"], &steps["reload_after"]);
+    assert_eq!(before["vertices"], vertices_of("iqm/unv_rocket.iqe"), "{before}");
+    assert_eq!(after["vertices"], vertices_of("iqm/unv_medistat.iqe"), "{after}");
+    assert_eq!(after["documents"], before["documents"], "reloaded in place, not opened again: {after}");
 
     // An IQM opened through ?open=.
     let opened = &steps["open_url_still"];

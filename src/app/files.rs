@@ -68,12 +68,25 @@ pub fn section(ui: &mut egui::Ui, doc: &Document, watch: bool, out: &mut Vec<Act
         if ui.checkbox(&mut keep, "Keep the previous version as reference").on_hover_text(hint).changed() {
             out.push(Action::SetKeepPrevious(keep));
         }
-        if !sources.iter().any(|s| s.path.is_some()) {
-            ui.weak("Opened from memory: nothing to watch.");
+        if !sources.iter().any(|s| s.path.as_deref().is_some_and(crate::vfs::live)) {
+            nothing_to_watch(ui);
         } else if let (n @ 1.., Some(last)) = reloads {
             ui.weak(format!("Reloaded {n}× (last: {last})"));
         }
     });
+}
+
+/// Says why the shown model's files aren't watched: they were handed over as bytes, with nothing to read again.
+fn nothing_to_watch(ui: &mut egui::Ui) {
+    if cfg!(target_arch = "wasm32") {
+        ui.weak("Opened without a file handle: nothing to watch.").on_hover_text(
+            "Files dropped from a file manager or opened with Open… in a Chromium-based browser come with \
+             file handles and are reloaded when they change; a .zip, a download (?open=) and browsers without \
+             the File System Access API give only bytes",
+        );
+    } else {
+        ui.weak("Opened from memory: nothing to watch.");
+    }
 }
 
 /// The name-matching report of attachment `i` as a window: matched joints (model ← file where the names

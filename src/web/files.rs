@@ -1,8 +1,9 @@
-//! Bytes in and out of the page, without paths. Files arrive in batches (one drop, one Open… pick, the
-//! `?open=` URLs, the CJK font), each read asynchronously by the browser; a finished batch is mounted as one
-//! memory folder ([`crate::vfs::mount`]) and opened from it with [`App::open_folder_files`], so a model finds
-//! the textures dropped with it (case-insensitively, as beside a model on disk) and a motion dropped with it
-//! attaches. Downloads (glTF export, screenshots) go out through an object URL.
+//! Bytes in and out of the page, without paths. Files arrive in batches (one drop of files and folders, one
+//! Open… pick, the `?open=` URLs, the CJK font), each read asynchronously by the browser; a finished batch is
+//! mounted as one memory folder ([`crate::vfs::mount`]) and opened from it with [`App::open_folder_files`], so
+//! a model finds the textures dropped with it (case-insensitively, as beside a model on disk) and a motion
+//! dropped with it attaches. Files that came with a handle (`given.rs`) are polled while shown and reloaded
+//! when they change. Downloads (glTF export, screenshots) go out through an object URL.
 
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
@@ -11,6 +12,7 @@ use std::sync::Arc;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::{JsFuture, spawn_local};
 
+use super::given::{self, Given, Handle, Watch};
 use crate::app::{App, Notice};
 
 /// Where the page's CJK font is, beside `index.html` (`web/build.sh` puts it there).
@@ -32,22 +34,41 @@ pub enum Purpose {
     Font,
 }
 
-/// A batch read: each file's name (its path inside the batch) and bytes, or why it couldn't be read.
-struct Batch {
-    purpose: Purpose,
-    files: Vec<(String, Result<Vec<u8>, String>)>,
+/// One file of a batch: its name (its path inside the batch), its bytes or why they couldn't be read, and its
+/// handle when the browser gave one.
+struct Read {
+    name: String,
+    bytes: Result<Vec<u8>, String>,
+    handle: Option<Handle>,
 }
 
-/// The batches under way and those read, shared with the futures that read them.
+impl Read {
+    fn bytes(name: String, bytes: Result<Vec<u8>, String>) -> Read {
+        Read { name, bytes, handle: None }
+    }
+}
+
+/// A batch read.
+struct Batch {
+    purpose: Purpose,
+    files: Vec<Read>,
+}
+
+/// The batches under way and those read, shared with the futures that read them; the handles polled.
+#[derive(Clone)]
 pub struct Inbox {
     ctx: egui::Context,
     done: Rc<RefCell<Vec<Batch>>>,
     pending: Rc<Cell<usize>>,
+    watch: Watch,
 }
 
 impl Inbox {
     pub fn new(ctx: egui::Context) -> Inbox {
-        Inbox { ctx, done: Rc::default(), pending: Rc::default() }
+        let watch = Watch::default();
+        let repaint = ctx.clone();
+        watch.start(move || repaint.request_repaint());
+        Inbox { ctx, done: Rc::default(), pending: Rc::default(), watch }
     }
 
     /// Asks for another frame (something changed outside egui's input).
@@ -63,7 +84,7 @@ impl Inbox {
     /// Reads `reads` (name and a future of the bytes) in the background as one batch.
     fn spawn<F>(&self, purpose: Purpose, reads: F)
     where
-        F: std::future::Future<Output = Vec<(String, Result<Vec<u8>, String>)>> + 'static,
+        F: std::future::Future<Output = Vec<Read>> + 'static,
     {
         let (done, pending, ctx) = (self.done.clone(), self.pending.clone(), self.ctx.clone());
         pending.set(pending.get() + 1);
@@ -75,7 +96,8 @@ impl Inbox {
         });
     }
 
-    /// The files of one drop (eframe hands over the browser's `File`s), read as one batch.
+    /// The files of one drop as eframe hands them over (only where the page's own drop listener, which also
+    /// takes folders and handles, could not be installed), read as one batch.
     pub fn read_drops(&self, dropped: Vec<egui::DroppedFileHandle>) {
         if dropped.is_empty() {
             return;
@@ -84,15 +106,77 @@ impl Inbox {
             let mut files = Vec::with_capacity(dropped.len());
             for file in &dropped {
                 let name = file.path().to_string_lossy().into_owned();
-                files.push((name, file.bytes_async().await));
+                files.push(Read::bytes(name, file.bytes_async().await));
             }
             files
         });
     }
 
-    /// Open… or Compare with…: the browser's file picker (several files at once for Open).
+    /// Takes every drop of files on the page (before eframe's canvas listener, which can't take folders):
+    /// files and folders are walked and read as one batch, with their handles where the browser gives them.
+    pub fn listen_for_drops(&self, canvas: &web_sys::HtmlCanvasElement) -> Result<(), wasm_bindgen::JsValue> {
+        let window = web_sys::window().ok_or("no window")?;
+        let (inbox, canvas) = (self.clone(), canvas.clone());
+        let listener =
+            wasm_bindgen::closure::Closure::<dyn FnMut(web_sys::DragEvent)>::new(move |event: web_sys::DragEvent| {
+                let Some(transfer) = event.data_transfer() else { return };
+                if !transfer.types().includes(&"Files".into(), 0) {
+                    return;
+                }
+                event.prevent_default();
+                event.stop_propagation();
+                let items = given::dropped_items(&transfer);
+                inbox.read_given(Purpose::Open, given::walk_dropped(items));
+                // eframe's drop listener, stopped here, would end its preview of the files hovering.
+                if let Ok(leave) = web_sys::Event::new("dragleave") {
+                    let _ = canvas.dispatch_event(&leave);
+                }
+            });
+        window.add_event_listener_with_callback_and_bool("drop", listener.as_ref().unchecked_ref(), true)?;
+        // The listener lives as long as the page.
+        listener.forget();
+        Ok(())
+    }
+
+    /// Reads the files `given` finds (a drop walked, a File System Access pick) as one batch: the bytes of each,
+    /// keeping their handles; nothing past [`crate::vfs::MAX_UNZIPPED`] bytes in all.
+    fn read_given<F>(&self, purpose: Purpose, given: F)
+    where
+        F: std::future::Future<Output = Result<Vec<Given>, String>> + 'static,
+    {
+        self.spawn(purpose, async move {
+            let given = match given.await {
+                Ok(given) => given,
+                Err(e) => return vec![Read::bytes("the files given".into(), Err(e))],
+            };
+            let total: f64 = given.iter().map(|g| g.file.size()).sum();
+            if total > crate::vfs::MAX_UNZIPPED as f64 {
+                let e = format!(
+                    "{} files of {:.1} GB in all, more than the page reads at once ({} GiB)",
+                    given.len(),
+                    total / 1e9,
+                    crate::vfs::MAX_UNZIPPED >> 30
+                );
+                return vec![Read::bytes("the files given".into(), Err(e))];
+            }
+            let mut files = Vec::with_capacity(given.len());
+            for g in given {
+                let bytes = given::read_file(&g.file).await;
+                let version = (g.file.last_modified(), g.file.size());
+                let handle = g.handle.map(|handle| Handle { handle, version });
+                files.push(Read { name: g.name, bytes, handle });
+            }
+            files
+        });
+    }
+
+    /// Open… or Compare with…: the browser's file picker (several files at once for Open); the File System
+    /// Access picker where the browser has it, so the files come with handles and reload when they change.
     pub fn pick(&self, purpose: Purpose) {
         let compare = purpose == Purpose::Compare;
+        if given::has_picker() {
+            return self.read_given(purpose, given::pick(!compare));
+        }
         self.spawn(purpose, async move {
             let dialog = rfd::AsyncFileDialog::new().set_title("Open a model and its textures and motions");
             let picked = if compare {
@@ -102,7 +186,7 @@ impl Inbox {
             };
             let mut files = Vec::with_capacity(picked.len());
             for handle in picked {
-                files.push((handle.file_name(), Ok(handle.read().await)));
+                files.push(Read::bytes(handle.file_name(), Ok(handle.read().await)));
             }
             files
         });
@@ -115,7 +199,7 @@ impl Inbox {
             let mut files = Vec::with_capacity(urls.len());
             for url in urls {
                 let name = url_file_name(&url);
-                files.push((name, fetch_bytes(&url).await));
+                files.push(Read::bytes(name, fetch_bytes(&url).await));
             }
             files
         });
@@ -123,7 +207,9 @@ impl Inbox {
 
     /// Downloads the CJK font from beside the page.
     pub fn fetch_cjk_font(&self) {
-        self.spawn(Purpose::Font, async move { vec![(CJK_FONT_URL.to_string(), fetch_bytes(CJK_FONT_URL).await)] });
+        self.spawn(Purpose::Font, async move {
+            vec![Read::bytes(CJK_FONT_URL.to_string(), fetch_bytes(CJK_FONT_URL).await)]
+        });
     }
 
     /// Hands every batch read since the last frame to `app`.
@@ -131,9 +217,15 @@ impl Inbox {
         let batches = std::mem::take(&mut *self.done.borrow_mut());
         for batch in batches {
             let mut readable = Vec::with_capacity(batch.files.len());
-            for (name, bytes) in batch.files {
+            let mut handles = Vec::new();
+            for Read { name, bytes, handle } in batch.files {
                 match bytes {
-                    Ok(bytes) => readable.push((name, bytes)),
+                    Ok(bytes) => {
+                        if let Some(handle) = handle {
+                            handles.push((name.clone(), handle));
+                        }
+                        readable.push((name, bytes));
+                    }
                     Err(e) if batch.purpose == Purpose::Font => {
                         app.set_cjk_font_missing(format!("the page's CJK font ({name}) could not be read: {e}"));
                     }
@@ -159,6 +251,9 @@ impl Inbox {
                     let readable = unpack_zips(app, readable);
                     let names: Vec<String> = readable.iter().map(|(n, _)| n.clone()).collect();
                     let dir = crate::vfs::mount(readable);
+                    for (name, handle) in handles {
+                        self.watch.add(&dir, &name, handle);
+                    }
                     if batch.purpose == Purpose::Compare {
                         if let Some(name) = names.first() {
                             app.compare_with_path(&dir.join(name));
@@ -178,6 +273,33 @@ impl Inbox {
 }
 
 impl Inbox {
+    /// Polls the handles of the files `app` shows (its models' files, the shown model's textures; none while
+    /// its hot reload is off) and reloads those that changed, as the desktop's watcher does.
+    pub fn reload_changed(&self, app: &mut App) {
+        if self.watch.is_empty() {
+            return;
+        }
+        let mut wanted = app.watched_files();
+        wanted.extend(app.texture_files());
+        self.watch.set_wanted(wanted);
+        let changed = self.watch.take_changed();
+        if changed.is_empty() {
+            return;
+        }
+        let paths: Vec<_> = changed
+            .into_iter()
+            .filter_map(|(root, name, bytes)| crate::vfs::add(&root, &name, Arc::from(bytes)))
+            .collect();
+        let reloaded = app.files_changed(&paths);
+        if !reloaded.is_empty() {
+            let names: Vec<String> = reloaded
+                .iter()
+                .map(|n| std::path::Path::new(n).file_name().map_or(n.clone(), |f| f.to_string_lossy().into_owned()))
+                .collect();
+            app.add_notice(Notice::transient(format!("Reloaded {}", names.join(", ")), super::NOTICE_TIME));
+        }
+    }
+
     /// Downloads the textures the shown model (opened by URL into memory folder `dir`) looked for and missed,
     /// from the site's folder `base` it came from, the way the desktop finds them beside the model.
     fn fetch_missing(&self, app: &mut App, dir: std::path::PathBuf, base: &str) {
@@ -200,7 +322,7 @@ impl Inbox {
             for rel in wanted {
                 let url: Vec<String> =
                     rel.split('/').map(|part| String::from(js_sys::encode_uri_component(part))).collect();
-                files.push((rel, fetch_bytes(&format!("{base}{}", url.join("/"))).await));
+                files.push(Read::bytes(rel, fetch_bytes(&format!("{base}{}", url.join("/"))).await));
             }
             files
         });

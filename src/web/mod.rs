@@ -7,12 +7,15 @@
 //!   everything egui draws, as the window draws its 3D view under egui.
 //! - `files.rs`: bytes in without paths (drops, the Open… picker, `?open=URL`), read asynchronously and mounted
 //!   as a memory folder ([`crate::vfs`]) that the loaders read as they read a folder on disk; downloads out.
+//! - `given.rs`: what the browser hands over beyond eframe's dropped files: dropped folders walked, File System
+//!   Access handles (drops and the picker, Chromium) and their polling for hot reload.
 //! - [`WebHandle`] is what `index.html` starts; its `status()` is the page tests' view of the app.
 //!
 //! Nothing here blocks, spawns a thread, reads `std::fs` or calls `std::time::Instant`: the browser allows none
 //! of them (`clippy.toml`'s wasm32 rules keep it so).
 
 mod files;
+mod given;
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -84,9 +87,18 @@ impl WebHandle {
     pub async fn start(&self, canvas: web_sys::HtmlCanvasElement) -> Result<(), JsValue> {
         let status = self.status.clone();
         let options = eframe::WebOptions { wgpu_options: wgpu_options(), ..Default::default() };
-        self.runner
-            .start(canvas, options, Box::new(move |cc| Ok(Box::new(WebApp::new(cc, status)) as Box<dyn eframe::App>)))
-            .await
+        let creator = Box::new(move |cc: &eframe::CreationContext<'_>| {
+            Ok(Box::new(WebApp::new(cc, status)) as Box<dyn eframe::App>)
+        });
+        self.runner.start(canvas.clone(), options, creator).await?;
+        if let Some(mut web) = self.runner.app_mut::<WebApp>()
+            && let Err(e) = web.files.listen_for_drops(&canvas)
+        {
+            // eframe's own listener still takes dropped files, without folders or handles.
+            let text = format!("Folders can't be dropped here: {e:?}");
+            web.app.add_notice(Notice::transient(text, NOTICE_TIME));
+        }
+        Ok(())
     }
 
     /// The app's state as JSON (see `Status`).
@@ -385,6 +397,7 @@ impl eframe::App for WebApp {
         self.last_frame = now;
         let animating = self.app.update(dt);
         self.files.take_into(&mut self.app, ui.ctx());
+        self.files.reload_changed(&mut self.app);
         self.files.read_drops(ui.ctx().input(|i| i.raw.dropped_files.clone()));
         // The 3D view goes under everything egui draws: its place is taken now, filled once the panels are laid out.
         let under = ui.painter().add(egui::Shape::Noop);

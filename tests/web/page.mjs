@@ -87,7 +87,7 @@ async function still(frame, file) {
   await page.screenshot({ path: path.join(args.out, file) });
   return s;
 }
-// Drops files on the canvas as a user's drag from the file manager does (dragenter, dragover, drop).
+// Drops files on the canvas made in the page (a DataTransfer of File objects: no folders, no handles).
 async function drop(files) {
   const payload = files.map(([name, bytes]) => ({ name, data: Buffer.from(bytes).toString("base64") }));
   const transfer = await page.evaluateHandle((files) => {
@@ -103,6 +103,18 @@ async function drop(files) {
   for (const type of ["dragenter", "dragover", "drop"]) {
     await page.dispatchEvent("canvas", type, { dataTransfer: transfer });
   }
+}
+
+// Drops files and folders from the disk on the view, as a user's drag from the file manager does: Chromium's
+// DevTools protocol hands the browser the paths, so the page gets folder entries and File System Access handles.
+async function dropFromDisk(paths) {
+  const [x, y, w, h] = (await status()).view;
+  const cdp = await page.context().newCDPSession(page);
+  const data = { items: [], files: paths.map((p) => path.resolve(p)), dragOperationsMask: 1 };
+  for (const type of ["dragEnter", "dragOver", "drop"]) {
+    await cdp.send("Input.dispatchDragEvent", { type, x: x + w / 2, y: y + h / 2, data });
+  }
+  await cdp.detach();
 }
 
 try {
@@ -145,6 +157,26 @@ try {
     "the zip's model",
     (s) => s.documents === 2 && s.model === "ミク/miku_v2.pmd" && s.clip !== null && s.loading === 0 && s.textures === 1,
   );
+
+  // 4c. A folder dropped from the disk: the character in one folder, its dance in another, all walked.
+  await dropFromDisk([path.join(args.fixtures, "dance")]);
+  result.steps.folder = await waitFor(
+    "the dropped folder's model",
+    (s) => s.documents === 3 && s.model === "dance/miku/miku_v2.pmd" && s.clip !== null && s.loading === 0 && s.textures === 1,
+  );
+
+  // 4d. A file dropped from the disk comes with its handle: written again on the disk, the page reloads it.
+  const reloadFile = path.join(args.fixtures, "reload/model.iqe");
+  await dropFromDisk([reloadFile]);
+  result.steps.reload_before = await waitFor("the file to reload", (s) => s.model === "model.iqe" && s.loading === 0);
+  await page.waitForTimeout(1000);
+  fs.writeFileSync(reloadFile, fs.readFileSync(path.join(args.fixtures, "reload/replacement.iqe")));
+  const reloadStarted = Date.now();
+  result.steps.reload_after = await waitFor(
+    "the rewritten file reloaded",
+    (s) => s.vertices !== result.steps.reload_before.vertices && s.notices.some((n) => n === "Reloaded model.iqe"),
+  );
+  result.reload_ms = Date.now() - reloadStarted;
 
   // 5. An IQM opened through ?open=, its textures fetched from beside it.
   await page.goto(`${base}/index.html?open=fixtures/mrfixit/lsalzman_mrfixit.iqm`);
