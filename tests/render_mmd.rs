@@ -4,7 +4,11 @@
 //! overlay draws the chains. Needs a GPU adapter (lavapipe on CI); without one these
 //! fail rather than skip.
 
+mod common;
+
 use std::path::PathBuf;
+
+use common::Scratch;
 
 use glam::Vec3;
 use image::RgbaImage;
@@ -310,11 +314,8 @@ fn draw_textured(headless: &Headless, scene: &Scene, dir: &std::path::Path) -> R
     draw(headless, scene, &model, &Pose::bind(&scene.skeleton), (128, 128))
 }
 
-fn texture_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("rigscope-mmd-shading-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+fn texture_dir(name: &str) -> Scratch {
+    Scratch::new(&format!("mmd-shading-{name}"))
 }
 
 /// The mean colour of the pixels in a square of side 9 around (x, y).
@@ -341,7 +342,7 @@ fn rows_drawn(img: &RgbaImage) -> (u32, u32) {
 }
 
 /// The ball with a toon ramp white in its top half and blue in its bottom half, written to a fresh folder (returned).
-fn ramp_ball(name: &str) -> (Scene, PathBuf) {
+fn ramp_ball(name: &str) -> (Scene, Scratch) {
     let dir = texture_dir(name);
     image::RgbaImage::from_fn(4, 32, |_, y| image::Rgba(if y < 16 { [255; 4] } else { [0, 0, 255, 255] }))
         .save(dir.join("ramp.png"))
@@ -382,7 +383,6 @@ fn sphere_maps_multiply_and_add_by_the_view_normal() {
     let (c_plain, c_green) = (mean(&plain, centre.0, centre.1), mean(&green, centre.0, centre.1));
     assert!(c_green[1] > c_plain[1] + 20.0 || c_green[1] > 250.0, "green added: {c_plain:?} → {c_green:?}");
     assert!((c_green[0] - c_plain[0]).abs() < 3.0, "red untouched: {c_plain:?} → {c_green:?}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// A toon ramp replaces the smooth falloff: with a ramp white at the top and blue at the bottom, the middle of
@@ -404,7 +404,6 @@ fn toon_ramps_shade_the_rim_with_their_bottom_rows() {
     let (centre, rim) = (mean(&builtin, 64, (top + bottom) / 2), pixel(&builtin, 64, bottom - 2));
     assert!(centre.iter().all(|&c| c > 240.0), "the built-in ramp is white where lit: {centre:?}");
     assert!(rim.iter().all(|&c| c > 150.0 && c < 235.0), "and light grey in shadow: {rim:?}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// Visibility keys: a VMD whose property keys hide the model from frame 10 to 20 poses it hidden there (and
@@ -549,7 +548,7 @@ fn the_light_direction_picks_the_lit_side_of_a_toon_ramp() {
     use rigscope::scene::Light;
     let headless = headless();
     let (scene, dir) = ramp_ball("light");
-    let textures = rigscope::textures::TextureSet::load(&scene, Some(dir.as_path()));
+    let textures = rigscope::textures::TextureSet::load(&scene, Some(&*dir));
     let model = GpuModel::upload_textures(headless.renderer(), &scene, &textures);
     let (pose, camera, overlays) = (Pose::bind(&scene.skeleton), camera(&scene, (128, 128)), Overlays::default());
     let shot = |x: f32| {
@@ -564,7 +563,6 @@ fn the_light_direction_picks_the_lit_side_of_a_toon_ramp() {
     let blue = |c: [f32; 3]| c[2] > 200.0 && c[0] < 40.0 && c[1] < 40.0;
     assert!(white(left(&rightward)) && blue(right(&rightward)), "{:?} {:?}", left(&rightward), right(&rightward));
     assert!(blue(left(&leftward)) && white(right(&leftward)), "{:?} {:?}", left(&leftward), right(&leftward));
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// MikuMikuDance's ground shadow: the character flattened on the floor along the light, translucent dark, on the
@@ -624,7 +622,7 @@ fn the_ground_shadow_falls_on_the_side_away_from_the_light() {
 /// A stage for self-shadow: a 20 × 20 floor at y = 0 (mesh 0, material 0) and a 4 × 4 square at y = 5 over its
 /// middle (mesh 1, material 1), both facing up and toon-shaded through a ramp white in its top half and blue
 /// in its bottom half (so a shadowed receiver turns blue), written to a fresh folder (returned).
-fn stage(name: &str) -> (Scene, PathBuf) {
+fn stage(name: &str) -> (Scene, Scratch) {
     use glam::Vec4;
     use rigscope::scene::{Format, Material, Mesh, Metadata, ToonRamp, UpAxis};
     let dir = texture_dir(name);
@@ -682,7 +680,7 @@ fn a_caster_shades_the_floor_where_the_light_carries_it_and_only_a_receiver() {
     // Travelling down and toward +X at 45°: the square 5 above the floor shades x 3..7, z −2..2.
     let light = Some(Light { color: Vec3::ONE, direction: Vec3::new(1.0, -1.0, 0.0) });
     let shot = |scene: &Scene, on: bool| {
-        let textures = rigscope::textures::TextureSet::load(scene, Some(dir.as_path()));
+        let textures = rigscope::textures::TextureSet::load(scene, Some(&*dir));
         let model = GpuModel::upload_textures(headless.renderer(), scene, &textures);
         let overlays = Overlays { self_shadow: on, ..Overlays::default() };
         let pose = Pose::bind(&scene.skeleton);
@@ -720,7 +718,6 @@ fn a_caster_shades_the_floor_where_the_light_carries_it_and_only_a_receiver() {
     scene.materials[0].receives_shadow = true;
     scene.materials[1].casts_shadow = false;
     assert!(white(at(&shot(&scene, true), 5.0, 0.0)), "a square that doesn't cast");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// A VMD self-shadow key drives the self-shadow: mode 0 turns it off (the picture is the one without
@@ -763,7 +760,7 @@ fn a_lone_ball_does_not_shade_itself() {
     use rigscope::scene::{Light, MMD_DEFAULT_SELF_SHADOW};
     let headless = headless();
     let (scene, dir) = ramp_ball("acne");
-    let textures = rigscope::textures::TextureSet::load(&scene, Some(dir.as_path()));
+    let textures = rigscope::textures::TextureSet::load(&scene, Some(&*dir));
     let model = GpuModel::upload_textures(headless.renderer(), &scene, &textures);
     let size = (160u32, 160u32);
     let (pose, camera) = (Pose::bind(&scene.skeleton), camera(&scene, size));
@@ -799,7 +796,6 @@ fn a_lone_ball_does_not_shade_itself() {
         dark.len(),
         &dark[..dark.len().min(8)]
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// No acne on a flat receiver at a slant, the worst case for a filtered map: the stage's floor alone (its
@@ -811,7 +807,7 @@ fn a_slanted_floor_does_not_shade_itself() {
     let headless = headless();
     let (mut scene, dir) = stage("slant");
     scene.materials[1].casts_shadow = false;
-    let textures = rigscope::textures::TextureSet::load(&scene, Some(dir.as_path()));
+    let textures = rigscope::textures::TextureSet::load(&scene, Some(&*dir));
     let model = GpuModel::upload_textures(headless.renderer(), &scene, &textures);
     let size = (200u32, 200u32);
     let bounds = rigscope::scene::FrameBounds::of_points(&scene.vertices.positions).unwrap();
@@ -835,5 +831,4 @@ fn a_slanted_floor_does_not_shade_itself() {
         }
     }
     assert!(dark.is_empty(), "{} of {floor} floor points darkened: {:?}", dark.len(), &dark[..dark.len().min(8)]);
-    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -2,17 +2,13 @@
 //! delays of its frame rate, and frames equal to `render --frame` pictures of the same instants (exactly for
 //! the lossless APNG, within the palette's error for GIF). Needs a GPU adapter (lavapipe on CI).
 
-use std::path::{Path, PathBuf};
+mod common;
+
+use std::path::Path;
 use std::process::Command;
 
 fn demo() -> String {
     concat!(env!("CARGO_MANIFEST_DIR"), "/assets/demo.iqm").to_string()
-}
-
-fn out(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("rigscope-record-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join(name)
 }
 
 fn rigscope(args: &[&str]) -> std::process::Output {
@@ -21,9 +17,9 @@ fn rigscope(args: &[&str]) -> std::process::Output {
     o
 }
 
-/// `render --frame F` of the demo's "wave" clip at 96 × 72.
-fn still(frame: f32) -> image::RgbaImage {
-    let path = out(&format!("still-{frame}.png"));
+/// `render --frame F` of the demo's "wave" clip at 96 × 72, written in `dir`.
+fn still(dir: &Path, frame: f32) -> image::RgbaImage {
+    let path = dir.join(format!("still-{frame}.png"));
     let f = frame.to_string();
     rigscope(&["render", &demo(), "--anim", "wave", "--frame", &f, "--size", "96x72", "-o", path.to_str().unwrap()]);
     image::open(&path).unwrap().to_rgba8()
@@ -38,7 +34,8 @@ fn record(flag: &str, path: &Path, extra: &[&str]) {
 
 #[test]
 fn an_apng_holds_every_frame_asked_for_exactly_as_render_draws_it() {
-    let path = out("wave.png");
+    let dir = common::Scratch::new("record-apng");
+    let path = dir.join("wave.png");
     // Frames 4, 8, 12, 16 of the 24 fps clip at 6 pictures per second.
     record("--apng", &path, &["--from", "4", "--to", "16", "--fps", "6"]);
     let decoder = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(&path).unwrap()));
@@ -51,13 +48,14 @@ fn an_apng_holds_every_frame_asked_for_exactly_as_render_draws_it() {
         let fc = reader.info().frame_control.expect("a frame control per frame");
         assert_eq!((fc.delay_num, fc.delay_den), (1, 6), "frame {k}: a sixth of a second");
         let got = image::RgbaImage::from_raw(info.width, info.height, buf[..info.buffer_size()].to_vec()).unwrap();
-        assert!(got == still(frame), "picture {k} is render --frame {frame}");
+        assert!(got == still(&dir, frame), "picture {k} is render --frame {frame}");
     }
 }
 
 #[test]
 fn a_gif_holds_the_clip_at_its_rate_with_delays_that_keep_time() {
-    let path = out("wave.gif");
+    let dir = common::Scratch::new("record-gif");
+    let path = dir.join("wave.gif");
     record("--gif", &path, &[]);
     let mut options = gif::DecodeOptions::new();
     options.set_color_output(gif::ColorOutput::RGBA);
@@ -74,7 +72,7 @@ fn a_gif_holds_the_clip_at_its_rate_with_delays_that_keep_time() {
     assert!(delays.iter().all(|&d| d == 4 || d == 5), "{delays:?}");
     assert_eq!(delays.iter().sum::<u32>(), 150, "36 frames at 24 fps take 1.5 s");
     // The palette costs a little colour; the picture is frame 0's.
-    let (gif, png) = (first.unwrap(), still(0.0));
+    let (gif, png) = (first.unwrap(), still(&dir, 0.0));
     let diff: f64 = gif.as_raw().iter().zip(png.as_raw()).map(|(a, b)| f64::from(a.abs_diff(*b))).sum::<f64>()
         / gif.as_raw().len() as f64;
     assert!(diff < 3.0, "mean difference {diff} per channel from render --frame 0");
@@ -82,7 +80,8 @@ fn a_gif_holds_the_clip_at_its_rate_with_delays_that_keep_time() {
 
 #[test]
 fn bad_recording_requests_are_usage_errors() {
-    let path = out("bad.gif");
+    let dir = common::Scratch::new("record-bad");
+    let path = dir.join("bad.gif");
     for extra in [&["--from", "10", "--to", "5"][..], &["--fps", "0"], &["--frame", "3"]] {
         let mut args = vec!["render".to_string(), demo(), "--gif".into(), path.display().to_string()];
         args.extend(extra.iter().map(|s| s.to_string()));

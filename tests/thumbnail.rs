@@ -16,8 +16,7 @@ fn thumbnail(file: &str, out: &std::path::Path, size: &str) -> std::process::Out
 
 #[test]
 fn a_thumbnail_is_the_model_framed_on_transparency() {
-    let dir = std::env::temp_dir().join(format!("rigscope-thumbnail-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::Scratch::new("thumbnail");
     for (file, name) in [
         (concat!(env!("CARGO_MANIFEST_DIR"), "/assets/demo.iqm").to_string(), "demo"),
         (corpus("mmd/threejs/miku/miku_v2.pmd").display().to_string(), "miku"),
@@ -48,8 +47,7 @@ fn a_thumbnail_is_the_model_framed_on_transparency() {
 /// first clip and framed, in thumbnails and renders, instead of nothing.
 #[test]
 fn bones_without_a_mesh_draw_their_skeleton() {
-    let dir = std::env::temp_dir().join(format!("rigscope-thumbnail-bones-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::Scratch::new("thumbnail-bones");
     for (name, rel) in [("rig", "mmd/yohawing/test_basic_bone.pmx"), ("anim", "iqm/raylib_guyanim.iqm")] {
         let out = dir.join(format!("{name}.png"));
         let o = thumbnail(&corpus(rel).display().to_string(), &out, "96");

@@ -99,7 +99,7 @@ fn fixtures() -> PathBuf {
     let dir = manifest().join("target/web-tests/fixtures");
     let model = dir.join("mrfixit");
     std::fs::create_dir_all(&model).unwrap();
-    std::fs::copy(common::corpus("iqm/lsalzman_mrfixit.iqm"), model.join("lsalzman_mrfixit.iqm")).unwrap();
+    write_copy("iqm/lsalzman_mrfixit.iqm", &model.join("lsalzman_mrfixit.iqm"));
     for (name, colour) in [("Body.tga", [200u8, 120, 40, 255]), ("Head.tga", [60, 140, 220, 255])] {
         let img = RgbaImage::from_fn(64, 64, |x, y| {
             if (x / 8 + y / 8) % 2 == 0 { image::Rgba(colour) } else { image::Rgba([240, 240, 240, 255]) }
@@ -124,14 +124,20 @@ fn fixtures() -> PathBuf {
         ("dance/miku/eyeM2.bmp", "mmd/threejs/miku/eyeM2.bmp"),
         ("dance/motion/wavefile_v2.vmd", "mmd/threejs/vmds/wavefile_v2.vmd"),
     ] {
-        std::fs::create_dir_all(dir.join(inside).parent().unwrap()).unwrap();
-        std::fs::copy(common::corpus(corpus), dir.join(inside)).unwrap();
+        write_copy(corpus, &dir.join(inside));
     }
     // A model the page rewrites on the disk once dropped (with the replacement's bytes) to see it reloaded.
-    std::fs::create_dir_all(dir.join("reload")).unwrap();
-    std::fs::copy(common::corpus("iqm/unv_rocket.iqe"), dir.join("reload/model.iqe")).unwrap();
-    std::fs::copy(common::corpus("iqm/unv_medistat.iqe"), dir.join("reload/replacement.iqe")).unwrap();
+    write_copy("iqm/unv_rocket.iqe", &dir.join("reload/model.iqe"));
+    write_copy("iqm/unv_medistat.iqe", &dir.join("reload/replacement.iqe"));
     dir
+}
+
+/// Writes the bytes of corpus file `corpus` to `to`, a new file the test may overwrite (a copy would keep the
+/// corpus's read-only mode).
+fn write_copy(corpus: &str, to: &Path) {
+    std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+    let _ = std::fs::remove_file(to);
+    std::fs::write(to, std::fs::read(common::corpus(corpus)).unwrap()).unwrap();
 }
 
 /// The vertex count of a corpus file as the desktop loads it.

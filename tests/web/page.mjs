@@ -6,55 +6,26 @@
 //   node page.mjs --site DIR --corpus DIR --fixtures DIR --out DIR --backend webgpu|webgl [--chromium PATH]
 //
 // --fixtures holds mrfixit/lsalzman_mrfixit.iqm with its two textures (tests/web_page.rs makes them), served at
-// /fixtures/ for the ?open= step: the page must fetch the textures from beside the model; and miku.zip, the
-// corpus character with its texture and dance in one archive, for a .zip drop.
+// /fixtures/ for the ?open= step: the page must fetch the textures from beside the model; miku.zip, the corpus
+// character with its texture and dance in one archive, for a .zip drop; dance/, the same in folders, dropped
+// from the disk as a folder; and reload/model.iqe, dropped from the disk and then overwritten there with
+// reload/replacement.iqe for the page to reload.
 //
 // Writes to --out: demo.png (the demo paused at frame 0), dance-a.png and dance-b.png (the corpus PMD with its
 // texture and the VMD dropped together, paused at two frames), iqm.png (an IQM opened through ?open=), and
 // result.json (the app's status after each step, the console's errors, timings).
 
-import http from "node:http";
 import fs from "node:fs";
 import path from "node:path";
-import { chromium } from "playwright-core";
+import { launch, parseArgs, serve, status as statusOf } from "./lib.mjs";
 
-const args = Object.fromEntries(
-  process.argv.slice(2).reduce((acc, a, i, all) => (a.startsWith("--") ? [...acc, [a.slice(2), all[i + 1]]] : acc), []),
-);
-for (const need of ["site", "corpus", "fixtures", "out", "backend"]) {
-  if (!args[need]) throw new Error(`--${need} is required`);
-}
+const args = parseArgs(["site", "corpus", "fixtures", "out", "backend"]);
 const TIMEOUT_MS = 180_000;
 fs.mkdirSync(args.out, { recursive: true });
 
-// A static server on 127.0.0.1: the site at /, the corpus at /corpus/, the fixtures at /fixtures/.
-const TYPES = { ".html": "text/html", ".js": "text/javascript", ".wasm": "application/wasm", ".ttf": "font/ttf" };
-const server = http.createServer((req, res) => {
-  const url = new URL(req.url, "http://127.0.0.1");
-  const rel = decodeURIComponent(url.pathname);
-  const [root, inside] = rel.startsWith("/corpus/")
-    ? [args.corpus, rel.slice(8)]
-    : rel.startsWith("/fixtures/")
-      ? [args.fixtures, rel.slice(10)]
-      : [args.site, rel.slice(1) || "index.html"];
-  const file = path.resolve(root, inside);
-  if (!file.startsWith(path.resolve(root)) || !fs.existsSync(file) || !fs.statSync(file).isFile()) {
-    res.writeHead(404);
-    return res.end();
-  }
-  res.writeHead(200, { "Content-Type": TYPES[path.extname(file)] ?? "application/octet-stream" });
-  fs.createReadStream(file).pipe(res);
-});
-await new Promise((ok) => server.listen(0, "127.0.0.1", ok));
-const base = `http://127.0.0.1:${server.address().port}`;
-
-const flags = ["--no-sandbox", "--disable-quic", "--no-first-run", "--disable-background-networking",
-  "--disable-component-update", "--disable-sync"];
-if (args.backend === "webgpu") {
-  // Without the last three a WebGPU canvas screenshots blank (../shared/notes/web.md, section 6).
-  flags.push("--enable-unsafe-webgpu", "--enable-features=Vulkan", "--use-vulkan=swiftshader", "--use-angle=swiftshader");
-}
-const browser = await chromium.launch({ executablePath: args.chromium ?? "/usr/bin/chromium", args: flags, headless: true });
+// The site at /, the corpus at /corpus/, the fixtures at /fixtures/.
+const { server, base } = await serve({ "/": args.site, "/corpus/": args.corpus, "/fixtures/": args.fixtures });
+const browser = await launch(args.backend, args.chromium);
 const result = { backend: args.backend, console_errors: [], steps: {} };
 const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
 page.on("console", (m) => {
@@ -63,7 +34,7 @@ page.on("console", (m) => {
 page.on("pageerror", (e) => result.console_errors.push(String(e)));
 
 async function status() {
-  return JSON.parse(await page.evaluate(() => (window.rigscope ? window.rigscope.status() : "null")));
+  return statusOf(page);
 }
 async function waitFor(what, predicate) {
   const end = Date.now() + TIMEOUT_MS;
@@ -79,8 +50,9 @@ async function waitFor(what, predicate) {
 }
 // A still frame: playback stopped at `frame`, then a few frames drawn so the view shows it.
 async function still(frame, file) {
-  await page.evaluate((f) => window.rigscope.pause_at(f), frame);
+  // Counted before pause_at: the one frame it asks for may be drawn before the status is read.
   const drawn = (await status()).frames_drawn;
+  await page.evaluate((f) => window.rigscope.pause_at(f), frame);
   // An idle page draws only when something changes: pause_at asks for one frame.
   const s = await waitFor(`frame ${frame} drawn`, (s) => s.frames_drawn > drawn && !s.playing && Math.abs(s.frame - frame) < 1e-3);
   await page.waitForTimeout(300);

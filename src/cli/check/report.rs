@@ -405,5 +405,6 @@ mod tests {
         }
         std::fs::write(dir.join("bad.json"), "{}").unwrap();
         assert!(Baseline::load(&dir.join("bad.json")).is_err());
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }
