@@ -1,17 +1,16 @@
 //! Documents as the window sees them, without a window: what `App::take_view_changes` says after opening,
 //! attaching, reloading, switching and closing, and textures that the app finds itself (no GPU, no egui pass).
 
+mod common;
+
 use std::path::{Path, PathBuf};
 
 use rigscope::app::{Action, App, ViewChange};
 use rigscope::formats::iqm::write::IqmDocument;
 use rigscope::synth::{SynthSpec, document};
 
-fn temp_dir(test: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("rigscope-documents-{}-{test}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+fn temp_dir(test: &str) -> common::Scratch {
+    common::Scratch::new(&format!("documents-{test}"))
 }
 
 fn model(vertices: usize) -> Vec<u8> {

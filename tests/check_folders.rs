@@ -8,11 +8,8 @@ use std::process::{Command, Output};
 mod common;
 use common::corpus;
 
-fn temp_dir(test: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("rigscope-check-folders-{}-{test}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+fn temp_dir(test: &str) -> common::Scratch {
+    common::Scratch::new(&format!("check-folders-{test}"))
 }
 
 fn check(args: &[&str], paths: &[&Path]) -> Output {

@@ -20,11 +20,8 @@ use common::corpus;
 const MIKU: &str = "mmd/threejs/miku/miku_v2.pmd";
 const DANCE: &str = "mmd/threejs/vmds/wavefile_v2.vmd";
 
-fn temp_dir(test: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("rigscope-physics-{}-{test}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+fn temp_dir(test: &str) -> common::Scratch {
+    common::Scratch::new(&format!("physics-{test}"))
 }
 
 /// A model with its motions attached, as the window and the command line build it.
@@ -208,7 +205,6 @@ fn a_body_switched_off_under_a_simulated_one_is_steered_to_its_bone_as_the_refer
     assert!(max15 <= 0.03 * link, "frames 0–15 off the reference by up to {max15}");
     let (_, max30) = distances(&ours, &theirs, 0..31, &|_| true);
     assert!(max30 <= 0.10 * link, "frames 0–30 off the reference by up to {max30}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// An MVD for the pendulum whose project keys hold MikuMikuDance's gravity (0.98 stored, down) until tick 30
@@ -250,7 +246,6 @@ fn a_motion_keying_gravity_changes_the_simulations_gravity_at_the_key() {
     // Pushed up from frame 30, the link swings back up; under the settings' gravity it hangs lower.
     let (k, x) = (keyed.places()[1].position, fixed.places()[1].position);
     assert!(k.y > x.y + 1.0, "link at frame 60: {k} with the motion's gravity, {x} without");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

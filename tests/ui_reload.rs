@@ -1,6 +1,8 @@
 //! Hot reload, attached files and tabs through the app (egui_kittest, no GPU): files are written to a temporary
 //! folder, rewritten on disk, and the app is told (directly, or by the real watcher) as the window tells it.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
@@ -12,11 +14,8 @@ use rigscope::formats::iqm::write::IqmDocument;
 use rigscope::synth::{SynthSpec, document};
 
 /// A fresh folder for one test.
-fn temp_dir(test: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("rigscope-reload-{}-{test}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+fn temp_dir(test: &str) -> common::Scratch {
+    common::Scratch::new(&format!("reload-{test}"))
 }
 
 /// A synthetic model: `vertices` decides the geometry, the skeleton and the clip ("sway") stay the same.
