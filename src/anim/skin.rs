@@ -3,7 +3,7 @@
 
 use glam::{Mat3, Mat4, Vec3, Vec4};
 
-use crate::scene::{FrameBounds, VertexStreams};
+use crate::scene::{BoundsAccumulator, FrameBounds, VertexStreams};
 
 /// The blended skinning matrix of one vertex, or `None` for an unskinned vertex (no influences or zero
 /// weight sum: it stays in the bind pose).
@@ -71,6 +71,87 @@ pub fn skin_tangents(vertices: &VertexStreams, palette: &[Mat4]) -> Option<Vec<V
 /// The bounds of the skinned mesh under `palette`; `None` when there are no vertices.
 pub fn skinned_bounds(vertices: &VertexStreams, palette: &[Mat4]) -> Option<FrameBounds> {
     FrameBounds::of_points(&skin_positions(vertices, palette))
+}
+
+/// One vertex as [`skinned_bounds_many`] skins it: its nonzero influences first, in slot order.
+#[derive(Clone, Copy)]
+struct Influenced {
+    position: Vec3,
+    /// How many influences [`blend`] would add; 0 for a vertex that stays in the bind pose.
+    count: u32,
+    joints: [u32; 4],
+    weights: [f32; 4],
+}
+
+/// Vertices skinned per block, every frame's palette over one block before the next: a block of this many
+/// stays in the core's cache while the frames go over it, where whole-model passes stream it from memory.
+const BLOCK: usize = 2048;
+
+/// [`skinned_bounds`] under each palette, the same bounds to the bit, for many frames at once: each vertex's
+/// influences are sorted out once (zero weights dropped, joints checked, zero weight sums found) rather than
+/// every frame, no skinned positions are stored, and the vertices go through the cache once for all frames.
+pub fn skinned_bounds_many(vertices: &VertexStreams, palettes: &[&[Mat4]]) -> Vec<Option<FrameBounds>> {
+    let joints = palettes.first().map_or(0, |p| p.len());
+    if palettes.iter().any(|p| p.len() != joints) {
+        return palettes.iter().map(|p| skinned_bounds(vertices, p)).collect();
+    }
+    let prepared = prepare_influences(vertices, joints);
+    let mut acc = vec![BoundsAccumulator::default(); palettes.len()];
+    for block in prepared.chunks(BLOCK) {
+        for (palette, acc) in palettes.iter().zip(acc.iter_mut()) {
+            for v in block {
+                acc.add(skin_influenced(v, palette));
+            }
+        }
+    }
+    acc.iter().map(BoundsAccumulator::finish).collect()
+}
+
+/// Each vertex's influences as [`blend`] would use them with a palette of `joints` matrices.
+fn prepare_influences(vertices: &VertexStreams, joints: usize) -> Vec<Influenced> {
+    let unskinned = |&position: &Vec3| Influenced { position, count: 0, joints: [0; 4], weights: [0.0; 4] };
+    let (Some(js), Some(ws)) = (&vertices.joints, &vertices.weights) else {
+        return vertices.positions.iter().map(unskinned).collect();
+    };
+    if joints == 0 {
+        return vertices.positions.iter().map(unskinned).collect();
+    }
+    vertices
+        .positions
+        .iter()
+        .zip(js.iter().zip(ws))
+        .map(|(p, (j, w))| {
+            let mut v = unskinned(p);
+            let mut total = 0.0;
+            for (&j, &w) in j.iter().zip(w) {
+                if w != 0.0 {
+                    if j as usize >= joints {
+                        // `blend` gives up on the whole vertex.
+                        return unskinned(p);
+                    }
+                    v.joints[v.count as usize] = j;
+                    v.weights[v.count as usize] = w;
+                    v.count += 1;
+                    total += w;
+                }
+            }
+            if total == 0.0 { unskinned(p) } else { v }
+        })
+        .collect()
+}
+
+/// The vertex skinned by `palette`: [`blend`]'s sum in its order, then the same transform.
+#[inline]
+fn skin_influenced(v: &Influenced, palette: &[Mat4]) -> Vec3 {
+    let n = v.count as usize;
+    if n == 0 {
+        return v.position;
+    }
+    let mut m = Mat4::ZERO;
+    for s in 0..n.min(4) {
+        m += palette[v.joints[s] as usize] * v.weights[s];
+    }
+    m.transform_point3(v.position)
 }
 
 #[cfg(test)]
