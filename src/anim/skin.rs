@@ -3,7 +3,7 @@
 
 use glam::{Mat3, Mat4, Vec3, Vec4};
 
-use crate::scene::{BoundsAccumulator, FrameBounds, VertexStreams};
+use crate::scene::{FrameBounds, VertexStreams};
 
 /// The blended skinning matrix of one vertex, or `None` for an unskinned vertex (no influences or zero
 /// weight sum: it stays in the bind pose).
@@ -73,85 +73,221 @@ pub fn skinned_bounds(vertices: &VertexStreams, palette: &[Mat4]) -> Option<Fram
     FrameBounds::of_points(&skin_positions(vertices, palette))
 }
 
-/// One vertex as [`skinned_bounds_many`] skins it: its nonzero influences first, in slot order.
-#[derive(Clone, Copy)]
-struct Influenced {
-    position: Vec3,
-    /// How many influences [`blend`] would add; 0 for a vertex that stays in the bind pose.
+/// A set of influences as [`blend`] uses them: the nonzero weights in slot order, their joints checked.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+struct Influences {
     count: u32,
     joints: [u32; 4],
-    weights: [f32; 4],
+    /// Weight bits, so that sets compare and hash exactly.
+    weights: [u32; 4],
 }
 
-/// Vertices skinned per block, every frame's palette over one block before the next: a block of this many
-/// stays in the core's cache while the frames go over it, where whole-model passes stream it from memory.
+impl Influences {
+    /// [`blend`]'s matrix for these influences (the same sum in the same order, so the same bits).
+    #[inline]
+    fn blend(&self, palette: &[Mat4]) -> Mat4 {
+        let mut m = Mat4::ZERO;
+        for s in 0..(self.count as usize).min(4) {
+            m += palette[self.joints[s] as usize] * f32::from_bits(self.weights[s]);
+        }
+        m
+    }
+}
+
+/// A vertex that stays in the bind pose has no set.
+const UNSKINNED: u32 = u32::MAX;
+
+/// The model as [`skinned_bounds_many`] goes over it: the distinct influence sets, and the vertices that can
+/// decide the bounds with the index of their set.
+struct BoundsInput {
+    sets: Vec<Influences>,
+    points: Vec<(Vec3, u32)>,
+}
+
+/// Vertices skinned per block when each vertex blends its own matrices: every frame's palette goes over one
+/// block before the next, which stays in the core's cache meanwhile.
 const BLOCK: usize = 2048;
 
-/// [`skinned_bounds`] under each palette, the same bounds to the bit, for many frames at once: each vertex's
-/// influences are sorted out once (zero weights dropped, joints checked, zero weight sums found) rather than
-/// every frame, no skinned positions are stored, and the vertices go through the cache once for all frames.
+/// [`skinned_bounds`] under each palette, the same bounds to the bit, for many frames at once
+/// ([`BoundsSkinner`] for a model whose frames are split among callers).
 pub fn skinned_bounds_many(vertices: &VertexStreams, palettes: &[&[Mat4]]) -> Vec<Option<FrameBounds>> {
     let joints = palettes.first().map_or(0, |p| p.len());
-    if palettes.iter().any(|p| p.len() != joints) {
-        return palettes.iter().map(|p| skinned_bounds(vertices, p)).collect();
-    }
-    let prepared = prepare_influences(vertices, joints);
-    let mut acc = vec![BoundsAccumulator::default(); palettes.len()];
-    for block in prepared.chunks(BLOCK) {
-        for (palette, acc) in palettes.iter().zip(acc.iter_mut()) {
-            for v in block {
-                acc.add(skin_influenced(v, palette));
-            }
-        }
-    }
-    acc.iter().map(BoundsAccumulator::finish).collect()
+    BoundsSkinner::new(vertices, joints).bounds(palettes)
 }
 
-/// Each vertex's influences as [`blend`] would use them with a palette of `joints` matrices.
-fn prepare_influences(vertices: &VertexStreams, joints: usize) -> Vec<Influenced> {
-    let unskinned = |&position: &Vec3| Influenced { position, count: 0, joints: [0; 4], weights: [0.0; 4] };
-    let (Some(js), Some(ws)) = (&vertices.joints, &vertices.weights) else {
-        return vertices.positions.iter().map(unskinned).collect();
-    };
-    if joints == 0 {
-        return vertices.positions.iter().map(unskinned).collect();
+/// A model prepared for the skinned bounds of many frames under palettes of one length:
+/// [`BoundsSkinner::bounds`] gives [`skinned_bounds`]'s answer to the bit.
+///
+/// Each vertex's influences are sorted out once rather than every frame (zero weights dropped, joints
+/// checked, zero sums found), and no skinned positions are stored. Vertices that repeat another's position
+/// and influences (UV and normal seams) are skinned once: the last of them is kept, which keeps the result
+/// the same even for ties between `0.0` and `-0.0` (the later point wins a tie, see [`crate::scene::BoundsAccumulator`]).
+/// When few distinct influence sets are shared by many vertices (weights stored as bytes make them repeat),
+/// each set's matrix is blended once per frame; otherwise the vertices go through the cache in blocks, once
+/// for all frames. A frame whose skinned points include a NaN, where order would matter, is redone by
+/// [`skinned_bounds`].
+pub struct BoundsSkinner<'a> {
+    vertices: &'a VertexStreams,
+    joints: usize,
+    input: BoundsInput,
+}
+
+impl<'a> BoundsSkinner<'a> {
+    pub fn new(vertices: &'a VertexStreams, joints: usize) -> Self {
+        BoundsSkinner { vertices, joints, input: bounds_input(vertices, joints) }
     }
-    vertices
-        .positions
-        .iter()
-        .zip(js.iter().zip(ws))
-        .map(|(p, (j, w))| {
-            let mut v = unskinned(p);
-            let mut total = 0.0;
-            for (&j, &w) in j.iter().zip(w) {
-                if w != 0.0 {
-                    if j as usize >= joints {
-                        // `blend` gives up on the whole vertex.
-                        return unskinned(p);
-                    }
-                    v.joints[v.count as usize] = j;
-                    v.weights[v.count as usize] = w;
-                    v.count += 1;
-                    total += w;
+
+    /// The bounds under each palette.
+    pub fn bounds(&self, palettes: &[&[Mat4]]) -> Vec<Option<FrameBounds>> {
+        if palettes.iter().any(|p| p.len() != self.joints) {
+            return palettes.iter().map(|p| skinned_bounds(self.vertices, p)).collect();
+        }
+        let input = &self.input;
+        if input.points.is_empty() {
+            return vec![None; palettes.len()];
+        }
+        let mut acc = vec![FrameAccumulator::new(); palettes.len()];
+        if input.sets.len() * 2 <= input.points.len() {
+            let mut blended = Vec::with_capacity(input.sets.len());
+            for (palette, acc) in palettes.iter().zip(acc.iter_mut()) {
+                blended.clear();
+                blended.extend(input.sets.iter().map(|s| s.blend(palette)));
+                for &(p, set) in &input.points {
+                    acc.add(match blended.get(set as usize) {
+                        Some(m) => transform_point(m, p),
+                        None => p.extend(0.0),
+                    });
                 }
             }
-            if total == 0.0 { unskinned(p) } else { v }
-        })
-        .collect()
+        } else {
+            for block in input.points.chunks(BLOCK) {
+                for (palette, acc) in palettes.iter().zip(acc.iter_mut()) {
+                    for &(p, set) in block {
+                        acc.add(match input.sets.get(set as usize) {
+                            Some(s) => transform_point(&s.blend(palette), p),
+                            None => p.extend(0.0),
+                        });
+                    }
+                }
+            }
+        }
+        acc.iter()
+            .zip(palettes)
+            .map(|(acc, palette)| acc.finish().or_else(|| skinned_bounds(self.vertices, palette)))
+            .collect()
+    }
 }
 
-/// The vertex skinned by `palette`: [`blend`]'s sum in its order, then the same transform.
+/// `Mat4::transform_point3`'s arithmetic, in its order, leaving the point in its register (`w` is not
+/// meaningful).
 #[inline]
-fn skin_influenced(v: &Influenced, palette: &[Mat4]) -> Vec3 {
-    let n = v.count as usize;
-    if n == 0 {
-        return v.position;
+fn transform_point(m: &Mat4, p: Vec3) -> Vec4 {
+    let mut res = m.x_axis * p.x;
+    res = m.y_axis * p.y + res;
+    res = m.z_axis * p.z + res;
+    m.w_axis + res
+}
+
+/// [`crate::scene::BoundsAccumulator`] for points in SIMD registers, the same bounds to the bit for points without a NaN:
+/// the box starts empty (infinite) rather than at the first point, which the first point's `min`/`max` then
+/// gives anyway, and the radii use plain comparisons, which agree with `f32::max` on numbers. A sum of the
+/// points tells whether a NaN came by (an overflow to opposite infinities also shows up there), and then
+/// [`FrameAccumulator::finish`] gives `None` for the caller to redo the frame the slow way.
+#[derive(Clone, Copy)]
+struct FrameAccumulator {
+    min: Vec4,
+    max: Vec4,
+    xy2: f32,
+    r2: f32,
+    sum: Vec4,
+}
+
+impl FrameAccumulator {
+    fn new() -> Self {
+        FrameAccumulator { min: Vec4::INFINITY, max: Vec4::NEG_INFINITY, xy2: 0.0, r2: 0.0, sum: Vec4::ZERO }
     }
-    let mut m = Mat4::ZERO;
-    for s in 0..n.min(4) {
-        m += palette[v.joints[s] as usize] * v.weights[s];
+
+    #[inline]
+    fn add(&mut self, p: Vec4) {
+        self.min = self.min.min(p);
+        self.max = self.max.max(p);
+        let xy = p.x * p.x + p.y * p.y;
+        let r = xy + p.z * p.z;
+        self.xy2 = if xy > self.xy2 { xy } else { self.xy2 };
+        self.r2 = if r > self.r2 { r } else { self.r2 };
+        self.sum += p;
     }
-    m.transform_point3(v.position)
+
+    fn finish(&self) -> Option<FrameBounds> {
+        if self.sum.truncate().is_nan() {
+            return None;
+        }
+        Some(FrameBounds {
+            min: self.min.truncate(),
+            max: self.max.truncate(),
+            xy_radius: self.xy2.sqrt(),
+            radius: self.r2.sqrt(),
+        })
+    }
+}
+
+/// The influence sets and deciding vertices of a model skinned by palettes of `joints` matrices.
+fn bounds_input(vertices: &VertexStreams, joints: usize) -> BoundsInput {
+    use std::collections::hash_map::Entry;
+    let state = foldhash::fast::FixedState::default();
+    let mut sets = Vec::new();
+    let mut set_index: std::collections::HashMap<Influences, u32, _> = std::collections::HashMap::with_hasher(state);
+    let influences: Vec<u32> = match (&vertices.joints, &vertices.weights) {
+        (Some(js), Some(ws)) if joints > 0 => js
+            .iter()
+            .zip(ws)
+            .take(vertices.positions.len())
+            .map(|(j, w)| match influences(j, w, joints) {
+                None => UNSKINNED,
+                Some(set) => match set_index.entry(set) {
+                    Entry::Occupied(e) => *e.get(),
+                    Entry::Vacant(e) => {
+                        sets.push(set);
+                        *e.insert(sets.len() as u32 - 1)
+                    }
+                },
+            })
+            .collect(),
+        // `skin_positions` leaves every vertex where it is.
+        _ => vec![UNSKINNED; vertices.positions.len()],
+    };
+    // The last of each repeated (position, set), in order.
+    let mut seen =
+        std::collections::HashSet::with_capacity_and_hasher(influences.len(), foldhash::fast::FixedState::default());
+    let mut points: Vec<(Vec3, u32)> = vertices
+        .positions
+        .iter()
+        .zip(&influences)
+        .rev()
+        .filter(|(p, set)| seen.insert((p.to_array().map(f32::to_bits), **set)))
+        .map(|(p, set)| (*p, *set))
+        .collect();
+    points.reverse();
+    BoundsInput { sets, points }
+}
+
+/// A vertex's influences as [`blend`] adds them, or `None` when it leaves the vertex in the bind pose (a
+/// joint past the palette, or weights that sum to zero).
+fn influences(j: &[u32; 4], w: &[f32; 4], joints: usize) -> Option<Influences> {
+    let mut set = Influences { count: 0, joints: [0; 4], weights: [0; 4] };
+    let mut total = 0.0;
+    for (&j, &w) in j.iter().zip(w) {
+        if w != 0.0 {
+            if j as usize >= joints {
+                return None;
+            }
+            set.joints[set.count as usize] = j;
+            set.weights[set.count as usize] = w.to_bits();
+            set.count += 1;
+            total += w;
+        }
+    }
+    (total != 0.0).then_some(set)
 }
 
 #[cfg(test)]
@@ -168,6 +304,72 @@ mod tests {
         };
         let palette = [Mat4::IDENTITY, Mat4::from_translation(Vec3::X)];
         assert_eq!(skin_positions(&v, &palette), vec![Vec3::X, Vec3::ONE]);
+    }
+
+    /// The many-frame bounds against `skinned_bounds` frame by frame, bit for bit: zero weights before used
+    /// slots, a joint past the palette, weights that cancel, no weights, seam duplicates (some at ±0 so that
+    /// the order of ties shows), over both of its paths (shared influence sets, and a vertex's own).
+    #[test]
+    fn bounds_of_many_frames_are_those_of_each_frame_to_the_bit() {
+        let mut seed = 0x2545_f491_u32;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 17;
+            seed ^= seed << 5;
+            seed
+        };
+        let mut unit = move || (next() % 20_001) as f32 / 10_000.0 - 1.0;
+        let palettes: Vec<Vec<Mat4>> = (0..7)
+            .map(|f| {
+                (0..5)
+                    .map(|j| {
+                        let a = (f * 5 + j) as f32 * 0.37;
+                        Mat4::from_scale_rotation_translation(
+                            Vec3::splat(1.0 + 0.1 * j as f32),
+                            glam::Quat::from_axis_angle(Vec3::new(1.0, 2.0, 3.0).normalize(), a),
+                            Vec3::new(a.sin(), 0.0, -a.cos()),
+                        )
+                    })
+                    .collect()
+            })
+            .collect();
+        let refs: Vec<&[Mat4]> = palettes.iter().map(Vec::as_slice).collect();
+        for shared in [true, false] {
+            let mut v = VertexStreams::default();
+            let (mut joints, mut weights) = (Vec::new(), Vec::new());
+            for i in 0..300u32 {
+                let p = if i % 7 == 0 { Vec3::new(0.0, -0.0, 0.0) } else { Vec3::new(unit(), unit(), unit()) };
+                let (j, w) = match i % 6 {
+                    0 => ([1, 2, 0, 0], [0.0, 1.0, 0.0, 0.0]),
+                    1 => ([9, 1, 0, 0], [0.5, 0.5, 0.0, 0.0]),
+                    2 => ([1, 2, 3, 0], [0.5, -0.5, 0.0, 0.0]),
+                    3 => ([0; 4], [0.0; 4]),
+                    _ if shared => ([3, 4, 0, 0], [0.25, 0.75, 0.0, 0.0]),
+                    _ => ([i % 5, (i + 1) % 5, 4, 0], [unit().abs(), 0.0, unit().abs(), 0.0]),
+                };
+                for _ in 0..1 + i % 3 {
+                    v.positions.push(p);
+                    joints.push(j);
+                    weights.push(w);
+                }
+            }
+            v.joints = Some(joints);
+            v.weights = Some(weights);
+            let many = skinned_bounds_many(&v, &refs);
+            for (palette, b) in palettes.iter().zip(&many) {
+                let one = skinned_bounds(&v, palette).unwrap();
+                let b = b.unwrap();
+                let bits = |b: &FrameBounds| {
+                    [b.min.to_array(), b.max.to_array(), [b.xy_radius, b.radius, 0.0]].map(|a| a.map(f32::to_bits))
+                };
+                assert_eq!(bits(&b), bits(&one), "shared {shared}");
+            }
+            // Without weights, or with an empty palette, every vertex stays where it is.
+            let bind = FrameBounds::of_points(&v.positions);
+            assert_eq!(skinned_bounds_many(&v, &[&[]]), vec![bind]);
+            v.weights = None;
+            assert_eq!(skinned_bounds_many(&v, &refs[..1]), vec![bind]);
+        }
     }
 
     #[test]

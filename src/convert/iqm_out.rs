@@ -13,7 +13,7 @@ use hashbrown::hash_table::{Entry, HashTable};
 use rayon::prelude::*;
 
 use super::ConvertError;
-use crate::anim::{Pose, sample_clip, skinned_bounds_many};
+use crate::anim::{BoundsSkinner, Pose, sample_clip};
 use crate::formats::iqm::FORMAT_NAMES;
 use crate::formats::iqm::write::{
     Anim, Bounds, IQM_BLENDINDEXES, IQM_BLENDWEIGHTS, IQM_COLOR, IQM_CUSTOM, IQM_FLOAT, IQM_HALF, IQM_LOOP, IQM_NORMAL,
@@ -479,6 +479,8 @@ fn frame_bounds(scene: &Scene) -> Vec<Bounds> {
         scene.clips.iter().enumerate().flat_map(|(c, clip)| (0..clip.frame_count).map(move |f| (c, f))).collect();
     let threads = rayon::current_num_threads().clamp(1, 8);
     let chunk = frames.len().div_ceil(threads).max(1);
+    // The vertices' influences are sorted out once for every frame and core.
+    let skinner = BoundsSkinner::new(&scene.vertices, scene.skeleton.len());
     let bounds_of = |part: &[(usize, u32)]| -> Vec<Bounds> {
         let mut pose = Pose::default();
         let mut out = Vec::with_capacity(part.len());
@@ -492,7 +494,7 @@ fn frame_bounds(scene: &Scene) -> Vec<Bounds> {
                 })
                 .collect();
             let palettes: Vec<&[glam::Mat4]> = palettes.iter().map(Vec::as_slice).collect();
-            out.extend(skinned_bounds_many(&scene.vertices, &palettes).into_iter().map(|b| {
+            out.extend(skinner.bounds(&palettes).into_iter().map(|b| {
                 b.map_or_else(Bounds::default, |b| Bounds {
                     min: b.min.to_array(),
                     max: b.max.to_array(),
