@@ -97,12 +97,17 @@ impl Influences {
 /// A vertex that stays in the bind pose has no set.
 const UNSKINNED: u32 = u32::MAX;
 
-/// The model as [`skinned_bounds_many`] goes over it: the distinct influence sets, and the vertices that can
-/// decide the bounds with the index of their set.
-struct BoundsInput {
-    sets: Vec<Influences>,
-    points: Vec<(Vec3, u32)>,
+/// The model as [`BoundsSkinner`] goes over it.
+enum BoundsInput {
+    /// Few influence sets, shared by many vertices: the sets, and the vertices that can decide the bounds
+    /// with the index of their set ([`UNSKINNED`] for none).
+    Shared { sets: Vec<Influences>, points: Vec<(Vec3, u32)> },
+    /// Each vertex with its own influences (a count of 0 for none).
+    Own(Vec<(Vec3, Influences)>),
 }
+
+/// Vertices whose influence sets are counted to choose between the two forms of [`BoundsInput`].
+const SAMPLE: usize = 8192;
 
 /// Vertices skinned per block when each vertex blends its own matrices: every frame's palette goes over one
 /// block before the next, which stays in the core's cache meanwhile.
@@ -142,38 +147,41 @@ impl<'a> BoundsSkinner<'a> {
         if palettes.iter().any(|p| p.len() != self.joints) {
             return palettes.iter().map(|p| skinned_bounds(self.vertices, p)).collect();
         }
-        let input = &self.input;
-        if input.points.is_empty() {
-            return vec![None; palettes.len()];
-        }
         let mut acc = vec![FrameAccumulator::new(); palettes.len()];
-        if input.sets.len() * 2 <= input.points.len() {
-            let mut blended = Vec::with_capacity(input.sets.len());
-            for (palette, acc) in palettes.iter().zip(acc.iter_mut()) {
-                blended.clear();
-                blended.extend(input.sets.iter().map(|s| s.blend(palette)));
-                for &(p, set) in &input.points {
-                    acc.add(match blended.get(set as usize) {
-                        Some(m) => transform_point(m, p),
-                        None => p.extend(0.0),
-                    });
-                }
-            }
-        } else {
-            for block in input.points.chunks(BLOCK) {
+        match &self.input {
+            BoundsInput::Shared { sets, points } => {
+                let mut blended = Vec::with_capacity(sets.len());
                 for (palette, acc) in palettes.iter().zip(acc.iter_mut()) {
-                    for &(p, set) in block {
-                        acc.add(match input.sets.get(set as usize) {
-                            Some(s) => transform_point(&s.blend(palette), p),
+                    blended.clear();
+                    blended.extend(sets.iter().map(|s| s.blend(palette)));
+                    for &(p, set) in points {
+                        acc.add(match blended.get(set as usize) {
+                            Some(m) => transform_point(m, p),
                             None => p.extend(0.0),
                         });
+                    }
+                }
+            }
+            BoundsInput::Own(points) => {
+                for block in points.chunks(BLOCK) {
+                    for (palette, acc) in palettes.iter().zip(acc.iter_mut()) {
+                        for (p, set) in block {
+                            acc.add(if set.count == 0 {
+                                p.extend(0.0)
+                            } else {
+                                transform_point(&set.blend(palette), *p)
+                            });
+                        }
                     }
                 }
             }
         }
         acc.iter()
             .zip(palettes)
-            .map(|(acc, palette)| acc.finish().or_else(|| skinned_bounds(self.vertices, palette)))
+            .map(|(acc, palette)| match acc.count {
+                0 => None,
+                _ => acc.finish().or_else(|| skinned_bounds(self.vertices, palette)),
+            })
             .collect()
     }
 }
@@ -200,11 +208,12 @@ struct FrameAccumulator {
     xy2: f32,
     r2: f32,
     sum: Vec4,
+    count: usize,
 }
 
 impl FrameAccumulator {
     fn new() -> Self {
-        FrameAccumulator { min: Vec4::INFINITY, max: Vec4::NEG_INFINITY, xy2: 0.0, r2: 0.0, sum: Vec4::ZERO }
+        FrameAccumulator { min: Vec4::INFINITY, max: Vec4::NEG_INFINITY, xy2: 0.0, r2: 0.0, sum: Vec4::ZERO, count: 0 }
     }
 
     #[inline]
@@ -216,6 +225,7 @@ impl FrameAccumulator {
         self.xy2 = if xy > self.xy2 { xy } else { self.xy2 };
         self.r2 = if r > self.r2 { r } else { self.r2 };
         self.sum += p;
+        self.count += 1;
     }
 
     fn finish(&self) -> Option<FrameBounds> {
@@ -231,44 +241,49 @@ impl FrameAccumulator {
     }
 }
 
-/// The influence sets and deciding vertices of a model skinned by palettes of `joints` matrices.
+/// The model prepared for palettes of `joints` matrices: shared influence sets when a sample of the vertices
+/// shows at least two vertices per set, each vertex's own otherwise (hashing every vertex would then cost
+/// more than it saves).
 fn bounds_input(vertices: &VertexStreams, joints: usize) -> BoundsInput {
-    use std::collections::hash_map::Entry;
-    let state = foldhash::fast::FixedState::default();
-    let mut sets = Vec::new();
-    let mut set_index: std::collections::HashMap<Influences, u32, _> = std::collections::HashMap::with_hasher(state);
-    let influences: Vec<u32> = match (&vertices.joints, &vertices.weights) {
-        (Some(js), Some(ws)) if joints > 0 => js
-            .iter()
-            .zip(ws)
-            .take(vertices.positions.len())
-            .map(|(j, w)| match influences(j, w, joints) {
-                None => UNSKINNED,
-                Some(set) => match set_index.entry(set) {
-                    Entry::Occupied(e) => *e.get(),
-                    Entry::Vacant(e) => {
-                        sets.push(set);
-                        *e.insert(sets.len() as u32 - 1)
-                    }
-                },
-            })
-            .collect(),
+    let sets: Vec<Option<Influences>> = match (&vertices.joints, &vertices.weights) {
+        (Some(js), Some(ws)) if joints > 0 => {
+            js.iter().zip(ws).take(vertices.positions.len()).map(|(j, w)| influences(j, w, joints)).collect()
+        }
         // `skin_positions` leaves every vertex where it is.
-        _ => vec![UNSKINNED; vertices.positions.len()],
+        _ => vec![None; vertices.positions.len()],
     };
+    let state = foldhash::fast::FixedState::default;
+    let sample = &sets[..sets.len().min(SAMPLE)];
+    let distinct = sample.iter().collect::<std::collections::HashSet<_, foldhash::fast::FixedState>>().len();
+    if distinct * 2 > sample.len() {
+        let none = Influences { count: 0, joints: [0; 4], weights: [0; 4] };
+        return BoundsInput::Own(vertices.positions.iter().zip(&sets).map(|(p, s)| (*p, s.unwrap_or(none))).collect());
+    }
+    let mut shared = Vec::new();
+    let mut index: std::collections::HashMap<Influences, u32, _> = std::collections::HashMap::with_hasher(state());
+    let ids: Vec<u32> = sets
+        .iter()
+        .map(|s| {
+            s.map_or(UNSKINNED, |s| {
+                *index.entry(s).or_insert_with(|| {
+                    shared.push(s);
+                    shared.len() as u32 - 1
+                })
+            })
+        })
+        .collect();
     // The last of each repeated (position, set), in order.
-    let mut seen =
-        std::collections::HashSet::with_capacity_and_hasher(influences.len(), foldhash::fast::FixedState::default());
+    let mut seen = std::collections::HashSet::with_capacity_and_hasher(ids.len(), state());
     let mut points: Vec<(Vec3, u32)> = vertices
         .positions
         .iter()
-        .zip(&influences)
+        .zip(&ids)
         .rev()
         .filter(|(p, set)| seen.insert((p.to_array().map(f32::to_bits), **set)))
         .map(|(p, set)| (*p, *set))
         .collect();
     points.reverse();
-    BoundsInput { sets, points }
+    BoundsInput::Shared { sets: shared, points }
 }
 
 /// A vertex's influences as [`blend`] adds them, or `None` when it leaves the vertex in the bind pose (a
@@ -347,7 +362,13 @@ mod tests {
                     _ if shared => ([3, 4, 0, 0], [0.25, 0.75, 0.0, 0.0]),
                     _ => ([i % 5, (i + 1) % 5, 4, 0], [unit().abs(), 0.0, unit().abs(), 0.0]),
                 };
-                for _ in 0..1 + i % 3 {
+                // Seam duplicates where sets are shared; mostly distinct sets (each vertex its own) otherwise.
+                let (j, w) = if shared || i % 6 < 2 {
+                    (j, w)
+                } else {
+                    ([i % 5, 4, 0, 0], [unit().abs(), unit().abs(), 0.0, 0.0])
+                };
+                for _ in 0..if shared { 1 + i % 3 } else { 1 } {
                     v.positions.push(p);
                     joints.push(j);
                     weights.push(w);
@@ -355,6 +376,8 @@ mod tests {
             }
             v.joints = Some(joints);
             v.weights = Some(weights);
+            // Both forms of the prepared input are covered.
+            assert_eq!(matches!(bounds_input(&v, 5), BoundsInput::Shared { .. }), shared);
             let many = skinned_bounds_many(&v, &refs);
             for (palette, b) in palettes.iter().zip(&many) {
                 let one = skinned_bounds(&v, palette).unwrap();
