@@ -27,4 +27,6 @@ pub use pick::{Picked, pick};
 pub use pose::{Pose, ik_switched_on};
 pub use reach::{IkMiss, ik_misses};
 pub use sample::{sample_clip, sample_keys, sample_keys_eased, sample_track};
-pub use skin::{skin_normal, skin_normals, skin_positions, skin_tangents, skinned_bounds};
+pub use skin::{
+    BoundsSkinner, skin_normal, skin_normals, skin_positions, skin_tangents, skinned_bounds, skinned_bounds_many,
+};

@@ -13,7 +13,7 @@ use hashbrown::hash_table::{Entry, HashTable};
 use rayon::prelude::*;
 
 use super::ConvertError;
-use crate::anim::{Pose, sample_clip, skinned_bounds};
+use crate::anim::{BoundsSkinner, Pose, sample_clip};
 use crate::formats::iqm::FORMAT_NAMES;
 use crate::formats::iqm::write::{
     Anim, Bounds, IQM_BLENDINDEXES, IQM_BLENDWEIGHTS, IQM_COLOR, IQM_CUSTOM, IQM_FLOAT, IQM_HALF, IQM_LOOP, IQM_NORMAL,
@@ -470,25 +470,40 @@ fn read_back(doc: &mut IqmDocument) -> Result<(), ConvertError> {
     Ok(())
 }
 
+/// Frames whose palettes are skinned over the vertices in one pass ([`skinned_bounds_many`]).
+const FRAMES_PER_PASS: usize = 64;
+
 /// The skinned bounds of every frame of every clip, in file frame order, split over the available cores.
 fn frame_bounds(scene: &Scene) -> Vec<Bounds> {
     let frames: Vec<(usize, u32)> =
         scene.clips.iter().enumerate().flat_map(|(c, clip)| (0..clip.frame_count).map(move |f| (c, f))).collect();
     let threads = rayon::current_num_threads().clamp(1, 8);
     let chunk = frames.len().div_ceil(threads).max(1);
+    // The vertices' influences are sorted out once for every frame and core.
+    let skinner = BoundsSkinner::new(&scene.vertices, scene.skeleton.len());
     let bounds_of = |part: &[(usize, u32)]| -> Vec<Bounds> {
         let mut pose = Pose::default();
-        part.iter()
-            .map(|&(c, f)| {
-                pose.update(&scene.skeleton, &scene.clips[c], f as f32, DEFAULT_FPS);
-                skinned_bounds(&scene.vertices, &pose.palette).map_or_else(Bounds::default, |b| Bounds {
+        let mut out = Vec::with_capacity(part.len());
+        // Frames go over the vertices together, a group at a time (their palettes kept meanwhile).
+        for group in part.chunks(FRAMES_PER_PASS) {
+            let palettes: Vec<Vec<glam::Mat4>> = group
+                .iter()
+                .map(|&(c, f)| {
+                    pose.update(&scene.skeleton, &scene.clips[c], f as f32, DEFAULT_FPS);
+                    pose.palette.clone()
+                })
+                .collect();
+            let palettes: Vec<&[glam::Mat4]> = palettes.iter().map(Vec::as_slice).collect();
+            out.extend(skinner.bounds(&palettes).into_iter().map(|b| {
+                b.map_or_else(Bounds::default, |b| Bounds {
                     min: b.min.to_array(),
                     max: b.max.to_array(),
                     xy_radius: b.xy_radius,
                     radius: b.radius,
                 })
-            })
-            .collect()
+            }));
+        }
+        out
     };
     // One pose per chunk, reused over its frames; the chunks' bounds come back in frame order.
     frames.par_chunks(chunk).map(bounds_of).collect::<Vec<_>>().concat()

@@ -15,21 +15,41 @@ pub struct FrameBounds {
     pub radius: f32,
 }
 
+/// [`FrameBounds::of_points`] one point at a time, for callers that make the points as they go. Points added
+/// in the same order give the same bounds, to the bit (ties between `0.0` and `-0.0` keep the later one).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct BoundsAccumulator {
+    /// `None` until the first point.
+    min_max: Option<(Vec3, Vec3)>,
+    xy2: f32,
+    r2: f32,
+}
+
+impl BoundsAccumulator {
+    #[inline]
+    pub fn add(&mut self, p: Vec3) {
+        let (min, max) = self.min_max.get_or_insert((p, p));
+        *min = min.min(p);
+        *max = max.max(p);
+        self.xy2 = self.xy2.max(p.x * p.x + p.y * p.y);
+        self.r2 = self.r2.max(p.length_squared());
+    }
+
+    /// The bounds of the points added; `None` when there were none.
+    pub fn finish(&self) -> Option<FrameBounds> {
+        let (min, max) = self.min_max?;
+        Some(FrameBounds { min, max, xy_radius: self.xy2.sqrt(), radius: self.r2.sqrt() })
+    }
+}
+
 impl FrameBounds {
     /// The bounds of a set of points; `None` when there are none.
     pub fn of_points(points: &[Vec3]) -> Option<FrameBounds> {
-        let first = *points.first()?;
-        let mut b = FrameBounds { min: first, max: first, xy_radius: 0.0, radius: 0.0 };
-        let (mut xy2, mut r2) = (0.0f32, 0.0f32);
+        let mut b = BoundsAccumulator::default();
         for p in points {
-            b.min = b.min.min(*p);
-            b.max = b.max.max(*p);
-            xy2 = xy2.max(p.x * p.x + p.y * p.y);
-            r2 = r2.max(p.length_squared());
+            b.add(*p);
         }
-        b.xy_radius = xy2.sqrt();
-        b.radius = r2.sqrt();
-        Some(b)
+        b.finish()
     }
 
     /// The smallest bounds containing both.

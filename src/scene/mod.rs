@@ -23,8 +23,8 @@ pub(crate) use adjacency::group_by_key;
 pub use adjacency::triangle_adjacency;
 pub use camera::{CameraKey, CameraPropertyKey, CameraTrack, CameraView};
 pub use clip::{
-    Clip, ClipData, DEFAULT_FPS, Easing, FrameBounds, IkSwitchTrack, Interpolation, Key, MorphTrack, Track, TrackEase,
-    TrackMode, WHOLE_MODEL,
+    BoundsAccumulator, Clip, ClipData, DEFAULT_FPS, Easing, FrameBounds, IkSwitchTrack, Interpolation, Key, MorphTrack,
+    Track, TrackEase, TrackMode, WHOLE_MODEL,
 };
 pub use constraint::{AngleLimits, Append, Constraints, IkChain, IkLink, JointDeform};
 pub use geometry::{

@@ -38,7 +38,8 @@ impl<'a> Iterator for Lines<'a> {
             return None;
         }
         self.line = self.line.saturating_add(1);
-        let (text, advance) = match rest.iter().position(|&b| b == b'\n') {
+        // memchr looks at many bytes a step; a byte loop here was a quarter of the parser's own time.
+        let (text, advance) = match memchr::memchr(b'\n', rest) {
             Some(n) => (&rest[..n], n + 1),
             None => (rest, rest.len()),
         };
