@@ -236,6 +236,36 @@ fn check_page(backend: &str, adapter_backend: &str) {
     );
 }
 
+/// The page's CJK font, cut to the characters model names use (web/build.sh), draws every character of the
+/// corpus's MMD names (bones, morphs, materials, in both languages) that the whole font draws.
+#[test]
+fn the_page_font_draws_every_corpus_name_the_whole_font_draws() {
+    let cut = std::fs::read(site().join("fonts/cjk-fallback.ttf")).expect("web/build.sh writes the page's CJK font");
+    let whole = std::fs::read("/usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf")
+        .expect("Droid Sans Fallback (apt-get install fonts-droid-fallback)");
+    let mut chars = std::collections::BTreeSet::new();
+    for file in common::corpus_files("mmd", &["pmx", "pmd"]) {
+        let Ok(scene) = rigscope::formats::load_path(&file) else { continue };
+        let names = scene.skeleton.joints.iter().map(|j| &j.name);
+        let names = names.chain(scene.morphs.iter().flat_map(|m| [&m.name, &m.name_en]));
+        chars.extend(names.chain(scene.materials.iter().map(|m| &m.name)).flat_map(|n| n.chars()));
+    }
+    let drawn_by = |font: Vec<u8>| -> std::collections::BTreeSet<char> {
+        let ctx = egui::Context::default();
+        let mut fonts = egui::FontDefinitions::empty();
+        fonts.font_data.insert("cjk".into(), std::sync::Arc::new(egui::FontData::from_owned(font)));
+        fonts.families.insert(egui::FontFamily::Proportional, vec!["cjk".into()]);
+        ctx.set_fonts(fonts);
+        let _ = ctx.run_ui(egui::RawInput::default(), |_| {});
+        let id = egui::FontId::proportional(14.0);
+        ctx.fonts_mut(|f| chars.iter().copied().filter(|&c| !c.is_ascii() && f.has_glyph(&id, c)).collect())
+    };
+    let (by_whole, by_cut) = (drawn_by(whole), drawn_by(cut));
+    assert!(by_whole.len() > 200, "the corpus names hold CJK characters: {}", by_whole.len());
+    let lost: String = by_whole.difference(&by_cut).collect();
+    assert!(lost.is_empty(), "the cut font lacks {} character(s) the whole font draws: {lost}", lost.chars().count());
+}
+
 #[test]
 fn the_page_under_webgpu() {
     check_page("webgpu", "BrowserWebGpu");
