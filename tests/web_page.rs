@@ -256,12 +256,14 @@ fn the_page_font_draws_every_corpus_name_the_whole_font_draws() {
         fonts.font_data.insert("cjk".into(), std::sync::Arc::new(egui::FontData::from_owned(font)));
         fonts.families.insert(egui::FontFamily::Proportional, vec!["cjk".into()]);
         ctx.set_fonts(fonts);
-        let _ = ctx.run_ui(egui::RawInput::default(), |_| {});
+        // A frame loads the fonts; its font atlas upload has no GPU to go to.
+        ctx.run_ui(egui::RawInput::default(), |_| {}).textures_delta.clear();
         let id = egui::FontId::proportional(14.0);
         ctx.fonts_mut(|f| chars.iter().copied().filter(|&c| !c.is_ascii() && f.has_glyph(&id, c)).collect())
     };
     let (by_whole, by_cut) = (drawn_by(whole), drawn_by(cut));
-    assert!(by_whole.len() > 200, "the corpus names hold CJK characters: {}", by_whole.len());
+    // The names read, and the whole font draws them: kanji and kana of the character's bone and morph names.
+    assert!("左足首まばたき".chars().all(|c| by_whole.contains(&c)), "{} characters: {by_whole:?}", by_whole.len());
     let lost: String = by_whole.difference(&by_cut).collect();
     assert!(lost.is_empty(), "the cut font lacks {} character(s) the whole font draws: {lost}", lost.chars().count());
 }
