@@ -114,3 +114,25 @@ fn the_app_finds_a_models_textures_itself_when_it_is_to_be_drawn() {
     assert_eq!(app.take_view_changes(), vec![ViewChange::Rebuilt { document: id, geometry: true }]);
     assert!(app.document().unwrap().textures().unwrap().missing_paths().is_empty());
 }
+
+/// Textures that arrive after the model (the page downloads them from beside a model opened by URL, or from the
+/// game data tree above it, under another path than the one the model looked at first) are read when handed to
+/// `files_arrived`.
+#[test]
+fn textures_that_arrive_later_are_read_wherever_the_model_finds_them() {
+    let rsm = std::fs::read(common::corpus("rsm/box_error_01.rsm")).unwrap();
+    let dir = rigscope::vfs::mount([("box_error_01.rsm".to_string(), std::sync::Arc::from(rsm))]);
+    let mut app = App::new();
+    assert_eq!(app.open_folder_files(&dir, &["box_error_01.rsm".to_string()]).len(), 1);
+    app.load_textures();
+    let found = |app: &App| {
+        let set = app.document().unwrap().textures().unwrap();
+        (set.images().len(), set.problems().len())
+    };
+    assert_eq!(found(&app), (0, 1), "la_scifi\\error_01.bmp is missing at first");
+    let bmp = std::fs::read(common::corpus("rsm/data/texture/la_scifi/error_01.bmp")).unwrap();
+    let path = rigscope::vfs::add(&dir, "data/texture/la_scifi/error_01.bmp", std::sync::Arc::from(bmp)).unwrap();
+    assert_eq!(app.files_arrived(&[path]).len(), 1);
+    assert_eq!(found(&app), (1, 0), "found under data/texture of the model's folder");
+    rigscope::vfs::unmount(&dir);
+}

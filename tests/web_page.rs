@@ -230,6 +230,10 @@ fn check_page(backend: &str, adapter_backend: &str) {
     let iqm = crop(&picture(&out, "iqm.png"), view_rect(opened));
     assert!(covered(&iqm) > 0.03, "the IQM covers {:.2}% of the view", covered(&iqm) * 100.0);
 
+    // An RSM opened through ?open=, its texture found in the data tree beside it.
+    let rsm = &steps["open_rsm"];
+    assert_eq!((rsm["textures"].as_u64(), rsm["missing_textures"].as_u64()), (Some(1), Some(0)), "{rsm}");
+
     eprintln!(
         "{backend}: navigation to the demo's first frame {} ms; the dance played at {} frames/s",
         result["navigation_to_first_frame_ms"], result["dance_frames_per_second"]

@@ -42,16 +42,20 @@ impl App {
         reloaded
     }
 
-    /// Loads the shown model's textures again when one of them lives at `keys` (re-exported, or a missing one
-    /// saved); returns the texture files that changed. The scene stays; the window uploads the model again.
     /// Files the shown model looked for and didn't find have appeared (the web page fetched them from beside a
-    /// model opened by URL): its textures are read again, whatever the hot-reload switch says. Returns the
-    /// textures read.
+    /// model opened by URL, or from the game data tree above it, where they have other paths than the ones the
+    /// model looked for first): its textures are read again, whatever the hot-reload switch says. Returns the
+    /// files.
     pub fn files_arrived(&mut self, paths: &[PathBuf]) -> Vec<String> {
-        let keys: Vec<PathBuf> = paths.iter().map(|p| crate::watch::watch_key(p)).collect();
-        self.reload_textures(&keys)
+        let Some(doc) = self.documents.get_mut(self.active).filter(|_| !paths.is_empty()) else { return Vec::new() };
+        doc.load_textures();
+        self.changes.push(ViewChange::Rebuilt { document: doc.id(), geometry: true });
+        self.revisions.geometry += 1;
+        paths.iter().map(|p| p.display().to_string()).collect()
     }
 
+    /// Loads the shown model's textures again when one of them lives at `keys` (re-exported, or a missing one
+    /// saved); returns the texture files that changed. The scene stays; the window uploads the model again.
     fn reload_textures(&mut self, keys: &[PathBuf]) -> Vec<String> {
         let Some(doc) = self.documents.get_mut(self.active) else { return Vec::new() };
         let changed: Vec<String> = doc

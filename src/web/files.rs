@@ -305,7 +305,9 @@ impl Inbox {
     }
 
     /// Downloads the textures the shown model (opened by URL into memory folder `dir`) looked for and missed,
-    /// from the site's folder `base` it came from, the way the desktop finds them beside the model.
+    /// from the site's folder `base` it came from, the way the desktop finds them beside the model; for a model
+    /// whose textures live in a game data tree (Ragnarok's `data\texture\`), under `data/texture/` of that folder
+    /// or of one above it first.
     fn fetch_missing(&self, app: &mut App, dir: std::path::PathBuf, base: &str) {
         // The textures are looked up when the model is first drawn; look now to know what is missing.
         app.load_textures();
@@ -320,17 +322,60 @@ impl Inbox {
         if wanted.is_empty() {
             return;
         }
+        let data_tree = app
+            .scene()
+            .is_some_and(|s| s.materials.iter().any(|m| m.search == crate::scene::TextureSearch::DataTexture));
+        let mut roots = if data_tree { url_ancestors(base) } else { Vec::new() };
         let base = base.to_string();
         self.spawn(Purpose::Textures(dir), async move {
             let mut files = Vec::with_capacity(wanted.len());
             for rel in wanted {
-                let url: Vec<String> =
-                    rel.split('/').map(|part| String::from(js_sys::encode_uri_component(part))).collect();
-                files.push(Read::bytes(rel, fetch_bytes(&format!("{base}{}", url.join("/"))).await));
+                files.push(fetch_texture(&base, &rel, &mut roots).await);
             }
             files
         });
     }
+}
+
+/// Texture `rel` (a path as the model names it, `/` between folders) from the site: under `data/texture/` of
+/// each folder in `roots` (the model's URL folder and those above it; the one that had a texture is tried first
+/// for the next), then beside the model in `base`. Named where the model's memory folder is to hold it, so the
+/// desktop's search ([`crate::textures`]) finds it there.
+async fn fetch_texture(base: &str, rel: &str, roots: &mut Vec<String>) -> Read {
+    let in_tree = format!("data/texture/{rel}");
+    for i in 0..roots.len() {
+        if let Ok(bytes) = fetch_bytes(&url_in(&roots[i], &in_tree)).await {
+            let hit = roots.remove(i);
+            roots.insert(0, hit);
+            return Read::bytes(in_tree, Ok(bytes));
+        }
+    }
+    Read::bytes(rel.to_string(), fetch_bytes(&url_in(base, rel)).await)
+}
+
+/// The URL of `rel` (`/` between folders, each part percent-encoded) in the site's folder `folder`.
+fn url_in(folder: &str, rel: &str) -> String {
+    let parts: Vec<String> = rel.split('/').map(|part| String::from(js_sys::encode_uri_component(part))).collect();
+    format!("{folder}{}", parts.join("/"))
+}
+
+/// `folder` (a URL folder ending in `/`, or empty for the page's own) and each folder above it, nearest first:
+/// `corpus/rsm/` gives `corpus/rsm/`, `corpus/` and the page's folder; never above a server's root
+/// (`https://host/`) or the site's (`/`).
+fn url_ancestors(folder: &str) -> Vec<String> {
+    let floor = match folder.find("://") {
+        Some(i) => folder[i + 3..].find('/').map_or(folder.len(), |j| i + 3 + j + 1),
+        None => usize::from(folder.starts_with('/')),
+    };
+    let mut out = vec![folder.to_string()];
+    // `folder[..end]` is a folder: it ends in `/`, or is empty.
+    let mut end = folder.len();
+    while end > floor {
+        let cut = folder[..end - 1].rfind('/').map_or(0, |i| i + 1).max(floor);
+        out.push(folder[..cut].to_string());
+        end = cut;
+    }
+    out
 }
 
 /// The files given, each `.zip` among them replaced by what it holds (a model shared as an archive of itself,

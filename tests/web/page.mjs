@@ -13,7 +13,8 @@
 //
 // Writes to --out: demo.png (the demo paused at frame 0), dance-a.png and dance-b.png (the corpus PMD with its
 // texture and the VMD dropped together, paused at two frames), iqm.png (an IQM opened through ?open=), and
-// result.json (the app's status after each step, the console's errors, timings).
+// result.json (the app's status after each step, the console's errors, timings). The RSM step opens a corpus
+// model whose texture lies under data/texture/ beside it, as in Ragnarok's data tree.
 
 import fs from "node:fs";
 import path from "node:path";
@@ -157,6 +158,13 @@ try {
     (s) => s.model === "lsalzman_mrfixit.iqm" && s.textures === 2 && s.loading === 0 && s.frames_drawn >= 3,
   );
   result.steps.open_url_still = await still(0, "iqm.png");
+
+  // 5b. An RSM opened through ?open=: its texture fetched from the game data tree (data/texture/) beside it.
+  await page.goto(`${base}/index.html?open=corpus/rsm/box_error_01.rsm`);
+  result.steps.open_rsm = await waitFor(
+    "the ?open= RSM and its data-tree texture",
+    (s) => s.model === "box_error_01.rsm" && s.textures === 1 && s.loading === 0 && s.frames_drawn >= 3,
+  );
 } catch (e) {
   result.error = String(e && e.stack ? e.stack : e);
   await page.screenshot({ path: path.join(args.out, "failure.png") }).catch(() => {});
