@@ -44,6 +44,17 @@ fn morph_index(app: &App, name: &str) -> usize {
     app.scene().unwrap().morphs.iter().position(|m| m.name == name).unwrap()
 }
 
+/// The timeline ends where its slider and its time do: the dance's last frame is 2809 (93.633 s at 30 frames a
+/// second), as the view's corner says, not its count of 2810 frames.
+#[test]
+fn the_timeline_ends_at_the_motions_last_frame() {
+    let mut h = harness(miku_dancing());
+    h.run();
+    h.get_by_label_contains("/ 2809   time").hover();
+    h.get_by_label_contains("/ 93.633 s").hover();
+    assert!(h.state().app.frame_text().unwrap().contains("/ 2809 "), "{:?}", h.state().app.frame_text());
+}
+
 #[test]
 fn a_slider_holds_a_morph_and_the_cross_lets_go() {
     let mut app = App::new();

@@ -18,9 +18,10 @@ pub fn panel(ui: &mut egui::Ui, doc: Option<&Document>) -> Vec<Action> {
                     .on_hover_text("A visibility key of the motion hides the model here; the skeleton still shows.");
             }
             let fps = clip.fps(DEFAULT_FPS);
+            // The frame the slider and the time end at: a motion's last frame, or a looping clip's wrap.
             ui.monospace(format!(
                 "frame {frame:7.2} / {}   time {:6.3} s / {:.3} s",
-                clip.frame_count,
+                clip.frame_span(),
                 frame / fps,
                 clip.duration(DEFAULT_FPS)
             ));
