@@ -470,7 +470,7 @@ fn read_back(doc: &mut IqmDocument) -> Result<(), ConvertError> {
     Ok(())
 }
 
-/// Frames whose palettes are skinned over the vertices in one pass ([`skinned_bounds_many`]).
+/// Frames whose palettes are skinned over the vertices in one pass ([`BoundsSkinner::bounds`]).
 const FRAMES_PER_PASS: usize = 64;
 
 /// The skinned bounds of every frame of every clip, in file frame order, split over the available cores.

@@ -12,7 +12,7 @@ use std::sync::Arc;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::{JsFuture, spawn_local};
 
-use super::given::{self, Given, Handle, Watch};
+use super::given::{self, Given, Handle, Watch, js_text};
 use crate::app::{App, Notice};
 
 /// Where the page's CJK font is, beside `index.html` (`web/build.sh` puts it there).
@@ -280,12 +280,11 @@ impl Inbox {
     /// Polls the handles of the files `app` shows (its models' files, the shown model's textures; none while
     /// its hot reload is off) and reloads those that changed, as the desktop's watcher does.
     pub fn reload_changed(&self, app: &mut App) {
-        if self.watch.is_empty() {
-            return;
+        if self.watch.wants_files() {
+            let mut wanted = app.watched_files();
+            wanted.extend(app.texture_files());
+            self.watch.set_wanted(wanted);
         }
-        let mut wanted = app.watched_files();
-        wanted.extend(app.texture_files());
-        self.watch.set_wanted(wanted);
         let changed = self.watch.take_changed();
         if changed.is_empty() {
             return;
@@ -413,10 +412,6 @@ fn url_file_name(url: &str) -> String {
     let path = url.split(['?', '#']).next().unwrap_or(url);
     let last = path.rsplit('/').next().unwrap_or(path);
     js_sys::decode_uri_component(last).ok().and_then(|s| s.as_string()).unwrap_or_else(|| last.to_string())
-}
-
-fn js_text(e: &wasm_bindgen::JsValue) -> String {
-    e.as_string().or_else(|| js_sys::JSON::stringify(e).ok().and_then(|s| s.as_string())).unwrap_or_default()
 }
 
 /// The bytes at `url`, or why not (an HTTP status, a network error).

@@ -50,9 +50,11 @@ pub struct DroppedItem {
     file: Option<web_sys::File>,
 }
 
-fn js_text(e: &JsValue) -> String {
+/// What a JavaScript error or value says: a string as it is, an `Error`'s message, else the value as JSON.
+pub fn js_text(e: &JsValue) -> String {
     e.as_string()
         .or_else(|| js_sys::Reflect::get(e, &"message".into()).ok().and_then(|m| m.as_string()))
+        .or_else(|| js_sys::JSON::stringify(e).ok().and_then(|s| s.as_string()))
         .unwrap_or_else(|| format!("{e:?}"))
 }
 
@@ -233,8 +235,12 @@ struct Watched {
 #[derive(Default)]
 struct WatchState {
     files: Vec<Watched>,
-    /// The memory paths the app shows now (its files and the shown model's textures): only these are polled.
+    /// The memory paths the app showed at its first frame after the last poll (its files and the shown
+    /// model's textures): only these are polled.
     wanted: Vec<PathBuf>,
+    /// A poll has run, or files were added, since `wanted` was last set: the app is asked again at its next
+    /// frame.
+    wanted_stale: bool,
     /// Files read again since the app last took them: the memory folder, the name in it, the new bytes.
     changed: Vec<(PathBuf, String, Vec<u8>)>,
 }
@@ -264,12 +270,15 @@ impl Watch {
         let Some(path) = crate::vfs::normalise(&root.join(name)) else { return };
         crate::vfs::set_live(&path);
         let watched = Watched { root: root.to_path_buf(), name: name.to_string(), path, handle, seen: None };
-        self.state.borrow_mut().files.push(watched);
+        let mut state = self.state.borrow_mut();
+        state.files.push(watched);
+        state.wanted_stale = true;
     }
 
-    /// Whether any file came with a handle.
-    pub fn is_empty(&self) -> bool {
-        self.state.borrow().files.is_empty()
+    /// Whether the next poll wants the app's files again ([`Watch::set_wanted`]): once per poll, not per frame.
+    pub fn wants_files(&self) -> bool {
+        let state = self.state.borrow();
+        !state.files.is_empty() && state.wanted_stale
     }
 
     /// Polls only `wanted` (memory paths).
@@ -278,9 +287,8 @@ impl Watch {
         wanted.sort();
         wanted.dedup();
         let mut state = self.state.borrow_mut();
-        if state.wanted != wanted {
-            state.wanted = wanted;
-        }
+        state.wanted = wanted;
+        state.wanted_stale = false;
     }
 
     /// The files read again since the last call: their memory folder, name and new bytes.
@@ -297,6 +305,7 @@ async fn poll(state: &Rc<RefCell<WatchState>>) -> bool {
         let wanted = |p: &PathBuf| s.wanted.binary_search(p).is_ok();
         s.files.iter().enumerate().filter(|(_, w)| wanted(&w.path)).map(|(i, w)| (i, w.handle.handle.clone())).collect()
     };
+    state.borrow_mut().wanted_stale = true;
     let mut read_any = false;
     for (i, handle) in handles {
         // A file deleted for now (an exporter replacing it) or no longer allowed: tried again at the next poll.
