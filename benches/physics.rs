@@ -9,7 +9,8 @@
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use rigscope::anim::Pose;
-use rigscope::physics::{FrameInput, PhysicsSettings, Simulation, fixtures};
+use rigscope::anim::PoseInput;
+use rigscope::physics::{PhysicsSettings, Simulation, fixtures};
 
 fn corpus(rel: &str) -> std::path::PathBuf {
     std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus").join(rel)
@@ -20,7 +21,7 @@ fn physics(c: &mut Criterion) {
     let chains = rigscope::load_bytes("chains.pmx", &fixtures::many_chains(10, 10).to_bytes()).unwrap();
     let mut sim = Simulation::new(&chains, PhysicsSettings::default()).unwrap();
     assert_eq!(sim.rig().bodies.len(), 110);
-    sim.pose(&chains, &FrameInput::at(None, 0.0, 30.0));
+    sim.pose(&chains, &PoseInput::at(None, 0.0, 30.0));
     g.bench_function("step_110_bodies", |b| b.iter(|| sim.step_once()));
 
     let mut miku = rigscope::formats::load_path(&corpus("mmd/threejs/miku/miku_v2.pmd")).unwrap();
@@ -28,7 +29,7 @@ fn physics(c: &mut Criterion) {
     rigscope::anim::attach(&mut miku, &dance, "wavefile_v2.vmd").unwrap();
     let clip = &miku.clips[0];
     let mut sim = Simulation::new(&miku, PhysicsSettings::default()).unwrap();
-    sim.pose(&miku, &FrameInput::at(Some(clip), 300.0, 30.0));
+    sim.pose(&miku, &PoseInput::at(Some(clip), 300.0, 30.0));
     g.bench_function("step_miku_45_bodies", |b| b.iter(|| sim.step_once()));
 
     // Frames 300 onwards, one after another, wrapping before the clip ends (a wrap resets, which is rare).
@@ -36,7 +37,7 @@ fn physics(c: &mut Criterion) {
     g.bench_function("frame_with_physics", |b| {
         b.iter(|| {
             frame = if frame >= 2700.0 { 300.0 } else { frame + 1.0 };
-            std::hint::black_box(sim.pose(&miku, &FrameInput::at(Some(clip), frame, 30.0)));
+            std::hint::black_box(sim.pose(&miku, &PoseInput::at(Some(clip), frame, 30.0)));
         })
     });
     let mut pose = Pose::default();

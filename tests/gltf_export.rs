@@ -338,7 +338,7 @@ fn written_gltf_poses_like_the_source_at_frames_of_every_clip() {
                 // Without a clip, glTF shows the skeleton's rest pose (no IK chain pulls it anywhere).
                 let fps = rigscope::scene::DEFAULT_FPS;
                 let pose = match (clip, physics.as_mut()) {
-                    (Some(_), Some(sim)) => sim.play_to(&src, &rigscope::physics::FrameInput::at(clip, frame, fps)),
+                    (Some(_), Some(sim)) => sim.play_to(&src, &rigscope::anim::PoseInput::at(clip, frame, fps)),
                     (Some(_), None) => rigscope::anim::Pose::of_scene(&src, clip, frame, fps, &[]),
                     (None, _) => rigscope::anim::Pose::bind(&src.skeleton),
                 };

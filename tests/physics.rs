@@ -11,7 +11,8 @@ use std::process::Command;
 
 use glam::Vec3;
 use rigscope::anim::Pose;
-use rigscope::physics::{FrameInput, PhysicsSettings, Place, Simulation, fixtures};
+use rigscope::anim::PoseInput;
+use rigscope::physics::{PhysicsSettings, Place, Simulation, fixtures};
 use rigscope::scene::Scene;
 
 mod common;
@@ -61,7 +62,7 @@ fn simulate(scene: &Scene, last: u32) -> Vec<Frame> {
     let clip = scene.clips.first();
     (0..=last)
         .map(|f| {
-            sim.pose(scene, &FrameInput::at(clip, f as f32, 30.0));
+            sim.pose(scene, &PoseInput::at(clip, f as f32, 30.0));
             let places = sim.places();
             Frame {
                 bodies: places.iter().map(|p| p.position).collect(),
@@ -190,7 +191,7 @@ fn a_body_switched_off_under_a_simulated_one_is_steered_to_its_bone_as_the_refer
     let scene = load(&path, &[&vmd]);
     let settings = PhysicsSettings { warmup_steps: 0, ..PhysicsSettings::default() };
     let mut sim = Simulation::new(&scene, settings).unwrap();
-    sim.pose(&scene, &FrameInput::at(scene.clips.first(), 0.0, 30.0));
+    sim.pose(&scene, &PoseInput::at(scene.clips.first(), 0.0, 30.0));
     // The middle link hangs from the simulated first link: it stays simulated, steered toward its bone.
     assert_eq!(sim.switched_off(), [false, false, true, false]);
     assert_eq!(sim.steered(), [false, false, true, false]);
@@ -234,7 +235,7 @@ fn a_motion_keying_gravity_changes_the_simulations_gravity_at_the_key() {
     let mut fixed = Simulation::new(&scene, PhysicsSettings { motion_gravity: false, ..settings }).unwrap();
     let down = Vec3::new(0.0, -98.0, 0.0);
     for f in 0..=60 {
-        let input = FrameInput::at(clip, f as f32, 30.0);
+        let input = PoseInput::at(clip, f as f32, 30.0);
         keyed.pose(&scene, &input);
         fixed.pose(&scene, &input);
         assert_eq!(keyed.gravity(), if f < 30 { down } else { -down }, "frame {f}");
@@ -335,7 +336,7 @@ fn the_corpus_character_at_rest_settles_where_the_reference_does() {
 /// The poses of frames `frames`, in that order, from one simulation.
 fn poses(scene: &Scene, sim: &mut Simulation, frames: impl IntoIterator<Item = u32>) -> Vec<Pose> {
     let clip = scene.clips.first();
-    frames.into_iter().map(|f| sim.pose(scene, &FrameInput::at(clip, f as f32, 30.0))).collect()
+    frames.into_iter().map(|f| sim.pose(scene, &PoseInput::at(clip, f as f32, 30.0))).collect()
 }
 
 fn bits(p: &Pose) -> Vec<u32> {
@@ -399,7 +400,7 @@ fn bones_and_bodies_physics_does_not_move_equal_the_pose_without_physics() {
     assert!(moved.iter().any(|&m| m) && moved.iter().any(|&m| !m));
     let clip = &scene.clips[0];
     for f in 0..150 {
-        let with = sim.pose(&scene, &FrameInput::at(Some(clip), f as f32, 30.0));
+        let with = sim.pose(&scene, &PoseInput::at(Some(clip), f as f32, 30.0));
         let mut without = Pose::default();
         let skipped = rig.skipped_ik.clone();
         without.update_scene_phase(&scene, Some(clip), f as f32, 30.0, &[], &[], None, &skipped);
@@ -461,7 +462,7 @@ fn a_long_dance_stays_finite_and_held_together_as_the_reference_does() {
     let clip = &scene.clips[0];
     let mut ours = Vec::new();
     for f in 0..900 {
-        let pose = sim.pose(&scene, &FrameInput::at(Some(clip), f as f32, 30.0));
+        let pose = sim.pose(&scene, &PoseInput::at(Some(clip), f as f32, 30.0));
         let places = sim.places();
         assert!(pose.world.iter().all(|m| m.is_finite()), "frame {f}: a bone is not finite");
         assert!(

@@ -70,6 +70,24 @@ impl Pose {
         self.update_scene_phase(scene, clip, frame, default_fps, overrides, ik, None, &[])
     }
 
+    /// The pose of `input` from the motion alone (no physics; `physics::pose_frame` is the entry point that
+    /// adds it): [`Pose::update_scene_with`] with the input's fields. Returns what the clip alone gives each morph.
+    pub fn update_input(&mut self, scene: &Scene, input: &super::PoseInput) -> Vec<f32> {
+        self.update_scene_with(scene, input.clip, input.frame, input.default_fps, input.overrides, input.ik)
+    }
+
+    /// [`Pose::update_input`] for one side of physics ([`Pose::update_scene_phase`]).
+    pub fn update_input_phase(
+        &mut self,
+        scene: &Scene,
+        input: &super::PoseInput,
+        after_physics: Option<bool>,
+        skipped_ik: &[bool],
+    ) -> Vec<f32> {
+        let (clip, frame, fps) = (input.clip, input.frame, input.default_fps);
+        self.update_scene_phase(scene, clip, frame, fps, input.overrides, input.ik, after_physics, skipped_ik)
+    }
+
     /// [`Pose::update_scene_with`] for one side of physics: `after_physics` `Some(false)` applies the
     /// constraints of the joints evaluated before physics only, `Some(true)` those after it only (the locals
     /// then already hold the motion and what physics wrote), `None` all. `skipped_ik[c]` set leaves IK chain `c`

@@ -72,7 +72,8 @@ impl Reference {
             let c = clip.and_then(|name| self.scene.clips.iter().find(|c| c.name == name));
             let pose = match (c, doc.current_clip_frame()) {
                 (Some(c), Some((_, frame))) if !key.is_some_and(|k| k.bind_pose()) => {
-                    Pose::of_scene(&self.scene, Some(c), frame, DEFAULT_FPS, &[])
+                    let input = crate::anim::PoseInput::at(Some(c), frame, DEFAULT_FPS);
+                    crate::physics::frame_pose(&self.scene, None, &input, crate::physics::Seek::Held)
                 }
                 _ => Pose::bind(&self.scene.skeleton),
             };

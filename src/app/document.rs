@@ -467,29 +467,12 @@ impl Document {
             self.pose.key = Some(key);
             let shown = self.player.clip.and_then(|c| scene.clips.get(c)).filter(|_| !bind_pose);
             let frame = shown.map_or(0.0, |clip| self.player.frame(clip));
-            match self.physics.as_mut().filter(|_| physics.is_some()) {
-                Some(sim) => {
-                    let input = crate::physics::FrameInput {
-                        clip: shown,
-                        frame,
-                        default_fps: DEFAULT_FPS,
-                        overrides: &self.morph_overrides,
-                        ik: &self.ik_overrides,
-                    };
-                    self.pose.pose = sim.pose(scene, &input);
-                    self.pose.clip_morphs = crate::anim::clip_morph_weights(&scene.morphs, shown, frame, DEFAULT_FPS);
-                }
-                None => {
-                    self.pose.clip_morphs = self.pose.pose.update_scene_with(
-                        scene,
-                        shown,
-                        frame,
-                        DEFAULT_FPS,
-                        &self.morph_overrides,
-                        &self.ik_overrides,
-                    );
-                }
-            }
+            let input = crate::anim::PoseInput::at(shown, frame, DEFAULT_FPS)
+                .with_overrides(&self.morph_overrides)
+                .with_ik(&self.ik_overrides);
+            let sim = self.physics.as_mut().filter(|_| physics.is_some());
+            self.pose.clip_morphs =
+                crate::physics::pose_frame(scene, sim, &input, crate::physics::Seek::Held, &mut self.pose.pose);
         }
         if want_bounds && self.pose.computed_key != Some(key) {
             self.pose.computed_key = Some(key);

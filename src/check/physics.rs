@@ -150,8 +150,8 @@ fn segment_distance(p0: Vec3, p1: Vec3, q0: Vec3, q1: Vec3) -> f32 {
 fn first_step_jumps(file: &str, scene: &Scene, rig: &Rig, out: &mut Vec<Finding>) {
     let settings = PhysicsSettings { warmup_steps: 0, ..PhysicsSettings::default() };
     let Some(mut sim) = Simulation::new(scene, settings) else { return };
-    let input = crate::physics::FrameInput::at(None, 0.0, crate::scene::DEFAULT_FPS);
-    sim.pose(scene, &input);
+    let input = crate::anim::PoseInput::at(None, 0.0, crate::scene::DEFAULT_FPS);
+    crate::physics::frame_pose(scene, Some(&mut sim), &input, crate::physics::Seek::Held);
     let before = sim.places();
     sim.step_once();
     let after = sim.places();

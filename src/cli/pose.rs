@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use clap::Args;
 
 use super::{CliError, load_with_attachments};
+use crate::anim::PoseInput;
 use crate::report::{PoseOptions, pose_json};
 use crate::scene::{DEFAULT_FPS, Scene};
 
@@ -197,16 +198,13 @@ fn run_frames(args: &PoseArgs, scene: &Scene) -> Result<(), CliError> {
     for f in a..=b {
         let frame = f as f32;
         let clip_ref = clip.and_then(|c| scene.clips.get(c));
-        let (pose, bodies) = match sim.as_mut() {
-            Some(sim) => {
-                // Without a clip, frames are MikuMikuDance's (1/30 s).
-                let fps = if clip_ref.is_some() { args.default_fps } else { crate::formats::vmd::FPS };
-                let input = crate::physics::FrameInput::at(clip_ref, frame, fps);
-                let pose = sim.pose(scene, &input);
-                (Some(pose), args.bodies.then(|| bodies_out(scene, sim)))
-            }
-            None => (None, None),
-        };
+        // Without a clip, physics frames are MikuMikuDance's (1/30 s).
+        let fps = if clip_ref.is_none() && sim.is_some() { crate::formats::vmd::FPS } else { args.default_fps };
+        let input = PoseInput::at(clip_ref, frame, fps);
+        // Without a clip or physics, the report shows the skeleton's bind pose itself.
+        let pose = (clip_ref.is_some() || sim.is_some())
+            .then(|| crate::physics::frame_pose(scene, sim.as_mut(), &input, crate::physics::Seek::Held));
+        let bodies = sim.as_ref().filter(|_| args.bodies).map(|sim| bodies_out(scene, sim));
         let line = crate::report::pose_json_with(scene, &file, clip.map(|c| (c, frame)), &options, pose, bodies)
             .map_err(CliError::load)?;
         out.push_str(&line);

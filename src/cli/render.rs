@@ -8,7 +8,7 @@ use glam::Vec3;
 
 use super::pose::select;
 use super::{CliError, load_with_attachments};
-use crate::anim::{MAX_ONION_FRAMES, Pose};
+use crate::anim::{MAX_ONION_FRAMES, PoseInput};
 use crate::render::record::{self, AnimatedFormat, Recorder};
 use crate::render::{
     Background, Camera, FrameInput, FrameOverlays, GpuModel, Headless, Overlays, SheetSpec, ViewState, clip_camera,
@@ -236,34 +236,18 @@ fn watch(args: &RenderArgs, parsed: &Parsed) -> Result<(), CliError> {
     }
 }
 
-/// Loads the file (and attachments) and writes the picture. The adapter is opened on first use, after the
-/// file has loaded, and kept in `headless` for later renders.
-fn render_file(args: &RenderArgs, parsed: &Parsed, headless: &mut Option<Headless>) -> Result<(), CliError> {
-    let Parsed { size, sheet, background } = *parsed;
-    let (scene, _reports) = load_with_attachments(&args.file, &args.attach)?;
-    let selection = select(&scene, args.anim.as_deref(), args.frame, args.time, args.default_fps)?;
-    if sheet.is_some() && selection.is_none() {
-        return Err(CliError::usage("--sheet needs an animation, and the file has none"));
-    }
-    let selected_joint = match &args.joint {
-        None => None,
-        Some(sel) => Some(
-            scene
-                .skeleton
-                .joints
-                .iter()
-                .position(|j| j.name == *sel)
-                .or_else(|| sel.parse::<usize>().ok().filter(|&i| i < scene.skeleton.len()))
-                .ok_or_else(|| CliError::usage(format!("unknown joint \"{sel}\"")))?,
-        ),
-    };
+/// The joint `--joint` names, by name or else by index.
+fn joint_named(scene: &crate::scene::Scene, sel: Option<&str>) -> Result<Option<usize>, CliError> {
+    let Some(sel) = sel else { return Ok(None) };
+    let joints = &scene.skeleton.joints;
+    let found =
+        joints.iter().position(|j| j.name == sel).or_else(|| sel.parse::<usize>().ok().filter(|&i| i < joints.len()));
+    found.map(Some).ok_or_else(|| CliError::usage(format!("unknown joint \"{sel}\"")))
+}
 
-    if headless.is_none() {
-        *headless = Some(Headless::new().map_err(CliError::load)?);
-    }
-    let Some(headless) = headless.as_ref() else { return Err(CliError::load("no renderer")) };
-    let renderer = headless.renderer();
-    let textures = TextureSet::load(&scene, args.file.parent());
+/// The model on the GPU with the textures found beside the file (a warning for each one missing).
+fn upload(renderer: &crate::render::Renderer, scene: &crate::scene::Scene, args: &RenderArgs) -> GpuModel {
+    let textures = TextureSet::load(scene, args.file.parent());
     for p in textures.problems() {
         eprintln!(
             "rigscope: warning: material \"{}\": texture {} {}; drawn with the placeholder",
@@ -272,45 +256,43 @@ fn render_file(args: &RenderArgs, parsed: &Parsed, headless: &mut Option<Headles
             p.reason
         );
     }
-    let model = GpuModel::upload_textures(renderer, &scene, &textures);
-    let overrides = morph_overrides(&scene, &args.morphs)?;
-    let angles = (args.yaw.to_radians(), args.pitch.to_radians());
-    let aspect = size.0 as f32 / size.1 as f32;
-    // A file without vertices is framed on its skeleton over the clip (an animation, a rig), or, with no joints
-    // either (a camera alone), on a unit box at the origin.
-    let clip_index = selection.map(|(c, _)| c);
-    let (orbit, bounds) =
-        clip_camera(&scene, clip_index, args.default_fps, &overrides, angles, aspect).unwrap_or_else(|| {
-            let unit = FrameBounds { min: Vec3::splat(-1.0), max: Vec3::ONE, xy_radius: 1.0, radius: 1.0 };
-            let b =
-                crate::render::skeleton_bounds(&scene, clip_index, args.default_fps, crate::render::FRAMING_SAMPLES)
-                    .unwrap_or(unit);
-            (Camera::framing(scene.up, &b, angles.0, angles.1, aspect), b)
-        });
-    // Bones are all a file without triangles has to show.
-    let bones_only = scene.triangles.is_empty() && !scene.skeleton.is_empty();
-    // The animated camera that plays with the chosen clip (else the first), checked before any rendering.
-    let track =
-        match args.camera {
-            CameraChoice::Orbit => None,
-            CameraChoice::Mvd => {
-                let name = selection.map(|(c, _)| scene.clips[c].name.as_str());
-                let track = scene.cameras.iter().find(|c| name.is_some() && c.clip.as_deref() == name);
-                Some(track.or(scene.cameras.first()).filter(|t| !t.keys.is_empty()).ok_or_else(|| {
+    GpuModel::upload_textures(renderer, scene, &textures)
+}
+
+/// The animated camera that plays with the chosen clip (else the first), when `--camera mvd` asks for one.
+fn animated_camera(
+    scene: &crate::scene::Scene,
+    choice: CameraChoice,
+    selection: Option<(usize, f32)>,
+) -> Result<Option<&crate::scene::CameraTrack>, CliError> {
+    Ok(match choice {
+        CameraChoice::Orbit => None,
+        CameraChoice::Mvd => {
+            let name = selection.map(|(c, _)| scene.clips[c].name.as_str());
+            let track = scene.cameras.iter().find(|c| name.is_some() && c.clip.as_deref() == name);
+            Some(
+                track.or(scene.cameras.first()).filter(|t| !t.keys.is_empty()).ok_or_else(|| {
                     CliError::usage("--camera mvd: no animated camera in the file or its attachments")
-                })?)
-            }
-        };
-    let radius = bounds.diagonal() * 0.5 + bounds.min.abs().max(bounds.max.abs()).length();
-    if track.is_some() && sheet.is_some() {
-        return Err(CliError::usage("--camera mvd takes one picture; leave out --sheet"));
-    }
-    let base = Overlays {
+                })?,
+            )
+        }
+    })
+}
+
+/// The overlays every picture of this render draws (those redone per frame are added by `FrameOverlays`).
+fn base_overlays(
+    args: &RenderArgs,
+    scene: &crate::scene::Scene,
+    bounds: &FrameBounds,
+    selected_joint: Option<usize>,
+    bones_only: bool,
+) -> Overlays {
+    Overlays {
         mesh: !args.no_mesh,
         cull_back_faces: !args.no_cull,
         grid: args.grid,
         marker: None,
-        ground: (!args.grid_at_origin).then(|| crate::render::ground_height(scene.up, &bounds)),
+        ground: (!args.grid_at_origin).then(|| crate::render::ground_height(scene.up, bounds)),
         skeleton: args.skeleton || bones_only,
         ik_chains: args.ik,
         outline: !args.no_outline,
@@ -335,7 +317,49 @@ fn render_file(args: &RenderArgs, parsed: &Parsed, headless: &mut Option<Headles
         joint_axes: args.axes,
         ghosts: Vec::new(),
         shapes: Vec::new(),
-    };
+    }
+}
+
+/// Loads the file (and attachments) and writes the picture. The adapter is opened on first use, after the
+/// file has loaded, and kept in `headless` for later renders.
+fn render_file(args: &RenderArgs, parsed: &Parsed, headless: &mut Option<Headless>) -> Result<(), CliError> {
+    let Parsed { size, sheet, background } = *parsed;
+    let (scene, _reports) = load_with_attachments(&args.file, &args.attach)?;
+    let selection = select(&scene, args.anim.as_deref(), args.frame, args.time, args.default_fps)?;
+    if sheet.is_some() && selection.is_none() {
+        return Err(CliError::usage("--sheet needs an animation, and the file has none"));
+    }
+    let selected_joint = joint_named(&scene, args.joint.as_deref())?;
+
+    if headless.is_none() {
+        *headless = Some(Headless::new().map_err(CliError::load)?);
+    }
+    let Some(headless) = headless.as_ref() else { return Err(CliError::load("no renderer")) };
+    let renderer = headless.renderer();
+    let model = upload(renderer, &scene, args);
+    let overrides = morph_overrides(&scene, &args.morphs)?;
+    let angles = (args.yaw.to_radians(), args.pitch.to_radians());
+    let aspect = size.0 as f32 / size.1 as f32;
+    // A file without vertices is framed on its skeleton over the clip (an animation, a rig), or, with no joints
+    // either (a camera alone), on a unit box at the origin.
+    let clip_index = selection.map(|(c, _)| c);
+    let (orbit, bounds) =
+        clip_camera(&scene, clip_index, args.default_fps, &overrides, angles, aspect).unwrap_or_else(|| {
+            let unit = FrameBounds { min: Vec3::splat(-1.0), max: Vec3::ONE, xy_radius: 1.0, radius: 1.0 };
+            let b =
+                crate::render::skeleton_bounds(&scene, clip_index, args.default_fps, crate::render::FRAMING_SAMPLES)
+                    .unwrap_or(unit);
+            (Camera::framing(scene.up, &b, angles.0, angles.1, aspect), b)
+        });
+    // Bones are all a file without triangles has to show.
+    let bones_only = scene.triangles.is_empty() && !scene.skeleton.is_empty();
+    // The animated camera that plays with the chosen clip (else the first), checked before any rendering.
+    let track = animated_camera(&scene, args.camera, selection)?;
+    let radius = bounds.diagonal() * 0.5 + bounds.min.abs().max(bounds.max.abs()).length();
+    if track.is_some() && sheet.is_some() {
+        return Err(CliError::usage("--camera mvd takes one picture; leave out --sheet"));
+    }
+    let base = base_overlays(args, &scene, &bounds, selected_joint, bones_only);
 
     // MMD models with rigid bodies are simulated as playback from the clip's start shows them.
     let physics = std::cell::RefCell::new(if args.no_physics {
@@ -343,12 +367,9 @@ fn render_file(args: &RenderArgs, parsed: &Parsed, headless: &mut Option<Headles
     } else {
         crate::physics::Simulation::new(&scene, crate::physics::PhysicsSettings::default())
     });
-    let pose_of = |clip: Option<&crate::scene::Clip>, f: f32| match physics.borrow_mut().as_mut() {
-        Some(sim) => {
-            let at = crate::physics::FrameInput::at(clip, f, args.default_fps);
-            sim.play_to(&scene, &crate::physics::FrameInput { overrides: &overrides, ..at })
-        }
-        None => Pose::of_scene(&scene, clip, f, args.default_fps, &overrides),
+    let pose_of = |clip: Option<&crate::scene::Clip>, f: f32| {
+        let input = PoseInput::at(clip, f, args.default_fps).with_overrides(&overrides);
+        crate::physics::frame_pose(&scene, physics.borrow_mut().as_mut(), &input, crate::physics::Seek::FromStart)
     };
     let per_frame = FrameOverlays { stored_bounds: args.bounds, computed_bounds: args.bounds, onion: args.onion };
     // One picture of the clip at a frame (`None`: the bind pose), as the single-frame render and every frame of a
@@ -387,7 +408,7 @@ fn render_file(args: &RenderArgs, parsed: &Parsed, headless: &mut Option<Headles
                 per_frame,
                 default_fps: args.default_fps,
                 background,
-                pose_at: Some(&|f| pose_of(scene.clips.get(clip), f)),
+                pose_at: &|f| pose_of(scene.clips.get(clip), f),
             };
             render_sheet(renderer, &model, &scene, &spec).map_err(CliError::load)?
         }

@@ -9,7 +9,8 @@ use std::path::PathBuf;
 use clap::Args;
 
 use super::CliError;
-use crate::anim::Pose;
+use crate::anim::PoseInput;
+use crate::physics::{Seek, frame_pose};
 use crate::render::{Background, Camera, FrameInput, GpuModel, Headless, Overlays, ViewState};
 use crate::textures::TextureSet;
 
@@ -41,7 +42,7 @@ pub fn run(args: &ThumbnailArgs) -> Result<(), CliError> {
         // An animation or a rig: its bones, posed at the middle of its first clip, framed as a model would be.
         let clip = scene.clips.first();
         let middle = clip.map_or(0.0, |c| (c.frame_count.saturating_sub(1) / 2) as f32);
-        let pose = Pose::of_scene(&scene, clip, middle, fps, &[]);
+        let pose = frame_pose(&scene, None, &PoseInput::at(clip, middle, fps), Seek::Held);
         let points: Vec<glam::Vec3> = pose.world.iter().map(|m| m.w_axis.truncate()).collect();
         let bounds = crate::scene::FrameBounds::of_points(&points)
             .ok_or_else(|| CliError::load(format!("{}: nothing to draw", args.file.display())))?;
@@ -50,10 +51,8 @@ pub fn run(args: &ThumbnailArgs) -> Result<(), CliError> {
         // The bind pose where the file has one; else the first frame of its first clip (what such files show).
         let clip = (!scene.skeleton.has_bind_pose).then(|| scene.clips.first()).flatten();
         // An MMD model's hair and skirts hang as physics settles them in that pose.
-        let pose = match crate::physics::Simulation::new(&scene, Default::default()).filter(|_| !args.no_physics) {
-            Some(mut sim) => sim.pose(&scene, &crate::physics::FrameInput::at(clip, 0.0, fps)),
-            None => Pose::of_scene(&scene, clip, 0.0, fps, &[]),
-        };
+        let mut sim = crate::physics::Simulation::new(&scene, Default::default()).filter(|_| !args.no_physics);
+        let pose = frame_pose(&scene, sim.as_mut(), &PoseInput::at(clip, 0.0, fps), Seek::Held);
         let vertices = crate::anim::morphed_vertices(&scene, &pose.morphs);
         let bounds = crate::anim::skinned_bounds(&vertices, &pose.palette)
             .ok_or_else(|| CliError::load(format!("{}: nothing to draw", args.file.display())))?;

@@ -2,7 +2,7 @@
 //! (IK, append transforms) and bone morphs is baked into sampled frames, since the formats carry no constraints,
 //! and the model is stood upright in their axes ([`super::to_z_up`]).
 
-use crate::anim::Pose;
+use crate::anim::{Pose, PoseInput};
 use crate::scene::{
     Clip, ClipData, DEFAULT_FPS, Interpolation, Key, MorphKind, MorphTrack, Scene, TrackMode, Transform, UpAxis,
 };
@@ -77,14 +77,8 @@ fn evaluate(
     let mut weights: Vec<Vec<Key<f32>>> = vec![Vec::new(); weights_wanted];
     let mut pose = Pose::default();
     for f in 0..count {
-        match sim.as_mut() {
-            Some(sim) => {
-                pose = sim.play_to(scene, &crate::physics::FrameInput::at(Some(clip), f as f32 * step, DEFAULT_FPS));
-            }
-            None => {
-                pose.update_scene(scene, Some(clip), f as f32 * step, DEFAULT_FPS, &[]);
-            }
-        }
+        let input = PoseInput::at(Some(clip), f as f32 * step, DEFAULT_FPS);
+        crate::physics::pose_frame(scene, sim.as_mut(), &input, crate::physics::Seek::FromStart, &mut pose);
         frames.extend_from_slice(&pose.locals);
         if let Some(rate) = rate {
             let time = f as f32 / rate;

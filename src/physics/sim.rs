@@ -13,8 +13,8 @@ use glam::{Mat4, Vec3};
 
 use super::engine::{BodyState, Engine, Place};
 use super::rig::Rig;
-use crate::anim::Pose;
-use crate::scene::{Clip, Scene};
+use crate::anim::{Pose, PoseInput};
+use crate::scene::Scene;
 
 /// A jump longer than this (seconds of clip) resets instead of simulating the whole way.
 pub const RESET_JUMP: f64 = 2.0;
@@ -26,8 +26,8 @@ pub struct PhysicsSettings {
     /// Units per second², MikuMikuDance's (0, −98, 0) by default: used where the motion keys no gravity, or
     /// always when `motion_gravity` is off.
     pub gravity: Vec3,
-    /// Whether the motion's gravity keys ([`Clip::gravity`]) win over `gravity` where the clip has them. On by
-    /// default; a gravity the user sets (`pose --gravity`, the window's Gravity field) turns it off.
+    /// Whether the motion's gravity keys ([`crate::scene::Clip::gravity`]) win over `gravity` where the clip has
+    /// them. On by default; a gravity the user sets (`pose --gravity`, the window's Gravity field) turns it off.
     pub motion_gravity: bool,
     /// The fixed step, seconds (1/60).
     pub step: f32,
@@ -61,34 +61,6 @@ impl PhysicsSettings {
             step: if (0.001..=0.1).contains(&self.step) { self.step } else { d.step },
             warmup_steps: self.warmup_steps.min(Self::MAX_WARMUP),
         }
-    }
-}
-
-/// What a pose is evaluated for: a clip (or the bind pose) at a frame, with the window's overrides.
-#[derive(Debug, Clone, Copy)]
-pub struct FrameInput<'a> {
-    pub clip: Option<&'a Clip>,
-    pub frame: f32,
-    pub default_fps: f32,
-    pub overrides: &'a [Option<f32>],
-    pub ik: &'a [Option<bool>],
-}
-
-impl<'a> FrameInput<'a> {
-    pub fn at(clip: Option<&'a Clip>, frame: f32, default_fps: f32) -> FrameInput<'a> {
-        FrameInput { clip, frame, default_fps, overrides: &[], ik: &[] }
-    }
-
-    fn fps(&self) -> f64 {
-        self.clip.map_or(self.default_fps, |c| c.fps(self.default_fps)).max(1e-3) as f64
-    }
-
-    fn time(&self) -> f64 {
-        self.frame as f64 / self.fps()
-    }
-
-    fn with_frame(&self, frame: f32) -> FrameInput<'a> {
-        FrameInput { frame, ..*self }
     }
 }
 
@@ -199,7 +171,7 @@ impl Simulation {
     }
 
     /// The pose of `input` with physics: the frame reached from the state held by the clock's rules.
-    pub fn pose(&mut self, scene: &Scene, input: &FrameInput) -> Pose {
+    pub fn pose(&mut self, scene: &Scene, input: &PoseInput) -> Pose {
         // The motion's switches at this frame, read once: they pick the IK chains evaluated before physics and,
         // after the steps toward this frame, which bodies follow their bones.
         let off = self.off_at(scene, input);
@@ -236,7 +208,7 @@ impl Simulation {
     /// The pose of `input` as playback from the clip's start shows it: from the state held when it is at or
     /// before `input`'s time, else from a reset at frame 0, simulated forward in hops of at most a second (so
     /// nothing on the way resets). `render`, recordings and contact sheets use this.
-    pub fn play_to(&mut self, scene: &Scene, input: &FrameInput) -> Pose {
+    pub fn play_to(&mut self, scene: &Scene, input: &PoseInput) -> Pose {
         let t = input.time();
         let fps = input.fps();
         if !self.time.is_some_and(|last| last <= t) {
@@ -262,7 +234,7 @@ impl Simulation {
 
     /// The gravity at `input`'s time: the clip's key in force when the settings follow the motion, else the
     /// settings' gravity.
-    fn gravity_at(&self, input: &FrameInput) -> Vec3 {
+    fn gravity_at(&self, input: &PoseInput) -> Vec3 {
         let keyed = input.clip.filter(|_| self.settings.motion_gravity).and_then(|c| c.gravity_at(input.time() as f32));
         keyed.filter(|g| g.is_finite()).unwrap_or(self.settings.gravity)
     }
@@ -329,7 +301,7 @@ impl Simulation {
 
     /// Simulates from clip time `from` to `to`, through each whole clip frame between them (with its own pose),
     /// then to `to` with `pose`.
-    fn simulate(&mut self, scene: &Scene, input: &FrameInput, from: f64, to: f64, pose: &Pose, off: Vec<bool>) {
+    fn simulate(&mut self, scene: &Scene, input: &PoseInput, from: f64, to: f64, pose: &Pose, off: Vec<bool>) {
         let fps = input.fps();
         let mut t = from;
         let mut k = (from * fps + 1e-6).floor() + 1.0;
@@ -353,7 +325,7 @@ impl Simulation {
 
     /// Per body: switched off by the motion at `input`'s time (all of them when the motion switches the whole
     /// model off).
-    fn off_at(&self, scene: &Scene, input: &FrameInput) -> Vec<bool> {
+    fn off_at(&self, scene: &Scene, input: &PoseInput) -> Vec<bool> {
         let Some(clip) = input.clip.filter(|c| !c.physics_switches.is_empty()) else {
             return vec![false; self.rig.bodies.len()];
         };
@@ -453,7 +425,7 @@ impl Simulation {
     }
 
     /// Writes the simulated bodies into their bones and evaluates the bones after physics.
-    fn finish(&self, scene: &Scene, input: &FrameInput, pose: &mut Pose) {
+    fn finish(&self, scene: &Scene, input: &PoseInput, pose: &mut Pose) {
         let skeleton = &scene.skeleton;
         let n = skeleton.len().min(pose.locals.len());
         let mut driven: Vec<Option<Mat4>> = vec![None; n];
@@ -483,8 +455,7 @@ impl Simulation {
             pose.palette[j] = pose.world[j] * skeleton.inverse_bind[j];
         }
         let skipped: &[bool] = if self.switched_off.contains(&true) { &[] } else { &self.rig.skipped_ik };
-        let (clip, frame, fps) = (input.clip, input.frame, input.default_fps);
-        pose.update_scene_phase(scene, clip, frame, fps, input.overrides, input.ik, Some(true), skipped);
+        pose.update_input_phase(scene, input, Some(true), skipped);
     }
 }
 
@@ -539,11 +510,10 @@ fn parent_bodies(scene: &Scene, rig: &Rig) -> Vec<Option<usize>> {
 
 /// The pose of the bones evaluated before physics, with the IK chains physics drives left out unless `all_ik`
 /// (the motion has switched some body off).
-fn before_physics(scene: &Scene, rig: &Rig, input: &FrameInput, all_ik: bool) -> Pose {
+fn before_physics(scene: &Scene, rig: &Rig, input: &PoseInput, all_ik: bool) -> Pose {
     let mut pose = Pose::default();
     let skipped: &[bool] = if all_ik { &[] } else { &rig.skipped_ik };
-    let (clip, frame, fps) = (input.clip, input.frame, input.default_fps);
-    pose.update_scene_phase(scene, clip, frame, fps, input.overrides, input.ik, Some(false), skipped);
+    pose.update_input_phase(scene, input, Some(false), skipped);
     pose
 }
 

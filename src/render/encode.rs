@@ -127,7 +127,7 @@ mod tests {
         let view = |t: &wgpu::Texture| t.create_view(&wgpu::TextureViewDescriptor::default());
         let group = encode.bind(r, &view(&source));
         encode.record(&mut encoder, &group, &view(&target));
-        let out = crate::render::headless::read_texels(r, encoder, &target, (w, h), 4).unwrap();
+        let out = crate::render::read_texels(r, encoder, &target, (w, h), 4).unwrap();
         let worst = texels.iter().zip(&out).map(|(a, b)| a.abs_diff(*b)).max().unwrap();
         assert!(worst <= 1, "an encoded byte is {worst} steps off");
     }

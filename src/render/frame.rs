@@ -238,8 +238,9 @@ pub struct Targets<'a> {
 /// the headless renderer. `prepare` writes through the queue, so it takes effect at the next submission: use
 /// one submission per prepared frame.
 pub struct ViewState {
-    uniforms: wgpu::Buffer,
-    group: wgpu::BindGroup,
+    /// The view uniforms and their bind group (the skinning capture draws with them too).
+    pub(super) uniforms: wgpu::Buffer,
+    pub(super) group: wgpu::BindGroup,
     lines: wgpu::Buffer,
     line_capacity: u64,
     /// Depth-tested lines (grid, bounds) then on-top lines (skeleton).
@@ -327,16 +328,6 @@ impl ViewState {
             (m, buffer, group)
         });
         self.reference_drawn = false;
-    }
-
-    #[cfg(not(target_arch = "wasm32"))]
-    pub(crate) fn bind_group(&self) -> &wgpu::BindGroup {
-        &self.group
-    }
-
-    #[cfg(not(target_arch = "wasm32"))]
-    pub(crate) fn uniforms(&self) -> &wgpu::Buffer {
-        &self.uniforms
     }
 
     /// Uploads the view uniforms, the pose's palette and the overlay lines for a `size` viewport.

@@ -23,10 +23,6 @@
 
 mod camera;
 mod data_texture;
-// Reading frames back waits for the GPU, which a browser can't: skinning captures, contact sheets and the
-// headless renderer are the desktop's (the command line and the window).
-#[cfg(not(target_arch = "wasm32"))]
-mod capture;
 mod encode;
 mod frame;
 mod grid;
@@ -36,9 +32,11 @@ mod mesh;
 mod model;
 mod morph;
 pub mod record;
-mod shadow;
+// Reading frames back waits for the GPU, which a browser can't: skinning captures, contact sheets and the
+// headless renderer are the desktop's (the command line and the window), all in `readback/`.
 #[cfg(not(target_arch = "wasm32"))]
-mod sheet;
+mod readback;
+mod shadow;
 mod texture;
 mod wireframe;
 
@@ -50,19 +48,16 @@ pub use camera::{
     Camera, FRAMING_SAMPLES, FixedView, animation_bounds, camera_frustum, camera_path, clip_camera, mmd_view_to_world,
     ray_through, skeleton_bounds,
 };
-#[cfg(not(target_arch = "wasm32"))]
-pub use capture::{SkinCapture, capture_skinning};
 pub use encode::{ENCODED_FORMAT, EncodeSrgb};
 pub use frame::{FrameInput, FrameOverlays, Overlays, Targets, ViewState, WireKind, WireShape, frame_bounds};
 pub use grid::ground_height;
-#[cfg(not(target_arch = "wasm32"))]
-pub(crate) use headless::read_texels;
 pub use headless::{Background, Offscreen, RenderError, choose_sample_count};
-#[cfg(not(target_arch = "wasm32"))]
-pub use headless::{Headless, render_offscreen};
 pub use model::GpuModel;
 #[cfg(not(target_arch = "wasm32"))]
-pub use sheet::{SheetSpec, compose_sheet, draw_label, render_sheet, sheet_frames};
+pub use readback::{
+    Headless, SheetSpec, SkinCapture, capture_skinning, compose_sheet, draw_label, read_texels, render_offscreen,
+    render_sheet, sheet_frames,
+};
 
 /// A single-level 2D texture of `size` (at least 1×1): the one shape of texture the renderer makes for frames,
 /// maps and data.

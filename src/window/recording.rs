@@ -7,7 +7,7 @@ use std::io::BufWriter;
 use std::path::{Path, PathBuf};
 
 use super::{Viewer, WindowState, capture};
-use crate::anim::Pose;
+use crate::anim::PoseInput;
 use crate::render::record::{self, AnimatedFormat, Recorder};
 use crate::render::{Camera, FrameInput, FrameOverlays, Overlays, ViewState, render_offscreen};
 use crate::scene::DEFAULT_FPS;
@@ -132,10 +132,8 @@ impl Viewer {
         let recorder = job.recorder.as_mut().ok_or("the recording is closed")?;
         for _ in 0..PER_FRAME {
             let Some(&f) = job.frames.get(job.next) else { break };
-            let pose = match job.physics.as_mut() {
-                Some(sim) => sim.play_to(scene, &crate::physics::FrameInput::at(Some(clip), f, DEFAULT_FPS)),
-                None => Pose::of_scene(scene, Some(clip), f, DEFAULT_FPS, &[]),
-            };
+            let input = PoseInput::at(Some(clip), f, DEFAULT_FPS);
+            let pose = crate::physics::frame_pose(scene, job.physics.as_mut(), &input, crate::physics::Seek::FromStart);
             let time = f / clip.fps(DEFAULT_FPS);
             let overlays = job.per_frame.at(&job.overlays, scene, Some((job.clip, f)), &pose, DEFAULT_FPS);
             let light = scene.light_at(time, job.motion_light);

@@ -70,11 +70,10 @@ impl Viewer {
         let physics = std::cell::RefCell::new(
             self.app.physics_settings().and_then(|s| crate::physics::Simulation::new(scene, s)),
         );
-        let pose_at = |f: f32| match physics.borrow_mut().as_mut() {
-            Some(sim) => sim.play_to(scene, &crate::physics::FrameInput::at(Some(c), f, DEFAULT_FPS)),
-            None => crate::anim::Pose::of_scene(scene, Some(c), f, DEFAULT_FPS, &[]),
+        let pose_at = |f: f32| {
+            let input = crate::anim::PoseInput::at(Some(c), f, DEFAULT_FPS);
+            crate::physics::frame_pose(scene, physics.borrow_mut().as_mut(), &input, crate::physics::Seek::FromStart)
         };
-        let has_physics = physics.borrow().is_some();
         let spec = SheetSpec {
             clip,
             cols,
@@ -85,7 +84,7 @@ impl Viewer {
             per_frame: self.app.frame_overlays(),
             default_fps: DEFAULT_FPS,
             background: BACKGROUND,
-            pose_at: if has_physics { Some(&pose_at) } else { None },
+            pose_at: &pose_at,
         };
         let image = render_sheet(&w.gpu.renderer, model, scene, &spec).map_err(|e| e.to_string())?;
         let path = capture::unused_path(dir, &sheet_name(&self.model_name(), &c.name));

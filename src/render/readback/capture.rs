@@ -5,12 +5,13 @@
 
 use glam::{Vec3, Vec4};
 
-use super::camera::Camera;
-use super::frame::{ViewState, write_uniforms};
-use super::headless::{RenderError, read_texels};
-use super::model::GpuModel;
-use super::{Renderer, mesh};
+use super::read_texels;
 use crate::anim::Pose;
+use crate::render::RenderError;
+use crate::render::camera::Camera;
+use crate::render::frame::{ViewState, write_uniforms};
+use crate::render::model::GpuModel;
+use crate::render::{Renderer, mesh};
 
 /// Skinned vertices as the GPU computed them, in the file's vertex order and model space.
 #[derive(Debug, Clone, Default)]
@@ -42,7 +43,7 @@ pub fn capture_skinning(renderer: &Renderer, model: &GpuModel, pose: &Pose) -> R
     let camera = Camera::framing(model.up, &model.bind_bounds().unwrap_or(UNIT), 0.0, 0.0, 1.0);
     write_uniforms(
         renderer,
-        view.uniforms(),
+        &view.uniforms,
         &camera,
         1.0,
         [[0.0; 4], [0.0, w as f32, h as f32, 0.0], [0.0; 4]],
@@ -132,7 +133,7 @@ pub fn capture_skinning(renderer: &Renderer, model: &GpuModel, pose: &Pose) -> R
             multiview_mask: None,
         });
         pass.set_pipeline(pipe);
-        pass.set_bind_group(0, view.bind_group(), &[]);
+        pass.set_bind_group(0, &view.group, &[]);
         pass.set_bind_group(1, &model.palette_group, &[]);
         pass.set_bind_group(3, &model.morphs.group, &[]);
         mesh::bind_streams(&mut pass, model);

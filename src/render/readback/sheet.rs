@@ -3,12 +3,13 @@
 
 use image::{Rgba, RgbaImage};
 
-use super::Renderer;
-use super::camera::Camera;
-use super::frame::{FrameInput, FrameOverlays, Overlays, ViewState};
-use super::headless::{Background, RenderError, render_offscreen};
-use super::model::GpuModel;
+use super::render_offscreen;
 use crate::anim::Pose;
+use crate::render::Renderer;
+use crate::render::camera::Camera;
+use crate::render::frame::{FrameInput, FrameOverlays, Overlays, ViewState};
+use crate::render::model::GpuModel;
+use crate::render::{Background, RenderError};
 use crate::scene::{Clip, Scene};
 
 /// What a contact sheet of one clip shows: `render --sheet` and the window's contact sheet both draw one.
@@ -29,9 +30,9 @@ pub struct SheetSpec<'a> {
     /// Frame rate for clips whose file stores none.
     pub default_fps: f32,
     pub background: Background,
-    /// The pose of the clip at a frame, when something other than the motion alone poses it (physics, which
-    /// simulates from the clip's start); `None`: [`Pose::of_scene`].
-    pub pose_at: Option<&'a dyn Fn(f32) -> Pose>,
+    /// The pose of the clip at a frame: the caller's, which poses through `physics::pose_frame` (the renderer
+    /// knows nothing of physics).
+    pub pose_at: &'a dyn Fn(f32) -> Pose,
 }
 
 /// Renders the frames of `spec` with any renderer (headless or the window's) and lays them out, labelled, as
@@ -50,10 +51,7 @@ pub fn render_sheet(
     let mut cells = Vec::with_capacity(frames.len());
     for &f in &frames {
         let frame = f as f32;
-        let pose = match spec.pose_at {
-            Some(pose_at) => pose_at(frame),
-            None => Pose::of_scene(scene, Some(clip), frame, spec.default_fps, &[]),
-        };
+        let pose = (spec.pose_at)(frame);
         let overlays = spec.per_frame.at(spec.overlays, scene, Some((spec.clip, frame)), &pose, spec.default_fps);
         let time = frame / clip.fps(spec.default_fps);
         let (light, self_shadow) = (scene.light_at(time, true), scene.self_shadow_at(time, true));
