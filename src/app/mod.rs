@@ -1059,19 +1059,11 @@ impl App {
     }
 }
 
-/// Extensions of files that go with a model rather than open on their own (textures, sphere maps, toon ramps,
-/// a `.gltf`'s buffers).
-const COMPANION_EXTENSIONS: [&str; 10] = ["png", "bmp", "tga", "jpg", "jpeg", "spa", "sph", "dds", "bin", "gif"];
-/// Extensions of animation-only files, opened after the models they attach to.
-const MOTION_EXTENSIONS: [&str; 3] = ["vmd", "vpd", "mvd"];
-
 /// Which of `names` (files given together) to open and in what order: everything but companions, models before
 /// motions, each group in name order.
 pub fn open_order(names: &[String]) -> Vec<String> {
-    let ext = |n: &str| Path::new(n).extension().and_then(|e| e.to_str()).unwrap_or("").to_ascii_lowercase();
-    let mut opened: Vec<String> =
-        names.iter().filter(|n| !COMPANION_EXTENSIONS.contains(&ext(n).as_str())).cloned().collect();
-    opened.sort_by_key(|n| (MOTION_EXTENSIONS.contains(&ext(n).as_str()), n.to_lowercase()));
+    let mut opened: Vec<String> = names.iter().filter(|n| !crate::formats::is_companion_name(n)).cloned().collect();
+    opened.sort_by_key(|n| (crate::formats::is_motion_name(n), n.to_lowercase()));
     opened.dedup();
     opened
 }

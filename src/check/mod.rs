@@ -143,26 +143,9 @@ pub fn unmatched_bones(motion_file: &str, motion: &crate::scene::Scene, model: &
     }]
 }
 
-/// The rule id of a file the reader refused: its format's, by content and then by extension.
+/// The rule id of a file the reader refused: its format's (`FORMATS`' id), by content and then by extension.
 fn refusal_rule(name: &str, data: &[u8]) -> String {
-    let ext = std::path::Path::new(name).extension().and_then(|e| e.to_str()).unwrap_or("").to_ascii_lowercase();
-    let format = if crate::formats::iqm::sniff(data) {
-        "iqm"
-    } else if crate::formats::iqe::sniff(data) {
-        "iqe"
-    } else if crate::formats::vmd::sniff(data) {
-        "vmd"
-    } else if crate::formats::vpd::sniff(data) {
-        "vpd"
-    } else if crate::formats::gltf::sniff(data) || ext == "gltf" || ext == "glb" {
-        "gltf"
-    } else {
-        match ext.as_str() {
-            "iqm" | "iqe" | "rsm" | "mvd" | "vmd" | "vpd" => ext.as_str(),
-            "rsm2" => "rsm",
-            _ => "file",
-        }
-    };
+    let format = crate::formats::format_of(name, data).map_or("file", |f| f.id);
     format!("{format}.unreadable")
 }
 

@@ -63,8 +63,6 @@ pub enum Format {
     Github,
 }
 
-/// Extensions of the files rigscope reads, lower case.
-const EXTENSIONS: &[&str] = &["iqm", "iqe", "rsm", "rsm2", "mvd", "pmx", "pmd", "vmd", "vpd", "glb", "gltf"];
 /// Files checked per batch: enough to keep every core busy, few enough that findings stream out.
 const BATCH: usize = 256;
 
@@ -214,8 +212,7 @@ pub(super) fn collect(roots: &[PathBuf], filter: &Filter) -> (Vec<PathBuf>, Vec<
 
 /// A file rigscope reads: by extension, else by its first bytes.
 fn readable_kind(path: &Path) -> bool {
-    let ext = path.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase).unwrap_or_default();
-    if EXTENSIONS.contains(&ext.as_str()) {
+    if crate::formats::is_readable_name(&path.to_string_lossy()) {
         return true;
     }
     let mut head = [0u8; 64];

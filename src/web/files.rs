@@ -178,7 +178,9 @@ impl Inbox {
             return self.read_given(purpose, given::pick(!compare));
         }
         self.spawn(purpose, async move {
-            let dialog = rfd::AsyncFileDialog::new().set_title("Open a model and its textures and motions");
+            let dialog = rfd::AsyncFileDialog::new()
+                .set_title("Open a model and its textures and motions")
+                .add_filter(PICKER_LABEL, &picker_extensions());
             let picked = if compare {
                 dialog.pick_file().await.into_iter().collect()
             } else {
@@ -398,6 +400,14 @@ fn unpack_zips(app: &mut App, files: Vec<(String, Vec<u8>)>) -> Vec<crate::vfs::
 fn url_folder(url: &str) -> String {
     let path = url.split(['?', '#']).next().unwrap_or(url);
     path.rfind('/').map_or(String::new(), |i| path[..=i].to_string())
+}
+
+/// The label of the pickers' filter.
+pub const PICKER_LABEL: &str = "Models, animations and their textures";
+
+/// The extensions the pickers offer: every format of the table and the files that go with a model.
+pub fn picker_extensions() -> Vec<&'static str> {
+    crate::formats::extensions().chain(crate::formats::COMPANION_EXTENSIONS).collect()
 }
 
 /// The `open` parameters of the page's address (`index.html?open=a.pmd&open=b.vmd`), in order.

@@ -191,6 +191,17 @@ pub fn has_picker() -> bool {
 pub async fn pick(multiple: bool) -> Result<Vec<Given>, String> {
     let options = js_sys::Object::new();
     js_sys::Reflect::set(&options, &"multiple".into(), &multiple.into()).map_err(|e| js_text(&e))?;
+    // Offered first: what the format table reads and what goes with it; the browser keeps "All files".
+    let dotted = js_sys::Array::new();
+    for ext in super::files::picker_extensions() {
+        dotted.push(&format!(".{ext}").into());
+    }
+    let accept = js_sys::Object::new();
+    js_sys::Reflect::set(&accept, &"application/octet-stream".into(), &dotted).map_err(|e| js_text(&e))?;
+    let kind = js_sys::Object::new();
+    js_sys::Reflect::set(&kind, &"description".into(), &super::files::PICKER_LABEL.into()).map_err(|e| js_text(&e))?;
+    js_sys::Reflect::set(&kind, &"accept".into(), &accept).map_err(|e| js_text(&e))?;
+    js_sys::Reflect::set(&options, &"types".into(), &js_sys::Array::of1(&kind)).map_err(|e| js_text(&e))?;
     let window = web_sys::window().ok_or("no window")?;
     let picker = call_for_promise(&window, "showOpenFilePicker", &js_sys::Array::of1(&options));
     let picked = match JsFuture::from(picker.map_err(|e| js_text(&e))?).await {

@@ -7,20 +7,20 @@ use winit::event_loop::EventLoopProxy;
 
 use super::UserEvent;
 
-/// The extensions the open dialog offers first.
-pub const MODEL_EXTENSIONS: [&str; 11] =
-    ["iqm", "iqe", "rsm", "rsm2", "mvd", "pmx", "pmd", "vmd", "vpd", "glb", "gltf"];
+/// The filter the open dialog offers first: every extension of the format table, named in its label.
+fn readable_filter() -> (String, Vec<&'static str>) {
+    let extensions: Vec<&str> = crate::formats::extensions().collect();
+    (format!("Models and animations ({})", extensions.join(", ")), extensions)
+}
 
 /// Opens the dialog on a new thread; its answer arrives as [`UserEvent::DialogClosed`] (an empty list when
 /// cancelled, or when no dialog could be shown). Fails only when no thread can be started.
 pub fn spawn_open_dialog(proxy: EventLoopProxy<UserEvent>, start_dir: Option<PathBuf>) -> std::io::Result<()> {
     std::thread::Builder::new().name("rigscope open dialog".into()).spawn(move || {
+        let (label, extensions) = readable_filter();
         let mut dialog = rfd::FileDialog::new()
             .set_title("Open a model or animation")
-            .add_filter(
-                "Models and animations (iqm, iqe, rsm, rsm2, mvd, pmx, pmd, vmd, vpd, glb, gltf)",
-                &MODEL_EXTENSIONS,
-            )
+            .add_filter(label, &extensions)
             .add_filter("All files", &["*"]);
         if let Some(dir) = start_dir {
             dialog = dialog.set_directory(dir);
@@ -58,7 +58,7 @@ pub fn spawn_compare_dialog(proxy: EventLoopProxy<UserEvent>, start_dir: Option<
     std::thread::Builder::new().name("rigscope compare dialog".into()).spawn(move || {
         let mut dialog = rfd::FileDialog::new()
             .set_title("Compare with another version of the model")
-            .add_filter("Models", &MODEL_EXTENSIONS)
+            .add_filter("Models", &crate::formats::extensions_of(crate::formats::Role::Model).collect::<Vec<_>>())
             .add_filter("All files", &["*"]);
         if let Some(dir) = start_dir {
             dialog = dialog.set_directory(dir);
