@@ -315,7 +315,39 @@ fn object(
 ) -> BuiltObject {
     let names = o.name_map();
     let mut max_tick: i64 = 0;
-    let mut info = MvdObject {
+    let mut info = object_info(o, &names);
+    let (light, gravity) = property_keys(o, &names, fps, &mut info, &mut max_tick, w);
+    let tracks = bone_tracks(o, &names, fps, opts, (joint_names, joint_of), &mut info.bones, &mut max_tick, w);
+    let morphs = morph_tracks(o, &names, fps, &mut info.morphs, &mut max_tick, w);
+    let cameras = camera_tracks(o, &names, fps, &mut info.cameras, &mut max_tick, w);
+    let frame_count = u32::try_from(max_tick.saturating_add(1)).unwrap_or(u32::MAX);
+    let ik_switches = ik_switches(o, &names, fps);
+    // The model properties' visibility and physics switch (for the whole model), kept when some key turns
+    // them off.
+    let visibility = property_switch(o, fps, |f| f.visible);
+    let physics = property_switch(o, fps, |f| f.physics);
+    let physics_switches = if physics.is_empty() {
+        Vec::new()
+    } else {
+        vec![crate::scene::IkSwitchTrack { name: crate::scene::WHOLE_MODEL.to_string(), keys: physics }]
+    };
+    BuiltObject {
+        info,
+        tracks,
+        morphs,
+        ik_switches,
+        physics_switches,
+        visibility,
+        cameras,
+        light,
+        gravity,
+        frame_count,
+    }
+}
+
+/// What the object lists, before its keys are read.
+fn object_info(o: &RawObject, names: &HashMap<i32, String>) -> MvdObject {
+    MvdObject {
         offset: o.offset,
         name: o.name.clone(),
         english_name: o.english_name.clone(),
@@ -345,10 +377,22 @@ fn object(
         accessory: Vec::new(),
         effects: Vec::new(),
         other_keys: o.other_keys,
-    };
-    let (light, gravity) = property_keys(o, &names, fps, &mut info, &mut max_tick, w);
+    }
+}
 
-    // Bones: sections with the same key merge; frames sort by (stage, time).
+/// The bone sections as tracks (sections with the same key merge; frames sort by (stage, time)): each bone's
+/// stage 0 first, then, with `additive_stages`, its other stages in stage order so each adds on top.
+#[allow(clippy::too_many_arguments)]
+fn bone_tracks(
+    o: &RawObject,
+    names: &HashMap<i32, String>,
+    fps: f32,
+    opts: &ReadOptions,
+    (joint_names, joint_of): (&mut Vec<String>, &mut HashMap<String, usize>),
+    info: &mut Vec<MvdTrackInfo>,
+    max_tick: &mut i64,
+    w: &mut Warnings,
+) -> Vec<Track> {
     let mut bone_order: Vec<i32> = Vec::new();
     // Per bone key: frames of all its sections, and the first section's stage count, parent clip and offset.
     type Merged = (Vec<BoneFrame>, Option<i32>, Option<i32>, u64);
@@ -364,18 +408,18 @@ fn object(
     let mut stage_tracks: Vec<(i32, Track)> = Vec::new();
     for key in bone_order {
         let Some((mut frames, stage_count, parent_clip, offset)) = bone_frames.remove(&key) else { continue };
-        let name = resolve(&names, key, "bone", offset, w);
+        let name = resolve(names, key, "bone", offset, w);
         let joint = *joint_of.entry(name.clone()).or_insert_with(|| {
             joint_names.push(name.clone());
             joint_names.len() - 1
         });
         sort_dedup(&mut frames, |f| (f.stage, f.time), |f| f.offset, &format!("bone \"{name}\""), w);
         if let Some(t) = frames.iter().map(|f| f.time).max() {
-            max_tick = max_tick.max(t);
+            *max_tick = (*max_tick).max(t);
         }
         let mut stages = Vec::new();
         for (stage, run) in by_stage(&frames, |f| f.stage) {
-            stages.push(MvdStage { id: stage, name: stage_name(&names, key, stage), keys: run.len() });
+            stages.push(MvdStage { id: stage, name: stage_name(names, key, stage), keys: run.len() });
             let track = bone_track(joint, run, fps, w, &name);
             if stage == 0 {
                 base_tracks.push(track);
@@ -383,35 +427,44 @@ fn object(
                 stage_tracks.push((stage, track));
             }
         }
-        info.bones.push(MvdTrackInfo { name, key, stages, parent_clip, stage_count });
+        info.push(MvdTrackInfo { name, key, stages, parent_clip, stage_count });
     }
     // Stage tracks come after every base track, in stage order, so each adds on top of what came before.
     stage_tracks.sort_by_key(|(s, _)| *s);
     let mut tracks = base_tracks;
     tracks.extend(stage_tracks.into_iter().map(|(_, t)| t));
+    tracks
+}
 
-    let morphs = morph_tracks(o, &names, fps, &mut info.morphs, &mut max_tick, w);
-
-    // Cameras: stage 0 is the camera; inline minor 0/1 properties join the CameraProperty frames.
+/// The camera sections as camera tracks: stage 0 is the camera; inline minor 0/1 properties join the
+/// CameraProperty frames, which every track shares.
+fn camera_tracks(
+    o: &RawObject,
+    names: &HashMap<i32, String>,
+    fps: f32,
+    info: &mut Vec<MvdTrackInfo>,
+    max_tick: &mut i64,
+    w: &mut Warnings,
+) -> Vec<CameraTrack> {
     let mut props: Vec<CameraProps> = o.camera_properties.clone();
     let mut cameras = Vec::new();
     for c in &o.cameras {
-        let name = resolve(&names, c.key, "camera", c.offset, w);
+        let name = resolve(names, c.key, "camera", c.offset, w);
         let mut frames = c.frames.clone();
         sort_dedup(&mut frames, |f| (f.stage, f.time), |f| f.offset, &format!("camera \"{name}\""), w);
         if let Some(t) = frames.iter().map(|f| f.time).max() {
-            max_tick = max_tick.max(t);
+            *max_tick = (*max_tick).max(t);
         }
         let mut stages = Vec::new();
         let mut base: &[CameraFrame] = &[];
         for (stage, run) in by_stage(&frames, |f| f.stage) {
-            stages.push(MvdStage { id: stage, name: stage_name(&names, c.key, stage), keys: run.len() });
+            stages.push(MvdStage { id: stage, name: stage_name(names, c.key, stage), keys: run.len() });
             if stage == 0 {
                 base = run;
             }
         }
         props.extend(base.iter().filter_map(|f| f.inline));
-        info.cameras.push(MvdTrackInfo {
+        info.push(MvdTrackInfo {
             name: name.clone(),
             key: c.key,
             stages,
@@ -428,35 +481,13 @@ fn object(
     }
     props.sort_by_key(|p| p.time);
     if let Some(t) = props.iter().map(|p| p.time).max() {
-        max_tick = max_tick.max(t);
+        *max_tick = (*max_tick).max(t);
     }
     let prop_keys: Vec<CameraPropertyKey> = props.iter().map(|p| property_key(p, fps)).collect();
     for t in &mut cameras {
         t.properties = prop_keys.clone();
     }
-    let frame_count = u32::try_from(max_tick.saturating_add(1)).unwrap_or(u32::MAX);
-    let ik_switches = ik_switches(o, &names, fps);
-    // The model properties' visibility and physics switch (for the whole model), kept when some key turns
-    // them off.
-    let visibility = property_switch(o, fps, |f| f.visible);
-    let physics = property_switch(o, fps, |f| f.physics);
-    let physics_switches = if physics.is_empty() {
-        Vec::new()
-    } else {
-        vec![crate::scene::IkSwitchTrack { name: crate::scene::WHOLE_MODEL.to_string(), keys: physics }]
-    };
-    BuiltObject {
-        info,
-        tracks,
-        morphs,
-        ik_switches,
-        physics_switches,
-        visibility,
-        cameras,
-        light,
-        gravity,
-        frame_count,
-    }
+    cameras
 }
 
 /// The light, project, accessory and effect keys into `info` (sorted by time), raising `max_tick` to the last;

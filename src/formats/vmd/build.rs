@@ -208,28 +208,27 @@ fn clip_name(model: &str, file: &str) -> String {
     if stem.is_empty() { "motion".to_string() } else { stem.to_string() }
 }
 
-pub fn build(raw: RawVmd, file: &str) -> Result<Scene, LoadError> {
-    let mut w = Warnings(raw.warnings);
-    let header = raw.header;
-    name_warnings("model name", &header.model_name, 30, &mut w);
-    let mut disorder = Disorder::default();
-    let mut last_frame: u32 = 0;
+/// The bone keys as the clip's tracks: one joint (no parent) and one track per bone name, keys sorted by frame.
+struct BoneTracks {
+    joints: Vec<Joint>,
+    tracks: Vec<Track>,
+    info: Vec<VmdTrackInfo>,
+    /// MikuMikuDance 9.x's per-key physics switches, for the bones that have one off.
+    physics_switches: Vec<crate::scene::IkSwitchTrack>,
+}
 
-    // Bones.
-    let mut joints = Vec::new();
-    let mut tracks = Vec::new();
-    let mut bone_info = Vec::new();
-    let mut physics_switches = Vec::new();
-    for (name, mut keys) in group(raw.bones, |k| &k.name) {
+fn bone_tracks(keys: Vec<BoneKey>, disorder: &mut Disorder, last_frame: &mut u32, w: &mut Warnings) -> BoneTracks {
+    let mut out = BoneTracks { joints: Vec::new(), tracks: Vec::new(), info: Vec::new(), physics_switches: Vec::new() };
+    for (name, mut keys) in group(keys, |k| &k.name) {
         let what = format!("bone \"{}\"", name.text);
-        name_warnings("bone", &name, keys[0].offset, &mut w);
-        sort_dedup(&mut keys, |k| k.frame, |k| k.offset, &what, &mut disorder, &mut w);
-        last_frame = last_frame.max(keys.last().map_or(0, |k| k.frame));
-        tracks.push(bone_track(joints.len(), &keys, &what, &mut w));
+        name_warnings("bone", &name, keys[0].offset, w);
+        sort_dedup(&mut keys, |k| k.frame, |k| k.offset, &what, disorder, w);
+        *last_frame = (*last_frame).max(keys.last().map_or(0, |k| k.frame));
+        out.tracks.push(bone_track(out.joints.len(), &keys, &what, w));
         // MikuMikuDance 9.x's physics switch: 63 0F turns the bone's bodies out of physics until a key turns
         // them back (00 00); any other pair, as pre-9.x files store curve bytes there, leaves physics on.
         if keys.iter().any(|k| k.first_row_extra() == PHYSICS_OFF) {
-            physics_switches.push(crate::scene::IkSwitchTrack {
+            out.physics_switches.push(crate::scene::IkSwitchTrack {
                 name: name.text.clone(),
                 keys: keys
                     .iter()
@@ -237,26 +236,90 @@ pub fn build(raw: RawVmd, file: &str) -> Result<Scene, LoadError> {
                     .collect(),
             });
         }
-        joints.push(Joint { name: name.text.clone(), parent: None, bind: Transform::IDENTITY });
-        bone_info.push(VmdTrackInfo { name, keys: keys.len() });
+        out.joints.push(Joint { name: name.text.clone(), parent: None, bind: Transform::IDENTITY });
+        out.info.push(VmdTrackInfo { name, keys: keys.len() });
     }
+    out
+}
 
-    // Morphs: weights lerped between keys (VMD stores no morph curves).
+/// The morph keys as the clip's morph tracks: weights lerped between keys (VMD stores no morph curves).
+fn morph_tracks(
+    keys: Vec<MorphKey>,
+    disorder: &mut Disorder,
+    last_frame: &mut u32,
+    w: &mut Warnings,
+) -> (Vec<MorphTrack>, Vec<VmdTrackInfo>) {
     let mut morphs = Vec::new();
-    let mut morph_info = Vec::new();
-    for (name, mut keys) in group(raw.morphs, |k: &MorphKey| &k.name) {
+    let mut info = Vec::new();
+    for (name, mut keys) in group(keys, |k: &MorphKey| &k.name) {
         let what = format!("morph \"{}\"", name.text);
-        name_warnings("morph", &name, keys[0].offset, &mut w);
-        sort_dedup(&mut keys, |k| k.frame, |k| k.offset, &what, &mut disorder, &mut w);
-        last_frame = last_frame.max(keys.last().map_or(0, |k| k.frame));
+        name_warnings("morph", &name, keys[0].offset, w);
+        sort_dedup(&mut keys, |k| k.frame, |k| k.offset, &what, disorder, w);
+        *last_frame = (*last_frame).max(keys.last().map_or(0, |k| k.frame));
         morphs.push(MorphTrack {
             name: name.text.clone(),
             keys: keys.iter().map(|k| Key { time: seconds(k.frame), value: k.weight }).collect(),
             ease: Vec::new(),
         });
-        morph_info.push(VmdTrackInfo { name, keys: keys.len() });
+        info.push(VmdTrackInfo { name, keys: keys.len() });
     }
+    (morphs, info)
+}
 
+/// The property keys sorted by frame, and the IK bones their switches name, in first-seen order.
+fn property_keys(
+    raw: Vec<(u64, crate::scene::VmdPropertyKey)>,
+    w: &mut Warnings,
+) -> (Vec<crate::scene::VmdPropertyKey>, Vec<String>) {
+    let mut properties = Vec::with_capacity(raw.len());
+    let mut ik_chains: Vec<String> = Vec::new();
+    let mut in_order = true;
+    for (offset, p) in raw {
+        if properties.last().is_some_and(|q: &crate::scene::VmdPropertyKey| q.frame > p.frame) {
+            in_order = false;
+        }
+        for s in &p.ik {
+            if !ik_chains.contains(&s.bone.text) {
+                name_warnings("IK bone", &s.bone, offset, w);
+                ik_chains.push(s.bone.text.clone());
+            }
+        }
+        properties.push(p);
+    }
+    if !in_order {
+        properties.sort_by_key(|p| p.frame);
+    }
+    (properties, ik_chains)
+}
+
+/// The property keys' IK switches as one stepped track per IK bone (keys sorted by frame).
+fn ik_switch_tracks(
+    ik_chains: &[String],
+    properties: &[crate::scene::VmdPropertyKey],
+) -> Vec<crate::scene::IkSwitchTrack> {
+    ik_chains
+        .iter()
+        .map(|name| crate::scene::IkSwitchTrack {
+            name: name.clone(),
+            keys: properties
+                .iter()
+                .filter_map(|p| {
+                    p.ik.iter().find(|s| &s.bone.text == name).map(|s| Key { time: seconds(p.frame), value: s.enabled })
+                })
+                .collect(),
+        })
+        .collect()
+}
+
+pub fn build(raw: RawVmd, file: &str) -> Result<Scene, LoadError> {
+    let mut w = Warnings(raw.warnings);
+    let header = raw.header;
+    name_warnings("model name", &header.model_name, 30, &mut w);
+    let mut disorder = Disorder::default();
+    let mut last_frame: u32 = 0;
+
+    let bones = bone_tracks(raw.bones, &mut disorder, &mut last_frame, &mut w);
+    let (morphs, morph_info) = morph_tracks(raw.morphs, &mut disorder, &mut last_frame, &mut w);
     // The camera.
     let mut cams = raw.cameras;
     sort_dedup(&mut cams, |k| k.frame, |k| k.offset, "camera", &mut disorder, &mut w);
@@ -272,24 +335,7 @@ pub fn build(raw: RawVmd, file: &str) -> Result<Scene, LoadError> {
             ),
         );
     }
-    let mut properties = Vec::with_capacity(raw.properties.len());
-    let mut ik_chains: Vec<String> = Vec::new();
-    let mut prop_order = true;
-    for (offset, p) in raw.properties {
-        if properties.last().is_some_and(|q: &crate::scene::VmdPropertyKey| q.frame > p.frame) {
-            prop_order = false;
-        }
-        for s in &p.ik {
-            if !ik_chains.contains(&s.bone.text) {
-                name_warnings("IK bone", &s.bone, offset, &mut w);
-                ik_chains.push(s.bone.text.clone());
-            }
-        }
-        properties.push(p);
-    }
-    if !prop_order {
-        properties.sort_by_key(|p| p.frame);
-    }
+    let (properties, ik_chains) = property_keys(raw.properties, &mut w);
     let mut lights = raw.lights;
     lights.sort_by_key(|l| l.frame);
     let mut shadows = raw.shadows;
@@ -302,22 +348,10 @@ pub fn build(raw: RawVmd, file: &str) -> Result<Scene, LoadError> {
 
     let name = clip_name(&header.model_name.text, file);
     let frame_count = last_frame.saturating_add(1);
-    let mut clip = Clip::new(name.clone(), FPS, false, frame_count, ClipData::Keyed { tracks });
+    let mut clip = Clip::new(name.clone(), FPS, false, frame_count, ClipData::Keyed { tracks: bones.tracks });
     clip.morphs = morphs;
-    clip.physics_switches = physics_switches;
-    // The property keys' IK switches as one stepped track per IK bone (keys sorted by frame above).
-    clip.ik_switches = ik_chains
-        .iter()
-        .map(|name| crate::scene::IkSwitchTrack {
-            name: name.clone(),
-            keys: properties
-                .iter()
-                .filter_map(|p| {
-                    p.ik.iter().find(|s| &s.bone.text == name).map(|s| Key { time: seconds(p.frame), value: s.enabled })
-                })
-                .collect(),
-        })
-        .collect();
+    clip.physics_switches = bones.physics_switches;
+    clip.ik_switches = ik_switch_tracks(&ik_chains, &properties);
     // The property keys' visibility, kept when some key hides the model.
     if properties.iter().any(|p| !p.visible) {
         clip.visibility = properties.iter().map(|p| Key { time: seconds(p.frame), value: p.visible }).collect();
@@ -335,7 +369,8 @@ pub fn build(raw: RawVmd, file: &str) -> Result<Scene, LoadError> {
     let light_tracks = light_track(&header.model_name.text, &lights, &shadows).into_iter().collect();
 
     // No joint has a parent, so this cannot fail.
-    let skeleton = Skeleton::new(joints, false).map_err(|i| LoadError::at(0, format!("joint {i}: bad parent")))?;
+    let skeleton =
+        Skeleton::new(bones.joints, false).map_err(|i| LoadError::at(0, format!("joint {i}: bad parent")))?;
     let mut meta = Metadata::new(Format::Vmd, header.version.to_string());
     meta.warnings = w.0;
     let info = VmdInfo {
@@ -343,7 +378,7 @@ pub fn build(raw: RawVmd, file: &str) -> Result<Scene, LoadError> {
         version: header.version,
         model_name: header.model_name,
         counts: raw.counts,
-        bones: bone_info,
+        bones: bones.info,
         morphs: morph_info,
         camera_keys: cams.len(),
         lights,
