@@ -1,7 +1,6 @@
-//! The actions the sidebar, the menu and the shortcuts ask for, and the one place that applies them.
-
-use super::model::ClipMeta;
-use super::{App, Document, Intent};
+//! The messages of the app: the actions the sidebar, the menu and the shortcuts ask for (applied in one place,
+//! `apply.rs`), what only the window can do ([`Intent`]), and what it is told changed ([`ViewChange`]). Plain
+//! data that every section imports and nothing here imports back.
 
 /// What a sidebar section, the menu or a shortcut asks the app to do. Applied by [`App`] in one place.
 #[derive(Debug, Clone, PartialEq)]
@@ -72,131 +71,56 @@ pub enum Action {
     SelectBody(Option<usize>),
 }
 
-impl App {
-    /// Applies and drains every action but the window's intents, which stay in `actions`.
-    pub(super) fn apply_all(&mut self, actions: &mut Vec<Action>) {
-        let mut keep = Vec::new();
-        for a in actions.drain(..) {
-            match a {
-                Action::Window(_) => keep.push(a),
-                a => self.apply(a),
-            }
-        }
-        *actions = keep;
-        self.refresh();
-    }
-
-    /// Applies one action (also callable by the window, e.g. for its own key bindings).
-    pub fn apply(&mut self, action: Action) {
-        match action {
-            Action::Window(_) => {}
-            Action::SetSpeed(s) => {
-                if s.is_finite() && s > 0.0 {
-                    self.set_speed(s);
-                }
-            }
-            Action::DismissNotice(i) => self.notices.dismiss(i),
-            Action::ClearProblems => self.notices.problems.clear(),
-            Action::SetFollowCamera(on) => self.toggles.follow_camera = on && self.camera_track().is_some(),
-            Action::Toggle(t) => self.toggles.flip(t),
-            Action::SetOnionFrames(n) => self.toggles.onion_frames = n.clamp(1, super::MAX_ONION_FRAMES),
-            Action::SelectModel(i) => self.select_model(i),
-            Action::NextModel => self.cycle_model(1),
-            Action::PrevModel => self.cycle_model(-1),
-            Action::CloseModel(i) => self.close_model(i),
-            Action::Detach(i) => self.detach(i),
-            Action::ShowAttachReport(i) => {
-                self.chrome.report_open = i.filter(|&i| i + 1 < self.sources().len());
-            }
-            Action::SetWatch(on) => self.prefs.watch = on,
-            Action::SetPhysicsSettings(settings) => self.prefs.physics = settings.sanitized(),
-            Action::CopyPose => self.copy_pose(),
-            Action::OpenRecent(path) => self.open_path(&path),
-            Action::ToggleHelp => self.chrome.help = !self.chrome.help,
-            a => {
-                if let Some(doc) = self.documents.get_mut(self.active) {
-                    apply_to_document(doc, a);
-                }
-            }
-        }
-        self.refresh();
-    }
+/// Something only the window can do.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Intent {
+    /// Show a file dialog and open what is picked ([`App::open_path`]).
+    OpenDialog,
+    /// Point the camera at the whole model.
+    FrameModel,
+    /// Back to the default camera.
+    ResetView,
+    /// Look at the model from these angles in degrees (the axis gizmo: front, side, top), framed.
+    SnapView {
+        yaw: i16,
+        pitch: i16,
+    },
+    /// Save the view as a PNG.
+    Screenshot,
+    /// Save a contact sheet of the current animation (what `render --sheet` makes) as a PNG.
+    ContactSheet,
+    /// Record the animation shown as an animated picture (what `render --gif`/`--apng` makes), a few frames per
+    /// window frame, with a progress bar.
+    RecordClip(crate::render::record::AnimatedFormat),
+    /// Stop the recording under way; nothing is written.
+    CancelRecording,
+    /// Ask where, then write the model shown with its attached motions as glTF (what `convert OUT.glb` does).
+    ExportGltf,
+    /// Ask for a file to compare the model shown with ([`App::compare_with_path`]).
+    CompareDialog,
+    Quit,
 }
 
-/// Applies an action that concerns the shown document alone: playback, selection, hidden meshes, the curve
-/// view, the MMD axis switch, going to a finding.
-fn apply_to_document(doc: &mut Document, action: Action) {
-    match action {
-        Action::ClearReference => return doc.reference = None,
-        Action::SetKeepPrevious(on) => return doc.keep_previous = on,
-        _ => {}
-    }
-    let clip = doc.current_clip().map(ClipMeta::clone_meta);
-    let player = &mut doc.player;
-    match action {
-        Action::SelectClip(i) if i < doc.model.scene.clips.len() => {
-            player.select(Some(i));
-            player.playing = true;
-        }
-        Action::TogglePlay => {
-            if let Some(c) = &clip {
-                // Play from the start again when a clamped clip sits at its end.
-                if !player.playing && !c.looping && player.frame(c) >= c.frame_span() {
-                    player.set_frame(c, 0.0);
-                }
-                player.playing = !player.playing;
-            }
-        }
-        Action::SetFrame(f) => {
-            if let Some(c) = &clip {
-                player.set_frame(c, f);
-            }
-        }
-        Action::Step(d) => {
-            if let Some(c) = &clip {
-                player.step(c, d);
-            }
-        }
-        Action::JumpStart => {
-            if let Some(c) = &clip {
-                player.jump_start(c);
-            }
-        }
-        Action::JumpEnd => {
-            if let Some(c) = &clip {
-                player.jump_end(c);
-            }
-        }
-        Action::SetLoop(looping) => {
-            if let Some(c) = player.clip.and_then(|i| doc.model.scene.clips.get_mut(i)) {
-                c.looping = looping;
-                let c = c.clone_meta();
-                doc.player.normalize(&c);
-            }
-        }
-        Action::SelectJoint(j) => {
-            doc.selected_joint = j.filter(|&j| j < doc.model.scene.skeleton.len());
-        }
-        Action::SetMeshHidden(i, hidden) => {
-            if let Some(h) = doc.hidden_meshes.get_mut(i) {
-                *h = hidden;
-            }
-        }
-        Action::SetMorphWeight(i, w) => doc.set_morph_override(i, w),
-        Action::ResetMorphs => doc.clear_morph_overrides(),
-        Action::SetIkEnabled(c, on) => doc.set_ik_override(c, on),
-        Action::ResetPhysics => doc.reset_physics(),
-        Action::SelectBody(b) => {
-            let bodies = doc.model.scene.mmd.as_ref().map_or(0, |m| m.rigid_bodies.len());
-            doc.selected_body = b.filter(|&b| b < bodies);
-        }
-        Action::SetMmdAxes(on) => doc.set_mmd_axes(on),
-        Action::SelectCurve(c) => doc.curve = c,
-        Action::GoToFinding(i) => {
-            if let Some(place) = doc.findings.get(i).map(|f| f.place.clone()) {
-                doc.go_to(&place);
-            }
-        }
-        _ => {}
-    }
+/// What changed in the documents since the window last asked ([`App::take_view_changes`]), in order. Which
+/// document is shown is [`App::document_id`]; the window keys its GPU model and camera on it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ViewChange {
+    /// The document's model was rebuilt (a reload, an attached or detached file): what the window derived from
+    /// it (framing bounds) is stale. `geometry`: its own file changed, so its GPU data must be uploaded again;
+    /// otherwise only clips changed and the GPU data stays.
+    Rebuilt { document: u64, geometry: bool },
+    /// Frame the document's camera on its model (it was opened, or a file was attached to it). A reload never
+    /// asks for this: the camera stays where the user left it.
+    Frame(u64),
+    /// The document was closed: its GPU model and camera can go.
+    Closed(u64),
+}
+
+/// The track the curve view plots: a joint's keyed track in the current clip, or an animated camera.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CurveTarget {
+    /// By joint index in the model's skeleton.
+    Joint(usize),
+    /// By index into `Scene::cameras`.
+    Camera(usize),
 }

@@ -9,37 +9,25 @@
 //! when time, clip or model change.
 
 mod actions;
-mod animations;
-pub mod bone_facts;
-mod bounds;
-mod compare;
-mod display_frames;
+mod apply;
 mod document;
-mod file_info;
-mod files;
 pub mod fonts;
-mod gizmo;
-mod help;
-mod ik;
-mod joints;
-mod labels;
-mod menu;
-mod meshes;
-mod model;
-mod morphs;
-mod mvd;
-mod nodes;
 mod notices;
-mod physics;
-mod picked;
-mod player;
+mod open;
+mod panels;
+mod pick;
 mod reload;
+mod sections;
 pub mod settings;
 pub mod shortcuts;
-mod start;
-mod tabs;
-mod timeline;
-mod toggles;
+
+use document::{model, player};
+use panels::{gizmo, help, labels, menu, start, tabs, timeline};
+pub use sections::bone_facts;
+use sections::{
+    animations, bounds, compare, display_frames, file_info, files, ik, joints, meshes, morphs, mvd, nodes, physics,
+    picked, toggles,
+};
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, LazyLock};
@@ -48,10 +36,10 @@ use crate::anim::{Pose, onion_ghosts};
 use crate::render::Overlays;
 use crate::scene::{DEFAULT_FPS, Scene};
 
-use document::Source;
 use notices::Notices;
+use pick::HoverKey;
 
-pub use actions::Action;
+pub use actions::{Action, CurveTarget, Intent, ViewChange};
 pub use document::Document;
 pub use document::Source as ModelSource;
 pub use gizmo::{gizmo_ends, snap};
@@ -63,86 +51,10 @@ pub use settings::Settings;
 pub use toggles::{Toggle, ViewToggles};
 
 pub use crate::anim::{BOUNDS_TOLERANCE, MAX_ONION_FRAMES};
-
-/// A hover pick's inputs: pointer, document id, the pose's stamp, the view's projection.
-type HoverKey = (egui::Pos2, u64, Option<document::PoseKey>, Option<glam::Mat4>);
-
-/// Models with more vertices than this pick on hover only once the pointer has rested for [`HOVER_REST`]: a
-/// pick skins every vertex (18 ms on a million), too much for every pointer move.
-const HOVER_MAX_VERTICES: usize = 300_000;
-/// How long the pointer rests over a large model before hover picks.
-const HOVER_REST: std::time::Duration = std::time::Duration::from_millis(200);
-
-/// How near (points) a click must come to a drawn bone to select its joint.
-const BONE_PICK_POINTS: f32 = 5.0;
-
-/// The distance from `p` to the segment from `a` to `b`.
-fn distance_to_segment(p: egui::Pos2, a: egui::Pos2, b: egui::Pos2) -> f32 {
-    let ab = b - a;
-    let t = if ab.length_sq() > 0.0 { ((p - a).dot(ab) / ab.length_sq()).clamp(0.0, 1.0) } else { 0.0 };
-    p.distance(a + ab * t)
-}
+pub use open::open_order;
 
 /// Eye positions sampled for the camera-path overlay.
 const CAMERA_PATH_SAMPLES: usize = 256;
-
-/// Something only the window can do.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Intent {
-    /// Show a file dialog and open what is picked ([`App::open_path`]).
-    OpenDialog,
-    /// Point the camera at the whole model.
-    FrameModel,
-    /// Back to the default camera.
-    ResetView,
-    /// Look at the model from these angles in degrees (the axis gizmo: front, side, top), framed.
-    SnapView {
-        yaw: i16,
-        pitch: i16,
-    },
-    /// Save the view as a PNG.
-    Screenshot,
-    /// Save a contact sheet of the current animation (what `render --sheet` makes) as a PNG.
-    ContactSheet,
-    /// Record the animation shown as an animated picture (what `render --gif`/`--apng` makes), a few frames per
-    /// window frame, with a progress bar.
-    RecordClip(crate::render::record::AnimatedFormat),
-    /// Stop the recording under way; nothing is written.
-    CancelRecording,
-    /// Ask where, then write the model shown with its attached motions as glTF (what `convert OUT.glb` does).
-    ExportGltf,
-    /// Ask for a file to compare the model shown with ([`App::compare_with_path`]).
-    CompareDialog,
-    Quit,
-}
-
-/// What changed in the documents since the window last asked ([`App::take_view_changes`]), in order. Which
-/// document is shown is [`App::document_id`]; the window keys its GPU model and camera on it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ViewChange {
-    /// The document's model was rebuilt (a reload, an attached or detached file): what the window derived from
-    /// it (framing bounds) is stale. `geometry`: its own file changed, so its GPU data must be uploaded again;
-    /// otherwise only clips changed and the GPU data stays.
-    Rebuilt { document: u64, geometry: bool },
-    /// Frame the document's camera on its model (it was opened, or a file was attached to it). A reload never
-    /// asks for this: the camera stays where the user left it.
-    Frame(u64),
-    /// The document was closed: its GPU model and camera can go.
-    Closed(u64),
-}
-
-/// The track the curve view plots: a joint's keyed track in the current clip, or an animated camera.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum CurveTarget {
-    /// By joint index in the model's skeleton.
-    Joint(usize),
-    /// By index into `Scene::cameras`.
-    Camera(usize),
-}
-
-/// The window runs `check` on every file it opens; the stored-bounds part skins every frame, so it runs only
-/// while vertices × frames stay under this (every corpus file does; the Bounds section covers the rest).
-const WINDOW_CHECK_BUDGET: u64 = 20_000_000;
 
 /// Something that went wrong: a file that couldn't be opened or attached.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -252,176 +164,15 @@ impl App {
         }
     }
 
-    /// Reads and opens a file: a model opens in a tab of its own (replacing a model opened from memory, such as
-    /// the demo; a file already open is shown and re-read), an animation-only file attaches to the shown model.
-    /// Any failure becomes a notice and a problem; the current model stays.
-    pub fn open_path(&mut self, path: &Path) {
-        let name = crate::vfs::display_name(path);
-        match crate::vfs::read(path) {
-            Ok(bytes) => {
-                let generation = self.revisions.model;
-                self.open(&name, &bytes, Some(path.to_path_buf()), None);
-                self.remember_opened(path, generation); // recent files, when the file loaded
-            }
-            Err(e) => self.notices.report(format!("{name}: cannot read: {e}"), Some(name)),
-        }
-    }
-
-    /// Opens the files of a folder given as a whole (the web page's drops: a model with its textures and
-    /// motions): models first, then animations attached to them, in name order within each; textures and
-    /// buffers are not opened, the files that open find them in `dir`. Returns the files opened.
-    pub fn open_folder_files(&mut self, dir: &Path, names: &[String]) -> Vec<String> {
-        let opened = open_order(names);
-        for name in &opened {
-            self.open_path(&dir.join(name));
-        }
-        opened
-    }
-
-    /// Compare with…: `path` becomes the shown model's reference (a notice says why not: unreadable, or an
-    /// animation-only file).
-    pub fn compare_with_path(&mut self, path: &Path) {
-        let name = crate::vfs::display_name(path);
-        let scene = match crate::load_path(path) {
-            Ok(s) if s.is_animation_only() => {
-                return self.notices.report(format!("{name}: an animation, not a model to compare with"), Some(name));
-            }
-            Ok(s) => s,
-            Err(e) => return self.notices.report(e.to_string(), Some(name)),
-        };
-        let Some(doc) = self.documents.get_mut(self.active) else { return };
-        let short = path.file_name().map_or(name.clone(), |n| n.to_string_lossy().into_owned());
-        doc.reference = Some(Box::new(compare::Reference::for_document(short, scene, doc)));
-    }
-
     /// The shown document's reference (Compare with…): a stamp unique to it and its scene, in the model's axes.
     pub fn reference(&self) -> Option<(u64, &Scene)> {
         let r = self.document()?.reference.as_deref()?;
         Some((r.stamp, &r.scene))
     }
 
-    /// The reference posed as the model is shown ([`compare::Reference::posed`]).
+    /// The reference posed as the model is shown ([`Document::reference_pose`]).
     pub fn reference_pose(&self) -> Option<std::cell::Ref<'_, crate::anim::Pose>> {
-        let doc = self.document()?;
-        Some(doc.reference.as_deref()?.posed(doc))
-    }
-
-    /// Opens a file from memory (tests, the demo); as [`App::open_path`], with no folder for textures and
-    /// nothing to reload.
-    pub fn open_bytes(&mut self, name: &str, bytes: &[u8]) {
-        self.open(name, bytes, None, None);
-    }
-
-    /// Opens the built-in demo model. Its texture is looked up beside it like any other, in a memory folder
-    /// ([`crate::vfs::mount`]) that holds it.
-    pub fn open_demo(&mut self) {
-        let dir = crate::vfs::mount([("demo.png".to_string(), Arc::from(crate::demo::EMBEDDED_PNG))]);
-        self.open_bytes_in(crate::demo::NAME, crate::demo::EMBEDDED_IQM, &dir);
-    }
-
-    /// As [`App::open_bytes`], with textures looked for in `texture_dir` (a memory folder of dropped files).
-    pub fn open_bytes_in(&mut self, name: &str, bytes: &[u8], texture_dir: &Path) {
-        self.open(name, bytes, None, Some(texture_dir.to_path_buf()));
-    }
-
-    fn open(&mut self, name: &str, bytes: &[u8], path: Option<PathBuf>, texture_dir: Option<PathBuf>) {
-        let scene = match crate::load_bytes(name, bytes) {
-            Ok(s) => s,
-            Err(e) => return self.notices.report(e.to_string(), Some(name.to_string())),
-        };
-        let source = Source { name: name.to_string(), path, bytes: Arc::from(bytes) };
-        if self.document().is_some() && scene.is_animation_only() {
-            self.attach(source, scene);
-            return self.refresh();
-        }
-        // A file already open as a model: show its tab and take the bytes just read.
-        let key = source.path.as_deref().map(crate::watch::watch_key);
-        if let Some(i) = key.and_then(|k| self.documents.iter().position(|d| d.is_model_at(&k))) {
-            self.select_model(i);
-            let doc = &self.documents[self.active];
-            let mut sources = doc.sources.clone();
-            sources[0] = source;
-            match document::build(&sources, doc.mmd_axes, Some((0, scene))) {
-                Ok(built) => self.install(built, sources, true),
-                Err(e) => self.notices.report(e.message, Some(name.to_string())),
-            }
-            return self.refresh();
-        }
-        match document::build(std::slice::from_ref(&source), false, Some((0, scene))) {
-            Ok(built) => {
-                let id = self.next_id;
-                self.next_id += 1;
-                let doc = Document::new(id, built, vec![source], self.idle.speed, texture_dir);
-                // A model from a file gets a tab of its own; one from memory (the demo) gives its tab up.
-                match self.documents.get_mut(self.active) {
-                    Some(shown) if !shown.is_from_file() => {
-                        let old = std::mem::replace(shown, doc);
-                        self.changes.push(ViewChange::Closed(old.id()));
-                    }
-                    _ => {
-                        self.documents.push(doc);
-                        self.active = self.documents.len() - 1;
-                    }
-                }
-                self.chrome.report_open = None;
-                self.toggles.follow_camera = false;
-                self.changes.push(ViewChange::Frame(id));
-                self.revisions.model += 1;
-                self.revisions.geometry += 1;
-                self.revisions.framing += 1;
-            }
-            Err(e) => self.notices.report(e.message, Some(name.to_string())),
-        }
-        self.refresh();
-    }
-
-    /// Attaches an animation-only file (already parsed as `scene`) to the shown model and shows its first clip.
-    fn attach(&mut self, source: Source, scene: Scene) {
-        let Some(doc) = self.documents.get(self.active) else { return };
-        let name = source.name.clone();
-        let first_new = doc.model.scene.clips.len();
-        let mut sources = doc.sources.clone();
-        sources.push(source);
-        let preloaded = Some((sources.len() - 1, scene));
-        match document::build(&sources, doc.mmd_axes, preloaded) {
-            Ok(built) => {
-                if let Some(report) = built.model.attachments.last().map(|a| &a.report) {
-                    self.notices.push(Notice::info(format!(
-                        "{name}: attached {} animation(s); {} joint(s) matched{}, {} unmatched",
-                        report.clips.len(),
-                        report.matched.len(),
-                        if report.by_index { " by index" } else { "" },
-                        report.unmatched_joints.len()
-                    )));
-                }
-                self.install(built, sources, false);
-                let doc = &mut self.documents[self.active];
-                let clip = Some(first_new).filter(|&c| c < doc.model.scene.clips.len());
-                doc.player.select(clip);
-                self.changes.push(ViewChange::Frame(doc.id()));
-                self.revisions.framing += 1;
-            }
-            Err(e) => self.notices.report(e.message, Some(name)),
-        }
-    }
-
-    /// Shows a freshly built model in the shown document, keeping what the user was looking at.
-    /// `new_geometry`: the model's own file changed, so the GPU data is stale.
-    fn install(&mut self, built: document::Built, sources: Vec<Source>, new_geometry: bool) {
-        let Some(doc) = self.documents.get_mut(self.active) else { return };
-        let memory = doc.view_memory();
-        doc.install(built, sources, memory, new_geometry);
-        if self.chrome.report_open.is_some_and(|i| i + 1 >= doc.sources.len()) {
-            self.chrome.report_open = None;
-        }
-        if doc.camera_track().is_none() {
-            self.toggles.follow_camera = false;
-        }
-        self.changes.push(ViewChange::Rebuilt { document: doc.id(), geometry: new_geometry });
-        self.revisions.model += 1;
-        if new_geometry {
-            self.revisions.geometry += 1;
-        }
+        self.document()?.reference_pose()
     }
 
     /// Puts the current pose as JSON, what `rigscope pose` prints for the model, clip and frame shown (the
@@ -442,16 +193,6 @@ impl App {
     /// Text waiting to go to the clipboard at the next [`App::show`] (after [`Action::CopyPose`]).
     pub fn pending_copy(&self) -> Option<&str> {
         self.chrome.pending_copy.as_deref()
-    }
-
-    /// After opening `path`: when the open model changed since `generation` (it loaded), the file goes first in
-    /// the recent files and the start screen goes away.
-    fn remember_opened(&mut self, path: &Path, generation: u64) {
-        // Files handed over as bytes (the web page's) have no path to open again.
-        if self.revisions.model != generation && crate::vfs::on_disk(path) {
-            settings::push_recent(&mut self.prefs.recent, path);
-            self.chrome.start = false;
-        }
     }
 
     /// Takes the remembered toggles, playback speed, hot-reload switch and recent files.
@@ -817,7 +558,7 @@ impl App {
             reference_bones: doc
                 .and_then(|d| {
                     let r = d.reference.as_deref()?;
-                    Some(r.bones(&r.posed(d)))
+                    Some(r.bones(&*d.reference_pose()?))
                 })
                 .unwrap_or_default(),
             shapes: match doc {
@@ -843,109 +584,9 @@ impl App {
         Some(format!("frame {frame:.2} / {last}  {:.3} s", frame / clip.fps(DEFAULT_FPS)))
     }
 
-    /// Picks what lies under `at` (egui points in the view) on the shown document's posed mesh, with the view's
-    /// projection as of this frame; a click on the background clears the pick.
-    pub fn pick_at(&mut self, at: egui::Pos2) {
-        // With the skeleton drawn, a click within a few points of a bone selects its joint first.
-        if let Some(j) = self.bone_near(at) {
-            self.apply(Action::SelectJoint(Some(j)));
-            return;
-        }
-        let picked = (|| {
-            let doc = self.document()?;
-            let (near, direction) = self.view_ray(at)?;
-            Some((doc.id(), crate::anim::pick(doc.scene(), doc.pose(), near, direction)?))
-        })();
-        self.chrome.picked = picked;
-    }
-
-    /// Hover picking: what lies under the pointer resting at `at` over the view (`None`: not over it), shown
-    /// next to the pointer on the next pass. Over models of more than [`HOVER_MAX_VERTICES`] the pick waits until
-    /// the pointer has rested [`HOVER_REST`] in one place ([`App::hover_pending`] says when to look again).
-    pub fn hover_at(&mut self, at: Option<egui::Pos2>) {
-        let key = at.zip(self.document()).map(|(at, d)| (at, d.id(), d.pose_stamp(), self.chrome.view_projection));
-        if key.is_some() && key == self.chrome.hover_key {
-            return;
-        }
-        let large = self.document().is_some_and(|d| d.scene().vertices.len() > HOVER_MAX_VERTICES);
-        if let Some(k) = key.filter(|_| large) {
-            match self.chrome.hover_wait {
-                Some((waiting, since)) if waiting == k && since.elapsed() >= HOVER_REST => {}
-                Some((waiting, _)) if waiting == k => return,
-                _ => {
-                    self.chrome.hover_wait = Some((k, web_time::Instant::now()));
-                    self.chrome.hovered = None;
-                    return;
-                }
-            }
-        }
-        self.chrome.hover_wait = None;
-        self.chrome.hover_key = key;
-        self.chrome.hovered = (|| {
-            let at = at?;
-            let doc = self.document()?;
-            let (near, direction) = self.view_ray(at)?;
-            Some((at, crate::anim::pick(doc.scene(), doc.pose(), near, direction)?))
-        })();
-    }
-
-    /// How long until a waiting hover pick over a large model is due (the window draws again then); `None` when
-    /// none waits.
-    pub fn hover_pending(&self) -> Option<std::time::Duration> {
-        self.chrome.hover_wait.map(|(_, since)| HOVER_REST.saturating_sub(since.elapsed()))
-    }
-
-    /// The model-space ray through `at` (egui points) with the view's projection as of this frame.
-    fn view_ray(&self, at: egui::Pos2) -> Option<(glam::Vec3, glam::Vec3)> {
-        let (rect, to_clip) = (self.chrome.view_rect?, self.chrome.view_projection?);
-        let ndc = glam::Vec2::new(
-            (at.x - rect.min.x) / rect.width() * 2.0 - 1.0,
-            1.0 - (at.y - rect.min.y) / rect.height() * 2.0,
-        );
-        crate::render::ray_through(to_clip, ndc)
-    }
-
-    /// What lies under the resting pointer, with where it rests.
-    pub fn hovered(&self) -> Option<(egui::Pos2, &crate::anim::Picked)> {
-        self.chrome.hovered.as_ref().map(|(p, h)| (*p, h))
-    }
-
-    /// The joint whose bone (the line from its parent to it, as the skeleton overlay draws it) passes within
-    /// [`BONE_PICK_POINTS`] of `at`, the nearest; only while the skeleton is drawn.
-    fn bone_near(&self, at: egui::Pos2) -> Option<usize> {
-        if !self.toggles.skeleton {
-            return None;
-        }
-        let (doc, rect, to_clip) = (self.document()?, self.chrome.view_rect?, self.chrome.view_projection?);
-        let world = &doc.pose().world;
-        let point = |j: usize| project_to_view(to_clip, rect, world.get(j)?.w_axis.truncate());
-        let mut best: Option<(f32, usize)> = None;
-        for (j, joint) in doc.scene().skeleton.joints.iter().enumerate() {
-            let Some(b) = point(j) else { continue };
-            let a = joint.parent.and_then(point).unwrap_or(b);
-            let d = distance_to_segment(at, a, b);
-            if d <= BONE_PICK_POINTS && best.is_none_or(|(bd, _)| d < bd) {
-                best = Some((d, j));
-            }
-        }
-        best.map(|(_, j)| j)
-    }
-
-    /// What the last click in the view hit, when it was in the document shown.
-    pub fn picked(&self) -> Option<&crate::anim::Picked> {
-        let (id, p) = self.chrome.picked.as_ref()?;
-        (self.document().map(Document::id) == Some(*id)).then_some(p)
-    }
-
     /// What the window's recording has done: (file name, frames done, frames in all), `None` when none runs.
     pub fn set_recording(&mut self, progress: Option<(String, usize, usize)>) {
         self.chrome.recording = progress;
-    }
-
-    /// The window sets, each frame before the UI runs, the matrix taking model space to clip space in the 3D
-    /// view's rect ([`App::view_rect`]), or `None` without a view; joint-name labels are placed with it.
-    pub fn set_view_projection(&mut self, model_to_clip: Option<glam::Mat4>) {
-        self.chrome.view_projection = model_to_clip;
     }
 
     /// The animated camera that plays with the current clip (by clip name), else the first with keys.
@@ -1056,28 +697,5 @@ impl App {
     /// The part of the window the panels left for the 3D view at the last `ui` call (egui points).
     pub fn view_rect(&self) -> Option<egui::Rect> {
         self.chrome.view_rect
-    }
-}
-
-/// Which of `names` (files given together) to open and in what order: everything but companions, models before
-/// motions, each group in name order.
-pub fn open_order(names: &[String]) -> Vec<String> {
-    let mut opened: Vec<String> = names.iter().filter(|n| !crate::formats::is_companion_name(n)).cloned().collect();
-    opened.sort_by_key(|n| (crate::formats::is_motion_name(n), n.to_lowercase()));
-    opened.dedup();
-    opened
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn files_given_together_open_models_first_and_leave_textures_to_them() {
-        let names: Vec<String> =
-            ["dance.vmd", "tex/Body.PNG", "Miku.pmd", "toon01.bmp", "pose.vpd", "a.iqm", "notes.txt", "s.spa"]
-                .map(String::from)
-                .to_vec();
-        assert_eq!(open_order(&names), ["a.iqm", "Miku.pmd", "notes.txt", "dance.vmd", "pose.vpd"]);
     }
 }

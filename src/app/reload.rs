@@ -115,10 +115,11 @@ impl App {
                         .file_name()
                         .map_or(name.clone(), |n| n.to_string_lossy().into_owned());
                     let label = format!("{short} before reload {}", doc.reloads + 1);
-                    doc.reference = Some(Box::new(super::compare::Reference::for_document(label, old, doc)));
+                    let reference = super::document::Reference::new(label, old, doc.scene(), doc.model_name());
+                    doc.reference = Some(Box::new(reference));
                 } else if let Some(r) = doc.reference.take() {
                     // The comparison is with the new version now.
-                    doc.reference = Some(Box::new(r.against(doc)));
+                    doc.reference = Some(Box::new(r.against(doc.scene(), doc.model_name())));
                 }
                 doc.reloads += 1;
                 doc.last_reload = names.last().cloned();

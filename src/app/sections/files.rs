@@ -2,8 +2,10 @@
 //! motions and cameras), each with its name-matching report and a Detach button; and hot reload's switch and
 //! count.
 
-use super::{Action, Document, Model};
 use crate::anim::AttachReport;
+use crate::app::actions::Action;
+use crate::app::document::Document;
+use crate::app::document::model::Model;
 
 /// What an attached file brought, for its row: "IQE animation", "MVD motion", "MVD camera", ….
 fn kind(format: &str, report: &AttachReport) -> String {

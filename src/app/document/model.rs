@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use super::BOUNDS_TOLERANCE;
+use crate::anim::BOUNDS_TOLERANCE;
 use crate::anim::{AttachReport, BoundsMiss};
 use crate::error::Warning;
 use crate::scene::{Clip, ClipData, Scene};
@@ -32,14 +32,14 @@ pub struct Model {
     pub file_looping: Vec<bool>,
     pub attachments: Vec<Attachment>,
     /// `stored_bounds_warnings`, computed the first time the file section shows.
-    pub(super) bounds_warnings: Option<Vec<Warning>>,
+    pub(in crate::app) bounds_warnings: Option<Vec<Warning>>,
     /// `stored_bounds_misses` over every clip: computed at open when affordable (for the Problems panel too),
     /// otherwise the first time the bounds section shows.
-    pub(super) misses: Option<Vec<BoundsMiss>>,
+    pub(in crate::app) misses: Option<Vec<BoundsMiss>>,
 }
 
 impl Model {
-    pub(super) fn new(scene: Scene, name: String, dir: Option<PathBuf>) -> Model {
+    pub(in crate::app) fn new(scene: Scene, name: String, dir: Option<PathBuf>) -> Model {
         let file_looping = scene.clips.iter().map(|c| c.looping).collect();
         Model { scene, name, dir, file_looping, attachments: Vec::new(), bounds_warnings: None, misses: None }
     }
@@ -64,7 +64,7 @@ impl Model {
 
 /// A clip's playback description without its frames, so playback maths can run while the scene is borrowed
 /// mutably (cloning a sampled clip's frames every frame would be wasteful).
-pub(super) trait ClipMeta {
+pub(in crate::app) trait ClipMeta {
     fn clone_meta(&self) -> Clip;
 }
 

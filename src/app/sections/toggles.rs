@@ -1,6 +1,6 @@
 //! The overlay toggles: what the view draws besides the mesh, and the views that replace its shading.
 
-/// The sidebar's view switches; [`super::App::overlays`] turns them into the renderer's `Overlays`. Remembered
+/// The sidebar's view switches; [`crate::app::App::overlays`] turns them into the renderer's `Overlays`. Remembered
 /// in the settings file (a field missing there takes its default; following a camera is never remembered).
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(default)]
@@ -171,7 +171,7 @@ impl ViewToggles {
         &mut self,
         ui: &mut egui::Ui,
         (has_camera, has_light, lit): (bool, bool, bool),
-        out: &mut Vec<super::Action>,
+        out: &mut Vec<crate::app::Action>,
     ) {
         egui::CollapsingHeader::new("Overlays").default_open(true).show(ui, |ui| {
             if has_light {
@@ -191,7 +191,7 @@ impl ViewToggles {
             if has_camera {
                 let mut follow = self.follow_camera;
                 if ui.checkbox(&mut follow, "Follow MVD camera").on_hover_text("View > Follow MVD camera").changed() {
-                    out.push(super::Action::SetFollowCamera(follow));
+                    out.push(crate::app::actions::Action::SetFollowCamera(follow));
                 }
                 ui.checkbox(&mut self.camera_path, "Camera path and frustum (cyan, white)");
             }
@@ -225,9 +225,9 @@ impl ViewToggles {
             ui.checkbox(&mut self.onion, "Onion skin");
             ui.add_enabled_ui(self.onion, |ui| {
                 let mut n = self.onion_frames;
-                let slider = egui::Slider::new(&mut n, 1..=super::MAX_ONION_FRAMES).text("Onion frames");
+                let slider = egui::Slider::new(&mut n, 1..=crate::anim::MAX_ONION_FRAMES).text("Onion frames");
                 if ui.add(slider).changed() {
-                    out.push(super::Action::SetOnionFrames(n));
+                    out.push(crate::app::actions::Action::SetOnionFrames(n));
                 }
             });
         });

@@ -1,7 +1,7 @@
 //! The keyboard help overlay (F1 or `?`, Help > Keyboard shortcuts): every row of the shortcut table, grouped.
 
-use super::Action;
-use super::shortcuts::{Group, table};
+use crate::app::actions::Action;
+use crate::app::shortcuts::{Group, table};
 
 /// The overlay's title (tests find it by this).
 pub const TITLE: &str = "Keyboard shortcuts";

@@ -2,8 +2,9 @@
 //! and face counts, textures and keys. Clicking a node selects its joint, which the skeleton overlay and the
 //! mesh tint highlight. Then the file's volume boxes and UV animations. Absent for other formats.
 
-use super::meshes::is_texture_path;
-use super::{Action, Document};
+use crate::app::actions::Action;
+use crate::app::document::Document;
+use crate::app::sections::meshes::is_texture_path;
 
 pub fn section(ui: &mut egui::Ui, doc: &Document, out: &mut Vec<Action>) {
     let (scene, selected_joint) = (doc.scene(), doc.selected_joint);

@@ -1,6 +1,6 @@
 //! The file section: what the file is, its counts, and every warning, including the stored-bounds check.
 
-use super::Model;
+use crate::app::document::model::Model;
 
 pub fn section(ui: &mut egui::Ui, model: &mut Model) {
     egui::CollapsingHeader::new("File info").default_open(true).show(ui, |ui| {

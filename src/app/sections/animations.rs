@@ -1,6 +1,8 @@
 //! The animation list (click one to play it) and the playback controls.
 
-use super::{Action, Document, Model};
+use crate::app::actions::Action;
+use crate::app::document::Document;
+use crate::app::document::model::Model;
 use crate::scene::{ClipData, DEFAULT_FPS, TrackMode};
 
 pub fn section(ui: &mut egui::Ui, doc: &Document, out: &mut Vec<Action>) {

@@ -5,7 +5,8 @@
 
 use egui_plot::{Legend, Line, MarkerShape, Plot, PlotPoints, Points, VLine};
 
-use super::{Action, CurveTarget, Document};
+use crate::app::actions::{Action, CurveTarget};
+use crate::app::document::Document;
 use crate::scene::{Clip, ClipData, MvdInfo, MvdTrackInfo, Scene, Transform};
 
 /// Points sampled along a curve.

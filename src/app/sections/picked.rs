@@ -2,8 +2,8 @@
 //! material, triangle, the nearest vertex with its index in the file, position, normal, UV, colour and blend
 //! joints by name; a button selects the joint that weighs most on it.
 
-use super::Action;
 use crate::anim::Picked;
+use crate::app::actions::Action;
 use crate::scene::Scene;
 
 pub fn section(ui: &mut egui::Ui, scene: &Scene, picked: Option<&Picked>, out: &mut Vec<Action>) {

@@ -1,5 +1,5 @@
 //! Playback state: which clip, where in it, how fast, and whether it runs. Pure logic, no UI: the timeline,
-//! the playback buttons, the keyboard shortcuts and [`super::App::update`] all move it through these methods.
+//! the playback buttons, the keyboard shortcuts and [`crate::app::App::update`] all move it through these methods.
 
 use crate::scene::{Clip, DEFAULT_FPS};
 

@@ -5,7 +5,7 @@
 use egui::{Color32, Pos2, Rect, Stroke, Vec2};
 use glam::{Mat4, Vec3, Vec4};
 
-use super::{Action, Intent};
+use crate::app::actions::{Action, Intent};
 use crate::scene::UpAxis;
 
 /// The gizmo's radius in points.

@@ -2,7 +2,8 @@
 //! holds the morph at that weight in place of what the animation gives it; while it isn't held, the slider
 //! shows the animation's weight as it plays. Group and flip morphs drive their members on top of this.
 
-use super::{Action, Document};
+use crate::app::actions::Action;
+use crate::app::document::Document;
 use crate::scene::MorphPanel;
 
 const PANELS: [(MorphPanel, &str); 5] = [

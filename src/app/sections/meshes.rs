@@ -1,6 +1,7 @@
 //! Meshes (each can be hidden) and materials with their textures, found or missing.
 
-use super::{Action, Document};
+use crate::app::actions::Action;
+use crate::app::document::Document;
 
 pub fn section(ui: &mut egui::Ui, doc: &Document, out: &mut Vec<Action>) {
     let (scene, hidden) = (doc.scene(), &doc.hidden_meshes);
@@ -43,7 +44,7 @@ pub fn section(ui: &mut egui::Ui, doc: &Document, out: &mut Vec<Action>) {
 
 /// Whether the path the renderer looked for came from this texture reference (it is the reference joined to
 /// the model's folder, or the file it resolved to).
-pub(super) fn is_texture_path(path: &str, texture: &str) -> bool {
+pub(in crate::app) fn is_texture_path(path: &str, texture: &str) -> bool {
     let path = path.replace('\\', "/").to_lowercase();
     let texture = texture.replace('\\', "/").to_lowercase();
     !texture.is_empty() && (path == texture || path.ends_with(&format!("/{texture}")))

@@ -1,7 +1,8 @@
 //! Per-frame bounds: the file's stored box for this frame beside the one computed by skinning, and the frames
 //! where they disagree (click one to go there).
 
-use super::{Action, Document};
+use crate::app::actions::Action;
+use crate::app::document::Document;
 use crate::scene::{FrameBounds, Scene};
 
 /// How one row of the comparison shows a box.

@@ -3,7 +3,8 @@
 
 use glam::{EulerRot, Mat4};
 
-use super::{Action, Document};
+use crate::app::actions::Action;
+use crate::app::document::Document;
 
 pub fn section(ui: &mut egui::Ui, doc: &Document, out: &mut Vec<Action>) {
     let (scene, pose, selected) = (doc.scene(), doc.pose(), doc.selected_joint);
@@ -61,7 +62,7 @@ pub fn section(ui: &mut egui::Ui, doc: &Document, out: &mut Vec<Action>) {
             ui.label("Model-space (world) matrix:");
             ui.monospace(matrix_rows(world));
         }
-        super::bone_facts::show(ui, scene, i, doc.contributions(i));
+        crate::app::sections::bone_facts::show(ui, scene, i, doc.contributions(i));
     });
 }
 

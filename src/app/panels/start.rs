@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::{Action, Intent};
+use crate::app::actions::{Action, Intent};
 
 /// The start screen's title (tests find it by this).
 pub const TITLE: &str = "Start";

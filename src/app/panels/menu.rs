@@ -3,8 +3,9 @@
 
 use std::path::PathBuf;
 
-use super::shortcuts::{self, text_for};
-use super::{Action, Intent, Toggle, ViewToggles};
+use crate::app::actions::{Action, Intent};
+use crate::app::sections::toggles::{Toggle, ViewToggles};
+use crate::app::shortcuts::{self, text_for};
 
 /// The keys of [`shortcuts::table`] pressed this pass, as actions. Keys are consumed before any widget sees them
 /// (a focused button would take Space as a click), and ignored while a text field has the keyboard; holding an
@@ -64,7 +65,7 @@ pub fn bar(ui: &mut egui::Ui, state: MenuState<'_>) -> Vec<Action> {
                         ui.weak("none");
                     }
                     for path in recent.iter() {
-                        let (text, exists) = super::start::entry_text(path);
+                        let (text, exists) = crate::app::panels::start::entry_text(path);
                         let button = ui.add_enabled(exists, egui::Button::new(text));
                         if button.on_hover_text(path.display().to_string()).clicked() {
                             out.push(Action::OpenRecent(path.clone()));
@@ -109,7 +110,7 @@ pub fn bar(ui: &mut egui::Ui, state: MenuState<'_>) -> Vec<Action> {
                 }
             });
             ui.menu_button("Help", |ui| {
-                command(ui, super::help::TITLE, Action::ToggleHelp, &mut out);
+                command(ui, crate::app::panels::help::TITLE, Action::ToggleHelp, &mut out);
             });
         });
     });

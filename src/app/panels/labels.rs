@@ -1,5 +1,5 @@
 //! Joint names as labels in the 3D view, placed with the view's projection that the window hands the app
-//! ([`super::App::set_view_projection`]).
+//! ([`crate::app::App::set_view_projection`]).
 
 use egui::{Color32, Pos2, Rect, RichText, Vec2};
 use glam::{Mat4, Vec3};

@@ -1,6 +1,7 @@
 //! Several open models: the tab strip, and showing, cycling and closing documents.
 
-use super::{Action, App, ViewChange};
+use crate::app::App;
+use crate::app::actions::{Action, ViewChange};
 
 impl App {
     /// The open models' names in tab order, and which one is shown.
@@ -15,7 +16,7 @@ impl App {
     }
 
     /// Shows open model `i`; a model whose files changed while it was hidden is re-read now.
-    pub(super) fn select_model(&mut self, i: usize) {
+    pub(in crate::app) fn select_model(&mut self, i: usize) {
         if i == self.active || i >= self.documents.len() {
             return;
         }
@@ -40,7 +41,7 @@ impl App {
     }
 
     /// The next (`step` 1) or previous (−1) tab, wrapping.
-    pub(super) fn cycle_model(&mut self, step: isize) {
+    pub(in crate::app) fn cycle_model(&mut self, step: isize) {
         let n = self.documents.len();
         if n > 1 {
             let next = (self.active as isize + step).rem_euclid(n as isize) as usize;
@@ -49,7 +50,7 @@ impl App {
     }
 
     /// Closes tab `i` (`usize::MAX`: the shown one); the next tab (or the previous, at the end) is shown.
-    pub(super) fn close_model(&mut self, i: usize) {
+    pub(in crate::app) fn close_model(&mut self, i: usize) {
         let i = if i == usize::MAX { self.active } else { i };
         if i >= self.documents.len() {
             return;

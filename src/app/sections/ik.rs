@@ -2,7 +2,8 @@
 //! switches, VMD property keys or MVD model properties), and a switch that holds it on or off in place of the
 //! motion, to see what the motion alone does to a leg.
 
-use super::{Action, Document};
+use crate::app::actions::Action;
+use crate::app::document::Document;
 
 pub fn section(ui: &mut egui::Ui, doc: &Document, out: &mut Vec<Action>) {
     let scene = doc.scene();

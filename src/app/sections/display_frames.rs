@@ -2,7 +2,8 @@
 //! expressions, then named groups such as arms and legs). Clicking a bone selects its joint; morphs show their
 //! weight. The rigid bodies are counted here and simulated and listed in the Physics section.
 
-use super::{Action, Document};
+use crate::app::actions::Action;
+use crate::app::document::Document;
 use crate::scene::DisplayItem;
 
 pub fn section(ui: &mut egui::Ui, doc: &Document, out: &mut Vec<Action>) {

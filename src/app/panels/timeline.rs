@@ -1,7 +1,8 @@
 //! The timeline: a scrub bar along the bottom of the window, with the frame number and time, and for a keyed
 //! clip a strip of its key frames and one of the selected joint's own keys (click or drag either to scrub too).
 
-use super::{Action, Document};
+use crate::app::actions::Action;
+use crate::app::document::Document;
 use crate::scene::DEFAULT_FPS;
 
 /// Dragging the bar sets the frame every frame of the drag, so the pose follows live.

@@ -2,8 +2,9 @@
 //! warm-up, how the pose shown was reached, and every rigid body with its mode and bone (click to select it; the
 //! "Rigid bodies" overlay highlights it).
 
-use super::toggles::{Toggle, ViewToggles};
-use super::{Action, Document};
+use crate::app::actions::Action;
+use crate::app::document::Document;
+use crate::app::sections::toggles::{Toggle, ViewToggles};
 use crate::physics::{PhysicsSettings, Reached};
 
 /// The steps offered: MikuMikuDance's 1/60 and the finer ones some runtimes use.

@@ -3,15 +3,25 @@
 //! the pose and its cache, selection, hidden meshes, the curve view, the MMD axis switch, reload state and the
 //! findings. The app holds a list of documents (one per tab); sections borrow the shown one.
 
+pub(super) mod model;
+pub(super) mod player;
+mod pose_key;
+mod reference;
+
+pub use pose_key::PoseKey;
+pub use reference::Reference;
+
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use super::model::{Attachment, ClipMeta, Model};
-use super::{BOUNDS_TOLERANCE, CurveTarget, Player, WINDOW_CHECK_BUDGET};
+use super::actions::CurveTarget;
+use crate::anim::BOUNDS_TOLERANCE;
 use crate::anim::{Pose, attach};
 use crate::check::{Finding, Place};
 use crate::scene::{CameraTrack, Clip, DEFAULT_FPS, FrameBounds, Scene};
 use crate::textures::TextureSet;
+use model::{Attachment, ClipMeta, Model};
+use player::Player;
 
 /// A file a model was built from: the model first, then each attached file in the order attached.
 #[derive(Debug, Clone)]
@@ -104,34 +114,14 @@ fn by_name<T: Copy>(old_names: &[String], old: &[Option<T>], new_names: &[String
     new_names.iter().map(|n| old_names.iter().zip(old).find(|(o, _)| *o == n).and_then(|(_, v)| *v)).collect()
 }
 
+/// The window runs `check` on every file it opens; the stored-bounds part skins every frame, so it runs only
+/// while vertices × frames stay under this (every corpus file does; the Bounds section covers the rest).
+const WINDOW_CHECK_BUDGET: u64 = 20_000_000;
+
 /// The stored-bounds misses skin every frame: affordable for the window when vertices × frames stay small.
 fn affordable(scene: &Scene) -> bool {
     let frames: u64 = scene.clips.iter().map(|c| u64::from(c.frame_count)).sum();
     (scene.vertices.len() as u64).saturating_mul(frames) <= WINDOW_CHECK_BUDGET
-}
-
-/// What the pose was computed for; the pose is recomputed only when this changes.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub(super) struct PoseKey {
-    /// [`Document::revision`]: the model was rebuilt or its clips' values changed.
-    revision: u64,
-    clip: Option<usize>,
-    frame: u32,
-    looping: bool,
-    /// The bind pose is shown instead of the clip's (`ViewToggles::bind_pose`).
-    bind_pose: bool,
-    /// [`Document::morph_edits`]: a morph slider moved.
-    morph_edits: u64,
-    /// MMD physics simulated, and [`Document::physics_edits`] (a reset, new settings).
-    physics: bool,
-    physics_edits: u64,
-}
-
-impl PoseKey {
-    /// The bind pose is shown instead of the clip's.
-    pub(super) fn bind_pose(&self) -> bool {
-        self.bind_pose
-    }
 }
 
 /// The pose shown and the skinned bounds of it, each with what it was computed for.
@@ -207,7 +197,7 @@ pub struct Document {
     /// One of its files changed on disk while another document was shown: rebuilt when shown.
     pub(super) stale: bool,
     /// Compare with…: the file it is compared with, drawn as a ghost (`None`: no comparison).
-    pub(super) reference: Option<Box<super::compare::Reference>>,
+    pub(super) reference: Option<Box<Reference>>,
     /// On a reload of the model's own file, the version before becomes the reference.
     pub(super) keep_previous: bool,
     /// MMD physics of the model, made when first wanted (`None`: not wanted yet, or no rigid bodies), with the
@@ -379,6 +369,18 @@ impl Document {
     /// What the pose shown was computed for (changes whenever it does), for caches of things derived from it.
     pub(super) fn pose_stamp(&self) -> Option<PoseKey> {
         self.pose.key
+    }
+
+    /// The name of the model's own file ("" for none).
+    pub(super) fn model_name(&self) -> &str {
+        self.sources.first().map_or("", |s| s.name.as_str())
+    }
+
+    /// The reference posed as this document shows its model ([`Reference::posed`]); `None` without one.
+    pub fn reference_pose(&self) -> Option<std::cell::Ref<'_, Pose>> {
+        let r = self.reference.as_deref()?;
+        let frame = self.current_clip_frame().map(|(_, f)| f);
+        Some(r.posed(self.pose_stamp(), self.current_clip().map(|c| c.name.as_str()), frame))
     }
 
     /// Where the ground grid goes: under the lowest point the model reaches in the shown clip (`bind_pose`: the
