@@ -1,5 +1,5 @@
 //! The command line. Other tools and tests depend on these commands' output, so their shape is a contract:
-//! see README.md. Errors go to stderr with a non-zero exit code (2 for a bad request such as an unknown
+//! see docs/cli.md. Errors go to stderr with a non-zero exit code (2 for a bad request such as an unknown
 //! animation or an out-of-range frame, 1 for a file that can't be loaded), never a panic.
 
 mod check;

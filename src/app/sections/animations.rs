@@ -78,7 +78,7 @@ fn attachments(ui: &mut egui::Ui, model: &Model, mmd_axes: bool, out: &mut Vec<A
     if deltas {
         let mut on = mmd_axes;
         let hint = "Mirror Z of translation deltas and turn rotations (x, y, z, w) into (−x, −y, z, w), then into \
-                    the model's up axis (README: MMD axis conversion)";
+                    the model's up axis (docs/window.md: MikuMikuDance models)";
         if ui.checkbox(&mut on, "MMD axis conversion").on_hover_text(hint).changed() {
             out.push(Action::SetMmdAxes(on));
         }

@@ -199,7 +199,7 @@ fn sarif_rule(id: &str, severity: Severity, example: &str) -> Value {
         "shortDescription": { "text": format!("rigscope {family} check {id}") },
         "fullDescription": { "text": format!("For example: {example}") },
         "help": { "text": format!(
-            "Rule {id} of `rigscope check` (see README, `rigscope check`). The message of each result says what \
+            "Rule {id} of `rigscope check` (see docs/check.md). The message of each result says what \
              the file holds and what the format expects; the location is the line (text formats) or byte offset \
              (binary formats) where it was found.") },
         "defaultConfiguration": { "level": level(severity) },
