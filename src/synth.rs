@@ -4,6 +4,7 @@
 //! for the renderer), and tests need animated files whose every value is known. Nothing here comes from a
 //! third party.
 
+#[cfg(any(test, feature = "testing"))]
 pub mod exports;
 
 use glam::{Quat, Vec3};

@@ -8,6 +8,7 @@
 //!   and the motion's switches.
 
 pub mod engine;
+#[cfg(any(test, feature = "testing"))]
 pub mod fixtures;
 mod frame;
 pub mod rig;

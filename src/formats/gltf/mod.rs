@@ -18,6 +18,8 @@ mod pointer;
 mod sampler;
 #[cfg(test)]
 mod tests;
+// The test writer: tests, benchmarks and fuzz seeds build files with it; the app never writes this format.
+#[cfg(any(test, feature = "testing"))]
 pub mod write;
 
 use std::path::Path;

@@ -33,6 +33,7 @@ pub const TAG_FILTER: u8 = 136;
 pub const TAG_EOF: u8 = 255;
 
 /// An object ends with the EOF tag and a minor byte.
+#[cfg_attr(not(any(test, feature = "testing")), expect(dead_code, reason = "only the test writer uses it"))]
 pub const EOF_MARKER: [u8; 2] = [TAG_EOF, 0];
 
 /// How `info` names a tag.
@@ -80,6 +81,7 @@ pub fn bone_item_min(minor: u8) -> u64 {
 }
 
 /// The bone ext holds the parent clip after the stage count from minor 2.
+#[cfg_attr(not(any(test, feature = "testing")), expect(dead_code, reason = "only the test writer uses it"))]
 pub fn bone_ext_has_parent_clip(minor: u8) -> bool {
     minor >= 2
 }
@@ -88,6 +90,7 @@ pub fn bone_ext_has_parent_clip(minor: u8) -> bool {
 pub const MORPH_ITEM: u64 = 16;
 
 /// The morph ext holds the parent clip from minor 1.
+#[cfg_attr(not(any(test, feature = "testing")), expect(dead_code, reason = "only the test writer uses it"))]
 pub fn morph_ext_has_parent_clip(minor: u8) -> bool {
     minor >= 1
 }
@@ -217,4 +220,5 @@ pub fn project_item(minor: u8) -> u64 {
 pub const PROJECT_ITEM_MIN_V0: u64 = 16;
 
 /// Filter frames before their tone-curve points.
+#[cfg_attr(not(any(test, feature = "testing")), expect(dead_code, reason = "only the test writer uses it"))]
 pub const FILTER_ITEM_HEAD: u64 = 48;

@@ -5,6 +5,8 @@
 
 mod build;
 mod parse;
+// The test writer: tests, benchmarks and fuzz seeds build files with it; the app never writes this format.
+#[cfg(any(test, feature = "testing"))]
 pub mod write;
 
 use crate::error::LoadError;

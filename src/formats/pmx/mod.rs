@@ -14,6 +14,8 @@ mod morph;
 mod physics;
 mod reader;
 mod vertex;
+// The test writer: tests, benchmarks and fuzz seeds build files with it; the app never writes this format.
+#[cfg(any(test, feature = "testing"))]
 pub mod write;
 
 use crate::error::LoadError;

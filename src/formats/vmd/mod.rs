@@ -17,6 +17,8 @@ pub mod morph;
 pub mod name;
 mod parse;
 pub mod property;
+// The test writer: tests, benchmarks and fuzz seeds build files with it; the app never writes this format.
+#[cfg(any(test, feature = "testing"))]
 pub mod write;
 
 use crate::error::LoadError;
