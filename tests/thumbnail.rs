@@ -59,6 +59,20 @@ fn bones_without_a_mesh_draw_their_skeleton() {
         let rows: Vec<u32> = (0..96).filter(|&y| (0..96).any(|x| img.get_pixel(x, y).0[3] > 0)).collect();
         assert!(rows.first().is_some_and(|&y| y < 40) && rows.last().is_some_and(|&y| y > 56), "{name}: rows {rows:?}");
     }
+    // At a file manager's size the bones are at least 2 px wide (issue 39): a 2×2 block fits inside most of a
+    // bone, which no one-pixel line allows (its blocks survive only where two lines cross).
+    let out = dir.join("anim256.png");
+    let o = thumbnail(&corpus("iqm/raylib_guyanim.iqm").display().to_string(), &out, "256");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let img = image::open(&out).unwrap().to_rgba8();
+    let solid = |x: u32, y: u32| img.get_pixel(x, y).0[3] == 255;
+    let solid_pixels = img.enumerate_pixels().filter(|(x, y, _)| solid(*x, *y)).count();
+    let blocks = (0..255u32)
+        .flat_map(|y| (0..255u32).map(move |x| (x, y)))
+        .filter(|&(x, y)| solid(x, y) && solid(x + 1, y) && solid(x, y + 1) && solid(x + 1, y + 1))
+        .count();
+    assert!(solid_pixels > 300, "{solid_pixels} solid pixels of bones");
+    assert!(blocks * 4 > solid_pixels, "bones 2 px wide: {blocks} solid 2×2 blocks in {solid_pixels} solid pixels");
     // `render` of an animation file: its skeleton on the background, not an empty picture.
     let out = dir.join("render.png");
     let o = std::process::Command::new(env!("CARGO_BIN_EXE_rigscope"))

@@ -7,7 +7,7 @@ use egui::Key;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use rigscope::anim::Pose;
-use rigscope::app::{App, Intent, NoticeKind};
+use rigscope::app::{App, Intent, NoticeKind, Settings};
 use rigscope::scene::DEFAULT_FPS;
 
 fn corpus(name: &str) -> PathBuf {
@@ -52,6 +52,21 @@ fn opened(path: &std::path::Path) -> App {
     app
 }
 
+/// As [`opened`] with "Play on open" off, for tests of the playback controls from a still first frame.
+fn opened_paused(path: &std::path::Path) -> App {
+    let mut app = App::new();
+    app.apply_settings(&Settings { play_on_open: false, ..Settings::default() });
+    app.open_path(path);
+    assert!(app.problems().is_empty(), "{:?}", app.problems());
+    app
+}
+
+fn mmd(name: &str) -> PathBuf {
+    let p = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/corpus/mmd/threejs")).join(name);
+    assert!(p.is_file(), "corpus file missing: {}", p.display());
+    p
+}
+
 /// The timeline's scrub bar.
 fn timeline<'h>(h: &'h Harness<'_, State>) -> egui_kittest::Node<'h> {
     h.get_by_role_and_label(egui::accesskit::Role::Slider, "Frame")
@@ -63,7 +78,7 @@ fn frame(h: &Harness<'_, State>) -> f32 {
 
 #[test]
 fn clicking_an_animation_plays_it() {
-    let mut h = harness(opened(&demo()));
+    let mut h = harness(opened_paused(&demo()));
     assert_eq!(h.state().app.current_clip_frame(), Some((0, 0.0)), "the first clip is shown, paused");
     assert!(!h.state_mut().app.update(0.1));
     h.get_by_label("2: walk").click();
@@ -140,7 +155,7 @@ fn arrow_keys_step_and_home_end_jump() {
 
 #[test]
 fn space_plays_and_pauses() {
-    let mut h = harness(opened(&demo()));
+    let mut h = harness(opened_paused(&demo()));
     assert!(!h.state_mut().app.update(0.25), "paused: time stands still");
     assert_eq!(frame(&h), 0.0);
     h.key_press(Key::Space);
@@ -643,4 +658,52 @@ fn a_long_path_does_not_widen_the_sidebar() {
     };
     let (short, long) = (view_width(&corpus("unv_medistat.iqe")), view_width(&model));
     assert!((short - long).abs() < 1.0, "the view is {short} wide beside a short path, {long} beside a long one");
+}
+
+/// Files dropped on the window preview moving (issue 39). The window opens each dropped file with
+/// `App::open_path` (`WindowEvent::DroppedFile`), files given together in `open_order`: the corpus character
+/// and its dance dropped together play the dance from frame 0, and time moves; a model without clips stays
+/// still; with "Play on open" off a drop opens paused, and the setting is remembered.
+#[test]
+fn a_drop_with_a_motion_plays_it_and_a_model_without_clips_stays_still() {
+    let (model, motion) = (mmd("miku/miku_v2.pmd"), mmd("vmds/wavefile_v2.vmd"));
+    let names = [motion.display().to_string(), model.display().to_string()];
+    let order = rigscope::app::open_order(&names);
+    assert_eq!(order[0], model.display().to_string(), "the model opens before the motion");
+    // Japanese names draw as boxes here (tests/ui_mmd.rs checks them with a CJK font).
+    let mut h = harness_with(App::new(), true);
+    for name in &order {
+        h.state_mut().app.open_path(std::path::Path::new(name));
+    }
+    h.run();
+    let app = &mut h.state_mut().app;
+    assert!(app.problems().is_empty(), "{:?}", app.problems());
+    assert_eq!(app.current_clip_frame(), Some((0, 0.0)), "the dance is shown from its first frame");
+    assert!(app.player().playing, "a drop with a motion plays it");
+    let before = app.pose().world.clone();
+    assert!(app.update(1.0), "playing: time moves");
+    let (_, f) = app.current_clip_frame().unwrap();
+    assert!((f - 30.0).abs() < 1e-3, "a second of a 30 fps motion: frame {f}");
+    h.run();
+    assert_ne!(h.state().app.pose().world, before, "the character moves");
+
+    // A model without clips: nothing to play.
+    let still = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/corpus/iqm/redeclipse_rifle.iqm"));
+    h.state_mut().app.open_path(&still);
+    h.run();
+    let app = &mut h.state_mut().app;
+    assert!(app.problems().is_empty(), "{:?}", app.problems());
+    assert_eq!(app.current_clip_frame(), None);
+    assert!(!app.player().playing, "a model without clips stays paused");
+
+    // The setting off (its checkbox in the Files section): a drop opens paused, and the setting is remembered.
+    h.get_by_label("Play on open").click();
+    h.run();
+    assert!(!h.state().app.settings().play_on_open);
+    h.state_mut().app.open_path(&corpus("raylib_guy.iqm"));
+    h.run();
+    let app = &mut h.state_mut().app;
+    assert_eq!(app.current_clip_frame(), Some((0, 0.0)), "a model with clips shows its first");
+    assert!(!app.player().playing, "Play on open off: it opens paused");
+    assert!(!app.update(1.0));
 }

@@ -194,8 +194,16 @@ fn check_page(backend: &str, adapter_backend: &str) {
     assert_eq!(malformed["model"], "demo.iqm", "{malformed}");
     assert!(notices(malformed).iter().any(|n| n.starts_with("broken.pmx") && n.contains("expected")), "{malformed}");
 
-    // The PMD dropped with its texture and the dance: textured, and dancing (two frames differ where the model
-    // is, and only a small part of the view stays the same).
+    // The PMD dropped with its texture and the dance plays the dance by itself (nothing called play): playing at
+    // both statuses, a second of frames apart, and the two pictures differ.
+    let (a, b) = (&steps["drop_playing"], &steps["drop_played"]);
+    assert!(a["playing"] == true && b["playing"] == true, "a drop with a motion plays it: {a} {b}");
+    let (fa, fb) = (a["frame"].as_f64().unwrap_or(0.0), b["frame"].as_f64().unwrap_or(0.0));
+    assert!(fb > fa + 5.0, "a second of the dance played: frame {fa} then {fb}");
+    assert_eq!(result["drop_pictures_differ"], true, "two pictures a second apart differ");
+
+    // Textured, and dancing (two frames differ where the model is, and only a small part of the view stays the
+    // same).
     let dance = &steps["dance_a"];
     assert_eq!(dance["model"], "miku_v2.pmd", "{dance}");
     assert_eq!((dance["textures"].as_u64(), dance["missing_textures"].as_u64()), (Some(1), Some(0)), "{dance}");

@@ -53,6 +53,8 @@ pub enum Action {
     ShowAttachReport(Option<usize>),
     /// Hot reload on or off.
     SetWatch(bool),
+    /// Whether an open or a drop starts the clip shown playing ([`crate::app::Settings::play_on_open`]).
+    SetPlayOnOpen(bool),
     /// Copies the current pose as JSON (what `rigscope pose` prints) to the clipboard.
     CopyPose,
     /// Opens a file (from the recent-files list).

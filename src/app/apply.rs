@@ -42,6 +42,7 @@ impl App {
                 self.chrome.report_open = i.filter(|&i| i + 1 < self.sources().len());
             }
             Action::SetWatch(on) => self.prefs.watch = on,
+            Action::SetPlayOnOpen(on) => self.prefs.play_on_open = on,
             Action::SetPhysicsSettings(settings) => self.prefs.physics = settings.sanitized(),
             Action::CopyPose => self.copy_pose(),
             Action::OpenRecent(path) => self.open_path(&path),

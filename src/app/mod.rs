@@ -102,6 +102,8 @@ struct Chrome {
 struct Prefs {
     /// Reload files when they change on disk.
     watch: bool,
+    /// Start the clip shown playing when a file opens or attaches ([`Settings::play_on_open`]).
+    play_on_open: bool,
     /// Recent files, most recent first, absolute; see [`settings::push_recent`].
     recent: Vec<PathBuf>,
     /// MMD physics: gravity, fixed step, warm-up.
@@ -156,7 +158,12 @@ impl App {
             next_id: 1,
             idle: Player::default(),
             toggles: ViewToggles::default(),
-            prefs: Prefs { watch: true, recent: Vec::new(), physics: crate::physics::PhysicsSettings::default() },
+            prefs: Prefs {
+                watch: true,
+                play_on_open: true,
+                recent: Vec::new(),
+                physics: crate::physics::PhysicsSettings::default(),
+            },
             notices: Notices::default(),
             chrome: Chrome::default(),
             changes: Vec::new(),
@@ -203,6 +210,7 @@ impl App {
         self.toggles.onion_frames = self.toggles.onion_frames.clamp(1, MAX_ONION_FRAMES);
         self.set_speed(settings::clamp_speed(settings.speed));
         self.prefs.watch = settings.watch;
+        self.prefs.play_on_open = settings.play_on_open;
         self.prefs.physics = settings.physics.sanitized();
         self.prefs.recent.clear();
         for p in settings.recent.iter().rev() {
@@ -223,6 +231,7 @@ impl App {
             toggles,
             speed: self.player().speed,
             watch: self.prefs.watch,
+            play_on_open: self.prefs.play_on_open,
             recent: self.prefs.recent.clone(),
             physics: self.prefs.physics,
             ..Settings::default()
@@ -413,7 +422,7 @@ impl App {
         let watch = self.prefs.watch;
         let cjk_missing = self.chrome.cjk_font_missing.as_deref();
         if let Some(doc) = self.documents.get_mut(self.active) {
-            files::section(ui, doc, watch, actions);
+            files::section(ui, doc, (watch, self.prefs.play_on_open), actions);
             compare::section(ui, doc, actions);
             file_info::section(ui, &mut doc.model);
             meshes::section(ui, doc, actions);

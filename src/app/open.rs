@@ -113,6 +113,7 @@ impl App {
                 self.revisions.model += 1;
                 self.revisions.geometry += 1;
                 self.revisions.framing += 1;
+                self.play_opened();
             }
             Err(e) => self.notices.report(e.message, Some(name.to_string())),
         }
@@ -144,8 +145,18 @@ impl App {
                 doc.player.select(clip);
                 self.changes.push(ViewChange::Frame(doc.id()));
                 self.revisions.framing += 1;
+                self.play_opened();
             }
             Err(e) => self.notices.report(e.message, Some(name)),
+        }
+    }
+
+    /// After a model with clips opened or a motion attached: a preview shows the motion, so the clip shown
+    /// (selected at frame 0) starts playing, as the command line opens files, unless "Play on open" is off.
+    fn play_opened(&mut self) {
+        let on = self.prefs.play_on_open;
+        if let Some(doc) = self.documents.get_mut(self.active).filter(|_| on) {
+            doc.player.playing = doc.current_clip().is_some();
         }
     }
 

@@ -56,6 +56,9 @@ pub struct Settings {
     pub speed: f32,
     /// Hot reload on.
     pub watch: bool,
+    /// A model with clips, or a motion, opened or dropped starts playing from frame 0 (a reload keeps the play
+    /// state). On by default.
+    pub play_on_open: bool,
     /// Most recent first, absolute paths, at most [`MAX_RECENT`].
     pub recent: Vec<PathBuf>,
     /// Gravity, fixed step and warm-up of MMD physics.
@@ -70,6 +73,7 @@ impl Default for Settings {
             toggles: ViewToggles::default(),
             speed: 1.0,
             watch: true,
+            play_on_open: true,
             recent: Vec::new(),
             physics: crate::physics::PhysicsSettings::default(),
         }
@@ -230,6 +234,7 @@ mod tests {
             window: Some(WindowGeometry { width: 900.0, height: 600.0, maximized: true }),
             speed: 0.25,
             watch: false,
+            play_on_open: false,
             recent: vec![dir.join("a.iqm"), dir.join("b.iqe")],
             ..Settings::default()
         };
@@ -253,6 +258,7 @@ mod tests {
         assert!(!s.toggles.follow_camera, "following a camera is not remembered");
         assert_eq!(s.toggles.onion_frames, 1);
         assert!(s.watch, "watching defaults to on");
+        assert!(s.play_on_open, "a file from before the setting plays on open");
         assert_eq!(s.recent, vec![PathBuf::from("/x/a.iqm"), PathBuf::from("/x/b.iqm")]);
     }
 

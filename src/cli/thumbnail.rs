@@ -62,13 +62,21 @@ pub fn run(args: &ThumbnailArgs) -> Result<(), CliError> {
     let headless = Headless::new().map_err(CliError::load)?;
     let textures = TextureSet::load(&scene, args.file.parent());
     let model = GpuModel::upload_textures(headless.renderer(), &scene, &textures);
-    let overlays =
-        Overlays { skeleton: bones_only, grid: false, ground_shadow: true, self_shadow: true, ..Overlays::default() };
+    // Bones alone are drawn after the read-back, wider than the view's one-pixel lines (`draw_bones`).
+    let overlays = Overlays { grid: false, ground_shadow: true, self_shadow: true, ..Overlays::default() };
     let (light, self_shadow) = (scene.light_at(0.0, true), scene.self_shadow_at(0.0, true));
     let (camera, overlays) = (&camera, &overlays);
     let input = FrameInput { camera, pose: &pose, overlays, time: 0.0, reference_pose: None, light, self_shadow };
     let mut view = ViewState::new(headless.renderer());
     let size = (args.size, args.size);
-    let image = headless.render(&model, &mut view, &input, size, Background::Transparent).map_err(CliError::load)?;
+    let mut image =
+        headless.render(&model, &mut view, &input, size, Background::Transparent).map_err(CliError::load)?;
+    if bones_only {
+        // At least 2 px at thumbnail sizes, wider in larger pictures, so a folder of animations reads at a glance.
+        let width = (args.size as f32 / 80.0).max(2.0);
+        let parents: Vec<Option<usize>> = scene.skeleton.joints.iter().map(|j| j.parent).collect();
+        let model_to_clip = camera.view_proj(1.0) * camera.model_matrix();
+        crate::render::draw_bones(&mut image, &pose.world, &parents, model_to_clip, width);
+    }
     crate::watch::save_png(&image, &args.output).map_err(CliError::load)
 }

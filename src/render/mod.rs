@@ -55,8 +55,8 @@ pub use headless::{Background, Offscreen, RenderError, choose_sample_count};
 pub use model::GpuModel;
 #[cfg(not(target_arch = "wasm32"))]
 pub use readback::{
-    Headless, SheetSpec, SkinCapture, capture_skinning, compose_sheet, draw_label, read_texels, render_offscreen,
-    render_sheet, sheet_frames,
+    Headless, SheetSpec, SkinCapture, capture_skinning, compose_sheet, draw_bones, draw_label, read_texels,
+    render_offscreen, render_sheet, sheet_frames,
 };
 
 /// A single-level 2D texture of `size` (at least 1×1): the one shape of texture the renderer makes for frames,

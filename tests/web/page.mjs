@@ -12,7 +12,7 @@
 // reload/replacement.iqe for the page to reload.
 //
 // Writes to --out: demo.png (the demo paused at frame 0), dance-a.png and dance-b.png (the corpus PMD with its
-// texture and the VMD dropped together, paused at two frames), iqm.png (an IQM opened through ?open=), and
+// texture and the VMD dropped together, playing by itself, then paused at two frames), iqm.png (an IQM opened through ?open=), and
 // result.json (the app's status after each step, the console's errors, timings). The RSM step opens a corpus
 // model whose texture lies under data/texture/ beside it, as in Ragnarok's data tree.
 
@@ -116,11 +116,17 @@ try {
     ["wavefile_v2.vmd", fs.readFileSync(path.join(mmd, "vmds/wavefile_v2.vmd"))],
   ]);
   result.steps.dance = await waitFor("the dance", (s) => s.model === "miku_v2.pmd" && s.clip !== null && s.loading === 0);
-  await page.evaluate(() => window.rigscope.play());
+  // A drop with a motion previews it moving (issue 39): nothing here asks it to play. Two pictures and two
+  // statuses a second apart.
   const playing = await status();
-  await page.waitForTimeout(2000);
+  const shotA = await page.screenshot({ path: path.join(args.out, "drop-a.png") });
+  await page.waitForTimeout(1000);
   const played = await status();
-  result.dance_frames_per_second = ((played.frames_drawn - playing.frames_drawn) * 1000) / 2000;
+  const shotB = await page.screenshot({ path: path.join(args.out, "drop-b.png") });
+  result.steps.drop_playing = playing;
+  result.steps.drop_played = played;
+  result.drop_pictures_differ = !shotA.equals(shotB);
+  result.dance_frames_per_second = played.frames_drawn - playing.frames_drawn;
   result.steps.dance_a = await still(120, "dance-a.png");
   result.steps.dance_b = await still(400, "dance-b.png");
 

@@ -20,7 +20,7 @@ fn kind(format: &str, report: &AttachReport) -> String {
 }
 
 /// The section: model file, attachments, hot reload (`watch`: its switch is on).
-pub fn section(ui: &mut egui::Ui, doc: &Document, watch: bool, out: &mut Vec<Action>) {
+pub fn section(ui: &mut egui::Ui, doc: &Document, (watch, play_on_open): (bool, bool), out: &mut Vec<Action>) {
     let (model, sources) = (&doc.model, &doc.sources);
     let reloads = (doc.reloads, doc.last_reload.as_deref());
     let title = format!("Files ({})", sources.len().max(1));
@@ -64,6 +64,12 @@ pub fn section(ui: &mut egui::Ui, doc: &Document, watch: bool, out: &mut Vec<Act
                     frame, camera and selection";
         if ui.checkbox(&mut on, "Reload on change").on_hover_text(hint).changed() {
             out.push(Action::SetWatch(on));
+        }
+        let mut play = play_on_open;
+        let hint = "A model with animations, or a motion, opened or dropped starts playing from frame 0 (a reload \
+                    keeps playing or paused as it was)";
+        if ui.checkbox(&mut play, "Play on open").on_hover_text(hint).changed() {
+            out.push(Action::SetPlayOnOpen(play));
         }
         let mut keep = doc.keep_previous;
         let hint = "On a reload, compare with the version before it (the Compare section, a ghost skeleton)";

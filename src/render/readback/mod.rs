@@ -3,11 +3,13 @@
 //! CPU adapters such as lavapipe), offscreen pictures, skinning captures and contact sheets. The browser build
 //! leaves this module out, in `render/mod.rs`, and nowhere else.
 
+mod bones;
 mod capture;
 mod sheet;
 
 use image::RgbaImage;
 
+pub use bones::draw_bones;
 pub use capture::{SkinCapture, capture_skinning};
 pub use sheet::{SheetSpec, compose_sheet, draw_label, render_sheet, sheet_frames};
 
