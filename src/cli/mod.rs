@@ -196,3 +196,15 @@ pub fn load_with_attachments(file: &Path, attach_files: &[PathBuf]) -> Result<(S
     }
     Ok((scene, reports))
 }
+
+/// Parses `AxB` (`640x480`, `4x3`), each between `min` and `max` (`--size`, `--sheet` of `render` and `pose`).
+pub(crate) fn parse_pair(s: &str, flag: &str, min: u32, max: u32) -> Result<(u32, u32), CliError> {
+    let bad = || CliError::usage(format!("{flag} {s}: expected WxH, two whole numbers from {min} to {max}"));
+    let (a, b) = s.split_once(['x', 'X']).ok_or_else(bad)?;
+    let a: u32 = a.trim().parse().map_err(|_| bad())?;
+    let b: u32 = b.trim().parse().map_err(|_| bad())?;
+    if !(min..=max).contains(&a) || !(min..=max).contains(&b) {
+        return Err(bad());
+    }
+    Ok((a, b))
+}

@@ -242,7 +242,7 @@ fn pick_ray(
     args: &PoseArgs,
     at: &str,
 ) -> Result<(glam::Vec3, glam::Vec3), CliError> {
-    let (w, h) = super::render::parse_pair(&args.size, "--size", 1, 8192)?;
+    let (w, h) = super::parse_pair(&args.size, "--size", 1, 8192)?;
     let (x, y) = at
         .split_once(',')
         .and_then(|(x, y)| Some((x.trim().parse::<u32>().ok()?, y.trim().parse::<u32>().ok()?)))

@@ -7,7 +7,7 @@ use clap::Args;
 use glam::Vec3;
 
 use super::pose::select;
-use super::{CliError, load_with_attachments};
+use super::{CliError, load_with_attachments, parse_pair};
 use crate::anim::{MAX_ONION_FRAMES, PoseInput};
 use crate::render::record::{self, AnimatedFormat, Recorder};
 use crate::render::{
@@ -495,18 +495,6 @@ fn morph_overrides(scene: &crate::scene::Scene, given: &[String]) -> Result<Vec<
         out[i] = Some(weight);
     }
     Ok(out)
-}
-
-/// Parses `AxB` (`640x480`, `4x3`), each between `min` and `max`.
-pub(super) fn parse_pair(s: &str, flag: &str, min: u32, max: u32) -> Result<(u32, u32), CliError> {
-    let bad = || CliError::usage(format!("{flag} {s}: expected WxH, two whole numbers from {min} to {max}"));
-    let (a, b) = s.split_once(['x', 'X']).ok_or_else(bad)?;
-    let a: u32 = a.trim().parse().map_err(|_| bad())?;
-    let b: u32 = b.trim().parse().map_err(|_| bad())?;
-    if !(min..=max).contains(&a) || !(min..=max).contains(&b) {
-        return Err(bad());
-    }
-    Ok((a, b))
 }
 
 fn parse_background(s: &str) -> Result<Background, CliError> {

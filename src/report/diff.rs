@@ -248,8 +248,8 @@ fn skeleton(old: &Scene, new: &Scene, o: &DiffOptions, out: &mut Vec<String>) {
     let (a, b) = (&old.skeleton, &new.skeleton);
     count("joints", a.len(), b.len(), out);
     let parent = |s: &crate::scene::Skeleton, i: usize| s.joints[i].parent.map(|p| s.display_name(p));
-    let removed: Vec<usize> = (0..a.len()).filter(|&i| counterpart(a, b, i).is_none()).collect();
-    let added: Vec<usize> = (0..b.len()).filter(|&i| counterpart(b, a, i).is_none()).collect();
+    let removed: Vec<usize> = (0..a.len()).filter(|&i| b.counterpart(a, i).is_none()).collect();
+    let added: Vec<usize> = (0..b.len()).filter(|&i| a.counterpart(b, i).is_none()).collect();
     // A joint gone from one index and another come at the same index, under the same parent: a rename.
     let mut renamed = Vec::new();
     for &i in &removed {
@@ -266,7 +266,7 @@ fn skeleton(old: &Scene, new: &Scene, o: &DiffOptions, out: &mut Vec<String>) {
         out.push(format!("joint \"{}\" added ({p})", b.display_name(i)));
     }
     for (i, j) in a.joints.iter().enumerate() {
-        let Some(k) = counterpart(a, b, i).or_else(|| renamed.contains(&i).then_some(i)) else { continue };
+        let Some(k) = b.counterpart(a, i).or_else(|| renamed.contains(&i).then_some(i)) else { continue };
         let (pa, pb) = (parent(a, i), parent(b, k));
         if pa != pb && !renamed.contains(&i) {
             let name = |p: Option<String>| p.map_or("none".to_string(), |p| format!("\"{p}\""));
@@ -317,7 +317,7 @@ fn skin_tolerance(old: &Scene, o: &DiffOptions) -> f32 {
 fn motion(old: &Scene, a: &Clip, new: &Scene, b: &Clip, o: &DiffOptions, vertex_pairs: &[(u32, u32)], d: &mut Diff) {
     let frames = a.frame_count.min(b.frame_count).max(1);
     let pairs: Vec<(usize, usize)> =
-        (0..old.skeleton.len()).filter_map(|i| Some((i, counterpart(&old.skeleton, &new.skeleton, i)?))).collect();
+        (0..old.skeleton.len()).filter_map(|i| Some((i, new.skeleton.counterpart(&old.skeleton, i)?))).collect();
     let nv = old.vertices.len().max(new.vertices.len());
     let skin = !vertex_pairs.is_empty() && (nv as u64).saturating_mul(u64::from(frames)) <= o.skin_budget;
     if !vertex_pairs.is_empty() && !skin {
@@ -440,16 +440,6 @@ fn nth(meshes: &[crate::scene::Mesh], i: usize) -> usize {
 /// The `k`-th mesh named `name`.
 fn find<'a>(meshes: &'a [crate::scene::Mesh], name: &str, k: usize) -> Option<&'a crate::scene::Mesh> {
     meshes.iter().filter(|m| m.name == name).nth(k)
-}
-
-/// The joint of `to` that joint `i` of `from` matches: by name, or for an unnamed joint (IQM animation-only
-/// files) the unnamed joint at the same index.
-pub fn counterpart(from: &crate::scene::Skeleton, to: &crate::scene::Skeleton, i: usize) -> Option<usize> {
-    let name = &from.joints.get(i)?.name;
-    if name.is_empty() {
-        return to.joints.get(i).filter(|j| j.name.is_empty()).map(|_| i);
-    }
-    to.find(name)
 }
 
 #[cfg(test)]

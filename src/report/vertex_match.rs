@@ -210,7 +210,7 @@ impl Source<'_> {
         let skinned = va.is_skinned() && vb.is_skinned();
         // OLD's joints in NEW's numbering.
         let map = (0..old.skeleton.len() as u32)
-            .map(|i| super::diff::counterpart(&old.skeleton, &new.skeleton, i as usize).map_or(absent(i), |k| k as u32))
+            .map(|i| new.skeleton.counterpart(&old.skeleton, i as usize).map_or(absent(i), |k| k as u32))
             .collect();
         let identity = (0..new.skeleton.len() as u32).collect();
         [

@@ -96,6 +96,17 @@ impl Skeleton {
         self.joints.iter().position(|j| j.name == name)
     }
 
+    /// The joint of this skeleton that joint `i` of `from` matches: by name, or for an unnamed joint (IQM
+    /// animation-only files) the unnamed joint at the same index. How `diff`, Compare and vertex pairing match
+    /// joints between two versions of a model.
+    pub fn counterpart(&self, from: &Skeleton, i: usize) -> Option<usize> {
+        let name = &from.joints.get(i)?.name;
+        if name.is_empty() {
+            return self.joints.get(i).filter(|j| j.name.is_empty()).map(|_| i);
+        }
+        self.find(name)
+    }
+
     /// The joint's name, or `#index` when it has none.
     pub fn display_name(&self, index: usize) -> String {
         match self.joints.get(index) {

@@ -9,7 +9,7 @@ use glam::Vec3;
 
 use super::pose_key::PoseKey;
 use crate::anim::Pose;
-use crate::report::diff::{Diff, DiffOptions, counterpart, diff};
+use crate::report::diff::{Diff, DiffOptions, diff};
 use crate::scene::{DEFAULT_FPS, Scene};
 
 /// The reference of a document: its name, its scene in the model's axes, and the diff against the model.
@@ -50,8 +50,7 @@ impl Reference {
     fn with_stamp(name: String, mut scene: Scene, model: &Scene, model_name: &str, stamp: u64) -> Reference {
         crate::convert::to_up(&mut scene, model.up);
         let d = diff(&scene, &name, model, model_name, &DiffOptions::default());
-        let counterparts =
-            (0..model.skeleton.len()).map(|i| counterpart(&model.skeleton, &scene.skeleton, i)).collect();
+        let counterparts = (0..model.skeleton.len()).map(|i| scene.skeleton.counterpart(&model.skeleton, i)).collect();
         Reference { name, scene, diff: d, stamp, posed: RefCell::new(None), counterparts }
     }
 

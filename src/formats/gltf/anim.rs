@@ -136,7 +136,7 @@ fn read_animation(
     }
     let (fps, frame_count) = frame_rate(&mut times_all);
     // rigscope's own exports say the clip's rate, length and looping (a looping clip's last key is frame 0 again).
-    let own = rigscope_extras(anim.extras());
+    let own = super::extras::rigscope_extras(anim.extras());
     let fps = own.as_ref().and_then(|e| e["frameRate"].as_f64()).map_or(fps, |f| f as f32);
     let frame_count = own.as_ref().and_then(|e| e["frameCount"].as_u64()).map_or(frame_count, |n| n as u32);
     let looping = own.as_ref().and_then(|e| e["looping"].as_bool()).unwrap_or(false);
@@ -166,13 +166,6 @@ fn frame_rate(times: &mut [f32]) -> (f32, u32) {
     }
     let frames = (end * fps - 1e-3).ceil().clamp(0.0, 1e7) as u32 + 1;
     (fps, frames)
-}
-
-/// The `extras.rigscope` object rigscope's exporter writes, when present and valid.
-pub(super) fn rigscope_extras(extras: &gltf::json::Extras) -> Option<serde_json::Value> {
-    let value: serde_json::Value = serde_json::from_str(extras.as_ref()?.get()).ok()?;
-    let own = value.get("rigscope")?;
-    own.is_object().then(|| own.clone())
 }
 
 #[cfg(test)]

@@ -47,7 +47,7 @@ pub fn read(
         // rigscope's exports keep a texture reference whose file wasn't found, so a round trip still names it.
         if out.texture.is_none()
             && let Some(name) =
-                super::anim::rigscope_extras(m.extras()).and_then(|e| e["texture"].as_str().map(str::to_string))
+                super::extras::rigscope_extras(m.extras()).and_then(|e| e["texture"].as_str().map(str::to_string))
         {
             out.texture = Some(name);
         }

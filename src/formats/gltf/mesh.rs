@@ -110,7 +110,8 @@ pub fn read(
             };
             // rigscope's exports name each primitive's mesh; other files get the mesh's name (and the
             // primitive's number when there are several).
-            let own = super::anim::rigscope_extras(prim.extras()).and_then(|e| e["mesh"].as_str().map(str::to_string));
+            let own =
+                super::extras::rigscope_extras(prim.extras()).and_then(|e| e["mesh"].as_str().map(str::to_string));
             let name = own.unwrap_or_else(|| {
                 mesh.name().map_or_else(|| format!("mesh {}", mesh.index()), str::to_string)
                     + &if mesh.primitives().len() > 1 { format!(".{}", prim.index()) } else { String::new() }

@@ -11,6 +11,7 @@ mod accessor;
 mod anim;
 mod camera;
 mod container;
+mod extras;
 mod material;
 mod mesh;
 mod nodes;

@@ -253,6 +253,6 @@ fn skin_map(
 /// Nodes rigscope's exporter marks `extras.rigscope.unweighted`.
 fn unweighted_nodes(doc: &gltf::Document) -> Vec<bool> {
     doc.nodes()
-        .map(|n| super::anim::rigscope_extras(n.extras()).is_some_and(|e| e["unweighted"].as_bool() == Some(true)))
+        .map(|n| super::extras::rigscope_extras(n.extras()).is_some_and(|e| e["unweighted"].as_bool() == Some(true)))
         .collect()
 }
