@@ -346,7 +346,14 @@ impl ViewState {
             [x, y, z, 1.0, r, g, b, 1.0]
         });
         self.hidden = input.pose.hidden;
-        let shadow = super::shadow::shadow_view(input, model.bind_bounds()).filter(|_| o.mesh && !self.hidden);
+        let frame = super::shadow::ShadowInput {
+            camera: input.camera,
+            light: input.light,
+            self_shadow: input.self_shadow,
+            mmd_shadow: o.self_shadow,
+            view_shadow: o.view_self_shadow,
+        };
+        let shadow = super::shadow::shadow_view(frame, model.bind_bounds()).filter(|_| o.mesh && !self.hidden);
         let shadow_uniforms = super::shadow::ShadowView::uniforms(shadow.as_ref());
         write_uniforms(renderer, &self.uniforms, input.camera, aspect, [wire, params, modes], light, &shadow_uniforms);
         self.ground_shadow = o.ground_shadow && input.light.is_some();

@@ -10,7 +10,7 @@ use wgpu::util::DeviceExt;
 
 use super::data_texture::DataTexture;
 use super::texture;
-use super::{Renderer, bytes, wireframe};
+use super::{Renderer, bytes};
 use crate::scene::{
     AlphaMode, FrameBounds, FrontFace, Scene, SphereBlend, UV_IDENTITY, UpAxis, UvAnimation, VertexStreams,
 };
@@ -161,7 +161,7 @@ impl GpuModel {
             contents: bytes(if index_data.is_empty() { &[0u32; 4][..] } else { &index_data }),
             usage: wgpu::BufferUsages::INDEX,
         });
-        let edge_data = wireframe::edges(&scene.triangles);
+        let edge_data = crate::scene::unique_edges(&scene.triangles);
         let edges = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
             label: Some("edges"),
             contents: bytes(if edge_data.is_empty() { &[0u32; 4][..] } else { &edge_data }),

@@ -10,7 +10,7 @@
 
 use glam::{Mat4, Vec3};
 
-use super::frame::FrameInput;
+use super::camera::Camera;
 use crate::scene::FrameBounds;
 
 /// The side of the shadow map in texels (nanoem's default for MikuMikuDance's map): 0.043 units a texel at
@@ -51,25 +51,36 @@ struct Coverage {
     rate: f32,
 }
 
+/// What of a frame the self-shadow depends on (from [`super::FrameInput`]; the frame passes it in, so this file
+/// and the frame's don't import each other).
+#[derive(Clone, Copy)]
+pub(crate) struct ShadowInput<'a> {
+    pub camera: &'a Camera,
+    pub light: Option<crate::scene::Light>,
+    pub self_shadow: Option<crate::scene::SelfShadow>,
+    /// [`super::Overlays::self_shadow`] and [`super::Overlays::view_self_shadow`].
+    pub mmd_shadow: bool,
+    pub view_shadow: bool,
+}
+
 /// The frame's self-shadow view, or `None` when no self-shadow is drawn: MikuMikuDance's, when the overlays
 /// ask for it ([`super::Overlays::self_shadow`]) and the frame has a light and a self-shadow
-/// ([`FrameInput::self_shadow`]); for a scene without a light of its own, one from the viewer's key light (from
+/// ([`super::FrameInput::self_shadow`]); for a scene without a light of its own, one from the viewer's key light (from
 /// the eye and above it, as `fs_mesh` lights toon ramps) when [`super::Overlays::view_self_shadow`] asks,
 /// covering `bounds` (the model's, model space) around the camera's target.
-pub(crate) fn shadow_view(input: &FrameInput<'_>, bounds: Option<FrameBounds>) -> Option<ShadowView> {
-    let camera = input.camera;
+pub(crate) fn shadow_view(frame: ShadowInput<'_>, bounds: Option<FrameBounds>) -> Option<ShadowView> {
+    let camera = frame.camera;
     let to_world = camera.model_matrix();
     let centre = camera.fixed.map_or(camera.target, |f| f.target);
-    let o = input.overlays;
-    let coverage = match (input.light, input.self_shadow) {
-        (Some(light), Some(s)) if o.self_shadow => Coverage {
+    let coverage = match (frame.light, frame.self_shadow) {
+        (Some(light), Some(s)) if frame.mmd_shadow => Coverage {
             travel: to_world.transform_vector3(light.direction).normalize_or_zero(),
             centre,
             half_extent: s.half_extent(),
             half_depth: s.half_depth(),
             rate: s.rate(),
         },
-        (None, _) if o.view_self_shadow => {
+        (None, _) if frame.view_shadow => {
             let size = bounds.map_or(1.0, |b| b.diagonal()).max(1e-6);
             let to_eye = (camera.eye() - centre).normalize_or(Vec3::Z);
             Coverage {

@@ -4,19 +4,6 @@
 use super::model::GpuModel;
 use super::{Layouts, mesh};
 
-/// The unique edges of `triangles` as pairs of vertex indices (lower index first), sorted.
-pub(crate) fn edges(triangles: &[[u32; 3]]) -> Vec<u32> {
-    let mut e: Vec<(u32, u32)> = triangles
-        .iter()
-        .flat_map(|t| [(t[0], t[1]), (t[1], t[2]), (t[2], t[0])])
-        .filter(|(a, b)| a != b)
-        .map(|(a, b)| (a.min(b), a.max(b)))
-        .collect();
-    e.sort_unstable();
-    e.dedup();
-    e.into_iter().flat_map(|(a, b)| [a, b]).collect()
-}
-
 pub(crate) struct WirePipeline {
     pipeline: wgpu::RenderPipeline,
 }
@@ -68,13 +55,5 @@ impl WirePipeline {
         mesh::bind_streams(pass, model);
         pass.set_index_buffer(model.edges.slice(..), wgpu::IndexFormat::Uint32);
         pass.draw_indexed(0..model.edge_index_count, 0, 0..1);
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn shared_edges_appear_once() {
-        assert_eq!(super::edges(&[[0, 1, 2], [2, 1, 3]]), vec![0, 1, 0, 2, 1, 2, 1, 3, 2, 3]);
     }
 }

@@ -50,6 +50,20 @@ fn weld(positions: &[Vec3], joints: Option<&[[u32; 4]]>, weights: Option<&[[f32;
     (welded, count as usize)
 }
 
+/// The unique edges of `triangles` as pairs of vertex indices (lower index first), sorted: what the wireframe
+/// overlay draws.
+pub fn unique_edges(triangles: &[[u32; 3]]) -> Vec<u32> {
+    let mut e: Vec<(u32, u32)> = triangles
+        .iter()
+        .flat_map(|t| [(t[0], t[1]), (t[1], t[2]), (t[2], t[0])])
+        .filter(|(a, b)| a != b)
+        .map(|(a, b)| (a.min(b), a.max(b)))
+        .collect();
+    e.sort_unstable();
+    e.dedup();
+    e.into_iter().flat_map(|(a, b)| [a, b]).collect()
+}
+
 /// Adjacency for `triangles` (indices into `positions`, all in range): entry `[t][e]` is the triangle across
 /// edge `(v[e], v[(e+1)%3])`, or [`NONE`].
 ///
@@ -126,6 +140,11 @@ pub(crate) fn group_by_key(n: usize, keys: usize, key: impl Fn(u32) -> u32) -> (
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn shared_edges_appear_once() {
+        assert_eq!(unique_edges(&[[0, 1, 2], [2, 1, 3]]), vec![0, 1, 0, 2, 1, 2, 1, 3, 2, 3]);
+    }
 
     #[test]
     fn quad_split_along_a_seam_is_still_connected() {

@@ -20,7 +20,7 @@ mod skeleton;
 mod vmd;
 
 pub(crate) use adjacency::group_by_key;
-pub use adjacency::triangle_adjacency;
+pub use adjacency::{triangle_adjacency, unique_edges};
 pub use camera::{CameraKey, CameraPropertyKey, CameraTrack, CameraView};
 pub use clip::{
     BoundsAccumulator, Clip, ClipData, DEFAULT_FPS, Easing, FrameBounds, IkSwitchTrack, Interpolation, Key, MorphTrack,
