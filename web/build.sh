@@ -8,6 +8,8 @@ cd "$(dirname "$0")/.."
 export CARGO_TERM_COLOR="${CARGO_TERM_COLOR:-never}"
 OUT=target/web
 TARGET_DIR="${CARGO_TARGET_DIR:-target}"
+# web-release by default; the tests build with web-test (Cargo.toml says why).
+PROFILE="${RIGSCOPE_WEB_PROFILE:-web-release}"
 source web/toolchain.sh
 echo "== wasm32 standard library: $WASM_STD"
 
@@ -20,13 +22,13 @@ if [ "$have" != "$want" ]; then
   export PATH="${CARGO_HOME:-$HOME/.cargo}/bin:$PATH"
 fi
 
-echo "== cargo rustc --profile web-release --target $TARGET"
-cargo rustc --locked --profile web-release --lib --target "$TARGET" --crate-type cdylib "${WASM_ARGS[@]}"
+echo "== cargo rustc --profile $PROFILE --target $TARGET"
+cargo rustc --locked --profile "$PROFILE" --lib --target "$TARGET" --crate-type cdylib "${WASM_ARGS[@]}"
 
 echo "== wasm-bindgen"
 rm -rf "$OUT"
 mkdir -p "$OUT/fonts"
-wasm-bindgen "$TARGET_DIR/$TARGET/web-release/rigscope.wasm" --out-dir "$OUT" --target web --no-typescript \
+wasm-bindgen "$TARGET_DIR/$TARGET/$PROFILE/rigscope.wasm" --out-dir "$OUT" --target web --no-typescript \
   --remove-name-section --remove-producers-section
 cp web/index.html "$OUT/"
 # Japanese (and Chinese) bone and morph names need a CJK font: Droid Sans Fallback (Apache-2.0), cut by fontTools
