@@ -33,19 +33,30 @@ pub fn pose_frame(
 ) -> Vec<f32> {
     match sim {
         Some(sim) => {
-            *pose = match seek {
-                Seek::Held => sim.pose(scene, input),
-                Seek::FromStart => sim.play_to(scene, input),
-            };
+            *pose = simulated(scene, sim, input, seek);
             crate::anim::clip_morph_weights(&scene.morphs, input.clip, input.frame, input.default_fps)
         }
         None => pose.update_input(scene, input),
     }
 }
 
-/// [`pose_frame`] into a new pose.
+/// [`pose_frame`] into a new pose, for callers that don't show the clip's own morph weights (which a simulated
+/// frame would sample a second time).
 pub fn frame_pose(scene: &Scene, sim: Option<&mut Simulation>, input: &PoseInput, seek: Seek) -> Pose {
-    let mut pose = Pose::default();
-    pose_frame(scene, sim, input, seek, &mut pose);
-    pose
+    match sim {
+        Some(sim) => simulated(scene, sim, input, seek),
+        None => {
+            let mut pose = Pose::default();
+            pose.update_input(scene, input);
+            pose
+        }
+    }
+}
+
+/// The frame reached by `sim` as `seek` says.
+fn simulated(scene: &Scene, sim: &mut Simulation, input: &PoseInput, seek: Seek) -> Pose {
+    match seek {
+        Seek::Held => sim.pose(scene, input),
+        Seek::FromStart => sim.play_to(scene, input),
+    }
 }
