@@ -154,9 +154,17 @@ impl App {
     /// After a model with clips opened or a motion attached: a preview shows the motion, so the clip shown
     /// (selected at frame 0) starts playing, as the command line opens files, unless "Play on open" is off.
     fn play_opened(&mut self) {
-        let on = self.prefs.play_on_open;
-        if let Some(doc) = self.documents.get_mut(self.active).filter(|_| on) {
-            doc.player.playing = doc.current_clip().is_some();
+        if self.prefs.play_on_open {
+            self.play();
+        }
+    }
+
+    /// Starts the clip shown playing as the Play button does (a clamped clip at its end starts over); nothing
+    /// without a clip, or when it plays already. The command line and the page's `?open=` start this way whatever
+    /// "Play on open" says.
+    pub fn play(&mut self) {
+        if self.current_clip_frame().is_some() && !self.player().playing {
+            self.apply(Action::TogglePlay);
         }
     }
 

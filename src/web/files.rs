@@ -268,9 +268,7 @@ impl Inbox {
                     } else if let Purpose::OpenUrls(base) = batch.purpose {
                         self.fetch_missing(app, dir, &base);
                         // Files named in the address open moving, as files named on the window's command line.
-                        if app.current_clip_frame().is_some() && !app.player().playing {
-                            app.apply(crate::app::Action::TogglePlay);
-                        }
+                        app.play();
                     }
                 }
             }

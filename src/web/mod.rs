@@ -122,10 +122,8 @@ impl WebHandle {
 
     /// Starts playback again.
     pub fn play(&self) {
-        if let Some(mut web) = self.runner.app_mut::<WebApp>()
-            && !web.app.player().playing
-        {
-            web.app.apply(crate::app::Action::TogglePlay);
+        if let Some(mut web) = self.runner.app_mut::<WebApp>() {
+            web.app.play();
             web.files.repaint();
         }
     }
@@ -233,9 +231,7 @@ impl WebApp {
         }
         files.fetch_cjk_font();
         // A viewer opens moving, as the window does.
-        if app.current_clip_frame().is_some() && !app.player().playing {
-            app.apply(crate::app::Action::TogglePlay);
-        }
+        app.play();
         WebApp { app, gpu, last_frame: Instant::now(), files, status, saved: None }
     }
 

@@ -30,7 +30,7 @@ use winit::event::WindowEvent;
 use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop, EventLoopProxy};
 use winit::window::{Window, WindowId};
 
-use crate::app::{Action, App, Intent, Notice};
+use crate::app::{App, Intent, Notice};
 use crate::view::{BACKGROUND, Navigation, Stage, navigate};
 use gpu::{Gpu, PixelRect, UiFrame};
 
@@ -192,10 +192,8 @@ impl Viewer {
             viewer.app.compare_with_path(&other);
         }
         viewer.sync_watcher();
-        // A viewer opens moving: start the first clip playing (the app opens models paused).
-        if viewer.app.current_clip_frame().is_some() && !viewer.app.player().playing {
-            viewer.app.apply(Action::TogglePlay);
-        }
+        // Files named on the command line open moving, whatever "Play on open" says.
+        viewer.app.play();
         viewer
     }
 
