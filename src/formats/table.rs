@@ -36,8 +36,6 @@ pub type Reader = fn(&str, &[u8], Option<&Path>) -> Result<Scene, LoadError>;
 pub struct FileFormat {
     /// Short name: `check`'s rule ids (`iqm.unreadable`) and the formats' folder under `src/formats/`.
     pub id: &'static str,
-    /// What the format is, for people.
-    pub name: &'static str,
     /// Lower-case extensions without the dot, the usual one first.
     pub extensions: &'static [&'static str],
     pub role: Role,
@@ -61,7 +59,6 @@ impl FileFormat {
 pub static FORMATS: [FileFormat; 9] = [
     FileFormat {
         id: "gltf",
-        name: "glTF 2.0",
         extensions: &["glb", "gltf"],
         role: Role::Model,
         sniff: super::gltf::sniff,
@@ -73,7 +70,6 @@ pub static FORMATS: [FileFormat; 9] = [
     },
     FileFormat {
         id: "iqm",
-        name: "Inter-Quake Model",
         extensions: &["iqm"],
         role: Role::Model,
         sniff: super::iqm::sniff,
@@ -82,7 +78,6 @@ pub static FORMATS: [FileFormat; 9] = [
     },
     FileFormat {
         id: "iqe",
-        name: "Inter-Quake Export",
         extensions: &["iqe"],
         role: Role::Model,
         sniff: super::iqe::sniff,
@@ -91,7 +86,6 @@ pub static FORMATS: [FileFormat; 9] = [
     },
     FileFormat {
         id: "mvd",
-        name: "MikuMikuMoving motion",
         extensions: &["mvd"],
         role: Role::Motion,
         sniff: super::mvd::sniff,
@@ -100,7 +94,6 @@ pub static FORMATS: [FileFormat; 9] = [
     },
     FileFormat {
         id: "vmd",
-        name: "MikuMikuDance motion",
         extensions: &["vmd"],
         role: Role::Motion,
         sniff: super::vmd::sniff,
@@ -109,7 +102,6 @@ pub static FORMATS: [FileFormat; 9] = [
     },
     FileFormat {
         id: "vpd",
-        name: "MikuMikuDance pose",
         extensions: &["vpd"],
         role: Role::Motion,
         sniff: super::vpd::sniff,
@@ -118,7 +110,6 @@ pub static FORMATS: [FileFormat; 9] = [
     },
     FileFormat {
         id: "pmx",
-        name: "PMX model (MikuMikuDance)",
         extensions: &["pmx"],
         role: Role::Model,
         sniff: super::pmx::sniff,
@@ -127,7 +118,6 @@ pub static FORMATS: [FileFormat; 9] = [
     },
     FileFormat {
         id: "pmd",
-        name: "PMD model (MikuMikuDance)",
         extensions: &["pmd"],
         role: Role::Model,
         sniff: super::pmd::sniff,
@@ -136,7 +126,6 @@ pub static FORMATS: [FileFormat; 9] = [
     },
     FileFormat {
         id: "rsm",
-        name: "Ragnarok Online model",
         extensions: &["rsm", "rsm2"],
         role: Role::Model,
         sniff: super::rsm::sniff,
