@@ -1,8 +1,11 @@
 //! One way to pose a frame (issue 34): the window's documents, `pose`, `render`, `thumbnail`, contact sheets,
-//! recordings and `convert`'s bakes pose through `physics::pose_frame`. The corpus character dancing its motion
-//! is posed through each former caller's path, and every palette must equal, bit for bit, the one the primitive
-//! it used to call by hand gives (`Simulation::pose` for playback, `Simulation::play_to` from the clip's start,
-//! `Pose::update_scene_with` for the motion alone): a refactor of who calls what must not move a single float.
+//! recordings and `convert`'s bakes pose through `physics::pose_frame` (or `frame_pose`, the same into a new
+//! pose). The corpus character dancing its motion is posed by the entry point in each way those callers use it
+//! (playback with overrides, from the clip's start, with and without physics), and every palette must equal, bit
+//! for bit, the one the primitive they used to call by hand gives (`Simulation::pose`, `Simulation::play_to`,
+//! `Pose::update_scene_with`); the window's document and the `pose` command are then checked end to end against
+//! the entry point. The GPU callers (`render`, sheets, recordings, thumbnails) are covered by their own golden
+//! and output tests.
 
 use std::path::Path;
 use std::process::Command;

@@ -688,8 +688,7 @@ fn a_drop_with_a_motion_plays_it_and_a_model_without_clips_stays_still() {
     assert_ne!(h.state().app.pose().world, before, "the character moves");
 
     // A model without clips: nothing to play.
-    let still = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/corpus/iqm/redeclipse_rifle.iqm"));
-    h.state_mut().app.open_path(&still);
+    h.state_mut().app.open_path(&corpus("redeclipse_rifle.iqm"));
     h.run();
     let app = &mut h.state_mut().app;
     assert!(app.problems().is_empty(), "{:?}", app.problems());
