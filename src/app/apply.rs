@@ -109,7 +109,7 @@ fn apply_to_document(doc: &mut Document, action: Action) {
             }
         }
         Action::SelectJoint(j) => {
-            doc.selected_joint = j.filter(|&j| j < doc.model.scene.skeleton.len());
+            doc.selection.joint = j.filter(|&j| j < doc.model.scene.skeleton.len());
         }
         Action::SetMeshHidden(i, hidden) => {
             if let Some(h) = doc.hidden_meshes.get_mut(i) {
@@ -122,10 +122,10 @@ fn apply_to_document(doc: &mut Document, action: Action) {
         Action::ResetPhysics => doc.reset_physics(),
         Action::SelectBody(b) => {
             let bodies = doc.model.scene.mmd.as_ref().map_or(0, |m| m.rigid_bodies.len());
-            doc.selected_body = b.filter(|&b| b < bodies);
+            doc.selection.body = b.filter(|&b| b < bodies);
         }
         Action::SetMmdAxes(on) => doc.set_mmd_axes(on),
-        Action::SelectCurve(c) => doc.curve = c,
+        Action::SelectCurve(c) => doc.selection.curve = c,
         Action::GoToFinding(i) => {
             if let Some(place) = doc.findings.get(i).map(|f| f.place.clone()) {
                 doc.go_to(&place);

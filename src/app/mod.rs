@@ -18,6 +18,7 @@ mod panels;
 mod pick;
 mod reload;
 mod sections;
+mod selection;
 pub mod settings;
 pub mod shortcuts;
 
@@ -386,7 +387,7 @@ impl App {
                 (self.document(), self.chrome.view_rect, self.chrome.view_projection)
         {
             let names: Vec<&str> = doc.scene().skeleton.joints.iter().map(|j| j.name.as_str()).collect();
-            labels::paint(ui, rect, to_clip, &names, &doc.pose().world, doc.selected_joint);
+            labels::paint(ui, rect, to_clip, &names, &doc.pose().world, doc.selection.joint);
         }
         if let Some((name, done, total)) = &self.chrome.recording {
             egui::Window::new("Recording").collapsible(false).resizable(false).show(ui.ctx(), |ui| {
@@ -615,7 +616,7 @@ impl App {
 
     /// What the curve view plots.
     pub fn curve(&self) -> Option<CurveTarget> {
-        self.document()?.curve
+        self.document()?.selection.curve
     }
 
     /// Seconds into the clip shown (0 without one), where animated UVs are evaluated.
@@ -642,7 +643,7 @@ impl App {
 
     /// The joint selected in the sidebar.
     pub fn selected_joint(&self) -> Option<usize> {
-        self.document()?.selected_joint
+        self.document()?.selection.joint
     }
 
     /// Bumps whenever the shown model or its attachments change (clips included), or another model is shown.

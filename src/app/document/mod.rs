@@ -3,6 +3,7 @@
 //! the pose and its cache, selection, hidden meshes, the curve view, the MMD axis switch, reload state and the
 //! findings. The app holds a list of documents (one per tab); sections borrow the shown one.
 
+mod memo;
 pub(super) mod model;
 pub(super) mod player;
 mod pose_key;
@@ -15,11 +16,13 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use super::actions::CurveTarget;
+use super::selection::Selection;
 use crate::anim::BOUNDS_TOLERANCE;
 use crate::anim::{Pose, attach};
 use crate::check::{Finding, Place};
 use crate::scene::{CameraTrack, Clip, DEFAULT_FPS, FrameBounds, Scene};
 use crate::textures::TextureSet;
+use memo::Memos;
 use model::{Attachment, ClipMeta, Model};
 use player::Player;
 
@@ -137,23 +140,6 @@ struct PoseCache {
     computed_key: Option<PoseKey>,
 }
 
-/// The pose shown and the joint, and what the key, the appends and IK made of the joint's local transform.
-type ContributionsMemo = ((Option<PoseKey>, usize), [crate::scene::Transform; 3]);
-
-/// What a clip's bounds were computed for: the document's revision and the clip (`None`: the bind pose).
-type BoundsKey = (u64, Option<usize>);
-
-/// Sorted key frames of one clip, all tracks and one joint's, with the [`Document::revision`] they were taken
-/// at.
-#[derive(Debug, Default)]
-struct KeyFrameMemo {
-    all: Option<MemoEntry>,
-    joint: Option<MemoEntry>,
-}
-
-/// (revision, clip, joint) and the frames.
-type MemoEntry = ((u64, usize, Option<usize>), std::rc::Rc<[f32]>);
-
 /// One open model with everything the viewer keeps for it. See the module docs.
 pub struct Document {
     /// Identifies the document for the window, which keys its GPU model and camera on it; never 0.
@@ -165,15 +151,12 @@ pub struct Document {
     pub(super) findings: Vec<Finding>,
     pub(super) player: Player,
     pose: PoseCache,
-    /// [`Document::clip_bounds`] of the last clip asked for, with the revision and clip it was computed for.
-    clip_bounds: std::cell::Cell<Option<(BoundsKey, Option<FrameBounds>)>>,
-    /// [`Document::contributions`] of one joint, with the pose and joint it was computed for.
-    contributions: std::cell::Cell<Option<ContributionsMemo>>,
-    /// The timeline's key frames, computed once per clip and joint (a dance has tens of thousands of keys).
-    key_frames: std::cell::RefCell<KeyFrameMemo>,
+    /// What the panels derive from the model and remember until it changes: bounds, contributions, key frames.
+    memo: Memos,
     /// Bumps whenever the model is rebuilt or its clips' values change: the pose is stale.
     revision: u64,
-    pub(super) selected_joint: Option<usize>,
+    /// The selected joint, body and curve.
+    pub(super) selection: Selection,
     pub(super) hidden_meshes: Vec<bool>,
     /// Per scene morph: the weight a Morphs slider holds in place of the clip's (`None`: the clip's).
     morph_overrides: Vec<Option<f32>>,
@@ -181,8 +164,6 @@ pub struct Document {
     ik_overrides: Vec<Option<bool>>,
     /// Bumps whenever a morph or IK override changes: the pose is stale.
     morph_edits: u64,
-    /// What the curve view plots.
-    pub(super) curve: Option<CurveTarget>,
     /// Attached clips' delta tracks are converted from MMD axes ([`crate::anim::mmd_to_model`]).
     pub(super) mmd_axes: bool,
     /// Where its textures are looked for: the model's folder, or one given with the bytes (the demo's).
@@ -206,8 +187,6 @@ pub struct Document {
     physics_revision: Option<u64>,
     /// Bumps on a physics reset or new physics settings: the pose is stale.
     physics_edits: u64,
-    /// The rigid body selected in the Physics section (highlighted in the view).
-    pub(super) selected_body: Option<usize>,
 }
 
 impl Document {
@@ -232,16 +211,13 @@ impl Document {
             findings: built.findings,
             player,
             pose: PoseCache::default(),
-            key_frames: Default::default(),
-            clip_bounds: Default::default(),
-            contributions: Default::default(),
+            memo: Memos::default(),
             revision: 0,
-            selected_joint: None,
+            selection: Selection::default(),
             hidden_meshes,
             morph_overrides: Vec::new(),
             ik_overrides: Vec::new(),
             morph_edits: 0,
-            curve: None,
             mmd_axes: false,
             texture_dir,
             textures: None,
@@ -254,7 +230,6 @@ impl Document {
             physics: None,
             physics_revision: None,
             physics_edits: 0,
-            selected_body: None,
         }
     }
 
@@ -291,9 +266,9 @@ impl Document {
     pub(super) fn install(&mut self, built: Built, sources: Vec<Source>, memory: ViewMemory, new_geometry: bool) {
         let scene = &built.model.scene;
         let clip = memory.clip_in(scene);
-        self.selected_joint = memory.joint_in(scene);
+        self.selection.joint = memory.joint_in(scene);
         self.hidden_meshes = memory.hidden_in(scene);
-        self.curve = memory.curve_in(scene);
+        self.selection.curve = memory.curve_in(scene);
         // Overrides are kept by name: a morph's, an IK chain's bone.
         let old = &self.model.scene;
         let morph_names = |s: &crate::scene::Scene| s.morphs.iter().map(|m| m.name.clone()).collect::<Vec<_>>();
@@ -322,7 +297,7 @@ impl Document {
 
     /// What a rebuild keeps of the view.
     pub(super) fn view_memory(&self) -> ViewMemory {
-        ViewMemory::take(&self.model, &self.player, self.selected_joint, &self.hidden_meshes, self.curve)
+        ViewMemory::take(&self.model, &self.player, self.selection.joint, &self.hidden_meshes, self.selection.curve)
     }
 
     pub fn id(&self) -> u64 {
@@ -395,14 +370,14 @@ impl Document {
     /// skin the mesh at every sampled frame, so they are computed once per clip until the document changes.
     pub fn clip_bounds(&self, clip: Option<usize>) -> Option<FrameBounds> {
         let key = (self.revision, clip);
-        if let Some((k, b)) = self.clip_bounds.get()
+        if let Some((k, b)) = self.memo.clip_bounds.get()
             && k == key
         {
             return b;
         }
         let scene = &self.model.scene;
         let b = crate::render::animation_bounds(scene, clip, DEFAULT_FPS, &[], crate::render::FRAMING_SAMPLES);
-        self.clip_bounds.set(Some((key, b)));
+        self.memo.clip_bounds.set(Some((key, b)));
         b
     }
 
@@ -411,7 +386,7 @@ impl Document {
     /// each frame.
     pub fn key_frames(&self, clip: usize, joint: Option<usize>) -> std::rc::Rc<[f32]> {
         let Some(c) = self.scene().clips.get(clip) else { return std::rc::Rc::from([]) };
-        let mut memo = self.key_frames.borrow_mut();
+        let mut memo = self.memo.key_frames.borrow_mut();
         let slot = if joint.is_some() { &mut memo.joint } else { &mut memo.all };
         let key = (self.revision, clip, joint);
         match slot {
@@ -494,8 +469,8 @@ impl Document {
             self.physics_revision = Some(self.revision);
             self.physics = crate::physics::Simulation::new(&self.model.scene, settings);
             self.physics_edits += 1;
-            self.selected_body =
-                self.selected_body.filter(|&b| self.physics.as_ref().is_some_and(|s| b < s.rig().bodies.len()));
+            self.selection.body =
+                self.selection.body.filter(|&b| self.physics.as_ref().is_some_and(|s| b < s.rig().bodies.len()));
         } else if let Some(sim) = self.physics.as_mut().filter(|s| s.settings() != settings) {
             sim.set_settings(settings);
             self.physics_edits += 1;
@@ -570,7 +545,7 @@ impl Document {
         }
         // Two extra poses: computed once per pose shown and joint, not every frame the panel is drawn.
         let key = (self.pose.key, j);
-        if let Some((k, steps)) = self.contributions.get()
+        if let Some((k, steps)) = self.memo.contributions.get()
             && k == key
         {
             return Some(steps);
@@ -587,7 +562,7 @@ impl Document {
         };
         crate::anim::apply_bone_morphs(&scene.morphs, &pose.morphs, &mut keyed.locals);
         let steps = [*keyed.locals.get(j)?, appended, shown];
-        self.contributions.set(Some((key, steps)));
+        self.memo.contributions.set(Some((key, steps)));
         Some(steps)
     }
 
@@ -652,7 +627,7 @@ impl Document {
             }
         }
         if let Some(j) = place.joint.filter(|&j| j < self.model.scene.skeleton.len()) {
-            self.selected_joint = Some(j);
+            self.selection.joint = Some(j);
         }
     }
 

@@ -42,7 +42,7 @@ pub fn panel(ui: &mut egui::Ui, doc: Option<&Document>) -> Vec<Action> {
                 }
             });
             // The selected joint's own keys, to find where its motion changes.
-            if let Some(j) = doc.selected_joint.filter(|&j| j < doc.scene().skeleton.len()) {
+            if let Some(j) = doc.selection.joint.filter(|&j| j < doc.scene().skeleton.len()) {
                 let own = doc.key_frames(c, Some(j));
                 ui.horizontal(|ui| {
                     ui.label(format!("{}: {} keys", doc.scene().skeleton.display_name(j), own.len()));

@@ -27,7 +27,7 @@ pub fn section(ui: &mut egui::Ui, doc: &Document, out: &mut Vec<Action>) {
                         match *item {
                             DisplayItem::Bone(b) => {
                                 let Some(bone) = mmd.bones.get(b) else { continue };
-                                let selected = doc.selected_joint == Some(bone.joint);
+                                let selected = doc.selection.joint == Some(bone.joint);
                                 if ui.selectable_label(selected, format!("bone {}", bone.name)).clicked() {
                                     out.push(Action::SelectJoint(if selected { None } else { Some(bone.joint) }));
                                 }

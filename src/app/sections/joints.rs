@@ -7,7 +7,7 @@ use crate::app::actions::Action;
 use crate::app::document::Document;
 
 pub fn section(ui: &mut egui::Ui, doc: &Document, out: &mut Vec<Action>) {
-    let (scene, pose, selected) = (doc.scene(), doc.pose(), doc.selected_joint);
+    let (scene, pose, selected) = (doc.scene(), doc.pose(), doc.selection.joint);
     let sk = &scene.skeleton;
     egui::CollapsingHeader::new(format!("Joints ({})", sk.len())).id_salt("joints").show(ui, |ui| {
         if sk.is_empty() {

@@ -13,7 +13,7 @@ use crate::scene::{Clip, ClipData, MvdInfo, MvdTrackInfo, Scene, Transform};
 const CURVE_SAMPLES: usize = 240;
 
 pub fn section(ui: &mut egui::Ui, doc: &Document, out: &mut Vec<Action>) {
-    let (model, curve) = (&doc.model, doc.curve);
+    let (model, curve) = (&doc.model, doc.selection.curve);
     // The clip shown and where in it (seconds).
     let clip = doc.current_clip();
     let time = clip.map(|_| doc.clip_time());

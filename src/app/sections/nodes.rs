@@ -7,7 +7,7 @@ use crate::app::document::Document;
 use crate::app::sections::meshes::is_texture_path;
 
 pub fn section(ui: &mut egui::Ui, doc: &Document, out: &mut Vec<Action>) {
-    let (scene, selected_joint) = (doc.scene(), doc.selected_joint);
+    let (scene, selected_joint) = (doc.scene(), doc.selection.joint);
     // `None` until the textures were looked for.
     let missing = doc.missing_textures.as_deref();
     let Some(info) = scene.rsm.as_deref() else { return };

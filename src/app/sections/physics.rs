@@ -101,7 +101,7 @@ pub fn section(
                         (true, true) => " — switched off by the motion here (steered to its bone)",
                     };
                     let text = format!("{}: {}{demoted}, on {bone}{off}", b.name, b.mode.label());
-                    let selected = doc.selected_body == Some(i);
+                    let selected = doc.selection.body == Some(i);
                     if ui.selectable_label(selected, text).clicked() {
                         out.push(Action::SelectBody(if selected { None } else { Some(i) }));
                     }
@@ -140,7 +140,7 @@ pub fn shapes(doc: &Document) -> Vec<crate::render::WireShape> {
             Shape::Box { half } => WireKind::Box { half },
             Shape::Capsule { radius, half_height } => WireKind::Capsule { radius, half_height },
         };
-        let color = match (doc.selected_body == Some(i), b.mode) {
+        let color = match (doc.selection.body == Some(i), b.mode) {
             (true, _) => SELECTED,
             (false, Mode::Follow) => FOLLOW,
             (false, Mode::Dynamic) => DYNAMIC,
