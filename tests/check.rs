@@ -24,7 +24,14 @@ fn check(rel: &str) -> Vec<Finding> {
 fn clean_corpus_files_have_no_findings_and_none_has_a_false_error() {
     // The corpus ships without these models' textures (see its PROVENANCE.md): that is their only finding.
     for rel in ["iqm/raylib_guy.iqm", "iqm/redeclipse_rifle.iqm", "iqm/unv_medistat.iqe", "iqm/unv_rocket.iqe"] {
-        let f = check(rel);
+        let mut f = check(rel);
+        // Besides, the medistat's "destroyed" is 31 frames of one pose: a state Unvanquished holds, which the
+        // still-clip rule names as it should (BENCHMARKS.md, "Motion detectors").
+        if rel.ends_with("unv_medistat.iqe") {
+            let still: Vec<_> = f.iter().filter(|f| f.rule == "anim.clip.still").map(|f| f.place.clip).collect();
+            assert_eq!(still, [Some(9)], "{rel}: only \"destroyed\" is still");
+            f.retain(|f| f.rule != "anim.clip.still");
+        }
         assert!(!f.is_empty() && f.iter().all(|f| f.rule == "texture.missing"), "{rel}: {f:?}");
     }
     assert_eq!(check("rsm/box_error_01.rsm"), vec![], "its texture is in the corpus");

@@ -7,6 +7,7 @@
 //! line show the same list.
 
 mod mmd;
+pub mod motion;
 mod mvd;
 mod physics;
 mod scene;
@@ -196,6 +197,7 @@ pub fn check_loaded(
     out.extend(mmd::check(name, scene));
     out.extend(mvd::check(name, scene));
     out.extend(physics::check(name, scene));
+    out.extend(motion::check(name, scene));
     out.sort_by_key(|f| f.severity);
     out
 }

@@ -134,7 +134,8 @@ fn progress_bar(len: usize) -> Option<indicatif::ProgressBar> {
     Some(bar)
 }
 
-/// Reads and checks one file (and, with a model, its bone tracks against the model).
+/// Reads and checks one file (and, with a model, its bone tracks against the model, and its motion rules on
+/// the model's joints).
 fn check_one(path: &Path, model: Option<&crate::Scene>) -> Checked {
     let name = path.display().to_string();
     match std::fs::read(path) {
@@ -145,6 +146,13 @@ fn check_one(path: &Path, model: Option<&crate::Scene>) -> Checked {
                 && motion.is_animation_only()
             {
                 findings.extend(unmatched_bones(&name, &motion, model));
+                // The motion played on the model, as the window plays it: its motion rules on the model's joints.
+                let mut played = model.clone();
+                let first = played.clips.len();
+                if crate::anim::attach(&mut played, &motion, &name).is_ok() {
+                    findings.retain(|f| !crate::check::motion::is_motion_rule(&f.rule));
+                    findings.extend(crate::check::motion::check_clips(&name, &played, first..played.clips.len()));
+                }
             }
             Checked { file: name, findings, unreadable: None }
         }

@@ -98,6 +98,7 @@ fn read_animation(
             continue;
         }
         let Some(joint) = rig.joint_of_node.get(node).copied().flatten() else { continue };
+        let interp_cubic = keys.cubic();
         let interp = if keys.step() { Interpolation::Step } else { Interpolation::Linear };
         let track = tracks.entry((joint, interp as u8)).or_insert_with(|| Track {
             joint,
@@ -123,7 +124,10 @@ fn read_animation(
                         let q = if q.is_finite() && q.length_squared() > 0.0 { q.normalize() } else { Quat::IDENTITY };
                         Key { time, value: q }
                     })
-                    .collect()
+                    .collect();
+                if interp_cubic {
+                    hemisphere_warning(w, &label, node, &track.rotation);
+                }
             }
             Property::MorphTargetWeights => {}
         }
@@ -144,6 +148,23 @@ fn read_animation(
         Clip::new(name, fps, looping, frame_count, ClipData::Keyed { tracks: tracks.into_values().collect() });
     clip.morphs = morphs;
     Ok(clip)
+}
+
+/// A CUBICSPLINE rotation's consecutive values in opposite hemispheres. The spec's Hermite blend works on the
+/// stored components and only normalises the result (Appendix C; LINEAR's slerp alone takes the shorter way),
+/// so three.js's and Babylon's cubic players turn the long way round, through a near-zero quaternion where a
+/// value is the negation of the next. rigscope plays the values linearly and takes the short way.
+fn hemisphere_warning(w: &mut Vec<Warning>, label: &str, node: usize, keys: &[Key<Quat>]) {
+    let opposite: Vec<usize> = (1..keys.len()).filter(|&k| keys[k - 1].value.dot(keys[k].value) < 0.0).collect();
+    let Some(&first) = opposite.first() else { return };
+    let (t0, t1) = (keys[first - 1].time, keys[first].time);
+    let message = format!(
+        "{label}: node {node}'s CUBICSPLINE rotation has {} pair(s) of consecutive values in opposite hemispheres \
+         (first between {t0:.3} s and {t1:.3} s), which cubic players blend the long way round (negate the later \
+         value and its tangents)",
+        opposite.len()
+    );
+    warn(w, "gltf.animation.hemisphere", message);
 }
 
 /// The clip's frame rate (the spacing of its keys when they are all whole multiples of one, else 30) and the

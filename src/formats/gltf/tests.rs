@@ -139,3 +139,46 @@ fn cubic_and_step_samplers_of_cameras_and_pointers_play_as_the_spec_says() {
     assert_eq!(keys.len(), 3, "{keys:?}");
     assert!(keys[1].0 > 0.999 && keys[1].0 < 1.0 && keys[1].1 == 0.0 && keys[2] == (1.0, 1.0), "{keys:?}");
 }
+
+/// A CUBICSPLINE rotation whose second value is stored negated (the same rotation, the other hemisphere): the
+/// spec's Hermite blend of components turns the long way there, so the reader says where; the same values with
+/// agreeing signs, or a LINEAR sampler (slerp takes the short way), say nothing.
+#[test]
+fn cubic_rotations_in_opposite_hemispheres_are_named() {
+    let q = |deg: f32| glam::Quat::from_rotation_z(deg.to_radians());
+    let warned = |signs: [f32; 3], interpolation: &str| {
+        let mut d = sample_document();
+        let times = d.floats(&[0.0, 0.5, 1.0], "SCALAR");
+        let values: Vec<f32> = [(q(0.0), signs[0]), (q(40.0), signs[1]), (q(80.0), signs[2])]
+            .iter()
+            .flat_map(|&(v, s)| {
+                let v = (v * s).to_array();
+                if interpolation == "CUBICSPLINE" { [[0.0; 4], v, [0.0; 4]].concat() } else { v.to_vec() }
+            })
+            .collect();
+        let rot = d.floats(&values, "VEC4");
+        d.push(
+            "animations",
+            serde_json::json!({ "name": "turn", "samplers": [{ "input": times, "output": rot, "interpolation": interpolation }],
+                "channels": [{ "sampler": 0, "target": { "node": 1, "path": "rotation" } }] }),
+        );
+        let scene = read("h.glb", &d.to_glb()).unwrap();
+        let w: Vec<String> = scene
+            .meta
+            .warnings
+            .iter()
+            .filter(|w| w.rule == "gltf.animation.hemisphere")
+            .map(|w| w.message.clone())
+            .collect();
+        w
+    };
+    let w = warned([1.0, -1.0, -1.0], "CUBICSPLINE");
+    assert_eq!(w.len(), 1, "{w:?}");
+    assert!(
+        w[0].contains("node 1") && w[0].contains("1 pair(s)") && w[0].contains("between 0.000 s and 0.500 s"),
+        "{}",
+        w[0]
+    );
+    assert_eq!(warned([1.0; 3], "CUBICSPLINE"), Vec::<String>::new());
+    assert_eq!(warned([1.0, -1.0, -1.0], "LINEAR"), Vec::<String>::new());
+}
