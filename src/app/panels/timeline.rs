@@ -1,5 +1,6 @@
 //! The timeline: a scrub bar along the bottom of the window, with the frame number and time, and for a keyed
-//! clip a strip of its key frames and one of the selected joint's own keys (click or drag either to scrub too).
+//! clip a strip of its key frames and one of the selected joint's own keys (click or drag either to scrub too),
+//! and a row of the clip's findings at their frames (click one to go to it).
 
 use crate::app::actions::Action;
 use crate::app::document::Document;
@@ -52,10 +53,62 @@ pub fn panel(ui: &mut egui::Ui, doc: Option<&Document>) -> Vec<Action> {
                 });
             }
         }
+        // Findings of this clip that name a frame (the motion detectors' pops, flips and seams, bounds misses):
+        // a mark at each, the finding's text on hover, a click goes to it as the Problems list's link does.
+        let marks: Vec<(f32, usize)> = doc
+            .findings
+            .iter()
+            .enumerate()
+            .filter(|(_, f)| f.place.clip == Some(c))
+            .filter_map(|(i, f)| Some((f.place.frame? as f32, i)))
+            .collect();
+        if !marks.is_empty() {
+            ui.horizontal(|ui| {
+                ui.label(format!("{} problems", marks.len()));
+                if let Some(i) = problem_strip(ui, doc, &marks, frame, clip.frame_span()) {
+                    out.push(Action::GoToFinding(i));
+                }
+            });
+        }
     });
     out
 }
 
+/// Marks at the frames of findings (`(frame, finding index)`), the current frame as a bar. Each mark is its
+/// own button (named "RULE at frame N" for a screen reader and the UI tests) with the finding's text on hover;
+/// a click returns its finding's index. Marks that land on the same pixel column share it: the first is kept.
+fn problem_strip(ui: &mut egui::Ui, doc: &Document, marks: &[(f32, usize)], frame: f32, span: f32) -> Option<usize> {
+    let width = (ui.available_width() - 8.0).max(100.0);
+    let (rect, _) = ui.allocate_exact_size(egui::vec2(width, 14.0), egui::Sense::hover());
+    let span = span.max(1e-6);
+    let x = |f: f32| rect.left() + rect.width() * (f / span).clamp(0.0, 1.0);
+    let painter = ui.painter_at(rect);
+    painter.rect_filled(rect, 2.0, ui.visuals().extreme_bg_color);
+    let mut clicked = None;
+    let mut last = f32::NAN;
+    for &(f, i) in marks {
+        let column = x(f).round();
+        if column == last {
+            continue;
+        }
+        last = column;
+        let Some(finding) = doc.findings.get(i) else { continue };
+        let hit = egui::Rect::from_center_size(egui::pos2(column, rect.center().y), egui::vec2(9.0, rect.height()));
+        let response = ui.interact(hit, ui.make_persistent_id(("problem mark", i)), egui::Sense::click());
+        let name = format!("{} at frame {}", finding.rule, f.round());
+        response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, true, &name));
+        let color = if response.hovered() { ui.visuals().strong_text_color() } else { ui.visuals().error_fg_color };
+        painter.circle_filled(hit.center(), 3.5, color);
+        if response.on_hover_text(format!("{name}: {}", finding.message)).clicked() {
+            clicked = Some(i);
+        }
+    }
+    painter.line_segment(
+        [egui::pos2(x(frame), rect.top()), egui::pos2(x(frame), rect.bottom())],
+        egui::Stroke::new(2.0, ui.visuals().selection.bg_fill),
+    );
+    clicked
+}
 /// Ticks at the key frames along a strip as wide as the room left, the current frame as a bar; returns the frame
 /// under the pointer while it is pressed on the strip.
 fn key_strip(ui: &mut egui::Ui, keys: &[f32], frame: f32, span: f32) -> Option<f32> {
