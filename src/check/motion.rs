@@ -346,14 +346,15 @@ fn pops(scene: &Scene, clip: usize, frames: &Frames, size: Option<f32>) -> Vec<(
             let steps = frames.steps(joint, channel);
             let distance = |a: usize, b: usize| channel.distance(frames.at(a, joint), frames.at(b, joint));
             let pops = channel_pops(&steps, floor(channel, size), distance).into_iter();
-            // A turn that only undoes its parent's (the hips pop, the spine turns back) is no pop on screen: the
-            // joint's model-space rotation must jump as well, by half the local jump at least.
-            let world = |a: usize, b: usize| {
-                turn_degrees(frames.world[a * frames.joints + joint], frames.world[b * frames.joints + joint])
-            };
+            // A turn that only undoes its parent's (the hips pop, the spine turns back) is no pop on screen:
+            // the joint's model-space rotation at the pop must leave the path between the poses before and
+            // after it by half the local jump at least. (A model-space step test would miss a pop on a child of
+            // a fast swing, whose every step is large.)
+            let world = |i: usize| frames.world[i * frames.joints + joint];
             let shows = |p: &Pop| {
-                channel != Channel::Rotation
-                    || world(p.at - 1, p.at).min(world(p.at + p.width - 1, p.at + p.width)) >= RETURN_FRACTION * p.jump
+                let (before, after) = (world(p.at - 1), world(p.at + p.width));
+                let on_path = before.slerp(after, 1.0 / (p.width + 1) as f32);
+                channel != Channel::Rotation || turn_degrees(world(p.at), on_path) >= RETURN_FRACTION * p.jump
             };
             found.extend(pops.filter(shows).map(|p| (p.at, joint, channel, p)));
         }
