@@ -706,3 +706,80 @@ fn a_drop_with_a_motion_plays_it_and_a_model_without_clips_stays_still() {
     assert!(!app.player().playing, "Play on open off: it opens paused");
     assert!(!app.update(1.0));
 }
+
+/// The frames at which the VMD at `path` keys bone `name`, read from its bytes here (header 30 + 20 bytes, a
+/// u32 count, then 111-byte bone keys: a 15-byte Shift_JIS name, a u32 frame, position, rotation, curves), not
+/// through the reader the app uses.
+fn vmd_bone_key_frames(path: &std::path::Path, name: &str) -> Vec<f32> {
+    let bytes = std::fs::read(path).unwrap();
+    let count = u32::from_le_bytes(bytes[50..54].try_into().unwrap()) as usize;
+    let mut wanted = rigscope::formats::vmd::write::encode(name);
+    wanted.resize(15, 0);
+    let mut frames: Vec<f32> = (0..count)
+        .map(|i| &bytes[54 + 111 * i..54 + 111 * (i + 1)])
+        .filter(|k| k[..15].split(|&b| b == 0).next() == wanted.split(|&b| b == 0).next())
+        .map(|k| u32::from_le_bytes(k[15..19].try_into().unwrap()) as f32)
+        .collect();
+    frames.sort_by(f32::total_cmp);
+    frames.dedup();
+    frames
+}
+
+/// Ctrl+→ and Ctrl+← walk the selected joint's keys (issue 36): the frames landed on are the dance's own keys
+/// of that bone, in order, from its first to its last, and back; with no joint selected they walk every key of
+/// the clip; the timeline's buttons do the same.
+#[test]
+fn ctrl_arrows_land_on_the_selected_joints_keys() {
+    let (model, motion) = (mmd("miku/miku_v2.pmd"), mmd("vmds/wavefile_v2.vmd"));
+    let mut app = App::new();
+    app.apply_settings(&Settings { play_on_open: false, ..Settings::default() });
+    app.open_path(&model);
+    app.open_path(&motion);
+    assert!(app.problems().is_empty(), "{:?}", app.problems());
+    let wrist = app.scene().unwrap().skeleton.find("左手首").expect("the model's left wrist");
+    app.apply(rigscope::app::Action::SelectJoint(Some(wrist)));
+    let keys = vmd_bone_key_frames(&motion, "左手首");
+    assert!(keys.len() > 20, "{keys:?}");
+    let mut h = harness_with(app, true);
+    h.run();
+    assert_eq!(frame(&h), 0.0);
+    // Frame 0 is a key: the first press goes to the second.
+    let mut landed = Vec::new();
+    for _ in 1..keys.len() {
+        h.key_press_modifiers(egui::Modifiers::COMMAND, Key::ArrowRight);
+        h.run();
+        landed.push(frame(&h));
+    }
+    // The player keeps seconds: a frame comes back within 1e-3 of whole (the player's own frame snap).
+    let same = |a: &[f32], b: &[f32]| a.len() == b.len() && a.iter().zip(b).all(|(a, b)| (a - b).abs() < 1e-3);
+    assert!(same(&landed, &keys[1..]), "every key of the wrist, in order: {landed:?} against {keys:?}");
+    h.key_press_modifiers(egui::Modifiers::COMMAND, Key::ArrowRight);
+    h.run();
+    assert!(same(&[frame(&h)], &keys[keys.len() - 1..]), "no key after the last: it stays");
+    h.key_press_modifiers(egui::Modifiers::COMMAND, Key::ArrowLeft);
+    h.run();
+    assert!(same(&[frame(&h)], &[keys[keys.len() - 2]]));
+    assert!(!h.state().app.player().playing);
+    // From between two keys, the buttons go to the nearer ones on either side.
+    h.state_mut().app.apply(rigscope::app::Action::SetFrame(keys[5] + 0.5));
+    h.get_by_label("Next key").click();
+    h.run();
+    assert!(same(&[frame(&h)], &[keys[6]]));
+    h.get_by_label("Previous key").click();
+    h.run();
+    h.get_by_label("Previous key").click();
+    h.run();
+    assert!(same(&[frame(&h)], &[keys[4]]));
+    // No joint selected: every key of the clip, as the key strip shows them.
+    h.state_mut().app.apply(rigscope::app::Action::SelectJoint(None));
+    h.state_mut().app.apply(rigscope::app::Action::SetFrame(0.0));
+    h.key_press_modifiers(egui::Modifiers::COMMAND, Key::ArrowRight);
+    h.run();
+    let all = h.state().app.scene().unwrap().clips[0].key_frames(DEFAULT_FPS);
+    assert!(same(&[frame(&h)], &all[1..2]));
+    assert!(all[1] <= keys[1]);
+    // Shift+→: ten frames on.
+    h.key_press_modifiers(egui::Modifiers::SHIFT, Key::ArrowRight);
+    h.run();
+    assert!(same(&[frame(&h)], &[all[1] + 10.0]));
+}

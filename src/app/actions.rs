@@ -12,6 +12,9 @@ pub enum Action {
     SetFrame(f32),
     /// Whole frames forward (positive) or back.
     Step(i32),
+    /// To the next (positive) or previous key of the selected joint, or of the whole clip when no joint is
+    /// selected or the joint has no keys of its own; a sampled clip's keys are its frames. Pauses.
+    StepKey(i32),
     JumpStart,
     JumpEnd,
     SetSpeed(f32),

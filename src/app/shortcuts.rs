@@ -85,6 +85,7 @@ fn row(modifiers: Modifiers, key: Key, group: Group, description: &'static str, 
 
 const NONE: Modifiers = Modifiers::NONE;
 const CMD: Modifiers = Modifiers::COMMAND;
+const SHIFT: Modifiers = Modifiers::SHIFT;
 const CMD_SHIFT: Modifiers = Modifiers::COMMAND.plus(Modifiers::SHIFT);
 
 static TABLE: LazyLock<Vec<Shortcut>> = LazyLock::new(|| {
@@ -97,6 +98,16 @@ static TABLE: LazyLock<Vec<Shortcut>> = LazyLock::new(|| {
         row(NONE, Key::Space, Playback, "Play or pause", act(A::TogglePlay)),
         Shortcut { repeats: true, ..row(NONE, Key::ArrowLeft, Playback, "Previous frame", act(A::Step(-1))) },
         Shortcut { repeats: true, ..row(NONE, Key::ArrowRight, Playback, "Next frame", act(A::Step(1))) },
+        Shortcut { repeats: true, ..row(SHIFT, Key::ArrowLeft, Playback, "Ten frames back", act(A::Step(-10))) },
+        Shortcut { repeats: true, ..row(SHIFT, Key::ArrowRight, Playback, "Ten frames on", act(A::Step(10))) },
+        Shortcut {
+            repeats: true,
+            ..row(CMD, Key::ArrowLeft, Playback, "Previous key (of the selected joint)", act(A::StepKey(-1)))
+        },
+        Shortcut {
+            repeats: true,
+            ..row(CMD, Key::ArrowRight, Playback, "Next key (of the selected joint)", act(A::StepKey(1)))
+        },
         row(NONE, Key::Home, Playback, "First frame", act(A::JumpStart)),
         row(NONE, Key::End, Playback, "Last frame", act(A::JumpEnd)),
         row(NONE, Key::OpenBracket, Playback, "Slower (half speed)", Does::Slower),

@@ -27,6 +27,13 @@ pub fn panel(ui: &mut egui::Ui, doc: Option<&Document>) -> Vec<Action> {
                 frame / fps,
                 clip.duration(DEFAULT_FPS)
             ));
+            // Key to key: the selected joint's keys, or the clip's (Ctrl+← and Ctrl+→).
+            for (text, d) in [("Previous key", -1), ("Next key", 1)] {
+                let shortcut = crate::app::shortcuts::text_for(ui.ctx(), &Action::StepKey(d));
+                if ui.small_button(text).on_hover_text(shortcut).clicked() {
+                    out.push(Action::StepKey(d));
+                }
+            }
             let mut f = frame;
             ui.spacing_mut().slider_width = (ui.available_width() - 120.0).max(100.0);
             let r = ui.add(egui::Slider::new(&mut f, 0.0..=clip.frame_span()).text("Frame"));
