@@ -136,3 +136,23 @@ fn run(args: &[&Path]) -> String {
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     String::from_utf8(out.stdout).unwrap()
 }
+
+/// One joint sampled alone (`anim::sample_joint`, the Curves tab's and nothing else's) equals that joint of
+/// the whole clip sampled (`anim::sample_clip`), bit for bit, for the keyed dance on the character and for a
+/// sampled, looping IQM clip, at whole and half frames and across the loop's wrap.
+#[test]
+fn a_joint_sampled_alone_equals_the_whole_clip_sampled() {
+    let mrfixit = rigscope::formats::load_path(&corpus("iqm/lsalzman_mrfixit.iqm")).unwrap();
+    for (scene, clip) in [(dance(), 0usize), (mrfixit, 0)] {
+        let c = &scene.clips[clip];
+        let span = c.frame_span();
+        let mut all = vec![rigscope::scene::Transform::IDENTITY; scene.skeleton.len()];
+        for frame in [0.0, 1.0, 2.5, span * 0.5, span - 0.5, span] {
+            rigscope::anim::sample_clip(&scene.skeleton, c, frame, FPS, &mut all);
+            for (j, joint) in scene.skeleton.joints.iter().enumerate() {
+                let alone = rigscope::anim::sample_joint(c, j, frame, FPS, joint.bind);
+                assert_eq!(alone, all[j], "joint {j} at frame {frame}");
+            }
+        }
+    }
+}

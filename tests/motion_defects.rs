@@ -124,6 +124,46 @@ fn the_timeline_marks_the_pop_and_a_click_on_it_goes_to_its_joint_and_frame() {
     assert!(!h.state().player().playing);
 }
 
+/// The Curves tab plots the selected joint with the pop marked on it by name (in the plot's legend), and its
+/// checkboxes choose the channel groups.
+#[test]
+fn the_curves_tab_marks_the_pop_on_the_selected_joints_curves() {
+    let mut frames = smooth();
+    frames[37][2].1 *= Quat::from_rotation_x(40f32.to_radians());
+    let mut app = App::new();
+    app.apply_settings(&Settings { play_on_open: false, ..Settings::default() });
+    app.open_bytes("pop.iqe", &iqe(&frames, true));
+    app.apply(rigscope::app::Action::SelectJoint(Some(2)));
+    let mut h = Harness::builder().with_size([1400.0, 1200.0]).build_ui_state(
+        |ui, app: &mut App| {
+            app.show(ui);
+        },
+        app,
+    );
+    h.run();
+    assert!(h.query_by_label("Curves: joint \"lower\"").is_none(), "the Keys tab first");
+    h.get_by_label("Curves").click();
+    h.run();
+    h.get_by_label("Curves: joint \"lower\"");
+    // The legend lists each curve and the finding's line.
+    for name in ["rotation x (°)", "translation y", "now"] {
+        assert!(h.query_by_label(name).is_some(), "{name} in the legend");
+    }
+    let pop = h.query_all_by_label("anim.pop at frame 37").count();
+    assert_eq!(pop, 2, "the problem row's mark and the curves' line");
+    assert!(h.query_by_label("rotation qw").is_none(), "quaternions off by default");
+    h.get_by_label("Quaternion").click();
+    h.run();
+    assert!(h.query_by_label("rotation qw").is_some(), "quaternions on");
+    // The curve is the joint as played: the pop's 40° about X on top of the bend, at frame 37 and not around it.
+    let doc = h.state().document().unwrap();
+    let curve = doc.joint_curve(0, 2);
+    assert_eq!(curve.len(), FRAMES + 1, "frames 0 to 60, the wrap included");
+    let turn = |a: usize, b: usize| rigscope::check::motion::turn_degrees(curve[a].rotation, curve[b].rotation);
+    assert!(turn(36, 37) > 35.0 && turn(37, 38) > 35.0 && turn(36, 38) < 5.0);
+    assert!(turn(FRAMES, 0) < 1e-3, "a looping clip's last shown frame is its first again");
+}
+
 #[test]
 fn a_translation_pop_of_a_few_frames_is_found_where_it_starts() {
     let mut frames = smooth();

@@ -74,6 +74,36 @@ pub(crate) fn sample_clip_hinted(
     }
 }
 
+/// Joint `joint`'s local transform in `clip` at `frame` (clip frames, fractional), as [`sample_clip`] gives it
+/// for that joint alone: a sampled clip's frames blended (a looping clip's last frame runs on into its first),
+/// a keyed clip's tracks of that joint applied in order on `bind`, `bind` where the clip doesn't move it.
+pub fn sample_joint(clip: &Clip, joint: usize, frame: f32, default_fps: f32, bind: Transform) -> Transform {
+    match &clip.data {
+        ClipData::Sampled { joints, frames } => {
+            let n = if *joints == 0 { 0 } else { frames.len() / joints };
+            if n == 0 || joint >= *joints {
+                return bind;
+            }
+            let f = if frame.is_finite() { frame.max(0.0) } else { 0.0 };
+            let i0 = (f.floor() as usize).min(n - 1);
+            let t = if i0 == n - 1 && !clip.looping { 0.0 } else { f - i0 as f32 };
+            let i1 = if i0 + 1 < n {
+                i0 + 1
+            } else if clip.looping {
+                0
+            } else {
+                i0
+            };
+            let (a, b) = (&frames[i0 * joints + joint], &frames[i1 * joints + joint]);
+            if t == 0.0 { *a } else { a.interpolate(b, t) }
+        }
+        ClipData::Keyed { tracks } => {
+            let time = frame / clip.fps(default_fps);
+            tracks.iter().filter(|t| t.joint == joint).fold(bind, |o, track| sample_track(track, time, o))
+        }
+    }
+}
+
 /// One track at `time` seconds on `bind` (deltas on the identity show the track's own values).
 pub fn sample_track(track: &Track, time: f32, bind: Transform) -> Transform {
     track_at(track, time, bind, None)

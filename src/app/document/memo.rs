@@ -1,6 +1,6 @@
 //! What the panels derive from a document's model and remember until it changes, so a section drawn every frame
 //! doesn't redo work that skins or sorts the whole clip: the clip's framing bounds (the Bounds section, framing),
-//! one joint's contributions (the Picked section), and the timeline's key frames. Each entry carries the key it
+//! one joint's contributions (the Picked section), and the timeline's key frames and curves. Each entry carries the key it
 //! was computed for (the document's revision, the clip, the joint, the pose) and is recomputed when that changes.
 
 use std::cell::{Cell, RefCell};
@@ -18,6 +18,9 @@ pub(super) type BoundsKey = (u64, Option<usize>);
 /// (revision, clip, joint) and the frames.
 pub(super) type MemoEntry = ((u64, usize, Option<usize>), Rc<[f32]>);
 
+/// (revision, clip, joint) and the joint's local transform at every frame.
+pub(super) type CurveEntry = ((u64, usize, usize), Rc<[Transform]>);
+
 /// Sorted key frames of one clip, all tracks and one joint's, with the document's revision they were taken at.
 #[derive(Debug, Default)]
 pub(super) struct KeyFrameMemo {
@@ -33,4 +36,6 @@ pub(super) struct Memos {
     pub contributions: Cell<Option<ContributionsMemo>>,
     /// The timeline's key frames, computed once per clip and joint (a dance has tens of thousands of keys).
     pub key_frames: RefCell<KeyFrameMemo>,
+    /// The Curves tab's joint at every frame of a clip, with the (revision, clip, joint) it was sampled for.
+    pub curve: RefCell<Option<CurveEntry>>,
 }

@@ -406,6 +406,28 @@ impl Document {
         }
     }
 
+    /// Joint `joint`'s local transform at every whole frame of clip `clip`, from 0 to the last frame the clip
+    /// shows, as played ([`crate::anim::sample_joint`]); remembered until the clip or its values change, so the
+    /// Curves tab doesn't sample a 2 800-frame dance each frame.
+    pub fn joint_curve(&self, clip: usize, joint: usize) -> std::rc::Rc<[crate::scene::Transform]> {
+        let scene = self.scene();
+        let (Some(c), Some(j)) = (scene.clips.get(clip), scene.skeleton.joints.get(joint)) else {
+            return std::rc::Rc::from([]);
+        };
+        let key = (self.revision, clip, joint);
+        let mut memo = self.memo.curve.borrow_mut();
+        if let Some((k, values)) = &*memo
+            && *k == key
+        {
+            return values.clone();
+        }
+        let frames = c.frame_span().floor() as usize + 1;
+        let values: std::rc::Rc<[crate::scene::Transform]> =
+            (0..frames).map(|f| crate::anim::sample_joint(c, joint, f as f32, DEFAULT_FPS, j.bind)).collect();
+        *memo = Some((key, values.clone()));
+        values
+    }
+
     pub fn current_clip_frame(&self) -> Option<(usize, f32)> {
         let clip = self.current_clip()?;
         Some((self.player.clip?, self.player.frame(clip)))

@@ -1,6 +1,7 @@
 //! The timeline: a scrub bar along the bottom of the window, with the frame number and time, and for a keyed
 //! clip a strip of its key frames and one of the selected joint's own keys (click or drag either to scrub too),
-//! and a row of the clip's findings at their frames (click one to go to it).
+//! and a row of the clip's findings at their frames (click one to go to it). Its Curves tab (`curves.rs`)
+//! plots the selected joint's channels instead of the key strips.
 
 use crate::app::actions::Action;
 use crate::app::document::Document;
@@ -41,7 +42,23 @@ pub fn panel(ui: &mut egui::Ui, doc: Option<&Document>) -> Vec<Action> {
                 out.push(Action::SetFrame(f));
             }
         });
-        let keys = doc.key_frames(c, None);
+        // Keys or Curves below the bar: the tab's choice is the panel's own, kept in egui's memory.
+        let tab_id = egui::Id::unique("rigscope timeline curves tab");
+        let mut curves_tab = ui.data_mut(|d| *d.get_persisted_mut_or_default::<bool>(tab_id));
+        ui.horizontal(|ui| {
+            ui.selectable_value(&mut curves_tab, false, "Keys");
+            ui.selectable_value(&mut curves_tab, true, "Curves");
+        });
+        ui.data_mut(|d| d.insert_persisted(tab_id, curves_tab));
+        let keys = if curves_tab { std::rc::Rc::from([]) } else { doc.key_frames(c, None) };
+        if curves_tab {
+            match doc.selection.joint.filter(|&j| j < doc.scene().skeleton.len()) {
+                Some(j) => out.extend(super::curves::tab(ui, doc, c, j, frame)),
+                None => {
+                    ui.weak("Select a joint (click a bone, or a row of the Joints section) to plot its curves.");
+                }
+            }
+        }
         if !keys.is_empty() {
             ui.horizontal(|ui| {
                 ui.label(format!("{} key frames", keys.len()));
