@@ -31,20 +31,7 @@ pub(crate) fn sample_clip_hinted(
     }
     match &clip.data {
         ClipData::Sampled { joints, frames } => {
-            let n = if *joints == 0 { 0 } else { frames.len() / joints };
-            if n == 0 {
-                return;
-            }
-            let f = if frame.is_finite() { frame.max(0.0) } else { 0.0 };
-            let i0 = (f.floor() as usize).min(n - 1);
-            let t = if i0 == n - 1 && !clip.looping { 0.0 } else { f - i0 as f32 };
-            let i1 = if i0 + 1 < n {
-                i0 + 1
-            } else if clip.looping {
-                0
-            } else {
-                i0
-            };
+            let Some((i0, i1, t)) = sampled_frames(clip, *joints, frames.len(), frame) else { return };
             let a = &frames[i0 * joints..(i0 + 1) * joints];
             let b = &frames[i1 * joints..(i1 + 1) * joints];
             for ((o, a), b) in out.iter_mut().zip(a).zip(b) {
@@ -74,25 +61,32 @@ pub(crate) fn sample_clip_hinted(
     }
 }
 
+/// The stored frames a sampled clip blends at `frame` and the weight of the second: `(i0, i1, t)`; a looping
+/// clip's last frame runs on into its first, a clamped one holds it. `None` without frames.
+fn sampled_frames(clip: &Clip, joints: usize, stored: usize, frame: f32) -> Option<(usize, usize, f32)> {
+    let n = stored.checked_div(joints).filter(|&n| n > 0)?;
+    let f = if frame.is_finite() { frame.max(0.0) } else { 0.0 };
+    let i0 = (f.floor() as usize).min(n - 1);
+    let t = if i0 == n - 1 && !clip.looping { 0.0 } else { f - i0 as f32 };
+    let i1 = if i0 + 1 < n {
+        i0 + 1
+    } else if clip.looping {
+        0
+    } else {
+        i0
+    };
+    Some((i0, i1, t))
+}
+
 /// Joint `joint`'s local transform in `clip` at `frame` (clip frames, fractional), as [`sample_clip`] gives it
 /// for that joint alone: a sampled clip's frames blended (a looping clip's last frame runs on into its first),
 /// a keyed clip's tracks of that joint applied in order on `bind`, `bind` where the clip doesn't move it.
 pub fn sample_joint(clip: &Clip, joint: usize, frame: f32, default_fps: f32, bind: Transform) -> Transform {
     match &clip.data {
         ClipData::Sampled { joints, frames } => {
-            let n = if *joints == 0 { 0 } else { frames.len() / joints };
-            if n == 0 || joint >= *joints {
+            let Some((i0, i1, t)) = sampled_frames(clip, *joints, frames.len(), frame).filter(|_| joint < *joints)
+            else {
                 return bind;
-            }
-            let f = if frame.is_finite() { frame.max(0.0) } else { 0.0 };
-            let i0 = (f.floor() as usize).min(n - 1);
-            let t = if i0 == n - 1 && !clip.looping { 0.0 } else { f - i0 as f32 };
-            let i1 = if i0 + 1 < n {
-                i0 + 1
-            } else if clip.looping {
-                0
-            } else {
-                i0
             };
             let (a, b) = (&frames[i0 * joints + joint], &frames[i1 * joints + joint]);
             if t == 0.0 { *a } else { a.interpolate(b, t) }

@@ -16,6 +16,8 @@
 //! after the jump back, must each be a quarter of the jump or less. Joints are judged on their local channels (rotation, translation, scale) separately, each in its
 //! own unit, so a pop of a finger's rotation isn't drowned by the root's translation.
 
+use std::borrow::Cow;
+
 use glam::Quat;
 
 use super::{Finding, Place, Severity};
@@ -41,6 +43,8 @@ const SCALE_FLOOR: f32 = 0.02;
 /// ways (shortest-path slerp takes one, a component blend of the stored signs may take the other, a matrix
 /// blend collapses the limb between them).
 pub const FLIP_DEGREES: f32 = 170.0;
+/// |q₁·q₂| at [`FLIP_DEGREES`] apart (cos of half the turn), so most pairs are judged without an `acos`.
+const FLIP_COS: f32 = 0.087_155_74;
 /// Findings of one rule in one clip beyond this are summed up in one more.
 const MAX_PER_RULE: usize = 50;
 /// Frames × joints sampled per clip at most (a 2 800-frame dance on a 283-bone character is 0.8 M); beyond it
@@ -66,7 +70,7 @@ impl Channel {
     /// ratio difference of an axis.
     fn distance(self, a: &Transform, b: &Transform) -> f32 {
         match self {
-            Channel::Rotation => turn_degrees(a.rotation, b.rotation),
+            Channel::Rotation => unit_turn_degrees(a.rotation, b.rotation),
             Channel::Translation => a.translation.distance(b.translation),
             Channel::Scale => (a.scale - b.scale).abs().max_element(),
         }
@@ -94,8 +98,12 @@ impl Channel {
 
 /// The shortest turn from `a` to `b`, in degrees (0 to 180).
 pub fn turn_degrees(a: Quat, b: Quat) -> f32 {
-    let d = a.normalize().dot(b.normalize()).abs().min(1.0);
-    2.0 * d.acos().to_degrees()
+    unit_turn_degrees(a.normalize(), b.normalize())
+}
+
+/// [`turn_degrees`] of two rotations already of unit length (every sampled or loaded one is).
+fn unit_turn_degrees(a: Quat, b: Quat) -> f32 {
+    2.0 * a.dot(b).abs().min(1.0).acos().to_degrees()
 }
 
 /// What a format's players do with two stored rotations in opposite hemispheres (`q` and a `-q'` near `q'`).
@@ -140,8 +148,9 @@ pub fn check_clips(file: &str, scene: &Scene, clips: std::ops::Range<usize>) -> 
     for (ci, clip) in scene.clips.iter().enumerate().skip(clips.start).take(clips.len()) {
         let mut found = ClipFindings::default();
         if let Some(frames) = Frames::sample(scene, clip) {
-            found.pops = pops(scene, ci, &frames, size);
-            found.seam = loop_seam(scene, ci, clip, &frames, size);
+            let steps = frames.steps();
+            found.pops = pops(scene, ci, &frames, &steps, size);
+            found.seam = loop_seam(scene, ci, clip, &frames, &steps, size);
             // A motion that only moves a camera or a light has a clip that holds its bones still on purpose.
             if scene.cameras.is_empty() && scene.lights.is_empty() {
                 found.still = still(ci, clip, &frames);
@@ -204,19 +213,19 @@ fn model_size(scene: &Scene) -> Option<f32> {
 
 /// A clip's local transforms at whole frames: `local[frame * joints + joint]`, `frame` counting in steps of
 /// `step` clip frames.
-struct Frames {
+struct Frames<'a> {
     joints: usize,
     count: usize,
     step: u32,
-    local: Vec<Transform>,
-    /// Each sample's model-space rotations, laid out as `local`.
-    world: Vec<Quat>,
+    local: Cow<'a, [Transform]>,
+    /// For the joints' parents ([`Frames::world_rotation`]).
+    scene: &'a Scene,
 }
 
-impl Frames {
+impl<'a> Frames<'a> {
     /// Every frame a player shows of `clip` once (a looping clip's wrap back to frame 0 is not repeated);
     /// `None` for a clip with fewer than two frames or a skeleton without joints.
-    fn sample(scene: &Scene, clip: &Clip) -> Option<Frames> {
+    fn sample(scene: &'a Scene, clip: &'a Clip) -> Option<Frames<'a>> {
         let joints = scene.skeleton.len();
         let frames = clip.frame_count as usize;
         if joints == 0 || frames < 2 {
@@ -224,27 +233,35 @@ impl Frames {
         }
         let step = frames.saturating_mul(joints).div_ceil(SAMPLE_BUDGET).max(1);
         let count = frames.div_ceil(step);
-        let local = match &clip.data {
+        let local: Cow<'a, [Transform]> = match &clip.data {
+            // A sampled clip's frames as stored: nothing to sample or copy.
             ClipData::Sampled { joints: n, frames: stored } if *n == joints && step == 1 => {
-                stored.get(..count * joints)?.to_vec()
+                Cow::Borrowed(stored.get(..count * joints)?)
             }
             _ => {
+                // Frames in order: each track's keys are searched from where the frame before found them.
                 let mut local = vec![Transform::IDENTITY; count * joints];
+                let mut hints = Vec::new();
                 for (i, out) in local.chunks_exact_mut(joints).enumerate() {
-                    crate::anim::sample_clip(&scene.skeleton, clip, (i * step) as f32, DEFAULT_FPS, out);
+                    let frame = (i * step) as f32;
+                    crate::anim::sample_clip_hinted(&scene.skeleton, clip, frame, DEFAULT_FPS, out, Some(&mut hints));
                 }
-                local
+                Cow::Owned(local)
             }
         };
-        // Model-space rotations, parents first: a child turning against its parent's pop keeps still on screen.
-        let mut world = vec![Quat::IDENTITY; local.len()];
-        for i in 0..count {
-            for (j, joint) in scene.skeleton.joints.iter().enumerate() {
-                let parent = joint.parent.map_or(Quat::IDENTITY, |p| world[i * joints + p]);
-                world[i * joints + j] = (parent * local[i * joints + j].rotation).normalize();
-            }
+        Some(Frames { scene, joints, count, step: step as u32, local })
+    }
+
+    /// Joint `joint`'s model-space rotation at sample `frame`: its local rotations up the parent chain. Asked
+    /// only at a pop found in the local channel, so it is composed then rather than kept for every frame.
+    fn world_rotation(&self, frame: usize, joint: usize) -> Quat {
+        let mut q = self.at(frame, joint).rotation;
+        let mut parent = self.scene.skeleton.joints.get(joint).and_then(|j| j.parent);
+        while let Some(p) = parent {
+            q = self.at(frame, p).rotation * q;
+            parent = self.scene.skeleton.joints.get(p).and_then(|j| j.parent);
         }
-        Some(Frames { joints, count, step: step as u32, local, world })
+        q.normalize()
     }
 
     fn at(&self, frame: usize, joint: usize) -> &Transform {
@@ -256,9 +273,22 @@ impl Frames {
         i as u32 * self.step
     }
 
-    /// Joint `joint`'s steps in `channel`: `steps[i]` from sample `i` to `i + 1`.
-    fn steps(&self, joint: usize, channel: Channel) -> Vec<f32> {
-        (0..self.count - 1).map(|i| channel.distance(self.at(i, joint), self.at(i + 1, joint))).collect()
+    /// Every joint's steps in every channel: `steps[joint][channel][i]` from sample `i` to `i + 1`. Made in one
+    /// pass over the samples in their order (frame after frame), since reading one joint down all frames
+    /// misses the cache at every frame of a large skeleton.
+    fn steps(&self) -> Vec<[Vec<f32>; 3]> {
+        let n = self.count - 1;
+        let mut out: Vec<[Vec<f32>; 3]> =
+            (0..self.joints).map(|_| std::array::from_fn(|_| Vec::with_capacity(n))).collect();
+        for i in 0..n {
+            let (a, b) = (&self.local[i * self.joints..], &self.local[(i + 1) * self.joints..]);
+            for ((a, b), steps) in a.iter().zip(b).zip(&mut out) {
+                for (c, channel) in Channel::ALL.into_iter().enumerate() {
+                    steps[c].push(channel.distance(a, b));
+                }
+            }
+        }
+        out
     }
 }
 
@@ -339,18 +369,17 @@ fn channel_pops(steps: &[f32], floor: f32, distance: impl Fn(usize, usize) -> f3
     out
 }
 
-fn pops(scene: &Scene, clip: usize, frames: &Frames, size: Option<f32>) -> Vec<(Place, String)> {
+fn pops(scene: &Scene, clip: usize, frames: &Frames, all: &[[Vec<f32>; 3]], size: Option<f32>) -> Vec<(Place, String)> {
     let mut found: Vec<(usize, usize, Channel, Pop)> = Vec::new();
-    for joint in 0..frames.joints {
-        for channel in Channel::ALL {
-            let steps = frames.steps(joint, channel);
+    for (joint, of_joint) in all.iter().enumerate() {
+        for (channel, steps) in Channel::ALL.into_iter().zip(of_joint) {
             let distance = |a: usize, b: usize| channel.distance(frames.at(a, joint), frames.at(b, joint));
-            let pops = channel_pops(&steps, floor(channel, size), distance).into_iter();
+            let pops = channel_pops(steps, floor(channel, size), distance).into_iter();
             // A turn that only undoes its parent's (the hips pop, the spine turns back) is no pop on screen:
             // the joint's model-space rotation at the pop must leave the path between the poses before and
             // after it by half the local jump at least. (A model-space step test would miss a pop on a child of
             // a fast swing, whose every step is large.)
-            let world = |i: usize| frames.world[i * frames.joints + joint];
+            let world = |i: usize| frames.world_rotation(i, joint);
             let shows = |p: &Pop| {
                 let (before, after) = (world(p.at - 1), world(p.at + p.width));
                 let on_path = before.slerp(after, 1.0 / (p.width + 1) as f32);
@@ -393,20 +422,28 @@ fn times(v: f32, typical: f32) -> String {
 fn flips(scene: &Scene, ci: usize, clip: &Clip, blend: RotationBlend, size: Option<f32>) -> Vec<Flip> {
     let fps = clip.fps(DEFAULT_FPS);
     let mut out = Vec::new();
-    let mut look = |joint: usize, pairs: &mut dyn Iterator<Item = (f32, Quat, f32, Quat)>| {
-        for (t0, a, t1, b) in pairs {
+    // Pairs of consecutive keys `(index, t0, a, t1, b)`; `cut(index)`: the joint jumps to another place there.
+    type Pairs<'a> = &'a mut dyn Iterator<Item = (usize, f32, Quat, f32, Quat)>;
+    let mut look = |joint: usize, pairs: Pairs, cut: &dyn Fn(usize) -> bool| {
+        for (i, t0, a, t1, b) in pairs {
+            // The cheap tests first: nearly every pair is neither, and names and messages are made for findings.
+            let flip = a.dot(b).abs() <= FLIP_COS;
+            let hemisphere = !flip && blend == RotationBlend::Components && a.dot(b) < 0.0;
+            if !(flip || hemisphere) || cut(i) {
+                continue;
+            }
             let turn = turn_degrees(a, b);
             let frame = (t0 * fps).round().max(0.0) as u32;
             let next = (t1 * fps).round().max(0.0) as u32;
             let place = Place { joint: Some(joint), clip: Some(ci), frame: Some(frame), ..Default::default() };
             let name = scene.skeleton.display_name(joint);
-            if turn >= FLIP_DEGREES {
+            if flip {
                 let message = format!(
                     "joint \"{name}\" turns {turn:.1}° between frames {frame} and {next}: so near half a turn that \
                      players disagree on which way round it goes (key it more often)"
                 );
                 out.push(("anim.rotation.flip", place, message));
-            } else if blend == RotationBlend::Components && a.dot(b) < 0.0 {
+            } else {
                 let message = format!(
                     "joint \"{name}\": the rotations keyed at frames {frame} and {next} are stored in opposite \
                      hemispheres, so players that blend the stored components turn {:.1}° the long way round \
@@ -421,7 +458,9 @@ fn flips(scene: &Scene, ci: usize, clip: &Clip, blend: RotationBlend, size: Opti
         ClipData::Keyed { tracks } => {
             for track in tracks {
                 let keys = &track.rotation;
-                look(track.joint, &mut keys.windows(2).map(|k| (k[0].time, k[0].value, k[1].time, k[1].value)));
+                let mut pairs =
+                    keys.windows(2).enumerate().map(|(i, k)| (i, k[0].time, k[0].value, k[1].time, k[1].value));
+                look(track.joint, &mut pairs, &|_| false);
             }
         }
         ClipData::Sampled { joints, frames } if *joints > 0 => {
@@ -431,22 +470,18 @@ fn flips(scene: &Scene, ci: usize, clip: &Clip, blend: RotationBlend, size: Opti
                 let time = |f: usize| f as f32 / fps;
                 // A joint that also jumps to another place at that frame is cut there (a muzzle flash's helper,
                 // a magazine swapped): which way it turned is never seen.
-                let moved: Vec<f32> = (0..n.saturating_sub(1))
-                    .map(|f| {
-                        frames[f * joints + joint].translation.distance(frames[(f + 1) * joints + joint].translation)
-                    })
-                    .collect();
-                let cut = |f: usize| {
-                    let mut around: Vec<f32> = moved[f.saturating_sub(WINDOW)..(f + WINDOW + 1).min(moved.len())]
-                        .iter()
-                        .enumerate()
-                        .filter(|&(i, _)| i + f.saturating_sub(WINDOW) != f)
-                        .map(|(_, v)| *v)
-                        .collect();
-                    moved[f] > floor(Channel::Translation, size) && moved[f] > POP_FACTOR * median(&mut around)
+                let moved = |f: usize| {
+                    frames[f * joints + joint].translation.distance(frames[(f + 1) * joints + joint].translation)
                 };
-                let pairs = (0..n.saturating_sub(1)).filter(|&f| !cut(f));
-                look(joint, &mut pairs.map(|f| (time(f), at(f), time(f + 1), at(f + 1))));
+                let cut = |f: usize| {
+                    let mut around: Vec<f32> = (f.saturating_sub(WINDOW)..(f + WINDOW + 1).min(n - 1))
+                        .filter(|&i| i != f)
+                        .map(moved)
+                        .collect();
+                    moved(f) > floor(Channel::Translation, size) && moved(f) > POP_FACTOR * median(&mut around)
+                };
+                let mut pairs = (0..n.saturating_sub(1)).map(|f| (f, time(f), at(f), time(f + 1), at(f + 1)));
+                look(joint, &mut pairs, &cut);
             }
         }
         ClipData::Sampled { .. } => {}
@@ -460,6 +495,7 @@ fn loop_seam(
     clip_index: usize,
     clip: &Clip,
     frames: &Frames,
+    all: &[[Vec<f32>; 3]],
     size: Option<f32>,
 ) -> Option<(Place, String)> {
     if !clip.looping || frames.count < 2 * WINDOW || frames.step != 1 {
@@ -469,14 +505,13 @@ fn loop_seam(
     // (ratio to typical, joint, channel, seam step, typical step)
     let mut worst: Option<(f32, usize, Channel, f32, f32)> = None;
     let mut jumping = 0;
-    for joint in 0..frames.joints {
+    for (joint, of_joint) in all.iter().enumerate() {
         let mut joint_jumps = false;
-        for channel in Channel::ALL {
+        for (channel, steps) in Channel::ALL.into_iter().zip(of_joint) {
             let seam = channel.distance(frames.at(last, joint), frames.at(0, joint));
             if seam <= floor(channel, size) {
                 continue;
             }
-            let steps = frames.steps(joint, channel);
             let mut ends: Vec<f32> = steps[..WINDOW].iter().chain(&steps[steps.len() - WINDOW..]).copied().collect();
             let typical = median(&mut ends);
             if seam > POP_FACTOR * typical {
