@@ -14,7 +14,14 @@ pub fn panel(ui: &mut egui::Ui, doc: Option<&Document>) -> Vec<Action> {
     let Some(clip) = doc.scene().clips.get(c) else { return out };
     let player = doc.player();
     egui::Panel::bottom("rigscope timeline").show(ui, |ui| {
+        // Keys or Curves below the bar, chosen at the bar's start: the choice is the panel's own, kept in
+        // egui's memory.
+        let tab_id = egui::Id::unique("rigscope timeline curves tab");
+        let mut curves_tab = ui.data_mut(|d| *d.get_persisted_mut_or_default::<bool>(tab_id));
         ui.horizontal(|ui| {
+            ui.selectable_value(&mut curves_tab, false, "Keys");
+            ui.selectable_value(&mut curves_tab, true, "Curves");
+            ui.separator();
             ui.label(if player.playing { "playing" } else { "paused" });
             if doc.pose().hidden {
                 ui.colored_label(ui.visuals().warn_fg_color, "model hidden by the motion")
@@ -41,13 +48,6 @@ pub fn panel(ui: &mut egui::Ui, doc: Option<&Document>) -> Vec<Action> {
             if r.changed() {
                 out.push(Action::SetFrame(f));
             }
-        });
-        // Keys or Curves below the bar: the tab's choice is the panel's own, kept in egui's memory.
-        let tab_id = egui::Id::unique("rigscope timeline curves tab");
-        let mut curves_tab = ui.data_mut(|d| *d.get_persisted_mut_or_default::<bool>(tab_id));
-        ui.horizontal(|ui| {
-            ui.selectable_value(&mut curves_tab, false, "Keys");
-            ui.selectable_value(&mut curves_tab, true, "Curves");
         });
         ui.data_mut(|d| d.insert_persisted(tab_id, curves_tab));
         let keys = if curves_tab { std::rc::Rc::from([]) } else { doc.key_frames(c, None) };
