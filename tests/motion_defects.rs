@@ -101,13 +101,15 @@ fn a_one_frame_pop_is_found_at_its_joint_and_frame() {
     assert!(m.contains("\"lower\"") && m.contains("for 1 frame:") && m.contains("turns 38."), "{m}");
 }
 
-#[test]
-fn the_timeline_marks_the_pop_and_a_click_on_it_goes_to_its_joint_and_frame() {
+/// The window's app (through egui_kittest) showing the smooth clip with a 40° pop of joint 2 at frame 37,
+/// paused on frame 0, with `selected` selected.
+fn pop_in_the_window(selected: Option<usize>) -> Harness<'static, App> {
     let mut frames = smooth();
     frames[37][2].1 *= Quat::from_rotation_x(40f32.to_radians());
     let mut app = App::new();
     app.apply_settings(&Settings { play_on_open: false, ..Settings::default() });
     app.open_bytes("pop.iqe", &iqe(&frames, true));
+    app.apply(rigscope::app::Action::SelectJoint(selected));
     let mut h = Harness::builder().with_size([1400.0, 1200.0]).build_ui_state(
         |ui, app: &mut App| {
             app.show(ui);
@@ -115,6 +117,12 @@ fn the_timeline_marks_the_pop_and_a_click_on_it_goes_to_its_joint_and_frame() {
         app,
     );
     h.run();
+    h
+}
+
+#[test]
+fn the_timeline_marks_the_pop_and_a_click_on_it_goes_to_its_joint_and_frame() {
+    let mut h = pop_in_the_window(None);
     assert_eq!(h.state().current_clip_frame(), Some((0, 0.0)));
     assert_eq!(h.state().selected_joint(), None);
     h.get_by_label("anim.pop at frame 37").click();
@@ -128,19 +136,7 @@ fn the_timeline_marks_the_pop_and_a_click_on_it_goes_to_its_joint_and_frame() {
 /// checkboxes choose the channel groups.
 #[test]
 fn the_curves_tab_marks_the_pop_on_the_selected_joints_curves() {
-    let mut frames = smooth();
-    frames[37][2].1 *= Quat::from_rotation_x(40f32.to_radians());
-    let mut app = App::new();
-    app.apply_settings(&Settings { play_on_open: false, ..Settings::default() });
-    app.open_bytes("pop.iqe", &iqe(&frames, true));
-    app.apply(rigscope::app::Action::SelectJoint(Some(2)));
-    let mut h = Harness::builder().with_size([1400.0, 1200.0]).build_ui_state(
-        |ui, app: &mut App| {
-            app.show(ui);
-        },
-        app,
-    );
-    h.run();
+    let mut h = pop_in_the_window(Some(2));
     assert!(h.query_by_label("Curves: joint \"lower\"").is_none(), "the Keys tab first");
     h.get_by_label("Curves").click();
     h.run();
