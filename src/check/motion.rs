@@ -13,8 +13,13 @@
 //! around and its median grows with it. A smooth out-and-back (a punch, a nod, a finger's ease in and out, an
 //! authored flick keyed two frames apart) moves in several comparable steps, so the calm test rules it out even
 //! when it is short: the steps inside the displaced frames, and the ones just before the jump away and just
-//! after the jump back, must each be a quarter of the jump or less. Joints are judged on their local channels (rotation, translation, scale) separately, each in its
-//! own unit, so a pop of a finger's rotation isn't drowned by the root's translation.
+//! after the jump back, must each be a quarter of the jump or less. Joints are judged on their local channels
+//! (rotation, translation, scale) separately, each in its own unit, so a pop of a finger's rotation isn't
+//! drowned by the root's translation; a rotation pop must then also show in model space, leaving the path
+//! between the poses around it, so a child that only undoes its parent's pop is not named.
+//!
+//! What the rules find on real exports, judged one by one, and what they cost: BENCHMARKS.md, "Motion
+//! detectors".
 
 use std::borrow::Cow;
 
@@ -25,8 +30,9 @@ use crate::scene::{Clip, ClipData, DEFAULT_FPS, FrameBounds, Scene, Transform};
 
 /// Steps taken either side of a candidate pop for its joint's typical step.
 const WINDOW: usize = 6;
-/// A pop's jumps are at least this many times the typical step around them, and than every step between them
-/// and just before and after them (where it sits, and the motion it leaves and lands in).
+/// A pop's jumps are at least this many times the typical step around them, and at least this many times
+/// every step between them and just before and after them (where it sits, and the motion it leaves and lands
+/// in).
 const POP_FACTOR: f32 = 4.0;
 /// A pop returns within this many frames.
 const POP_WIDTH: usize = 3;
