@@ -54,7 +54,8 @@ const FLIP_COS: f32 = 0.087_155_74;
 /// Findings of one rule in one clip beyond this are summed up in one more.
 const MAX_PER_RULE: usize = 50;
 /// Frames × joints sampled per clip at most (a 2 800-frame dance on a 283-bone character is 0.8 M); beyond it
-/// the clip is sampled at a coarser step, which the findings say.
+/// the clip is sampled every few frames (its findings still name clip frames; a pop shorter than the step can
+/// be missed).
 const SAMPLE_BUDGET: usize = 4_000_000;
 
 fn finding(file: &str, rule: &str, place: Place, message: String) -> Finding {
@@ -162,20 +163,21 @@ pub fn check_clips(file: &str, scene: &Scene, clips: std::ops::Range<usize>) -> 
                 found.still = still(ci, clip, &frames);
             }
         }
-        found.flips = flips(scene, ci, clip, blend, size);
+        (found.flips, found.hemispheres) = flips(scene, ci, clip, blend, size);
         out.extend(found.into_findings(file));
     }
     out
 }
 
-/// A rotation rule's finding: the rule, where, and what.
-type Flip = (&'static str, Place, String);
+/// Where a finding is, and what it says, before its rule and file are added.
+type Found = (Place, String);
 
 /// One clip's findings by rule, before each rule's list is capped.
 #[derive(Default)]
 struct ClipFindings {
     pops: Vec<(Place, String)>,
-    flips: Vec<Flip>,
+    flips: Vec<Found>,
+    hemispheres: Vec<Found>,
     seam: Option<(Place, String)>,
     still: Option<(Place, String)>,
 }
@@ -184,10 +186,8 @@ impl ClipFindings {
     fn into_findings(self, file: &str) -> Vec<Finding> {
         let mut out = Vec::new();
         capped(&mut out, file, "anim.pop", self.pops);
-        for rule in ["anim.rotation.flip", "anim.rotation.hemisphere"] {
-            let of_rule = self.flips.iter().filter(|f| f.0 == rule).map(|(_, p, m)| (p.clone(), m.clone())).collect();
-            capped(&mut out, file, rule, of_rule);
-        }
+        capped(&mut out, file, "anim.rotation.flip", self.flips);
+        capped(&mut out, file, "anim.rotation.hemisphere", self.hemispheres);
         out.extend(self.seam.map(|(p, m)| finding(file, "anim.loop.seam", p, m)));
         out.extend(self.still.map(|(p, m)| finding(file, "anim.clip.still", p, m)));
         out
@@ -423,11 +423,11 @@ fn times(v: f32, typical: f32) -> String {
     if ratio.is_finite() && ratio < 1000.0 { format!("{ratio:.0}×") } else { "far above".to_string() }
 }
 
-/// Rotations two keys apart: a near half turn between consecutive keys (any format), and opposite hemispheres
+/// Rotations two keys apart (the flips, then the hemispheres): a near half turn between consecutive keys (any format), and opposite hemispheres
 /// where the format's players blend components. A sampled clip's keys are its frames.
-fn flips(scene: &Scene, ci: usize, clip: &Clip, blend: RotationBlend, size: Option<f32>) -> Vec<Flip> {
+fn flips(scene: &Scene, ci: usize, clip: &Clip, blend: RotationBlend, size: Option<f32>) -> (Vec<Found>, Vec<Found>) {
     let fps = clip.fps(DEFAULT_FPS);
-    let mut out = Vec::new();
+    let (mut flips, mut hemispheres) = (Vec::new(), Vec::new());
     // Pairs of consecutive keys `(index, t0, a, t1, b)`; `cut(index)`: the joint jumps to another place there.
     type Pairs<'a> = &'a mut dyn Iterator<Item = (usize, f32, Quat, f32, Quat)>;
     let mut look = |joint: usize, pairs: Pairs, cut: &dyn Fn(usize) -> bool| {
@@ -448,7 +448,7 @@ fn flips(scene: &Scene, ci: usize, clip: &Clip, blend: RotationBlend, size: Opti
                     "joint \"{name}\" turns {turn:.1}° between frames {frame} and {next}: so near half a turn that \
                      players disagree on which way round it goes (key it more often)"
                 );
-                out.push(("anim.rotation.flip", place, message));
+                flips.push((place, message));
             } else {
                 let message = format!(
                     "joint \"{name}\": the rotations keyed at frames {frame} and {next} are stored in opposite \
@@ -456,7 +456,7 @@ fn flips(scene: &Scene, ci: usize, clip: &Clip, blend: RotationBlend, size: Opti
                      where the short way is {turn:.1}° (negate the second key)",
                     360.0 - turn
                 );
-                out.push(("anim.rotation.hemisphere", place, message));
+                hemispheres.push((place, message));
             }
         }
     };
@@ -492,7 +492,7 @@ fn flips(scene: &Scene, ci: usize, clip: &Clip, blend: RotationBlend, size: Opti
         }
         ClipData::Sampled { .. } => {}
     }
-    out
+    (flips, hemispheres)
 }
 
 /// A looping clip whose wrap from its last frame to its first is a jump: the worst joint, and how many jump.
