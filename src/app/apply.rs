@@ -139,24 +139,15 @@ fn apply_to_document(doc: &mut Document, action: Action) {
 /// [`Action::StepKey`]: to the selected joint's next or previous key (the clip's when it has none of its own),
 /// paused; where there is no key that way, paused where it is.
 fn step_key(doc: &mut Document, d: i32) {
-    let (Some((c, frame)), Some(clip)) = (doc.current_clip_frame(), doc.current_clip().map(ClipMeta::clone_meta))
-    else {
+    let (Some((c, _)), Some(clip)) = (doc.current_clip_frame(), doc.current_clip().map(ClipMeta::clone_meta)) else {
         return;
     };
     let own = doc.selection.joint.map(|j| doc.key_frames(c, Some(j))).filter(|k| !k.is_empty());
     let keys = own.unwrap_or_else(|| doc.key_frames(c, None));
     if keys.is_empty() {
         // A sampled clip: every frame is a key.
-        return doc.player.step(&clip, d.signum());
-    }
-    // Keys a hair from the frame shown count as it (a key at 12.0003 is frame 12).
-    let target = if d > 0 {
-        keys.iter().copied().find(|&k| k > frame + 1e-3)
+        doc.player.step(&clip, d.signum());
     } else {
-        keys.iter().rev().copied().find(|&k| k < frame - 1e-3)
-    };
-    doc.player.playing = false;
-    if let Some(t) = target {
-        doc.player.set_frame(&clip, t);
+        doc.player.step_to_key(&clip, &keys, d);
     }
 }

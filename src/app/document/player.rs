@@ -58,6 +58,22 @@ impl Player {
         self.set_frame(clip, target);
     }
 
+    /// To the first of `keys` (sorted clip frames) after the frame shown (`delta > 0`), or the last before it;
+    /// pauses, and stays where it is when there is none that way. Keys within [`FRAME_SNAP`] of the frame
+    /// count as it, as [`Player::step`] counts whole frames.
+    pub fn step_to_key(&mut self, clip: &Clip, keys: &[f32], delta: i32) {
+        let f = self.frame(clip);
+        let target = if delta > 0 {
+            keys.iter().copied().find(|&k| k > f + FRAME_SNAP)
+        } else {
+            keys.iter().rev().copied().find(|&k| k < f - FRAME_SNAP)
+        };
+        self.playing = false;
+        if let Some(t) = target {
+            self.set_frame(clip, t);
+        }
+    }
+
     pub fn jump_start(&mut self, clip: &Clip) {
         self.playing = false;
         self.set_frame(clip, 0.0);
