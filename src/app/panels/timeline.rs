@@ -86,6 +86,9 @@ pub fn panel(ui: &mut egui::Ui, doc: Option<&Document>) -> Vec<Action> {
             .filter(|(_, f)| f.place.clip == Some(c))
             .filter_map(|(i, f)| Some((f.place.frame? as f32, i)))
             .collect();
+        // In frame order, so marks sharing a pixel column are next to each other.
+        let mut marks = marks;
+        marks.sort_by(|a, b| a.0.total_cmp(&b.0));
         if !marks.is_empty() {
             ui.horizontal(|ui| {
                 ui.label(format!("{} problems", marks.len()));
@@ -98,25 +101,57 @@ pub fn panel(ui: &mut egui::Ui, doc: Option<&Document>) -> Vec<Action> {
     out
 }
 
-/// Marks at the frames of findings (`(frame, finding index)`), the current frame as a bar. Each mark is its
-/// own button (named "RULE at frame N" for a screen reader and the UI tests) with the finding's text on hover;
-/// a click returns its finding's index. Marks that land on the same pixel column share it: the first is kept.
+/// A strip along the clip, as wide as the room left, on its background: where a clip frame lies on it, and
+/// the current frame drawn as a bar (the key strips and the problem row share it).
+struct Strip {
+    rect: egui::Rect,
+    span: f32,
+}
+
+impl Strip {
+    fn new(ui: &mut egui::Ui, span: f32, sense: egui::Sense) -> (Strip, egui::Response) {
+        let width = (ui.available_width() - 8.0).max(100.0);
+        let (rect, response) = ui.allocate_exact_size(egui::vec2(width, 14.0), sense);
+        ui.painter_at(rect).rect_filled(rect, 2.0, ui.visuals().extreme_bg_color);
+        (Strip { rect, span: span.max(1e-6) }, response)
+    }
+
+    /// The x of clip frame `f`.
+    fn x(&self, f: f32) -> f32 {
+        self.rect.left() + self.rect.width() * (f / self.span).clamp(0.0, 1.0)
+    }
+
+    /// The clip frame at screen x `x`.
+    fn frame_at(&self, x: f32) -> f32 {
+        ((x - self.rect.left()) / self.rect.width()).clamp(0.0, 1.0) * self.span
+    }
+
+    fn playhead(&self, ui: &egui::Ui, frame: f32) {
+        let x = self.x(frame);
+        ui.painter_at(self.rect).line_segment(
+            [egui::pos2(x, self.rect.top()), egui::pos2(x, self.rect.bottom())],
+            egui::Stroke::new(2.0, ui.visuals().selection.bg_fill),
+        );
+    }
+}
+
+/// Marks at the frames of findings (`(frame, finding index)`, sorted by frame), the current frame as a bar.
+/// Each mark is its own button (named "RULE at frame N" for a screen reader and the UI tests) with the
+/// finding's text on hover; a click returns its finding's index. Marks that land on the same pixel column
+/// share it: the first is kept.
 fn problem_strip(ui: &mut egui::Ui, doc: &Document, marks: &[(f32, usize)], frame: f32, span: f32) -> Option<usize> {
-    let width = (ui.available_width() - 8.0).max(100.0);
-    let (rect, _) = ui.allocate_exact_size(egui::vec2(width, 14.0), egui::Sense::hover());
-    let span = span.max(1e-6);
-    let x = |f: f32| rect.left() + rect.width() * (f / span).clamp(0.0, 1.0);
-    let painter = ui.painter_at(rect);
-    painter.rect_filled(rect, 2.0, ui.visuals().extreme_bg_color);
+    let (strip, _) = Strip::new(ui, span, egui::Sense::hover());
+    let painter = ui.painter_at(strip.rect);
     let mut clicked = None;
     let mut last = f32::NAN;
     for &(f, i) in marks {
-        let column = x(f).round();
+        let column = strip.x(f).round();
         if column == last {
             continue;
         }
         last = column;
         let Some(finding) = doc.findings.get(i) else { continue };
+        let rect = strip.rect;
         let hit = egui::Rect::from_center_size(egui::pos2(column, rect.center().y), egui::vec2(9.0, rect.height()));
         let response = ui.interact(hit, ui.make_persistent_id(("problem mark", i)), egui::Sense::click());
         let name = format!("{} at frame {}", finding.rule, f.round());
@@ -127,40 +162,29 @@ fn problem_strip(ui: &mut egui::Ui, doc: &Document, marks: &[(f32, usize)], fram
             clicked = Some(i);
         }
     }
-    painter.line_segment(
-        [egui::pos2(x(frame), rect.top()), egui::pos2(x(frame), rect.bottom())],
-        egui::Stroke::new(2.0, ui.visuals().selection.bg_fill),
-    );
+    strip.playhead(ui, frame);
     clicked
 }
-/// Ticks at the key frames along a strip as wide as the room left, the current frame as a bar; returns the frame
-/// under the pointer while it is pressed on the strip.
+
+/// Ticks at the key frames along a strip, the current frame as a bar; returns the frame under the pointer
+/// while it is pressed on the strip.
 fn key_strip(ui: &mut egui::Ui, keys: &[f32], frame: f32, span: f32) -> Option<f32> {
-    let width = (ui.available_width() - 8.0).max(100.0);
-    let (rect, response) = ui.allocate_exact_size(egui::vec2(width, 14.0), egui::Sense::click_and_drag());
-    let span = span.max(1e-6);
-    let x = |f: f32| rect.left() + rect.width() * (f / span).clamp(0.0, 1.0);
-    let painter = ui.painter_at(rect);
-    let visuals = ui.visuals();
-    painter.rect_filled(rect, 2.0, visuals.extreme_bg_color);
+    let (strip, response) = Strip::new(ui, span, egui::Sense::click_and_drag());
+    let painter = ui.painter_at(strip.rect);
+    let (top, bottom) = (strip.rect.top() + 2.0, strip.rect.bottom() - 2.0);
     // One tick per pixel column however many keys fall in it (keys are sorted).
     let mut last = f32::NAN;
     for &k in keys {
-        let column = x(k).round();
+        let column = strip.x(k).round();
         if column == last {
             continue;
         }
         last = column;
-        painter.line_segment(
-            [egui::pos2(column, rect.top() + 2.0), egui::pos2(column, rect.bottom() - 2.0)],
-            egui::Stroke::new(1.0, visuals.warn_fg_color),
-        );
+        let stroke = egui::Stroke::new(1.0, ui.visuals().warn_fg_color);
+        painter.line_segment([egui::pos2(column, top), egui::pos2(column, bottom)], stroke);
     }
-    painter.line_segment(
-        [egui::pos2(x(frame), rect.top()), egui::pos2(x(frame), rect.bottom())],
-        egui::Stroke::new(2.0, visuals.selection.bg_fill),
-    );
+    strip.playhead(ui, frame);
     let pressed = response.clicked() || response.dragged();
     let pos = response.interact_pointer_pos().filter(|_| pressed)?;
-    Some(((pos.x - rect.left()) / rect.width()).clamp(0.0, 1.0) * span)
+    Some(strip.frame_at(pos.x))
 }
