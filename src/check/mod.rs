@@ -185,6 +185,21 @@ pub fn check_loaded(
     misses: Option<&[crate::anim::BoundsMiss]>,
     dir: Option<&std::path::Path>,
 ) -> Vec<Finding> {
+    let mut out = check_loaded_but_motion(name, data, scene, misses, dir);
+    out.extend(motion::check(name, scene));
+    out.sort_by_key(|f| f.severity);
+    out
+}
+
+/// [`check_loaded`] without the motion rules, for a motion the caller checks as played on a model
+/// ([`motion::check_clips`]): sampling every frame of it alone would be work thrown away.
+pub fn check_loaded_but_motion(
+    name: &str,
+    data: &[u8],
+    scene: &crate::scene::Scene,
+    misses: Option<&[crate::anim::BoundsMiss]>,
+    dir: Option<&std::path::Path>,
+) -> Vec<Finding> {
     let mut out: Vec<Finding> = scene.meta.warnings.iter().map(|w| Finding::warning(name, w)).collect();
     if crate::formats::iqm::sniff(data) {
         out.extend(crate::formats::iqm::lint(data).iter().map(|l| {
@@ -197,7 +212,6 @@ pub fn check_loaded(
     out.extend(mmd::check(name, scene));
     out.extend(mvd::check(name, scene));
     out.extend(physics::check(name, scene));
-    out.extend(motion::check(name, scene));
     out.sort_by_key(|f| f.severity);
     out
 }

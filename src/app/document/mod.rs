@@ -101,9 +101,7 @@ pub(super) fn build(
         file_looping.extend(anim.clips.iter().map(|c| c.looping));
         // An attached file is animation only: nothing of its own to skin. Its motion is checked on the model's
         // joints, so the findings name the joints the window selects.
-        let mut own = crate::check::check_loaded(&s.name, &s.bytes, &anim, None, s.dir().as_deref());
-        own.retain(|f| !crate::check::motion::is_motion_rule(&f.rule));
-        findings.extend(own);
+        findings.extend(crate::check::check_loaded_but_motion(&s.name, &s.bytes, &anim, None, s.dir().as_deref()));
         findings.extend(crate::check::motion::check_clips(&s.name, &scene, first_new..scene.clips.len()));
         let format = anim.meta.format.name().to_string();
         attachments.push(Attachment { report, format, warnings: anim.meta.warnings, mvd: anim.mvd });
