@@ -10,6 +10,9 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use rigscope::app::{App, Intent};
 
+mod common;
+use common::click_tab;
+
 fn mmd(rel: &str) -> PathBuf {
     let p = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/corpus/mmd/threejs")).join(rel);
     assert!(p.is_file(), "corpus file missing: {}", p.display());
@@ -62,8 +65,7 @@ fn a_slider_holds_a_morph_and_the_cross_lets_go() {
     let a = morph_index(&app, "あ");
     let mut h = harness(app);
     h.run();
-    h.get_by_label("Morphs (30)").click();
-    h.run();
+    click_tab(&mut h, "Morphs");
     assert!(h.query_by_label("Mouth (11)").is_some(), "morphs are grouped by panel");
     h.get_by_role_and_label(Role::Slider, "a (あ)").set_value_accesskit(1.0);
     h.run();
@@ -115,8 +117,7 @@ fn with_a_cjk_font_the_japanese_names_draw_without_boxes() {
     h.run();
     h.state_mut().app.open_path(&mmd("miku/miku_v2.pmd"));
     h.run();
-    h.get_all_by_label("Morphs (30)").next().expect("the Morphs section").click();
-    h.run();
+    click_tab(&mut h, "Morphs");
     assert!(h.query_all_by_label("blink (まばたき)").next().is_some());
 }
 
@@ -135,6 +136,7 @@ fn an_ik_chain_switched_off_leaves_its_leg_to_the_motion() {
         p.world[ankle].w_axis.truncate().distance(p.world[goal].w_axis.truncate())
     };
     assert!(miss(&h) < 0.2, "solved: the ankle is on its IK bone ({})", miss(&h));
+    click_tab(&mut h, "Skeleton");
     h.get_by_label("IK chains (7)").click();
     h.run();
     assert_eq!(h.state().app.document().unwrap().ik_enabled(chain), (true, false), "the dance leaves it on");
@@ -168,9 +170,10 @@ fn display_frames_list_bones_that_select_their_joint() {
     let frames = app.scene().unwrap().mmd.as_ref().unwrap().display_frames.len();
     let mut h = harness(app);
     h.run();
+    click_tab(&mut h, "Skeleton");
     h.get_by_label(&format!("Display frames ({frames})")).click();
     h.run();
-    assert!(h.query_by_label_contains("rigid bodies and").is_some(), "physics is listed as not simulated");
+    assert!(h.query_by_label_contains("(listed in the Physics tab)").is_some());
     // The first named bone frame: open it and click its first bone.
     let (name, bone) = {
         let mmd = h.state().app.scene().unwrap().mmd.clone().unwrap();
@@ -200,8 +203,6 @@ fn the_joint_panel_shows_what_key_append_and_ik_each_do() {
     h.state_mut().app.apply(rigscope::app::Action::SetFrame(1200.0));
     h.state_mut().app.apply(rigscope::app::Action::SelectJoint(Some(knee)));
     h.run();
-    h.get_by_label("Joints (140)").click();
-    h.run();
     let doc = h.state().app.document().unwrap();
     let [key, appended, shown] = doc.contributions(knee).expect("the knee is an IK link");
     assert!(appended.rotation.angle_between(key.rotation) < 1e-6, "no append on the knee");
@@ -225,7 +226,8 @@ fn the_physics_section_simulates_resets_and_switches_off() {
         h.state_mut().app.apply(rigscope::app::Action::SetFrame(f as f32));
     }
     h.run();
-    assert!(h.query_by_label("Physics (45 rigid bodies, 27 joints)").is_some());
+    click_tab(&mut h, "Display");
+    assert!(h.query_by_label("Physics simulation (45 rigid bodies, 27 joints)").is_some());
     assert!(h.query_by_label("This frame: simulated forward from the one before").is_some());
     let doc = h.state().app.document().unwrap();
     assert!(doc.physics_shown());
@@ -238,8 +240,11 @@ fn the_physics_section_simulates_resets_and_switches_off() {
     h.get_by_label("Reset").click();
     h.run();
     assert!(h.query_by_label("This frame: reset (bodies placed at the pose, then the warm-up)").is_some());
-    // The bodies list, with the mode-2 rule applied.
-    h.get_by_label("Rigid bodies (45)").click();
+    // The Physics tab's bodies, with the mode-2 rule applied.
+    click_tab(&mut h, "Physics");
+    h.get_by_role_and_label(Role::TextInput, "Filter").focus();
+    h.run();
+    h.get_by_role_and_label(Role::TextInput, "Filter").type_text("ネクタイ2");
     h.run();
     assert!(h.query_by_label_contains("ネクタイ2: physics (file: physics + bone position)").is_some());
     // Simulate off: the motion's pose alone.
@@ -258,6 +263,7 @@ fn the_self_shadow_box_switches_the_self_shadow() {
     h.run();
     assert!(h.state().app.overlays().self_shadow, "on by default");
     assert_eq!(h.state().app.self_shadow(), Some(rigscope::scene::MMD_DEFAULT_SELF_SHADOW));
+    click_tab(&mut h, "Display");
     assert!(h.query_by_label("Self-shadow (from the view's light)").is_none(), "that one is for unlit models");
     h.get_by_label("Self-shadow").click();
     h.run();
@@ -272,6 +278,7 @@ fn an_unlit_model_offers_the_self_shadow_from_the_views_light() {
     let mut h = harness(App::new());
     h.run();
     assert!(!h.state().app.overlays().view_self_shadow, "off by default");
+    click_tab(&mut h, "Display");
     assert!(h.query_by_label("Self-shadow").is_none());
     h.get_by_label("Self-shadow (from the view's light)").click();
     h.run();

@@ -126,6 +126,7 @@ fn a_failed_reload_keeps_the_last_good_model_until_the_file_loads_again() {
     assert_eq!(errors.len(), 1, "{:?}", app.notices());
     assert!(errors[0].message.contains("reload failed, showing the last good version"), "{}", errors[0].message);
     assert!(errors[0].message.contains("grid.iqm"), "{}", errors[0].message);
+    common::click_tab(&mut h, "Problems");
     assert!(h.get_all_by_label_contains("reload failed").count() >= 2, "in the banner and the Problems list");
     // Written again, still broken: one notice, not two.
     std::fs::write(&file, b"INTERQUAKEMODEL\0garbage").unwrap();

@@ -255,7 +255,7 @@ fn f1_shows_every_shortcut_and_escape_closes_it() {
     // Every key text and description of the table, and each group title: the overlay adds as many labels of
     // each as the table has rows with it (some, like "End", are also buttons elsewhere).
     let mut labels: Vec<String> = table().iter().flat_map(|s| [s.text(&h.ctx), s.description.to_string()]).collect();
-    labels.extend(["Playback", "View", "Views", "Models", "Files"].map(String::from));
+    labels.extend(["Playback", "View", "Views", "Panels and selection", "Models", "Files"].map(String::from));
     let count = |h: &Harness<'_, State>| labels.iter().map(|l| h.query_all_by_label(l).count()).collect::<Vec<_>>();
     let closed = count(&h);
     h.key_press(Key::F1);
@@ -374,12 +374,12 @@ fn speed_keys_stay_within_limits() {
 fn shortcuts_are_ignored_while_a_text_field_has_the_keyboard() {
     let mut h = harness_state(State { app: with_demo(), text: Some(String::new()), ..State::default() });
     h.run();
-    let field = h.get_by_role(Role::TextInput);
+    let field = h.get_by_role_and_label(Role::TextInput, "Notes");
     field.focus();
     h.run();
     let before = h.state().app.settings();
     let frame = h.state().app.current_clip_frame();
-    h.get_by_role(Role::TextInput).type_text("wx");
+    h.get_by_role_and_label(Role::TextInput, "Notes").type_text("wx");
     h.key_press(Key::W);
     h.key_press(Key::F1);
     h.key_press(Key::CloseBracket);

@@ -1,7 +1,10 @@
-//! The viewer's sidebar and shortcuts, driven through egui_kittest (no GPU): choosing, scrubbing, stepping and
+//! The viewer's panels and shortcuts, driven through egui_kittest (no GPU): choosing, scrubbing, stepping and
 //! playing animations, selecting joints, and opening good, animation-only and broken files.
 
 use std::path::PathBuf;
+
+mod common;
+use common::click_tab;
 
 use egui::Key;
 use egui_kittest::Harness;
@@ -196,13 +199,12 @@ fn loop_toggle_overrides_the_file() {
 #[test]
 fn selecting_a_joint_shows_its_transforms_and_highlights_it() {
     let mut h = harness(opened(&demo()));
-    h.get_by_label("Joints (20)").click();
-    h.run();
+    click_tab(&mut h, "Skeleton");
     let name = h.state().app.scene().unwrap().skeleton.display_name(3);
-    h.get_by_label_contains(&format!("{name} #3 (parent #")).click();
+    h.get_by_label(&format!("{name} #3")).click();
     h.run();
     assert_eq!(h.state().app.overlays().selected_joint, Some(3));
-    h.get_by_label(&format!("Selected: {name} #3"));
+    h.get_by_label(&format!("Joint {name} #3"));
     h.get_by_label("Local T");
     h.get_by_label("Local R (Euler XYZ°)");
     h.get_by_label("Model-space (world) matrix:");
@@ -259,7 +261,7 @@ fn a_bad_file_leaves_a_notice_and_a_problem_and_keeps_the_model() {
     // The three failures, and what check finds in guy (its texture is not in the corpus).
     let findings = h.state().app.findings().len();
     assert!(h.state().app.findings().iter().all(|f| f.rule == "texture.missing"));
-    h.get_by_label(&format!("Problems ({})", 3 + findings));
+    click_tab(&mut h, &format!("Problems ({})", 3 + findings));
     assert_eq!(h.get_all_by_label_contains("past end of file (124)").count(), 2, "in the notice and the Problems list");
     assert_eq!(h.get_all_by_label("Dismiss").count(), 3);
     h.get_by_label("Clear problems").click();
@@ -308,7 +310,8 @@ fn meshes_hide_and_overlays_follow_the_toggles() {
     h.get_by_label("Meshes (2)").click();
     h.run();
     h.get_by_label_contains("head (").click();
-    h.get_by_label("Skeleton").click();
+    click_tab(&mut h, "Display");
+    h.get_by_role_and_label(egui::accesskit::Role::CheckBox, "Skeleton").click();
     h.get_by_label("Stored bounds (green)").click();
     h.get_by_label("Computed bounds (pink)").click();
     h.run();
@@ -331,6 +334,7 @@ fn meshes_hide_and_overlays_follow_the_toggles() {
 #[test]
 fn the_bounds_section_compares_and_lists_misses() {
     let mut h = harness(opened(&demo()));
+    click_tab(&mut h, "Info");
     h.get_by_label("Bounds").click();
     h.run();
     h.get_by_label("stored");
@@ -360,6 +364,7 @@ fn a_frame_whose_stored_bounds_miss_is_listed_and_clickable() {
     let mut app = App::new();
     app.open_bytes("synth.iqm", &doc.to_bytes());
     let mut h = harness(app);
+    click_tab(&mut h, "Info");
     h.get_by_label_contains("Warnings (1)");
     h.get_by_label_contains("stored bounds miss the skinned mesh in 1 of 6 frames");
     h.get_by_label("Bounds").click();
@@ -429,6 +434,7 @@ fn an_iqe_opens_plays_and_a_broken_one_keeps_it() {
     let app = &h.state().app;
     assert_eq!(app.model_generation(), generation, "the model stays");
     assert!(app.problems()[0].message.contains("face index 7"), "{:?}", app.problems());
+    click_tab(&mut h, "Problems");
     assert_eq!(h.get_all_by_label_contains("broken.iqe:5").count(), 2, "in the notice and the Problems list");
 }
 
@@ -474,6 +480,7 @@ fn rsm_volume_boxes_and_key_frames_show() {
     h.run();
     h.get_by_label_contains("Volume boxes (2)");
     assert!(h.state().app.overlays().boxes.is_empty());
+    click_tab(&mut h, "Display");
     h.get_by_label("Volume boxes (orange)").click();
     h.run();
     assert_eq!(h.state().app.overlays().boxes.len(), 2);
@@ -535,11 +542,15 @@ fn an_mvd_alone_lists_objects_and_tracks_and_plots_a_selected_track() {
     assert!((frame(&h) - 15.0).abs() < 1e-3);
     let y = h.state().app.pose().world[arm].w_axis.y;
     assert!((y - 0.25).abs() < 1e-3, "half-way up: {y}");
+    // Below the arm's curves in the Scene tab.
+    h.get_by_label("  カメラ: 2 key(s)").scroll_to_me();
+    h.run();
     h.get_by_label("  カメラ: 2 key(s)").click();
     h.run();
     h.get_by_label("Curves: camera \"カメラ\"");
-    // The camera exists: follow it from the sidebar.
+    // The camera exists: follow it from the Display tab.
     assert!(!h.state().app.overlays().camera_path.is_empty(), "the path overlay is on by default");
+    click_tab(&mut h, "Display");
     h.get_by_label("Follow MVD camera").click();
     h.run();
     assert!(h.state().app.follow_camera());
@@ -603,9 +614,10 @@ fn attaching_an_mvd_shows_matches_and_converts_axes() {
     h.run();
     assert!(h.state().app.pose().world[arm].abs_diff_eq(before, 1e-4), "and turning it off restores it");
     // View > Follow MVD camera.
+    click_tab(&mut h, "Display");
     h.get_by_label("View").click();
     h.run();
-    // The menu's checkbox and the sidebar's.
+    // The menu's checkbox and the Display tab's.
     assert_eq!(h.get_all_by_label("Follow MVD camera").count(), 2);
     h.get_all_by_label("Follow MVD camera").next().unwrap().click();
     h.run();
@@ -624,7 +636,7 @@ fn problems_list_check_findings_by_severity_and_jump_to_them() {
     h.run();
     let rules: Vec<&str> = h.state().app.findings().iter().map(|f| f.rule.as_str()).collect();
     assert_eq!(rules, ["iqm.joint.quat.sign", "iqm.bounds.miss", "iqm.bounds.miss", "iqm.bounds.miss"]);
-    h.get_by_label("Problems (4)");
+    click_tab(&mut h, "Problems (4)");
     h.get_by_label("Warning findings (4)");
     // A bounds miss jumps to its frame, paused; a joint finding selects the joint.
     h.get_by_label_contains("[iqm.bounds.miss] animation 0 frame 2:").click();
@@ -637,13 +649,13 @@ fn problems_list_check_findings_by_severity_and_jump_to_them() {
     h.state_mut().app.open_path(&rsm("box_error_01.rsm"));
     h.run();
     assert!(h.state().app.findings().is_empty(), "{:?}", h.state().app.findings());
-    h.get_by_label("Problems (0)");
+    h.get_by_role_and_label(egui::accesskit::Role::Tab, "Problems (0)");
 }
 
-/// A model deep in a long path keeps the sidebar at its width (the name is cut, its whole path on hover): the
+/// A model deep in a long path keeps the panels at their width (the name is cut, its whole path on hover): the
 /// view doesn't shrink or move with where the file happens to live.
 #[test]
-fn a_long_path_does_not_widen_the_sidebar() {
+fn a_long_path_does_not_widen_the_panels() {
     let deep = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("target/ui-tests")
         .join("a-folder-whose-name-is-as-long-as-the-ones-exporters-and-build-farms-like-to-make")

@@ -11,20 +11,27 @@ use rigscope::anim::{Pose, skin_positions};
 use rigscope::app::{App, project_to_view};
 use rigscope::render::Camera;
 
+mod common;
+use common::click_tab;
+
 fn demo() -> PathBuf {
     PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/assets/demo.iqm"))
 }
 
+/// The demo, with the Inspector's Display tab (the view switches) shown.
 fn harness() -> Harness<'static, App> {
     let mut app = App::new();
     app.open_path(&demo());
     assert!(app.problems().is_empty(), "{:?}", app.problems());
-    Harness::builder().with_size([1400.0, 2400.0]).build_ui_state(
+    let mut h = Harness::builder().with_size([1400.0, 2400.0]).build_ui_state(
         |ui, app: &mut App| {
             app.show(ui);
         },
         app,
-    )
+    );
+    h.run();
+    click_tab(&mut h, "Display");
+    h
 }
 
 /// Model space to clip space for the app's view rect, as the window computes it.
@@ -192,6 +199,7 @@ fn a_click_in_the_view_picks_a_vertex_and_can_select_its_joint() {
     h.state_mut().pick_at(at);
     h.run();
     let picked = h.state().picked().cloned().expect("the body is under the model's centre");
+    click_tab(&mut h, "Selection");
     assert!(h.state().overlays().marker.is_some(), "the vertex is marked");
     let (joint, _) = picked.joints.first().cloned().expect("a skinned vertex has joints");
     assert!(h.query_by_label(&format!("{joint}: {:.1}%", picked.joints[0].1 * 100.0)).is_some());
@@ -209,7 +217,7 @@ fn a_click_in_the_view_picks_a_vertex_and_can_select_its_joint() {
 #[test]
 fn a_click_on_a_drawn_bone_selects_its_joint() {
     let mut h = harness();
-    h.get_by_label("Skeleton").click();
+    h.get_by_role_and_label(egui::accesskit::Role::CheckBox, "Skeleton").click();
     h.run();
     let to_clip = view_projection(h.state());
     h.state_mut().set_view_projection(Some(to_clip));

@@ -25,7 +25,7 @@ pub use morph::{
     material_colors, material_morphs, morph_weights, morphed_vertices, overridden_weights, sample_morph_track,
 };
 pub use onion::{Ghost, MAX_ONION_FRAMES, onion_ghosts};
-pub use pick::{Picked, pick};
+pub use pick::{Picked, pick, pick_vertex};
 pub use pose::{Pose, ik_switched_on};
 pub use reach::{IkMiss, ik_misses};
 pub(crate) use sample::sample_clip_hinted;

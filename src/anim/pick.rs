@@ -51,11 +51,32 @@ pub fn pick(scene: &Scene, pose: &Pose, origin: Vec3, direction: Vec3) -> Option
     }
     let (distance, triangle) = best?;
     let hit = origin + direction * distance;
-    let corners = scene.triangles[triangle];
-    let vertex = corners
+    let vertex = scene.triangles[triangle]
         .iter()
         .map(|&i| i as usize)
         .min_by(|&i, &j| positions[i].distance(hit).total_cmp(&positions[j].distance(hit)))?;
+    Some(describe(scene, pose, (&vertices, &positions), triangle, vertex, (hit, distance)))
+}
+
+/// What lies at vertex `vertex` of `scene` posed by `pose` (a finding's vertex, shown as a pick would show
+/// it), on the first triangle that uses it; the hit is the vertex itself. `None` for a vertex out of range.
+pub fn pick_vertex(scene: &Scene, pose: &Pose, vertex: usize) -> Option<Picked> {
+    let vertices = morphed_vertices(scene, &pose.morphs);
+    let positions = skin_positions(&vertices, &pose.palette);
+    let at = *positions.get(vertex)?;
+    let triangle = scene.triangles.iter().position(|t| t.contains(&(vertex as u32))).unwrap_or(0);
+    Some(describe(scene, pose, (&vertices, &positions), triangle, vertex, (at, 0.0)))
+}
+
+/// The facts of `vertex` on `triangle`: its mesh and material, attributes and blend joints.
+fn describe(
+    scene: &Scene,
+    pose: &Pose,
+    (vertices, positions): (&crate::scene::VertexStreams, &[Vec3]),
+    triangle: usize,
+    vertex: usize,
+    (hit, distance): (Vec3, f32),
+) -> Picked {
     let mesh = scene.meshes.iter().find(|m| {
         let t = triangle as u32;
         t >= m.first_triangle && t - m.first_triangle < m.num_triangles
@@ -72,8 +93,8 @@ pub fn pick(scene: &Scene, pose: &Pose, origin: Vec3, direction: Vec3) -> Option
         _ => Vec::new(),
     };
     // The one vertex's normal, not the whole mesh's.
-    let normal = skin_normal(&vertices, &pose.palette, vertex);
-    Some(Picked {
+    let normal = skin_normal(vertices, &pose.palette, vertex);
+    Picked {
         triangle,
         mesh: mesh.map(|m| m.name.clone()),
         material: mesh.and_then(|m| scene.materials.get(m.material)).map(|m| m.name.clone()),
@@ -86,7 +107,7 @@ pub fn pick(scene: &Scene, pose: &Pose, origin: Vec3, direction: Vec3) -> Option
         joints,
         hit: hit.to_array(),
         distance,
-    })
+    }
 }
 
 /// Möller–Trumbore: the distance along `direction` at which the ray meets triangle (a, b, c), from either side.

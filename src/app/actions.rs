@@ -1,14 +1,16 @@
-//! The messages of the app: the actions the sidebar, the menu and the shortcuts ask for (applied in one place,
+//! The messages of the app: the actions the panels, the menu and the shortcuts ask for (applied in one place,
 //! `apply.rs`), what only the window can do ([`Intent`]), and what it is told changed ([`ViewChange`]). Plain
 //! data that every section imports and nothing here imports back.
 
-/// What a sidebar section, the menu or a shortcut asks the app to do. Applied by [`App`] in one place.
+/// What a panels section, the menu or a shortcut asks the app to do. Applied by [`App`] in one place.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Action {
     Window(Intent),
     /// Shows a clip from its start, playing.
     SelectClip(usize),
     TogglePlay,
+    /// Plays backwards, or pauses when it already plays backwards.
+    TogglePlayBackwards,
     SetFrame(f32),
     /// Whole frames forward (positive) or back.
     Step(i32),
@@ -72,8 +74,24 @@ pub enum Action {
     ResetPhysics,
     /// New gravity, fixed step or warm-up (remembered; the simulation resets).
     SetPhysicsSettings(crate::physics::PhysicsSettings),
-    /// Selects a rigid body of the shown model (highlighted in the view), or none.
+    /// Selects a rigid body of the shown model (highlighted in the view) and its bone, or none.
     SelectBody(Option<usize>),
+    /// Selects a morph (its facts in the Inspector), or none.
+    SelectMorph(Option<usize>),
+    /// Selects a mesh (its facts in the Inspector), or none.
+    SelectMesh(Option<usize>),
+    /// Selects every bone of MMD display frame `k` (the first is the joint shown).
+    SelectGroup(usize),
+    /// The selection before (negative) or after (positive) in the history.
+    SelectionStep(i32),
+    /// Keeps the Inspector's Selection tab on what is selected now (`true`), or lets it follow again.
+    PinSelection(bool),
+    /// Shows a panel (Outliner, Inspector or timeline) that was hidden.
+    ShowPanel(super::Toggle),
+    /// Puts the keyboard in the Outliner tab's filter (Ctrl+F).
+    FocusFilter,
+    /// Shows or hides the command palette (Ctrl+K).
+    TogglePalette,
 }
 
 /// Something only the window can do.

@@ -4,6 +4,7 @@ use super::App;
 use super::actions::Action;
 use super::document::Document;
 use super::document::model::ClipMeta;
+use super::selection::Selection;
 
 impl App {
     /// Applies and drains every action but the window's intents, which stay in `actions`.
@@ -47,6 +48,25 @@ impl App {
             Action::CopyPose => self.copy_pose(),
             Action::OpenRecent(path) => self.open_path(&path),
             Action::ToggleHelp => self.chrome.help = !self.chrome.help,
+            Action::TogglePalette => self.chrome.palette.toggle(),
+            Action::ShowPanel(t) => *self.toggles.get_mut(t) = true,
+            Action::FocusFilter => {
+                self.toggles.outliner = true;
+                self.chrome.outliner.focus_filter = true;
+            }
+            Action::GoToFinding(i) => {
+                let Some(doc) = self.documents.get_mut(self.active) else { return };
+                let vertex = doc.findings.get(i).and_then(|f| f.place.vertex);
+                apply_to_document(doc, action);
+                self.refresh();
+                // A vertex is shown as a click on it would show it, in the pose the finding's frame gives.
+                if let Some(v) = vertex
+                    && let Some(doc) = self.document()
+                    && let Some(p) = crate::anim::pick_vertex(doc.scene(), doc.pose(), v)
+                {
+                    self.chrome.picked = Some((doc.id(), p));
+                }
+            }
             a => {
                 if let Some(doc) = self.documents.get_mut(self.active) {
                     apply_to_document(doc, a);
@@ -60,6 +80,23 @@ impl App {
 /// Applies an action that concerns the shown document alone: playback, selection, hidden meshes, the curve
 /// view, the MMD axis switch, going to a finding.
 fn apply_to_document(doc: &mut Document, action: Action) {
+    // Walking the history moves through it; every other change of the selection is remembered in it.
+    match action {
+        Action::SelectionStep(step) => {
+            if let Some(s) = doc.history.go(&doc.selection.clone(), step) {
+                doc.selection = s;
+            }
+        }
+        Action::PinSelection(on) => doc.history.pinned = on.then(|| doc.selection.clone()),
+        action => {
+            let before = doc.selection.clone();
+            apply_to_document_inner(doc, action);
+            doc.history.record(&before, &doc.selection);
+        }
+    }
+}
+
+fn apply_to_document_inner(doc: &mut Document, action: Action) {
     match action {
         Action::ClearReference => return doc.reference = None,
         Action::SetKeepPrevious(on) => return doc.keep_previous = on,
@@ -73,13 +110,9 @@ fn apply_to_document(doc: &mut Document, action: Action) {
             player.select(Some(i));
             player.playing = true;
         }
-        Action::TogglePlay => {
+        Action::TogglePlay | Action::TogglePlayBackwards => {
             if let Some(c) = &clip {
-                // Play from the start again when a clamped clip sits at its end.
-                if !player.playing && !c.looping && player.frame(c) >= c.frame_span() {
-                    player.set_frame(c, 0.0);
-                }
-                player.playing = !player.playing;
+                player.toggle(c, action == Action::TogglePlayBackwards);
             }
         }
         Action::SetFrame(f) => {
@@ -110,7 +143,35 @@ fn apply_to_document(doc: &mut Document, action: Action) {
             }
         }
         Action::SelectJoint(j) => {
-            doc.selection.joint = j.filter(|&j| j < doc.model.scene.skeleton.len());
+            let joint = j.filter(|&j| j < doc.model.scene.skeleton.len());
+            doc.selection = Selection { joint, curve: doc.selection.curve, ..Selection::default() };
+        }
+        Action::SelectMorph(m) => {
+            let morph = m.filter(|&m| m < doc.model.scene.morphs.len());
+            doc.selection = Selection { morph, curve: doc.selection.curve, ..Selection::default() };
+        }
+        Action::SelectMesh(m) => {
+            let mesh = m.filter(|&m| m < doc.model.scene.meshes.len());
+            doc.selection = Selection { mesh, curve: doc.selection.curve, ..Selection::default() };
+        }
+        Action::SelectGroup(k) => {
+            let scene = &doc.model.scene;
+            let Some(mmd) = scene.mmd.as_ref() else { return };
+            let Some(frame) = mmd.display_frames.get(k) else { return };
+            let joints: Vec<usize> = frame
+                .items
+                .iter()
+                .filter_map(|i| match *i {
+                    crate::scene::DisplayItem::Bone(b) => mmd.bones.get(b).map(|b| b.joint),
+                    crate::scene::DisplayItem::Morph(_) => None,
+                })
+                .filter(|&j| j < scene.skeleton.len())
+                .collect();
+            if let Some(&first) = joints.first() {
+                let group = Some((k, std::rc::Rc::from(joints)));
+                doc.selection =
+                    Selection { joint: Some(first), group, curve: doc.selection.curve, ..Selection::default() };
+            }
         }
         Action::SetMeshHidden(i, hidden) => {
             if let Some(h) = doc.hidden_meshes.get_mut(i) {
@@ -122,8 +183,14 @@ fn apply_to_document(doc: &mut Document, action: Action) {
         Action::SetIkEnabled(c, on) => doc.set_ik_override(c, on),
         Action::ResetPhysics => doc.reset_physics(),
         Action::SelectBody(b) => {
-            let bodies = doc.model.scene.mmd.as_ref().map_or(0, |m| m.rigid_bodies.len());
-            doc.selection.body = b.filter(|&b| b < bodies);
+            let mmd = doc.model.scene.mmd.as_deref();
+            let body = b.filter(|&b| mmd.is_some_and(|m| b < m.rigid_bodies.len()));
+            // The body's bone is selected with it (its keys on the timeline, its facts in the Inspector).
+            let joint = body
+                .and_then(|b| mmd.and_then(|m| m.bones.get(m.rigid_bodies[b].bone?)))
+                .map(|bone| bone.joint)
+                .filter(|&j| j < doc.model.scene.skeleton.len());
+            doc.selection = Selection { joint, body, curve: doc.selection.curve, ..Selection::default() };
         }
         Action::SetMmdAxes(on) => doc.set_mmd_axes(on),
         Action::SelectCurve(c) => doc.selection.curve = c,

@@ -4,13 +4,14 @@
 //! [`App::take_view_changes`], and performs the [`Intent`]s that [`App::ui`] returns.
 //!
 //! Each open model is a [`Document`] with everything that belongs to it (its files, the model, playback, pose,
-//! selection, findings, reload state). Each sidebar section is its own file with a `ui` function that borrows
+//! selection, findings, reload state). Each Outliner and Inspector section is its own file with a `ui` function that borrows
 //! the shown document and returns [`Action`]s; [`App`] applies them in one place, so the pose is recomputed only
 //! when time, clip or model change.
 
 mod actions;
 mod apply;
 mod document;
+pub mod filter;
 pub mod fonts;
 mod notices;
 mod open;
@@ -23,12 +24,9 @@ pub mod settings;
 pub mod shortcuts;
 
 use document::{model, player};
-use panels::{gizmo, help, labels, menu, start, tabs, timeline};
+use panels::{gizmo, help, labels, menu, palette, start, status, tabs, timeline};
 pub use sections::bone_facts;
-use sections::{
-    animations, bounds, compare, display_frames, file_info, files, ik, joints, meshes, morphs, mvd, nodes, physics,
-    picked, toggles,
-};
+use sections::{bounds, files, physics, picked, toggles};
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, LazyLock};
@@ -47,6 +45,8 @@ pub use gizmo::{gizmo_ends, snap};
 pub use labels::project_to_view;
 pub use model::{Attachment, Model};
 pub use notices::{Notice, NoticeKind};
+pub use panels::inspector::Tab as InspectorTab;
+pub use panels::outliner::Tab as OutlinerTab;
 pub use player::Player;
 pub use settings::Settings;
 pub use toggles::{Toggle, ViewToggles};
@@ -88,6 +88,10 @@ struct Chrome {
     cjk_font_missing: Option<String>,
     /// A recording under way (the window's, [`App::set_recording`]): its file name, frames done and in all.
     recording: Option<(String, usize, usize)>,
+    /// The Outliner's filters and folded rows.
+    outliner: panels::outliner::Outliner,
+    /// The command palette (Ctrl+K).
+    palette: palette::Palette,
     /// What the last click in the view hit ([`App::pick_at`]), with the document it was picked in.
     picked: Option<(u64, crate::anim::Picked)>,
     /// Where the pointer rests over the view and what lies there ([`App::hover_at`]).
@@ -170,6 +174,13 @@ impl App {
             changes: Vec::new(),
             revisions: Revisions::default(),
         }
+    }
+
+    /// Shows these tabs of the Outliner and the Inspector from the next pass of `ctx` on (as clicking them does;
+    /// benchmarks and tests start from a given layout).
+    pub fn show_tabs(ctx: &egui::Context, outliner: OutlinerTab, inspector: InspectorTab) {
+        panels::outliner::show_tab(ctx, outliner);
+        panels::inspector::show_tab(ctx, inspector);
     }
 
     /// The shown document's reference (Compare with…): a stamp unique to it and its scene, in the model's axes.
@@ -263,7 +274,7 @@ impl App {
     }
 
     /// Adds a CJK font found on the machine to `ctx` ([`fonts::install_cjk_font`]), so MMD names draw; when
-    /// none could be added, the Morphs section says why.
+    /// none could be added, the Morphs tab says why.
     #[cfg(not(target_arch = "wasm32"))]
     pub fn install_cjk_font(&mut self, ctx: &egui::Context) -> Option<PathBuf> {
         match fonts::install_cjk_font(ctx) {
@@ -279,13 +290,13 @@ impl App {
     }
 
     /// The web page's CJK font (fetched beside the page), added as [`App::install_cjk_font`] adds an installed
-    /// one; `Err` (kept for the Morphs section) when it isn't a font.
+    /// one; `Err` (kept for the Morphs tab) when it isn't a font.
     pub fn install_cjk_font_bytes(&mut self, ctx: &egui::Context, bytes: Vec<u8>) {
         self.chrome.cjk_font_missing =
             fonts::add_font_bytes(ctx, bytes, "cjk fallback").err().map(|e| format!("the page's CJK font: {e}"));
     }
 
-    /// The web page found no CJK font beside it: the Morphs section says so.
+    /// The web page found no CJK font beside it: the Morphs tab says so.
     pub fn set_cjk_font_missing(&mut self, why: String) {
         self.chrome.cjk_font_missing = Some(why);
     }
@@ -324,10 +335,10 @@ impl App {
         true
     }
 
-    /// Draws the menu bar, notices, sidebar and timeline on the context's root [`egui::Ui`] and handles the
-    /// keyboard shortcuts; returns what only the window can do. Call it inside `Context::run_pass` (or between
-    /// `begin_pass` and `end_pass`), not inside `run_ui`, which already holds the root `Ui`: there use
-    /// [`App::show`].
+    /// Draws the menu bar, notices, Outliner, Inspector, timeline and status line on the context's root
+    /// [`egui::Ui`] and handles the keyboard shortcuts; returns what only the window can do. Call it inside
+    /// `Context::run_pass` (or between `begin_pass` and `end_pass`), not inside `run_ui`, which already holds the
+    /// root `Ui`: there use [`App::show`].
     ///
     /// egui may run a second pass in one frame (a discarded first pass), which gets no input; so this returns
     /// the intents of every pass of the current frame so far, and the last pass's answer is the frame's:
@@ -354,7 +365,8 @@ impl App {
         // Issue 8 §5: the start screen and the keyboard help, over the view.
         if self.start_screen_shown() {
             let demo = self.document().is_some();
-            start::screen(ui.ctx(), &self.prefs.recent, demo, &mut self.chrome.start, &mut actions);
+            let places = (self.prefs.recent.as_slice(), self.chrome.view_rect);
+            start::screen(ui.ctx(), places, demo, &mut self.chrome.start, &mut actions);
         }
         help::overlay(ui.ctx(), self.chrome.help, &mut actions);
         self.apply_all(&mut actions);
@@ -367,12 +379,44 @@ impl App {
         actions.extend(notices::banner(ui, &self.notices.list));
         notices::toasts(ui.ctx(), &self.notices.list);
         self.apply_all(&mut actions);
-        actions.extend(timeline::panel(ui, self.document()));
+        let speed = self.player().speed;
+        palette::show(ui.ctx(), &mut self.chrome.palette, speed, &mut actions);
         self.apply_all(&mut actions);
-        egui::Panel::left("rigscope sidebar").default_size(320.0).show(ui, |ui| {
-            egui::ScrollArea::vertical().auto_shrink([false, false]).show(ui, |ui| self.sidebar(ui, &mut actions));
-        });
+        // The edges first (status line, then timeline at the bottom; Outliner left; Inspector right), the 3D
+        // view in what they leave.
+        let status = status::Status {
+            file: self.document().map(|d| d.model.name.as_str()),
+            clip: self.document().and_then(|d| {
+                let (c, frame) = d.current_clip_frame()?;
+                let clip = d.scene().clips.get(c)?;
+                Some((clip.name.as_str(), frame, clip.frame_span()))
+            }),
+            problems: self.problem_count(),
+        };
+        status::line(ui, status, &mut actions);
         self.apply_all(&mut actions);
+        if self.toggles.timeline {
+            actions.extend(timeline::panel(ui, self.document()));
+            self.apply_all(&mut actions);
+        }
+        if self.toggles.outliner {
+            egui::Panel::left("rigscope outliner")
+                .resizable(true)
+                .default_size(300.0)
+                .size_range(180.0..=800.0)
+                .show(ui, |ui| self.outliner(ui, &mut actions));
+            self.apply_all(&mut actions);
+        }
+        if self.toggles.inspector {
+            egui::Panel::right("rigscope inspector")
+                .resizable(true)
+                .default_size(320.0)
+                .size_range(200.0..=800.0)
+                .show(ui, |ui| self.inspector(ui, &mut actions));
+            self.apply_all(&mut actions);
+        } else {
+            self.chrome.bounds_open = false;
+        }
         if let (Some(doc), Some(i)) = (self.document(), self.chrome.report_open) {
             files::report_window(ui.ctx(), &doc.model, i, &mut actions);
         }
@@ -416,48 +460,6 @@ impl App {
                 _ => None,
             })
             .collect()
-    }
-
-    /// The sidebar sections, top to bottom. Actions are applied after each section so later ones see them.
-    fn sidebar(&mut self, ui: &mut egui::Ui, actions: &mut Vec<Action>) {
-        let watch = self.prefs.watch;
-        let cjk_missing = self.chrome.cjk_font_missing.as_deref();
-        if let Some(doc) = self.documents.get_mut(self.active) {
-            files::section(ui, doc, (watch, self.prefs.play_on_open), actions);
-            compare::section(ui, doc, actions);
-            file_info::section(ui, &mut doc.model);
-            meshes::section(ui, doc, actions);
-            morphs::section(ui, doc, cjk_missing, actions);
-            ik::section(ui, doc, actions);
-            physics::section(ui, doc, &self.toggles, self.prefs.physics, actions);
-            display_frames::section(ui, doc, actions);
-            animations::section(ui, doc, actions);
-            mvd::section(ui, doc, actions);
-        } else {
-            ui.label("No model: File > Open (Ctrl+O), or drop a file on the window.");
-        }
-        self.apply_all(actions);
-        if let Some(doc) = self.document() {
-            nodes::section(ui, doc, actions);
-            picked::section(ui, doc.scene(), self.picked(), actions);
-            joints::section(ui, doc, actions);
-        }
-        self.apply_all(actions);
-        if let Some(doc) = self.documents.get_mut(self.active) {
-            // The computed box is filled by `refresh`, which sees whether this section was open.
-            let open = bounds::section(ui, doc, actions);
-            if open != self.chrome.bounds_open {
-                self.chrome.bounds_open = open;
-                ui.ctx().request_repaint();
-            }
-        }
-        self.apply_all(actions);
-        let has_camera = self.camera_track().is_some();
-        let has_light = self.scene().is_some_and(|s| s.lights.iter().any(|t| !t.keys.is_empty()));
-        let lit = self.light().is_some();
-        self.toggles.ui(ui, (has_camera, has_light, lit), actions);
-        self.apply_all(actions);
-        notices::problems_section(ui, &self.notices.problems, self.findings(), actions);
     }
 
     /// Recomputes the shown document's pose (and its skinned bounds, when wanted) if time, clip or model changed.
@@ -525,7 +527,7 @@ impl App {
         }
     }
 
-    /// What the renderer should draw besides the mesh, from the sidebar's toggles.
+    /// What the renderer should draw besides the mesh, from the view toggles.
     pub fn overlays(&self) -> Overlays {
         let t = &self.toggles;
         let doc = self.document();
@@ -641,7 +643,7 @@ impl App {
         self.toggles.motion_light
     }
 
-    /// The joint selected in the sidebar.
+    /// The selected joint.
     pub fn selected_joint(&self) -> Option<usize> {
         self.document()?.selection.joint
     }
@@ -669,7 +671,7 @@ impl App {
     }
 
     /// Looks for the shown model's textures and decodes them, unless already done: the window calls this
-    /// before it uploads the model ([`Document::textures`]), and the sidebar then lists what was missing.
+    /// before it uploads the model ([`Document::textures`]), and the Scene tab then lists what was missing.
     pub fn load_textures(&mut self) {
         if let Some(d) = self.documents.get_mut(self.active)
             && d.textures().is_none()

@@ -1,6 +1,6 @@
 //! Notices and problems, one system for the whole window: lasting notices (a dismissable banner over the view),
 //! short-lived ones that go by themselves (a toast in the view's corner: "Saved …", "Reloaded …"), failed
-//! reloads (one notice per file, taken down when the file loads again), and the sidebar's Problems list.
+//! reloads (one notice per file, taken down when the file loads again), and the Inspector's Problems tab.
 
 use std::time::Duration;
 
@@ -131,49 +131,48 @@ pub fn toasts(ctx: &egui::Context, notices: &[Notice]) {
         });
 }
 
-/// Everything that failed since the last Clear, then what `check` finds in the open files, grouped by severity.
-/// A finding that points at a frame or a joint is a button that shows it.
-pub fn problems_section(ui: &mut egui::Ui, problems: &[Problem], findings: &[Finding], out: &mut Vec<Action>) {
-    let title = format!("Problems ({})", problems.len() + findings.len());
-    egui::CollapsingHeader::new(title).id_salt("problems").default_open(true).show(ui, |ui| {
-        if problems.is_empty() && findings.is_empty() {
-            ui.weak("none");
-            return;
+/// The Inspector's Problems tab: everything that failed since the last Clear, then what `check` finds in the
+/// open files, grouped by severity. A finding that points at a frame, a joint, a mesh or a vertex is a link that
+/// selects it and moves the playhead to its frame.
+pub fn problems_list(ui: &mut egui::Ui, problems: &[Problem], findings: &[Finding], out: &mut Vec<Action>) {
+    if problems.is_empty() && findings.is_empty() {
+        ui.weak("No problems.");
+        return;
+    }
+    for p in problems {
+        ui.label(&p.message);
+    }
+    if !problems.is_empty() && ui.button("Clear problems").clicked() {
+        out.push(Action::ClearProblems);
+    }
+    for (severity, label) in [(Severity::Error, "Error findings"), (Severity::Warning, "Warning findings")] {
+        let group: Vec<(usize, &Finding)> =
+            findings.iter().enumerate().filter(|(_, f)| f.severity == severity).collect();
+        if group.is_empty() {
+            continue;
         }
-        for p in problems {
-            ui.label(&p.message);
-        }
-        if !problems.is_empty() && ui.button("Clear problems").clicked() {
-            out.push(Action::ClearProblems);
-        }
-        for (severity, label) in [(Severity::Error, "Error findings"), (Severity::Warning, "Warning findings")] {
-            let group: Vec<(usize, &Finding)> =
-                findings.iter().enumerate().filter(|(_, f)| f.severity == severity).collect();
-            if group.is_empty() {
-                continue;
-            }
-            egui::CollapsingHeader::new(format!("{label} ({})", group.len())).id_salt(label).default_open(true).show(
-                ui,
-                |ui| {
-                    for (i, f) in group {
-                        let place = f.place.describe();
-                        let text = if place.is_empty() {
-                            format!("[{}] {}", f.rule, f.message)
-                        } else {
-                            format!("[{}] {place}: {}", f.rule, f.message)
-                        };
-                        if f.place.clip.is_some() || f.place.joint.is_some() {
-                            if ui.link(text).on_hover_text("Show it").clicked() {
-                                out.push(Action::GoToFinding(i));
-                            }
-                        } else {
-                            ui.label(text);
+        egui::CollapsingHeader::new(format!("{label} ({})", group.len())).id_salt(label).default_open(true).show(
+            ui,
+            |ui| {
+                for (i, f) in group {
+                    let place = f.place.describe();
+                    let text = if place.is_empty() {
+                        format!("[{}] {}", f.rule, f.message)
+                    } else {
+                        format!("[{}] {place}: {}", f.rule, f.message)
+                    };
+                    let p = &f.place;
+                    if p.clip.is_some() || p.joint.is_some() || p.mesh.is_some() || p.vertex.is_some() {
+                        if ui.link(text).on_hover_text("Show it").clicked() {
+                            out.push(Action::GoToFinding(i));
                         }
+                    } else {
+                        ui.label(text);
                     }
-                },
-            );
-        }
-    });
+                }
+            },
+        );
+    }
 }
 
 #[cfg(test)]

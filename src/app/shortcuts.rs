@@ -14,19 +14,22 @@ pub enum Group {
     Playback,
     View,
     Views,
+    Panels,
     Models,
     Files,
 }
 
 impl Group {
     /// In the order the help overlay lists them.
-    pub const ALL: [Group; 5] = [Group::Playback, Group::View, Group::Views, Group::Models, Group::Files];
+    pub const ALL: [Group; 6] =
+        [Group::Playback, Group::View, Group::Views, Group::Panels, Group::Models, Group::Files];
 
     pub fn title(self) -> &'static str {
         match self {
             Group::Playback => "Playback",
             Group::View => "View",
             Group::Views => "Views",
+            Group::Panels => "Panels and selection",
             Group::Models => "Models",
             Group::Files => "Files",
         }
@@ -86,6 +89,7 @@ fn row(modifiers: Modifiers, key: Key, group: Group, description: &'static str, 
 const NONE: Modifiers = Modifiers::NONE;
 const CMD: Modifiers = Modifiers::COMMAND;
 const SHIFT: Modifiers = Modifiers::SHIFT;
+const ALT: Modifiers = Modifiers::ALT;
 const CMD_SHIFT: Modifiers = Modifiers::COMMAND.plus(Modifiers::SHIFT);
 
 static TABLE: LazyLock<Vec<Shortcut>> = LazyLock::new(|| {
@@ -96,6 +100,7 @@ static TABLE: LazyLock<Vec<Shortcut>> = LazyLock::new(|| {
     let toggle = |t| Does::Act(A::Toggle(t));
     let mut rows = vec![
         row(NONE, Key::Space, Playback, "Play or pause", act(A::TogglePlay)),
+        row(SHIFT, Key::Space, Playback, "Play backwards or pause", act(A::TogglePlayBackwards)),
         Shortcut { repeats: true, ..row(NONE, Key::ArrowLeft, Playback, "Previous frame", act(A::Step(-1))) },
         Shortcut { repeats: true, ..row(NONE, Key::ArrowRight, Playback, "Next frame", act(A::Step(1))) },
         Shortcut { repeats: true, ..row(SHIFT, Key::ArrowLeft, Playback, "Ten frames back", act(A::Step(-10))) },
@@ -129,6 +134,13 @@ static TABLE: LazyLock<Vec<Shortcut>> = LazyLock::new(|| {
         row(NONE, Key::U, Views, "UV checker", toggle(Toggle::UvChecker)),
         row(NONE, Key::B, Views, "Bind pose", toggle(Toggle::BindPose)),
         row(NONE, Key::O, Views, "Onion skin", toggle(Toggle::Onion)),
+        row(CMD, Key::F, Panels, "Filter the Outliner's tab", act(A::FocusFilter)),
+        row(CMD, Key::K, Panels, "Command palette", act(A::TogglePalette)),
+        row(CMD_SHIFT, Key::B, Panels, "Outliner panel", toggle(Toggle::Outliner)),
+        row(CMD_SHIFT, Key::I, Panels, "Inspector panel", toggle(Toggle::Inspector)),
+        row(CMD_SHIFT, Key::T, Panels, "Timeline panel", toggle(Toggle::Timeline)),
+        row(ALT, Key::ArrowLeft, Panels, "Selection back", act(A::SelectionStep(-1))),
+        row(ALT, Key::ArrowRight, Panels, "Selection forward", act(A::SelectionStep(1))),
         row(NONE, Key::PageUp, Models, "Previous model", act(A::PrevModel)),
         row(NONE, Key::PageDown, Models, "Next model", act(A::NextModel)),
         row(CMD, Key::W, Models, "Close the model", act(A::CloseModel(usize::MAX))),
@@ -199,6 +211,51 @@ pub fn actions(input: &mut egui::InputState, has_clip: bool, speed: f32, help_op
     out
 }
 
+/// A command of the palette (Ctrl+K): every row of the shortcut table, then what has no key (the view switches
+/// the table leaves out, the dialogs and recordings of the menus).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Command {
+    pub name: &'static str,
+    pub keys: Option<KeyboardShortcut>,
+    pub does: Does,
+}
+
+static COMMANDS: LazyLock<Vec<Command>> = LazyLock::new(|| {
+    use crate::render::record::AnimatedFormat;
+    let mut out: Vec<Command> =
+        table().iter().map(|s| Command { name: s.description, keys: Some(s.keys), does: s.does.clone() }).collect();
+    let keyless = |name, action| Command { name, keys: None, does: Does::Act(action) };
+    let toggle = |name, t| keyless(name, Action::Toggle(t));
+    let window = |name, i| keyless(name, Action::Window(i));
+    out.extend([
+        toggle("Mesh", Toggle::Mesh),
+        toggle("Backface culling", Toggle::CullBackFaces),
+        toggle("Stored bounds", Toggle::StoredBounds),
+        toggle("Computed bounds", Toggle::ComputedBounds),
+        toggle("Tint the selected joint's vertices", Toggle::Highlight),
+        toggle("Volume boxes", Toggle::Boxes),
+        toggle("Camera path and frustum", Toggle::CameraPath),
+        toggle("Physics simulation", Toggle::Physics),
+        toggle("Rigid bodies", Toggle::RigidBodies),
+        keyless("Reset physics", Action::ResetPhysics),
+        keyless("Let the animation drive every morph", Action::ResetMorphs),
+        keyless("Stop comparing", Action::ClearReference),
+        keyless("Clear problems", Action::ClearProblems),
+        keyless("Pin the selection", Action::PinSelection(true)),
+        keyless("Unpin the selection", Action::PinSelection(false)),
+        window("Compare with…", Intent::CompareDialog),
+        window("Export glTF…", Intent::ExportGltf),
+        window("Record GIF", Intent::RecordClip(AnimatedFormat::Gif)),
+        window("Record APNG", Intent::RecordClip(AnimatedFormat::Apng)),
+    ]);
+    out
+});
+
+/// Every command of the palette, the keyed ones first.
+pub fn commands() -> &'static [Command] {
+    &COMMANDS
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -227,6 +284,18 @@ mod tests {
         }
         let groups: Vec<usize> = t.iter().map(|s| Group::ALL.iter().position(|g| *g == s.group).unwrap()).collect();
         assert!(groups.is_sorted(), "grouped");
+    }
+
+    #[test]
+    fn every_command_has_a_name_and_none_is_listed_twice() {
+        let c = commands();
+        assert!(c.len() > table().len());
+        for (i, a) in c.iter().enumerate() {
+            assert!(!a.name.is_empty());
+            for b in &c[i + 1..] {
+                assert!(a.does != b.does || a.keys != b.keys, "{} and {}", a.name, b.name);
+            }
+        }
     }
 
     #[test]

@@ -231,7 +231,7 @@ impl Inbox {
                     Err(e) if batch.purpose == Purpose::Font => {
                         app.set_cjk_font_missing(format!("the page's CJK font ({name}) could not be read: {e}"));
                     }
-                    // A texture that isn't beside the model stays missing; the Problems section lists it.
+                    // A texture that isn't beside the model stays missing; the Problems tab lists it.
                     Err(_) if matches!(batch.purpose, Purpose::Textures(_)) => {}
                     Err(e) => app.add_notice(Notice::error(format!("{name}: cannot read: {e}"))),
                 }

@@ -123,3 +123,18 @@ pub fn npm_tool(tool: &str, marker: &str) -> PathBuf {
     }
     dir
 }
+
+/// Clicks the window's panel tab whose name starts with `name` (the Outliner's Scene, Skeleton, Morphs, Physics;
+/// the Inspector's Selection, Display, Info, "Problems (N)"), then runs a frame.
+pub fn click_tab<S>(h: &mut egui_kittest::Harness<'_, S>, name: &str) {
+    use egui_kittest::kittest::{NodeT, Queryable};
+    let by = egui_kittest::kittest::by;
+    {
+        let mut tabs = h.query_all(by().role(egui::accesskit::Role::Tab));
+        let tab = tabs
+            .find(|t| t.accesskit_node().label().is_some_and(|l| l.starts_with(name)))
+            .unwrap_or_else(|| panic!("no tab named {name}"));
+        tab.click();
+    }
+    h.run();
+}

@@ -21,6 +21,9 @@ pub(super) type MemoEntry = ((u64, usize, Option<usize>), Rc<[f32]>);
 /// (revision, clip, joint) and the joint's local transform at every frame.
 pub(super) type CurveEntry = ((u64, usize, usize), Rc<[Transform]>);
 
+/// (revision, clip) and what the clip moves.
+pub(super) type ClipKeysEntry = ((u64, usize), Rc<super::outline::ClipKeys>);
+
 /// Sorted key frames of one clip, all tracks and one joint's, with the document's revision they were taken at.
 #[derive(Debug, Default)]
 pub(super) struct KeyFrameMemo {
@@ -38,4 +41,8 @@ pub(super) struct Memos {
     pub key_frames: RefCell<KeyFrameMemo>,
     /// The Curves tab's joint at every frame of a clip, with the (revision, clip, joint) it was sampled for.
     pub curve: RefCell<Option<CurveEntry>>,
+    /// The outliner's facts about the joints, with the revision they were taken at.
+    pub outline_facts: RefCell<Option<(u64, Rc<super::outline::OutlineFacts>)>>,
+    /// Which joints and morphs one clip keys, with the (revision, clip) they were taken for.
+    pub clip_keys: RefCell<Option<ClipKeysEntry>>,
 }

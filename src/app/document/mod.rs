@@ -5,6 +5,7 @@
 
 mod memo;
 pub(super) mod model;
+pub(super) mod outline;
 pub(super) mod player;
 mod pose_key;
 mod reference;
@@ -16,7 +17,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use super::actions::CurveTarget;
-use super::selection::Selection;
+use super::selection::{History, Selection};
 use crate::anim::BOUNDS_TOLERANCE;
 use crate::anim::{Pose, attach};
 use crate::check::{Finding, Place};
@@ -159,6 +160,8 @@ pub struct Document {
     revision: u64,
     /// The selected joint, body and curve.
     pub(super) selection: Selection,
+    /// The selections before this one, and the pinned one.
+    pub(super) history: History,
     pub(super) hidden_meshes: Vec<bool>,
     /// Per scene morph: the weight a Morphs slider holds in place of the clip's (`None`: the clip's).
     morph_overrides: Vec<Option<f32>>,
@@ -216,6 +219,7 @@ impl Document {
             memo: Memos::default(),
             revision: 0,
             selection: Selection::default(),
+            history: History::default(),
             hidden_meshes,
             morph_overrides: Vec::new(),
             ik_overrides: Vec::new(),
@@ -268,9 +272,12 @@ impl Document {
     pub(super) fn install(&mut self, built: Built, sources: Vec<Source>, memory: ViewMemory, new_geometry: bool) {
         let scene = &built.model.scene;
         let clip = memory.clip_in(scene);
-        self.selection.joint = memory.joint_in(scene);
+        // The joint and curve are kept by name; what else was selected, and the history, held indices into
+        // the model before.
+        self.selection =
+            Selection { joint: memory.joint_in(scene), curve: memory.curve_in(scene), ..Selection::default() };
+        self.history = History::default();
         self.hidden_meshes = memory.hidden_in(scene);
-        self.selection.curve = memory.curve_in(scene);
         // Overrides are kept by name: a morph's, an IK chain's bone.
         let old = &self.model.scene;
         let morph_names = |s: &crate::scene::Scene| s.morphs.iter().map(|m| m.name.clone()).collect::<Vec<_>>();
@@ -400,6 +407,38 @@ impl Document {
                 };
                 *slot = Some((key, frames.clone()));
                 frames
+            }
+        }
+    }
+
+    /// The selected rigid body (the Physics tab's), if any.
+    pub fn selected_body(&self) -> Option<usize> {
+        self.selection.body
+    }
+
+    /// The outliner's facts about the joints (names, tree, IK, bodies, weights), taken once per model.
+    pub fn outline_facts(&self) -> std::rc::Rc<outline::OutlineFacts> {
+        let mut memo = self.memo.outline_facts.borrow_mut();
+        match &*memo {
+            Some((r, facts)) if *r == self.revision => facts.clone(),
+            _ => {
+                let facts = std::rc::Rc::new(outline::OutlineFacts::of(self.scene()));
+                *memo = Some((self.revision, facts.clone()));
+                facts
+            }
+        }
+    }
+
+    /// Which joints and morphs clip `clip` keys, taken once per clip.
+    pub fn clip_keys(&self, clip: usize) -> std::rc::Rc<outline::ClipKeys> {
+        let key = (self.revision, clip);
+        let mut memo = self.memo.clip_keys.borrow_mut();
+        match &*memo {
+            Some((k, keys)) if *k == key => keys.clone(),
+            _ => {
+                let keys = std::rc::Rc::new(outline::ClipKeys::of(self.scene(), clip));
+                *memo = Some((key, keys.clone()));
+                keys
             }
         }
     }
@@ -640,7 +679,7 @@ impl Document {
         self.revision += 1;
     }
 
-    /// Shows what `place` points at: its animation and frame (paused there), and its joint.
+    /// Shows what `place` points at: its animation and frame (paused there), and its joint or mesh.
     pub(super) fn go_to(&mut self, place: &Place) {
         let clips = self.model.scene.clips.len();
         if let Some(c) = place.clip.filter(|&c| c < clips) {
@@ -650,8 +689,10 @@ impl Document {
                 self.player.set_frame(&clip, place.frame.unwrap_or(0) as f32);
             }
         }
-        if let Some(j) = place.joint.filter(|&j| j < self.model.scene.skeleton.len()) {
-            self.selection.joint = Some(j);
+        let joint = place.joint.filter(|&j| j < self.model.scene.skeleton.len());
+        let mesh = place.mesh.filter(|&m| m < self.model.scene.meshes.len());
+        if joint.is_some() || mesh.is_some() {
+            self.selection = Selection { joint, mesh, curve: self.selection.curve, ..Selection::default() };
         }
     }
 

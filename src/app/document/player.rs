@@ -14,11 +14,13 @@ pub struct Player {
     pub playing: bool,
     /// Playback speed, 1 = the clip's own frame rate.
     pub speed: f32,
+    /// Plays from the end toward the start (Shift+Space).
+    pub backwards: bool,
 }
 
 impl Default for Player {
     fn default() -> Self {
-        Player { clip: None, time: 0.0, playing: false, speed: 1.0 }
+        Player { clip: None, time: 0.0, playing: false, speed: 1.0, backwards: false }
     }
 }
 
@@ -31,6 +33,7 @@ impl Player {
         self.clip = clip;
         self.time = 0.0;
         self.playing = false;
+        self.backwards = false;
     }
 
     /// The (fractional) frame shown, within the clip.
@@ -86,6 +89,25 @@ impl Player {
         self.set_frame(clip, (clip.frame_count as f32 - 1.0).max(0.0));
     }
 
+    /// Starts playing forwards (`backwards` false) or backwards, or pauses when it already plays that way. A
+    /// clamped clip at the end it would run into starts again from the other.
+    pub fn toggle(&mut self, clip: &Clip, backwards: bool) {
+        if self.playing && self.backwards == backwards {
+            self.playing = false;
+            return;
+        }
+        let f = self.frame(clip);
+        if !clip.looping {
+            if !backwards && f >= clip.frame_span() {
+                self.set_frame(clip, 0.0);
+            } else if backwards && f <= 0.0 {
+                self.set_frame(clip, clip.frame_span());
+            }
+        }
+        self.backwards = backwards;
+        self.playing = true;
+    }
+
     /// Advances by `dt` seconds of wall time when playing. A clamped clip stops at its end (or start, played
     /// backwards). Returns true when the frame moved.
     pub fn advance(&mut self, clip: &Clip, dt: f32) -> bool {
@@ -95,7 +117,7 @@ impl Player {
         let fps = clip.fps(DEFAULT_FPS);
         let span = clip.frame_span();
         let before = self.time;
-        let next = self.time + dt * self.speed;
+        let next = self.time + dt * if self.backwards { -self.speed } else { self.speed };
         if !clip.looping && (next * fps >= span || next < 0.0) {
             self.playing = false;
         }
@@ -153,5 +175,31 @@ mod tests {
         p.advance(&c, 10.0);
         assert_eq!(p.frame(&c), 9.0);
         assert!(!p.playing);
+    }
+
+    #[test]
+    fn backwards_runs_to_the_start_and_wraps_a_loop() {
+        let c = clip(false, 11, 10.0);
+        let mut p = Player { clip: Some(0), ..Player::default() };
+        // At the start of a clamped clip, playing backwards starts from its end.
+        p.toggle(&c, true);
+        assert!(p.playing && p.backwards);
+        assert_eq!(p.frame(&c), c.frame_span());
+        assert!(p.advance(&c, 0.25));
+        assert!((p.frame(&c) - 7.5).abs() < 1e-4, "{}", p.frame(&c));
+        p.advance(&c, 5.0);
+        assert_eq!(p.frame(&c), 0.0);
+        assert!(!p.playing, "stops at the start");
+        // The same key again pauses; the other plays forwards.
+        p.toggle(&c, true);
+        p.toggle(&c, true);
+        assert!(!p.playing);
+        p.toggle(&c, false);
+        assert!(p.playing && !p.backwards);
+        let l = clip(true, 10, 10.0);
+        let mut p = Player { clip: Some(0), ..Player::default() };
+        p.toggle(&l, true);
+        p.advance(&l, 0.25);
+        assert!((p.frame(&l) - 7.5).abs() < 1e-4, "a loop wraps backwards: {}", p.frame(&l));
     }
 }

@@ -28,7 +28,10 @@ pub struct MenuState<'a> {
 }
 
 /// The view switches the View menu lists, with their labels.
-const VIEW_TOGGLES: [(Toggle, &str); 13] = [
+const VIEW_TOGGLES: [(Toggle, &str); 16] = [
+    (Toggle::Outliner, "Outliner"),
+    (Toggle::Inspector, "Inspector"),
+    (Toggle::Timeline, "Timeline"),
     (Toggle::Grid, "Grid"),
     (Toggle::Skeleton, "Skeleton"),
     (Toggle::IkChains, "IK chains"),
@@ -111,6 +114,7 @@ pub fn bar(ui: &mut egui::Ui, state: MenuState<'_>) -> Vec<Action> {
             });
             ui.menu_button("Help", |ui| {
                 command(ui, crate::app::panels::help::TITLE, Action::ToggleHelp, &mut out);
+                command(ui, "Command palette", Action::TogglePalette, &mut out);
             });
         });
     });

@@ -15,13 +15,22 @@ pub fn entry_text(path: &Path) -> (String, bool) {
 }
 
 /// Draws the start screen; `visible` goes false when dismissed. `demo`: the demo is shown (else no model).
-pub fn screen(ctx: &egui::Context, recent: &[PathBuf], demo: bool, visible: &mut bool, out: &mut Vec<Action>) {
-    egui::Window::new(TITLE)
-        .collapsible(false)
-        .resizable(false)
-        // Top right: over the 3D view, beside the model rather than on it.
-        .anchor(egui::Align2::RIGHT_TOP, egui::vec2(-16.0, 40.0))
-        .show(ctx, |ui| {
+/// `view`: where the 3D view was last frame, whose top right corner it sits in.
+pub fn screen(
+    ctx: &egui::Context,
+    (recent, view): (&[PathBuf], Option<egui::Rect>),
+    demo: bool,
+    visible: &mut bool,
+    out: &mut Vec<Action>,
+) {
+    // Top right of the view (left of the Inspector): beside the model rather than on it.
+    let offset = match view {
+        Some(v) => egui::vec2(v.max.x - ctx.content_rect().max.x - 16.0, v.min.y + 8.0),
+        None => egui::vec2(-16.0, 40.0),
+    };
+    egui::Window::new(TITLE).collapsible(false).resizable(false).anchor(egui::Align2::RIGHT_TOP, offset).show(
+        ctx,
+        |ui| {
             ui.set_min_width(320.0);
             ui.label(if demo {
                 "This is the built-in demo, Pip. Open a model, or one you opened before:"
@@ -54,5 +63,6 @@ pub fn screen(ctx: &egui::Context, recent: &[PathBuf], demo: bool, visible: &mut
                 }
             });
             ui.weak("F1 lists the keyboard shortcuts.");
-        });
+        },
+    );
 }

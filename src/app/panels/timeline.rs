@@ -12,17 +12,16 @@ pub fn panel(ui: &mut egui::Ui, doc: Option<&Document>) -> Vec<Action> {
     let mut out = Vec::new();
     let Some((doc, (c, frame))) = doc.and_then(|d| Some((d, d.current_clip_frame()?))) else { return out };
     let Some(clip) = doc.scene().clips.get(c) else { return out };
-    let player = doc.player();
     egui::Panel::bottom("rigscope timeline").show(ui, |ui| {
         // Keys or Curves below the bar, chosen at the bar's start: the choice is the panel's own, kept in
         // egui's memory.
         let tab_id = egui::Id::unique("rigscope timeline curves tab");
         let mut curves_tab = ui.data_mut(|d| *d.get_persisted_mut_or_default::<bool>(tab_id));
-        ui.horizontal(|ui| {
+        // The bar (wrapping where the window is narrow), then the scrub bar across the whole width.
+        ui.horizontal_wrapped(|ui| {
             ui.selectable_value(&mut curves_tab, false, "Keys");
             ui.selectable_value(&mut curves_tab, true, "Curves");
             ui.separator();
-            ui.label(if player.playing { "playing" } else { "paused" });
             if doc.pose().hidden {
                 ui.colored_label(ui.visuals().warn_fg_color, "model hidden by the motion")
                     .on_hover_text("A visibility key of the motion hides the model here; the skeleton still shows.");
@@ -35,13 +34,10 @@ pub fn panel(ui: &mut egui::Ui, doc: Option<&Document>) -> Vec<Action> {
                 frame / fps,
                 clip.duration(DEFAULT_FPS)
             ));
-            // Key to key: the selected joint's keys, or the clip's (Ctrl+← and Ctrl+→).
-            for (text, d) in [("Previous key", -1), ("Next key", 1)] {
-                let shortcut = crate::app::shortcuts::text_for(ui.ctx(), &Action::StepKey(d));
-                if ui.small_button(text).on_hover_text(shortcut).clicked() {
-                    out.push(Action::StepKey(d));
-                }
-            }
+            ui.separator();
+            transport(ui, doc, clip, &mut out);
+        });
+        ui.horizontal(|ui| {
             let mut f = frame;
             ui.spacing_mut().slider_width = (ui.available_width() - 120.0).max(100.0);
             let r = ui.add(egui::Slider::new(&mut f, 0.0..=clip.frame_span()).text("Frame"));
@@ -55,7 +51,7 @@ pub fn panel(ui: &mut egui::Ui, doc: Option<&Document>) -> Vec<Action> {
             match doc.selection.joint.filter(|&j| j < doc.scene().skeleton.len()) {
                 Some(j) => out.extend(super::curves::tab(ui, doc, c, j, frame)),
                 None => {
-                    ui.weak("Select a joint (click a bone, or a row of the Joints section) to plot its curves.");
+                    ui.weak("Select a joint (click a bone, or a row of the Skeleton tab) to plot its curves.");
                 }
             }
         }
@@ -99,6 +95,57 @@ pub fn panel(ui: &mut egui::Ui, doc: Option<&Document>) -> Vec<Action> {
         }
     });
     out
+}
+
+/// The transport: first frame, previous key, step back, play or pause, step forward, next key, last frame;
+/// then the speed (with presets) and the loop switch. Each button's accessible name is its action, and its
+/// hover text its key.
+fn transport(ui: &mut egui::Ui, doc: &Document, clip: &crate::scene::Clip, out: &mut Vec<Action>) {
+    let player = doc.player();
+    let (forwards, backwards) = (player.playing && !player.backwards, player.playing && player.backwards);
+    let buttons: [(&str, Action); 8] = [
+        ("First frame", Action::JumpStart),
+        ("Previous key", Action::StepKey(-1)),
+        ("Step back", Action::Step(-1)),
+        (if backwards { "Pause" } else { "Play backwards" }, Action::TogglePlayBackwards),
+        (if forwards { "Pause" } else { "Play" }, Action::TogglePlay),
+        ("Step forward", Action::Step(1)),
+        ("Next key", Action::StepKey(1)),
+        ("Last frame", Action::JumpEnd),
+    ];
+    for (text, action) in buttons {
+        let keys = crate::app::shortcuts::text_for(ui.ctx(), &action);
+        let hover = if keys.is_empty() { text.to_string() } else { format!("{text} ({keys})") };
+        if ui.small_button(text).on_hover_text(hover).clicked() {
+            out.push(action);
+        }
+    }
+    let mut speed = player.speed;
+    let field = egui::DragValue::new(&mut speed)
+        .range(crate::app::settings::MIN_SPEED..=crate::app::settings::MAX_SPEED)
+        .speed(0.01)
+        .max_decimals(3)
+        .suffix("×");
+    let r = ui.add(field).on_hover_text("Playback speed ([ and ] halve and double it)");
+    ui.ctx().accesskit_node_builder(r.id, |n| n.set_label("Speed"));
+    if r.changed() {
+        out.push(Action::SetSpeed(speed));
+    }
+    let presets = egui::ComboBox::from_id_salt("speed presets").selected_text("").width(16.0).show_ui(ui, |ui| {
+        for preset in [0.1, 0.25, 0.5, 1.0, 2.0, 4.0] {
+            if ui.selectable_label((player.speed - preset).abs() < 1e-4, format!("{preset}×")).clicked() {
+                out.push(Action::SetSpeed(preset));
+            }
+        }
+    });
+    ui.ctx().accesskit_node_builder(presets.response.id, |n| n.set_label("Speed presets"));
+    let mut looping = clip.looping;
+    let model = &doc.model;
+    let says = model.file_looping.get(player.clip.unwrap_or(0)).copied().unwrap_or(clip.looping);
+    let file = if says { "the file says loop" } else { "the file says play once" };
+    if ui.checkbox(&mut looping, "Loop").on_hover_text(file).changed() {
+        out.push(Action::SetLoop(looping));
+    }
 }
 
 /// A strip along the clip, as wide as the room left, on its background: where a clip frame lies on it, and

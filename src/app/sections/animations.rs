@@ -1,11 +1,14 @@
-//! The animation list (click one to play it) and the playback controls.
+//! The Scene tab's clip list (click one to play it; the Scene tab's filter keeps the clips it matches) and the
+//! MMD axis conversion of attached motions. The transport is on the timeline.
 
 use crate::app::actions::Action;
 use crate::app::document::Document;
 use crate::app::document::model::Model;
+use crate::app::filter::{Filter, lower};
 use crate::scene::{ClipData, DEFAULT_FPS, TrackMode};
 
-pub fn section(ui: &mut egui::Ui, doc: &Document, out: &mut Vec<Action>) {
+pub fn section(ui: &mut egui::Ui, doc: &Document, filter: &Filter, out: &mut Vec<Action>) {
+    let query = filter.query();
     let (model, player, mmd_axes) = (&doc.model, &doc.player, doc.mmd_axes);
     let clips = &model.scene.clips;
     egui::CollapsingHeader::new(format!("Animations ({})", clips.len())).id_salt("animations").default_open(true).show(
@@ -15,6 +18,9 @@ pub fn section(ui: &mut egui::Ui, doc: &Document, out: &mut Vec<Action>) {
                 ui.weak("none: the bind pose is shown");
             }
             for (i, c) in clips.iter().enumerate() {
+                if !query.matches(&[lower(&c.name).as_str()], i) {
+                    continue;
+                }
                 let fps = if c.has_stored_fps() {
                     format!("{} fps", c.fps(DEFAULT_FPS))
                 } else {
@@ -32,40 +38,6 @@ pub fn section(ui: &mut egui::Ui, doc: &Document, out: &mut Vec<Action>) {
         },
     );
     attachments(ui, model, mmd_axes, out);
-    let Some(clip) = player.clip.and_then(|i| clips.get(i)) else { return };
-    egui::CollapsingHeader::new("Playback").default_open(true).show(ui, |ui| {
-        ui.horizontal(|ui| {
-            if ui.button("Start").on_hover_text("Home").clicked() {
-                out.push(Action::JumpStart);
-            }
-            if ui.button("Step back").on_hover_text("Left arrow").clicked() {
-                out.push(Action::Step(-1));
-            }
-            if ui.button(if player.playing { "Pause" } else { "Play" }).on_hover_text("Space").clicked() {
-                out.push(Action::TogglePlay);
-            }
-            if ui.button("Step forward").on_hover_text("Right arrow").clicked() {
-                out.push(Action::Step(1));
-            }
-            if ui.button("End").on_hover_text("End").clicked() {
-                out.push(Action::JumpEnd);
-            }
-        });
-        let mut speed = player.speed;
-        let r = ui.add(egui::Slider::new(&mut speed, 0.1..=4.0).logarithmic(true).text("Speed"));
-        if r.changed() {
-            out.push(Action::SetSpeed(speed));
-        }
-        let mut looping = clip.looping;
-        let file = if model.file_looping.get(player.clip.unwrap_or(0)).copied().unwrap_or(clip.looping) {
-            "the file says loop"
-        } else {
-            "the file says play once"
-        };
-        if ui.checkbox(&mut looping, "Loop").on_hover_text(file).changed() {
-            out.push(Action::SetLoop(looping));
-        }
-    });
 }
 
 /// The MMD axis conversion of attached delta motions (the attached files themselves are listed in the Files

@@ -113,10 +113,7 @@ pub fn facts(scene: &Scene, j: usize) -> Vec<String> {
             .filter(|r| r.bone.is_some_and(|rb| mmd.bones.get(rb).is_some_and(|x| x.joint == j)))
             .count();
         if bodies > 0 {
-            out.push(format!(
-                "{bodies} rigid bod{} on this bone (Physics section)",
-                if bodies == 1 { "y" } else { "ies" }
-            ));
+            out.push(format!("{bodies} rigid bod{} on this bone (Physics tab)", if bodies == 1 { "y" } else { "ies" }));
         }
     }
     out
@@ -143,6 +140,6 @@ mod tests {
             child.iter().any(|l| l.starts_with("MMD bone child (child_en): rotatable, visible, operable")),
             "{child:?}"
         );
-        assert!(child.iter().any(|l| l == "1 rigid body on this bone (Physics section)"), "{child:?}");
+        assert!(child.iter().any(|l| l == "1 rigid body on this bone (Physics tab)"), "{child:?}");
     }
 }

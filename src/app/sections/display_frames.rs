@@ -1,6 +1,6 @@
 //! An MMD model's display frames: the bone and morph groups its author made for MikuMikuDance's panels (root,
 //! expressions, then named groups such as arms and legs). Clicking a bone selects its joint; morphs show their
-//! weight. The rigid bodies are counted here and simulated and listed in the Physics section.
+//! weight. A frame's button selects all its bones. The rigid bodies are listed in the Physics tab.
 
 use crate::app::actions::Action;
 use crate::app::document::Document;
@@ -23,6 +23,10 @@ pub fn section(ui: &mut egui::Ui, doc: &Document, out: &mut Vec<Action>) {
             egui::CollapsingHeader::new(format!("{name} ({})", frame.items.len())).id_salt(("display frame", k)).show(
                 ui,
                 |ui| {
+                    let bones = frame.items.iter().filter(|i| matches!(i, DisplayItem::Bone(_))).count();
+                    if bones > 0 && ui.button(format!("Select its {bones} bones")).clicked() {
+                        out.push(Action::SelectGroup(k));
+                    }
                     for item in &frame.items {
                         match *item {
                             DisplayItem::Bone(b) => {
@@ -44,7 +48,7 @@ pub fn section(ui: &mut egui::Ui, doc: &Document, out: &mut Vec<Action>) {
         if !mmd.rigid_bodies.is_empty() {
             ui.separator();
             ui.label(format!(
-                "{} rigid bodies and {} joints (simulated: see the Physics section)",
+                "{} rigid bodies and {} joints (listed in the Physics tab)",
                 mmd.rigid_bodies.len(),
                 mmd.joints.len()
             ));

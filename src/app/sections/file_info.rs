@@ -6,7 +6,7 @@ pub fn section(ui: &mut egui::Ui, model: &mut Model) {
     egui::CollapsingHeader::new("File info").default_open(true).show(ui, |ui| {
         let s = &model.scene;
         egui::Grid::new("file facts").num_columns(2).show(ui, |ui| {
-            // A path can be long: cut to the sidebar's width (the whole of it on hover) rather than widen it.
+            // A path can be long: cut to the panel's width (the whole of it on hover) rather than widen it.
             ui.label("Name");
             ui.add(egui::Label::new(&model.name).truncate());
             ui.end_row();

@@ -28,7 +28,7 @@ pub fn section(ui: &mut egui::Ui, doc: &Document, (watch, play_on_open): (bool, 
         let path = sources.first().and_then(|s| s.path.as_ref());
         ui.horizontal(|ui| {
             ui.strong("Model");
-            // Cut to the sidebar's width (a long path would widen it); the whole path on hover.
+            // Cut to the panel's width (a long path would widen it); the whole path on hover.
             ui.add(egui::Label::new(&model.name).truncate())
                 .on_hover_text(path.map_or("opened from memory".into(), |p| p.display().to_string()));
         });
@@ -38,7 +38,8 @@ pub fn section(ui: &mut egui::Ui, doc: &Document, (watch, play_on_open): (bool, 
                 ui.label(kind(&a.format, r));
                 ui.add(egui::Label::new(&r.source).truncate());
             });
-            ui.horizontal(|ui| {
+            // Wrapping where the panel is narrow, rather than widening it.
+            ui.horizontal_wrapped(|ui| {
                 ui.add_space(12.0);
                 let how = if r.by_index { "by index" } else { "by name" };
                 ui.weak(format!(

@@ -1,6 +1,6 @@
-//! The Physics section (MMD models with rigid bodies): physics on or off, Reset, gravity, fixed step and
-//! warm-up, how the pose shown was reached, and every rigid body with its mode and bone (click to select it; the
-//! "Rigid bodies" overlay highlights it).
+//! The Inspector's physics settings (MMD models with rigid bodies, on the Display tab): physics on or off,
+//! Reset, gravity, fixed step and warm-up, and how the pose shown was reached. The bodies themselves are listed
+//! by the Outliner's Physics tab (`bodies.rs`).
 
 use crate::app::actions::Action;
 use crate::app::document::Document;
@@ -18,7 +18,7 @@ pub fn section(
     out: &mut Vec<Action>,
 ) {
     let Some(mmd) = doc.scene().mmd.as_ref().filter(|m| !m.rigid_bodies.is_empty()) else { return };
-    let title = format!("Physics ({} rigid bodies, {} joints)", mmd.rigid_bodies.len(), mmd.joints.len());
+    let title = format!("Physics simulation ({} rigid bodies, {} joints)", mmd.rigid_bodies.len(), mmd.joints.len());
     egui::CollapsingHeader::new(title).id_salt("physics").default_open(true).show(ui, |ui| {
         ui.horizontal(|ui| {
             let mut on = toggles.physics;
@@ -85,29 +85,6 @@ pub fn section(
             None => "Off: the motion's pose alone",
         };
         ui.label(status);
-        let Some(sim) = doc.physics() else { return };
-        let bodies = &sim.rig().bodies;
-        egui::CollapsingHeader::new(format!("Rigid bodies ({})", bodies.len())).id_salt("physics bodies").show(
-            ui,
-            |ui| {
-                let skeleton = &doc.scene().skeleton;
-                for (i, b) in bodies.iter().enumerate() {
-                    let bone = b.joint.map_or("no bone".to_string(), |j| skeleton.display_name(j));
-                    let demoted = if b.mode != b.file_mode { " (file: physics + bone position)" } else { "" };
-                    let off = sim.switched_off().get(i).copied().unwrap_or(false) && doc.physics_shown();
-                    let off = match (off, sim.steered().get(i).copied().unwrap_or(false)) {
-                        (false, _) => "",
-                        (true, false) => " — switched off by the motion here",
-                        (true, true) => " — switched off by the motion here (steered to its bone)",
-                    };
-                    let text = format!("{}: {}{demoted}, on {bone}{off}", b.name, b.mode.label());
-                    let selected = doc.selection.body == Some(i);
-                    if ui.selectable_label(selected, text).clicked() {
-                        out.push(Action::SelectBody(if selected { None } else { Some(i) }));
-                    }
-                }
-            },
-        );
     });
 }
 

@@ -63,6 +63,12 @@ pub struct ViewToggles {
     pub self_shadow: bool,
     /// A self-shadow from the viewer's key light for models without a light of their own (off by default).
     pub view_self_shadow: bool,
+    /// The Outliner panel (left) is shown.
+    pub outliner: bool,
+    /// The Inspector panel (right) is shown.
+    pub inspector: bool,
+    /// The timeline (bottom) is shown.
+    pub timeline: bool,
 }
 
 impl Default for ViewToggles {
@@ -99,6 +105,9 @@ impl Default for ViewToggles {
             ground_shadow: true,
             self_shadow: true,
             view_self_shadow: false,
+            outliner: true,
+            inspector: true,
+            timeline: true,
         }
     }
 }
@@ -128,6 +137,9 @@ pub enum Toggle {
     Outline,
     Physics,
     RigidBodies,
+    Outliner,
+    Inspector,
+    Timeline,
 }
 
 impl ViewToggles {
@@ -156,6 +168,9 @@ impl ViewToggles {
             Toggle::Outline => &mut self.outline,
             Toggle::Physics => &mut self.physics,
             Toggle::RigidBodies => &mut self.rigid_bodies,
+            Toggle::Outliner => &mut self.outliner,
+            Toggle::Inspector => &mut self.inspector,
+            Toggle::Timeline => &mut self.timeline,
         }
     }
 
@@ -263,6 +278,9 @@ mod tests {
             Toggle::Outline,
             Toggle::Physics,
             Toggle::RigidBodies,
+            Toggle::Outliner,
+            Toggle::Inspector,
+            Toggle::Timeline,
         ];
         let mut t = ViewToggles::default();
         for toggle in all {
