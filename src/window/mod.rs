@@ -81,6 +81,14 @@ pub enum UserEvent {
     Exported(Result<String, String>),
     /// The Compare with… dialog closed with this file (none when cancelled).
     CompareWith(Option<PathBuf>),
+    /// A screen reader (an AT-SPI client on Linux) asked for the window's tree or for an action on a widget.
+    AccessKit(egui_winit::accesskit_winit::Event),
+}
+
+impl From<egui_winit::accesskit_winit::Event> for UserEvent {
+    fn from(event: egui_winit::accesskit_winit::Event) -> UserEvent {
+        UserEvent::AccessKit(event)
+    }
 }
 
 /// Opens the window and runs until it is closed. Fails when no window or GPU adapter can be had, or when a
@@ -230,7 +238,8 @@ impl Viewer {
     }
 
     fn open_window(&self, event_loop: &ActiveEventLoop) -> Result<WindowState, String> {
-        let attributes = Window::default_attributes().with_title(self.title());
+        // Hidden until AccessKit's adapter is in place: it must exist before the window is first shown.
+        let attributes = Window::default_attributes().with_title(self.title()).with_visible(false);
         let remembered = self.persist.window_geometry();
         let attributes = match (self.options.window_size, remembered.and_then(|g| g.usable())) {
             (Some((width, height)), _) => attributes.with_inner_size(winit::dpi::PhysicalSize::new(width, height)),
@@ -244,7 +253,7 @@ impl Viewer {
             event_loop.owned_display_handle(),
         )));
         let gpu = Gpu::new(&instance, window.clone())?;
-        let input = egui_winit::State::new(
+        let mut input = egui_winit::State::new(
             self.egui.clone(),
             egui::ViewportId::ROOT,
             &window,
@@ -252,6 +261,10 @@ impl Viewer {
             window.theme(),
             Some(gpu.max_texture_side()),
         );
+        // Screen readers see every panel, tab, button, slider, row and field by name and value (AT-SPI on
+        // Linux, UI Automation on Windows, NSAccessibility on macOS); egui builds the tree only once one asks.
+        input.init_accesskit(event_loop, &window, self.proxy.clone());
+        window.set_visible(true);
         let size = window.inner_size();
         let stage = Stage::new(&gpu.renderer, size.width.max(1) as f32 / size.height.max(1) as f32);
         Ok(WindowState { window, _instance: instance, gpu, input, stage })
@@ -512,6 +525,19 @@ impl Viewer {
         }
     }
 
+    /// What a screen reader asks: the tree (egui starts building it every frame), an action on a widget (a
+    /// click, a value, focus: handed to egui as input), or nothing more (egui stops building it).
+    fn accesskit_event(&mut self, event: egui_winit::accesskit_winit::WindowEvent) {
+        use egui_winit::accesskit_winit::WindowEvent as A;
+        let Some(w) = self.window.as_mut() else { return };
+        match event {
+            A::InitialTreeRequested => self.egui.enable_accesskit(),
+            A::ActionRequested(request) => w.input.on_accesskit_action_request(request),
+            A::AccessibilityDeactivated => self.egui.disable_accesskit(),
+        }
+        w.window.request_redraw();
+    }
+
     /// Watched files changed on disk: the app rebuilds what it must (a model, an attachment, textures) and
     /// says so through its view changes.
     fn files_changed(&mut self, paths: &[PathBuf]) {
@@ -567,6 +593,7 @@ impl ApplicationHandler<UserEvent> for Viewer {
                 }
             }
             UserEvent::Exported(result) => self.export_done(result),
+            UserEvent::AccessKit(event) => self.accesskit_event(event.window_event),
             UserEvent::CompareWith(path) => {
                 self.dialog_open = false;
                 if let Some(path) = path {
