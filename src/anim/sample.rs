@@ -61,6 +61,36 @@ pub(crate) fn sample_clip_hinted(
     }
 }
 
+/// [`sample_clip_hinted`] for some of a keyed clip's tracks: each joint of `joints` is set to its bind pose, then
+/// to what its tracks among `tracks` (indices into the clip's tracks, in their order) make of it at `frame`;
+/// every other joint of `out` is left as it is. `hints` are per entry of `tracks`. Does nothing for a sampled
+/// clip. For a caller that poses the joints whose tracks hold still once and the others every frame.
+pub(crate) fn sample_tracks_hinted(
+    skeleton: &Skeleton,
+    clip: &Clip,
+    (joints, tracks): (&[usize], &[usize]),
+    frame: f32,
+    default_fps: f32,
+    out: &mut [Transform],
+    hints: &mut Vec<[u32; 3]>,
+) {
+    let ClipData::Keyed { tracks: all } = &clip.data else { return };
+    for &j in joints {
+        if let (Some(o), Some(joint)) = (out.get_mut(j), skeleton.joints.get(j)) {
+            *o = joint.bind;
+        }
+    }
+    let time = frame / clip.fps(default_fps);
+    hints.resize(tracks.len(), [0; 3]);
+    for (&t, hint) in tracks.iter().zip(hints.iter_mut()) {
+        if let Some(track) = all.get(t)
+            && let Some(o) = out.get_mut(track.joint)
+        {
+            *o = track_at(track, time, *o, Some(hint));
+        }
+    }
+}
+
 /// The stored frames a sampled clip blends at `frame` and the weight of the second: `(i0, i1, t)`; a looping
 /// clip's last frame runs on into its first, a clamped one holds it. `None` without frames.
 fn sampled_frames(clip: &Clip, joints: usize, stored: usize, frame: f32) -> Option<(usize, usize, f32)> {

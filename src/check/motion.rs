@@ -224,6 +224,9 @@ struct Frames<'a> {
     count: usize,
     step: u32,
     local: Cow<'a, [Transform]>,
+    /// Per joint, whether it may move: `false` for a joint whose keyed tracks all hold one value (its steps are
+    /// all 0, and are not measured).
+    moving: Vec<bool>,
     /// For the joints' parents ([`Frames::world_rotation`]).
     scene: &'a Scene,
 }
@@ -239,12 +242,37 @@ impl<'a> Frames<'a> {
         }
         let step = frames.saturating_mul(joints).div_ceil(SAMPLE_BUDGET).max(1);
         let count = frames.div_ceil(step);
+        let mut moving = vec![true; joints];
         let local: Cow<'a, [Transform]> = match &clip.data {
             // A sampled clip's frames as stored: nothing to sample or copy.
             ClipData::Sampled { joints: n, frames: stored } if *n == joints && step == 1 => {
                 Cow::Borrowed(stored.get(..count * joints)?)
             }
-            _ => {
+            // A motion keys every bone, most of them once or with one value throughout: those joints are posed
+            // once, and only the others every frame (the same values, at a fraction of the easing).
+            ClipData::Keyed { tracks } => {
+                moving = vec![false; joints];
+                for t in tracks.iter().filter(|t| !t.holds_still()) {
+                    if let Some(m) = moving.get_mut(t.joint) {
+                        *m = true;
+                    }
+                }
+                let joints_moving: Vec<usize> = (0..joints).filter(|&j| moving[j]).collect();
+                let tracks_moving: Vec<usize> =
+                    (0..tracks.len()).filter(|&t| moving.get(tracks[t].joint) == Some(&true)).collect();
+                let mut first = vec![Transform::IDENTITY; joints];
+                crate::anim::sample_clip(&scene.skeleton, clip, 0.0, DEFAULT_FPS, &mut first);
+                let mut local = vec![Transform::IDENTITY; count * joints];
+                let mut hints = Vec::new();
+                for (i, out) in local.chunks_exact_mut(joints).enumerate() {
+                    out.copy_from_slice(&first);
+                    let frame = (i * step) as f32;
+                    let only = (joints_moving.as_slice(), tracks_moving.as_slice());
+                    crate::anim::sample_tracks_hinted(&scene.skeleton, clip, only, frame, DEFAULT_FPS, out, &mut hints);
+                }
+                Cow::Owned(local)
+            }
+            ClipData::Sampled { .. } => {
                 // Frames in order: each track's keys are searched from where the frame before found them.
                 let mut local = vec![Transform::IDENTITY; count * joints];
                 let mut hints = Vec::new();
@@ -255,7 +283,7 @@ impl<'a> Frames<'a> {
                 Cow::Owned(local)
             }
         };
-        Some(Frames { scene, joints, count, step: step as u32, local })
+        Some(Frames { scene, joints, count, step: step as u32, local, moving })
     }
 
     /// Joint `joint`'s model-space rotation at sample `frame`: its local rotations up the parent chain. Asked
@@ -288,10 +316,16 @@ impl<'a> Frames<'a> {
             (0..self.joints).map(|_| std::array::from_fn(|_| Vec::with_capacity(n))).collect();
         for i in 0..n {
             let (a, b) = (&self.local[i * self.joints..], &self.local[(i + 1) * self.joints..]);
-            for ((a, b), steps) in a.iter().zip(b).zip(&mut out) {
+            for (((a, b), steps), _) in a.iter().zip(b).zip(&mut out).zip(&self.moving).filter(|(_, m)| **m) {
                 for (c, channel) in Channel::ALL.into_iter().enumerate() {
                     steps[c].push(channel.distance(a, b));
                 }
+            }
+        }
+        // A joint that holds still steps 0 every time.
+        for (steps, _) in out.iter_mut().zip(&self.moving).filter(|(_, m)| !**m) {
+            for s in steps.iter_mut() {
+                s.resize(n, 0.0);
             }
         }
         out

@@ -212,6 +212,17 @@ pub struct Track {
     pub ease: Option<Box<TrackEase>>,
 }
 
+impl Track {
+    /// Whether every key of each channel holds exactly the same value: the track poses its joint the same at
+    /// every time (a motion keying every bone once at frame 0 has only such tracks, but for the few it moves).
+    pub fn holds_still(&self) -> bool {
+        fn one_value<T: PartialEq>(keys: &[Key<T>]) -> bool {
+            keys.windows(2).all(|w| w[0].value == w[1].value)
+        }
+        one_value(&self.translation) && one_value(&self.rotation) && one_value(&self.scale)
+    }
+}
+
 /// Keyframed weights of one morph (blend shape), by name: a clip lists them even where no mesh has the morph.
 #[derive(Debug, Clone, PartialEq)]
 pub struct MorphTrack {
