@@ -6,6 +6,8 @@
 //! - a synthetic 283-joint model with a 2 800-frame clip (a current PMX character's size), Skeleton tab, a
 //!   joint selected (its facts in the Inspector, its keys on the timeline);
 //! - a synthetic 5 000-joint model, Skeleton tab;
+//! - the timeline (issue 36): the 283-joint model with three joints selected (Ctrl+click), its Keys tab (a row
+//!   per joint) and its Curves tab (translation and Euler curves of all three over the 2 800 frames);
 //! - baseline: the same window with no model.
 //!
 //! `cargo bench --bench ui`; figures in BENCHMARKS.md ("Window UI per frame").
@@ -34,9 +36,21 @@ fn pass(ctx: &egui::Context, app: &mut App) -> usize {
     ctx.tessellate(out.shapes, out.pixels_per_point).len()
 }
 
-fn case(c: &mut Criterion, name: &str, mut app: App, tabs: (OutlinerTab, InspectorTab), setup: &[Action]) {
+fn case(c: &mut Criterion, name: &str, app: App, tabs: (OutlinerTab, InspectorTab), setup: &[Action]) {
+    timeline_case(c, name, app, tabs, false, setup);
+}
+
+fn timeline_case(
+    c: &mut Criterion,
+    name: &str,
+    mut app: App,
+    tabs: (OutlinerTab, InspectorTab),
+    curves: bool,
+    setup: &[Action],
+) {
     let ctx = egui::Context::default();
     App::show_tabs(&ctx, tabs.0, tabs.1);
+    App::show_timeline_tab(&ctx, curves);
     for a in setup {
         app.apply(a.clone());
     }
@@ -63,6 +77,11 @@ fn ui(c: &mut Criterion) {
     let select = [Action::SelectJoint(Some(140))];
     case(c, "ui_frame_283_joints_2800_frames_skeleton_tab", synthetic(283, 2_800), skeleton, &select);
     case(c, "ui_frame_5000_joints_skeleton_tab", synthetic(5_000, 60), skeleton, &[Action::SelectJoint(Some(4_000))]);
+    let three = [Action::SelectJoint(Some(100)), Action::ToggleJoint(140), Action::ToggleJoint(200)];
+    let timeline =
+        |c: &mut Criterion, name, curves| timeline_case(c, name, synthetic(283, 2_800), skeleton, curves, &three);
+    timeline(c, "ui_frame_283_joints_2800_frames_three_joints_keys_tab", false);
+    timeline(c, "ui_frame_283_joints_2800_frames_three_joints_curves_tab", true);
 }
 
 criterion_group!(benches, ui);

@@ -175,7 +175,8 @@ fn one_selection_is_shared_by_the_outliner_inspector_view_and_timeline() {
     h.get_by_label("Local R (Euler XYZ°)");
     let keys = h.state().app.document().unwrap().key_frames(0, Some(arm)).len();
     assert!(keys > 0);
-    h.get_by_label(&format!("左腕: {keys} keys"));
+    // The timeline has a row for the arm (tests/ui_timeline.rs counts its keys).
+    h.get_by_label_contains("左腕 keys: ");
     // Another joint from the view's pick path (an action), then Back and Forward.
     let neck = scene.skeleton.find("首").unwrap();
     h.state_mut().app.apply(Action::SelectJoint(Some(neck)));
@@ -350,4 +351,33 @@ fn play_backwards_runs_the_clip_toward_its_start_and_shift_space_pauses() {
     h.run();
     assert!(!h.state().app.player().playing);
     h.get_by_label("Play backwards");
+}
+
+#[test]
+fn ctrl_click_selects_several_joints_for_the_timeline_and_the_curves() {
+    let mut h = harness(miku_dancing());
+    tab(&mut h, "Skeleton");
+    let scene = h.state().app.scene().unwrap().clone();
+    let (left, right) = (scene.skeleton.find("左腕").unwrap(), scene.skeleton.find("右腕").unwrap());
+    filter(&mut h, "腕");
+    h.get_by_label(&row(&scene, left)).click();
+    h.run();
+    h.get_by_label(&row(&scene, right)).click_modifiers(Modifiers::COMMAND);
+    h.run();
+    assert_eq!(h.state().app.selected_joint(), Some(right), "the last one picked leads");
+    h.get_by_label("2 joints selected");
+    h.get_by_label_contains("左腕 keys: ");
+    h.get_by_label_contains("右腕 keys: ");
+    h.get_by_label("Curves").click();
+    h.run();
+    h.get_by_label("Curves: \"左腕\", \"右腕\"");
+    // Ctrl+click on one selected takes it out.
+    h.get_by_label(&row(&scene, left)).click_modifiers(Modifiers::COMMAND);
+    h.run();
+    assert_eq!(h.state().app.selected_joint(), Some(right));
+    assert!(h.query_by_label("2 joints selected").is_none());
+    h.get_by_label("Curves: \"右腕\"");
+    h.get_by_label("Keys").click();
+    h.run();
+    assert!(h.query_by_label_contains("左腕 keys: ").is_none(), "its row went with it");
 }

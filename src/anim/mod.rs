@@ -14,6 +14,7 @@ mod pose;
 mod reach;
 mod sample;
 mod skin;
+mod trail;
 
 pub use attach::{AttachError, AttachReport, attach};
 pub use axes::{convert_deltas, mmd_to_model};
@@ -24,7 +25,7 @@ pub use morph::{
     apply_bone_morphs, apply_morphs, clip_morph_weights, effective_morph_weights, light_parts, lit_colors,
     material_colors, material_morphs, morph_weights, morphed_vertices, overridden_weights, sample_morph_track,
 };
-pub use onion::{Ghost, MAX_ONION_FRAMES, onion_ghosts};
+pub use onion::{Ghost, MAX_ONION_FRAMES, MAX_ONION_STEP, OnionSpacing, onion_ghosts};
 pub use pick::{Picked, pick, pick_vertex};
 pub use pose::{Pose, ik_switched_on};
 pub use reach::{IkMiss, ik_misses};
@@ -33,3 +34,4 @@ pub(crate) use sample::{sample_clip_hinted, sample_tracks_hinted};
 pub use skin::{
     BoundsSkinner, skin_normal, skin_normals, skin_positions, skin_tangents, skinned_bounds, skinned_bounds_many,
 };
+pub use trail::{MAX_TRAIL_FRAMES, Trail, joint_position, motion_trail};

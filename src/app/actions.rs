@@ -22,7 +22,17 @@ pub enum Action {
     SetSpeed(f32),
     /// Plays the current clip looping or not, whatever the file says.
     SetLoop(bool),
+    /// Loops playback within frames `a..b` of the current clip (either order), or over the whole clip again
+    /// (`None`, Alt+P).
+    SetLoopRange(Option<(f32, f32)>),
+    /// The next drag on the timeline's ruler sets the loop range (P); pressed again, it doesn't.
+    ArmLoopRange,
+    /// Stops playback where it is (a drag on the timeline pauses, and plays again on release).
+    Pause,
     SelectJoint(Option<usize>),
+    /// Adds a joint to the selection, or takes it out when it is in (Ctrl+click): several joints selected show
+    /// together on the timeline and the curves.
+    ToggleJoint(usize),
     SetMeshHidden(usize, bool),
     /// Holds morph `i` at a weight in place of the animation's (`None`: the animation drives it again).
     SetMorphWeight(usize, Option<f32>),
@@ -44,6 +54,10 @@ pub enum Action {
     Toggle(super::Toggle),
     /// Frames each side that the onion skin shows (1 to [`super::MAX_ONION_FRAMES`]).
     SetOnionFrames(u32),
+    /// Frames between two onion-skin ghosts.
+    SetOnionStep(u32),
+    /// Frames each side of the current one the motion trails cover.
+    SetTrailFrames(u32),
     /// Makes open model (tab) `i` the one shown.
     SelectModel(usize),
     /// The next open model (Page Down), wrapping.

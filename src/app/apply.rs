@@ -34,6 +34,8 @@ impl App {
             Action::SetFollowCamera(on) => self.toggles.follow_camera = on && self.camera_track().is_some(),
             Action::Toggle(t) => self.toggles.flip(t),
             Action::SetOnionFrames(n) => self.toggles.onion_frames = n.clamp(1, super::MAX_ONION_FRAMES),
+            Action::SetOnionStep(k) => self.toggles.onion_step = k.clamp(1, crate::anim::MAX_ONION_STEP),
+            Action::SetTrailFrames(n) => self.toggles.trail_frames = n.clamp(1, crate::anim::MAX_TRAIL_FRAMES),
             Action::SelectModel(i) => self.select_model(i),
             Action::NextModel => self.cycle_model(1),
             Action::PrevModel => self.cycle_model(-1),
@@ -49,6 +51,7 @@ impl App {
             Action::OpenRecent(path) => self.open_path(&path),
             Action::ToggleHelp => self.chrome.help = !self.chrome.help,
             Action::TogglePalette => self.chrome.palette.toggle(),
+            Action::ArmLoopRange => self.chrome.timeline.arm_range = !self.chrome.timeline.arm_range,
             Action::ShowPanel(t) => *self.toggles.get_mut(t) = true,
             Action::FocusFilter => {
                 self.toggles.outliner = true;
@@ -135,6 +138,12 @@ fn apply_to_document_inner(doc: &mut Document, action: Action) {
                 player.jump_end(c);
             }
         }
+        Action::SetLoopRange(range) => {
+            if let Some(c) = &clip {
+                player.set_range(c, range);
+            }
+        }
+        Action::Pause => player.playing = false,
         Action::SetLoop(looping) => {
             if let Some(c) = player.clip.and_then(|i| doc.model.scene.clips.get_mut(i)) {
                 c.looping = looping;
@@ -145,6 +154,25 @@ fn apply_to_document_inner(doc: &mut Document, action: Action) {
         Action::SelectJoint(j) => {
             let joint = j.filter(|&j| j < doc.model.scene.skeleton.len());
             doc.selection = Selection { joint, curve: doc.selection.curve, ..Selection::default() };
+        }
+        Action::ToggleJoint(j) if j < doc.model.scene.skeleton.len() => {
+            let s = &doc.selection;
+            let mut joints: Vec<usize> = match &s.group {
+                Some((_, g)) => g.to_vec(),
+                None => s.joint.into_iter().collect(),
+            };
+            let joint = match joints.iter().position(|&x| x == j) {
+                Some(i) => {
+                    joints.remove(i);
+                    joints.last().copied()
+                }
+                None => {
+                    joints.push(j);
+                    Some(j)
+                }
+            };
+            let group = (joints.len() > 1).then(|| (None, std::rc::Rc::from(joints)));
+            doc.selection = Selection { joint, group, curve: doc.selection.curve, ..Selection::default() };
         }
         Action::SelectMorph(m) => {
             let morph = m.filter(|&m| m < doc.model.scene.morphs.len());
@@ -168,7 +196,7 @@ fn apply_to_document_inner(doc: &mut Document, action: Action) {
                 .filter(|&j| j < scene.skeleton.len())
                 .collect();
             if let Some(&first) = joints.first() {
-                let group = Some((k, std::rc::Rc::from(joints)));
+                let group = Some((Some(k), std::rc::Rc::from(joints)));
                 doc.selection =
                     Selection { joint: Some(first), group, curve: doc.selection.curve, ..Selection::default() };
             }

@@ -92,6 +92,8 @@ struct Chrome {
     outliner: panels::outliner::Outliner,
     /// The command palette (Ctrl+K).
     palette: palette::Palette,
+    /// The timeline's zoom per clip, its frame unit and a drag under way.
+    timeline: timeline::Timeline,
     /// What the last click in the view hit ([`App::pick_at`]), with the document it was picked in.
     picked: Option<(u64, crate::anim::Picked)>,
     /// Where the pointer rests over the view and what lies there ([`App::hover_at`]).
@@ -183,6 +185,11 @@ impl App {
         panels::inspector::show_tab(ctx, inspector);
     }
 
+    /// Shows the timeline's Curves tab (`true`) or its Keys tab, as a click on it would.
+    pub fn show_timeline_tab(ctx: &egui::Context, curves: bool) {
+        timeline::show_tab(ctx, curves);
+    }
+
     /// The shown document's reference (Compare with…): a stamp unique to it and its scene, in the model's axes.
     pub fn reference(&self) -> Option<(u64, &Scene)> {
         let r = self.document()?.reference.as_deref()?;
@@ -219,7 +226,7 @@ impl App {
         let follow = self.toggles.follow_camera;
         self.toggles = settings.toggles.clone();
         self.toggles.follow_camera = follow;
-        self.toggles.onion_frames = self.toggles.onion_frames.clamp(1, MAX_ONION_FRAMES);
+        self.toggles.clamp_counts();
         self.set_speed(settings::clamp_speed(settings.speed));
         self.prefs.watch = settings.watch;
         self.prefs.play_on_open = settings.play_on_open;
@@ -396,7 +403,8 @@ impl App {
         status::line(ui, status, &mut actions);
         self.apply_all(&mut actions);
         if self.toggles.timeline {
-            actions.extend(timeline::panel(ui, self.document()));
+            let doc = self.documents.get(self.active);
+            actions.extend(timeline::panel(ui, doc, &mut self.chrome.timeline, &self.toggles));
             self.apply_all(&mut actions);
         }
         if self.toggles.outliner {
@@ -523,8 +531,14 @@ impl App {
         crate::render::FrameOverlays {
             stored_bounds: t.stored_bounds,
             computed_bounds: t.computed_bounds,
-            onion: t.onion.then_some(t.onion_frames),
+            onion: t.onion.then_some(self.onion_spacing()),
+            trails: self.document().filter(|_| t.trail).map(|d| (d.trail_joints(), t.trail_frames)),
         }
+    }
+
+    /// The onion skin's ghosts and their step, as the toggles set them.
+    fn onion_spacing(&self) -> crate::anim::OnionSpacing {
+        crate::anim::OnionSpacing { ghosts: self.toggles.onion_frames, step: self.toggles.onion_step }
     }
 
     /// What the renderer should draw besides the mesh, from the view toggles.
@@ -580,8 +594,12 @@ impl App {
             ghosts: match (doc, frame) {
                 (Some(d), Some((c, f))) if t.onion => {
                     let scene = d.scene();
-                    onion_ghosts(&scene.skeleton, &scene.clips[c], f, t.onion_frames, DEFAULT_FPS)
+                    onion_ghosts(&scene.skeleton, &scene.clips[c], f, self.onion_spacing(), DEFAULT_FPS)
                 }
+                _ => Vec::new(),
+            },
+            trails: match (doc, frame) {
+                (Some(d), Some((c, f))) if t.trail => d.trails(c, f, t.trail_frames),
                 _ => Vec::new(),
             },
         }

@@ -15,8 +15,9 @@ pub const HISTORY: usize = 50;
 pub struct Selection {
     /// The selected joint: highlighted in the view, its facts in the Inspector, its keys on the timeline.
     pub joint: Option<usize>,
-    /// Joints selected with it: a display frame's bones (the first is `joint`).
-    pub group: Option<(usize, Rc<[usize]>)>,
+    /// Joints selected with it: a display frame's bones (the frame's index, and the first is `joint`), or joints
+    /// picked one by one with Ctrl+click (no frame; `joint` is the last one picked).
+    pub group: Option<(Option<usize>, Rc<[usize]>)>,
     /// The selected rigid body (the Physics tab's), highlighted in the view; its bone is `joint`.
     pub body: Option<usize>,
     /// The selected morph.
@@ -115,7 +116,7 @@ mod tests {
 
     #[test]
     fn groups_hold_their_joints() {
-        let s = Selection { joint: Some(4), group: Some((0, Rc::from([4, 5, 9]))), ..Selection::default() };
+        let s = Selection { joint: Some(4), group: Some((Some(0), Rc::from([4, 5, 9]))), ..Selection::default() };
         assert!(s.has_joint(9) && s.has_joint(4) && !s.has_joint(6));
     }
 }

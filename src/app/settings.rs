@@ -151,7 +151,7 @@ impl Settings {
     fn sanitized(mut self) -> Settings {
         self.speed = clamp_speed(self.speed);
         self.toggles.follow_camera = false;
-        self.toggles.onion_frames = self.toggles.onion_frames.clamp(1, super::MAX_ONION_FRAMES);
+        self.toggles.clamp_counts();
         self.physics = self.physics.sanitized();
         let recent = std::mem::take(&mut self.recent);
         for p in recent.into_iter().rev() {

@@ -8,7 +8,7 @@ use glam::Vec3;
 
 use super::pose::select;
 use super::{CliError, load_with_attachments, parse_pair};
-use crate::anim::{MAX_ONION_FRAMES, PoseInput};
+use crate::anim::{MAX_ONION_FRAMES, MAX_ONION_STEP, MAX_TRAIL_FRAMES, PoseInput};
 use crate::render::record::{self, AnimatedFormat, Recorder};
 use crate::render::{
     Background, Camera, FrameInput, FrameOverlays, GpuModel, Headless, Overlays, SheetSpec, ViewState, clip_camera,
@@ -156,6 +156,14 @@ pub struct RenderArgs {
     /// Onion skin: ghosts of the N frames before (reddish) and after (greenish) the one drawn.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(0..=MAX_ONION_FRAMES as i64))]
     pub onion: Option<u32>,
+    /// Frames between onion-skin ghosts (with --onion): 5 shows every fifth frame, to see a slow arc.
+    #[arg(long, value_name = "K", default_value_t = 1, requires = "onion",
+          value_parser = clap::value_parser!(u32).range(1..=MAX_ONION_STEP as i64))]
+    pub onion_step: u32,
+    /// Draw --joint's motion trail: its path over the N frames before and after the one drawn, its keys marked.
+    #[arg(long, value_name = "N", requires = "joint",
+          value_parser = clap::value_parser!(u32).range(1..=MAX_TRAIL_FRAMES as i64))]
+    pub trail: Option<u32>,
     /// Draw --joint's axes: X red, Y green, Z blue.
     #[arg(long, requires = "joint")]
     pub axes: bool,
@@ -316,6 +324,7 @@ fn base_overlays(
         tangents: args.tangents,
         joint_axes: args.axes,
         ghosts: Vec::new(),
+        trails: Vec::new(),
         shapes: Vec::new(),
     }
 }
@@ -371,7 +380,12 @@ fn render_file(args: &RenderArgs, parsed: &Parsed, headless: &mut Option<Headles
         let input = PoseInput::at(clip, f, args.default_fps).with_overrides(&overrides);
         crate::physics::frame_pose(&scene, physics.borrow_mut().as_mut(), &input, crate::physics::Seek::FromStart)
     };
-    let per_frame = FrameOverlays { stored_bounds: args.bounds, computed_bounds: args.bounds, onion: args.onion };
+    let per_frame = FrameOverlays {
+        stored_bounds: args.bounds,
+        computed_bounds: args.bounds,
+        onion: args.onion.map(|ghosts| crate::anim::OnionSpacing { ghosts, step: args.onion_step }),
+        trails: args.trail.zip(selected_joint).map(|(n, j)| (vec![j], n)),
+    };
     // One picture of the clip at a frame (`None`: the bind pose), as the single-frame render and every frame of a
     // recording draw it.
     let draw_at = |clip_frame: Option<(usize, f32)>, view: &mut ViewState| -> Result<image::RgbaImage, CliError> {

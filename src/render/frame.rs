@@ -7,7 +7,7 @@ use super::camera::Camera;
 use super::lines::{self, LineVertex, colors};
 use super::model::GpuModel;
 use super::{Renderer, bytes, grid, mesh};
-use crate::anim::{Ghost, Pose, onion_ghosts, skinned_bounds};
+use crate::anim::{Ghost, OnionSpacing, Pose, onion_ghosts, skinned_bounds};
 use crate::scene::{FrameBounds, Scene};
 
 /// What to draw besides the lit mesh, and how. The UI keeps one of these as its toggles.
@@ -58,6 +58,8 @@ pub struct Overlays {
     pub joint_axes: bool,
     /// Onion-skin ghosts: the mesh under other poses, translucent, drawn after the mesh without writing depth.
     pub ghosts: Vec<Ghost>,
+    /// Motion trails, model space: each a path drawn over everything, with a cross at each key on it.
+    pub trails: Vec<crate::anim::Trail>,
     /// IK chains (goal, effector, links; [`crate::scene::Constraints::ik`]), drawn over everything.
     pub ik_chains: bool,
     /// Outlines of the materials that have one (MMD's edge).
@@ -135,6 +137,7 @@ impl Default for Overlays {
             tangents: false,
             joint_axes: false,
             ghosts: Vec::new(),
+            trails: Vec::new(),
             ik_chains: false,
             outline: true,
             shapes: Vec::new(),
@@ -161,19 +164,21 @@ pub fn frame_bounds(
 
 /// The overlays that belong to one frame, for pictures of frames other than the one shown (contact sheets,
 /// recordings, `render` of a clip): which of them are on. [`FrameOverlays::at`] redoes them for each frame.
-#[derive(Debug, Clone, Copy, Default, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct FrameOverlays {
     /// The frame's bounds as the file stores them (green).
     pub stored_bounds: bool,
     /// The frame's bounds computed by skinning (pink).
     pub computed_bounds: bool,
-    /// Onion-skin ghosts, this many frames either side.
-    pub onion: Option<u32>,
+    /// Onion-skin ghosts: how many either side, how far apart.
+    pub onion: Option<OnionSpacing>,
+    /// Motion trails of these joints, this many frames either side.
+    pub trails: Option<(Vec<usize>, u32)>,
 }
 
 impl FrameOverlays {
-    /// `base` for `clip_frame` (clip and fractional frame; `None`: the bind pose) posed as `pose`: its bounds
-    /// and onion ghosts are that frame's, and what belongs to the instant shown alone is left out (the picked
+    /// `base` for `clip_frame` (clip and fractional frame; `None`: the bind pose) posed as `pose`: its bounds,
+    /// onion ghosts and trails are that frame's, and what belongs to the instant shown alone is left out (the picked
     /// point, the animated camera's frustum, the reference's bones).
     pub fn at(
         &self,
@@ -191,6 +196,16 @@ impl FrameOverlays {
             (Some(n), Some((c, f))) => {
                 scene.clips.get(c).map_or_else(Vec::new, |clip| onion_ghosts(&scene.skeleton, clip, f, n, default_fps))
             }
+            _ => Vec::new(),
+        };
+        overlays.trails = match (&self.trails, clip_frame.and_then(|(c, f)| Some((scene.clips.get(c)?, f)))) {
+            (Some((joints, n)), Some((clip, f))) => joints
+                .iter()
+                .map(|&j| {
+                    let keys = clip.joint_key_frames(j, default_fps);
+                    crate::anim::motion_trail(&scene.skeleton, clip, j, f, *n, &keys, default_fps)
+                })
+                .collect(),
             _ => Vec::new(),
         };
         (overlays.stored_bounds, overlays.computed_bounds) = if self.stored_bounds || self.computed_bounds {
@@ -451,6 +466,17 @@ impl ViewState {
         for shape in &o.shapes {
             lines::wire_shape(&mut v, shape);
         }
+        for trail in &o.trails {
+            for pair in trail.path.windows(2) {
+                lines::line(&mut v, pair[0], pair[1], colors::TRAIL);
+            }
+            let r = scale * JOINT_AXIS * 0.1;
+            for &k in &trail.keys {
+                for axis in [Vec3::X, Vec3::Y, Vec3::Z] {
+                    lines::line(&mut v, k - axis * r, k + axis * r, colors::TRAIL_KEY);
+                }
+            }
+        }
         if let Some(p) = o.marker {
             let r = scale * JOINT_AXIS * 0.5;
             for axis in [Vec3::X, Vec3::Y, Vec3::Z] {
@@ -672,7 +698,12 @@ mod tests {
             reference_bones: vec![[Vec3::ZERO, Vec3::Y]],
             ..Overlays::default()
         };
-        let per_frame = FrameOverlays { stored_bounds: true, computed_bounds: true, onion: Some(2) };
+        let per_frame = FrameOverlays {
+            stored_bounds: true,
+            computed_bounds: true,
+            onion: Some(OnionSpacing { ghosts: 2, step: 1 }),
+            trails: None,
+        };
         let at = |f: f32| {
             let pose = Pose::of_scene(&scene, Some(&scene.clips[0]), f, 30.0, &[]);
             per_frame.at(&base, &scene, Some((0, f)), &pose, 30.0)

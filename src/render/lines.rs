@@ -38,6 +38,9 @@ pub(crate) mod colors {
     pub const CAMERA_FRUSTUM: [f32; 4] = [0.95, 0.95, 0.95, 1.0];
     /// The scene light's arrow.
     pub const LIGHT: [f32; 4] = [1.0, 0.85, 0.2, 1.0];
+    /// Motion trails, and the keys on them.
+    pub const TRAIL: [f32; 4] = [0.75, 0.5, 1.0, 1.0];
+    pub const TRAIL_KEY: [f32; 4] = [1.0, 0.9, 0.2, 1.0];
     /// The reference's skeleton (Compare with…).
     pub const REFERENCE: [f32; 4] = [1.0, 0.55, 0.1, 1.0];
     /// Skinned normals and tangents.

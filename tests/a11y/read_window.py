@@ -2,7 +2,7 @@
 """Reads rigscope's window as a screen reader does, through AT-SPI, for tests/window_a11y.rs.
 
 Finds the application named rigscope on the accessibility bus, lists its tabs and buttons by name, reads the
-timeline's Frame slider, then presses keys in the window (xdotool) and reads the frame after each. Prints one
+timeline's Frame field, then presses keys in the window (xdotool) and reads the frame after each. Prints one
 JSON object; a step that times out is reported in it (the Rust test says what was missing), never hangs.
 """
 
@@ -60,7 +60,8 @@ def named(app, role):
 def frame_slider(app):
     for n in nodes(app):
         try:
-            if n.getRoleName() == "slider" and n.name == "Frame":
+            # The timeline's Frame field: a spin button (AccessKit's SpinButton) with the frame as its value.
+            if n.getRoleName() in ("spin button", "slider") and n.name == "Frame":
                 return n
         except Exception:
             pass

@@ -4,6 +4,7 @@
 //! was computed for (the document's revision, the clip, the joint, the pose) and is recomputed when that changes.
 
 use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
 use std::rc::Rc;
 
 use super::PoseKey;
@@ -15,20 +16,32 @@ pub(super) type ContributionsMemo = ((Option<PoseKey>, usize), [Transform; 3]);
 /// What a clip's bounds were computed for: the document's revision and the clip (`None`: the bind pose).
 pub(super) type BoundsKey = (u64, Option<usize>);
 
-/// (revision, clip, joint) and the frames.
-pub(super) type MemoEntry = ((u64, usize, Option<usize>), Rc<[f32]>);
-
-/// (revision, clip, joint) and the joint's local transform at every frame.
-pub(super) type CurveEntry = ((u64, usize, usize), Rc<[Transform]>);
-
 /// (revision, clip) and what the clip moves.
 pub(super) type ClipKeysEntry = ((u64, usize), Rc<super::outline::ClipKeys>);
 
-/// Sorted key frames of one clip, all tracks and one joint's, with the document's revision they were taken at.
-#[derive(Debug, Default)]
-pub(super) struct KeyFrameMemo {
-    pub all: Option<MemoEntry>,
-    pub joint: Option<MemoEntry>,
+/// Values taken per key (a clip and a joint, say) for one revision of the document: a new revision empties it,
+/// and so does filling it past [`PerRevision::MAX`] (what the timeline and the curves show changes with the
+/// selection, so old entries would only pile up).
+#[derive(Debug)]
+pub(super) struct PerRevision<K, V>(RefCell<(u64, HashMap<K, V>)>);
+
+impl<K, V> Default for PerRevision<K, V> {
+    fn default() -> Self {
+        PerRevision(RefCell::new((0, HashMap::new())))
+    }
+}
+
+impl<K: std::hash::Hash + Eq, V: Clone> PerRevision<K, V> {
+    const MAX: usize = 256;
+
+    /// The value for `key` at `revision`, made by `make` when not remembered (`make` must not use this memo).
+    pub fn get_or(&self, revision: u64, key: K, make: impl FnOnce() -> V) -> V {
+        let mut memo = self.0.borrow_mut();
+        if memo.0 != revision || memo.1.len() >= Self::MAX {
+            *memo = (revision, HashMap::new());
+        }
+        memo.1.entry(key).or_insert_with(make).clone()
+    }
 }
 
 #[derive(Debug, Default)]
@@ -37,12 +50,22 @@ pub(super) struct Memos {
     pub clip_bounds: Cell<Option<(BoundsKey, Option<FrameBounds>)>>,
     /// `Document::contributions` of one joint, with the pose and joint it was computed for.
     pub contributions: Cell<Option<ContributionsMemo>>,
-    /// The timeline's key frames, computed once per clip and joint (a dance has tens of thousands of keys).
-    pub key_frames: RefCell<KeyFrameMemo>,
-    /// The Curves tab's joint at every frame of a clip, with the (revision, clip, joint) it was sampled for.
-    pub curve: RefCell<Option<CurveEntry>>,
+    /// The timeline's key frames, computed once per clip and joint (`None`: all of the clip's), since a dance
+    /// has tens of thousands of keys.
+    pub key_frames: PerRevision<(usize, Option<usize>), Rc<[f32]>>,
+    /// The Curves tab's joints at every frame of a clip, by clip and joint.
+    pub curves: PerRevision<(usize, usize), Rc<[Transform]>>,
+    /// The Compare reference's counterparts of those joints, by clip and (the model's) joint.
+    pub reference_curves: PerRevision<(usize, usize), Option<Rc<[Transform]>>>,
+    /// A morph's weight at every frame of a clip and its key frames, by clip and morph.
+    pub morph_curves: PerRevision<(usize, usize), Option<MorphCurve>>,
     /// The outliner's facts about the joints, with the revision they were taken at.
     pub outline_facts: RefCell<Option<(u64, Rc<super::outline::OutlineFacts>)>>,
     /// Which joints and morphs one clip keys, with the (revision, clip) they were taken for.
     pub clip_keys: RefCell<Option<ClipKeysEntry>>,
+    /// The timeline's key rows, by clip and item.
+    pub rows: PerRevision<(usize, super::dopesheet::RowItem), Rc<super::dopesheet::RowKeys>>,
 }
+
+/// A morph's name, its weight at every frame of a clip, and its key frames.
+pub type MorphCurve = (Rc<str>, Rc<[f32]>, Rc<[f32]>);

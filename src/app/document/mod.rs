@@ -3,6 +3,7 @@
 //! the pose and its cache, selection, hidden meshes, the curve view, the MMD axis switch, reload state and the
 //! findings. The app holds a list of documents (one per tab); sections borrow the shown one.
 
+pub(super) mod dopesheet;
 mod memo;
 pub(super) mod model;
 pub(super) mod outline;
@@ -26,6 +27,21 @@ use crate::textures::TextureSet;
 use memo::Memos;
 use model::{Attachment, ClipMeta, Model};
 use player::Player;
+
+/// The most joints that get a motion trail at once (a display frame may select dozens).
+pub const TRAILS: usize = 8;
+
+/// Joint `joint` of `clip`'s local transform at every whole frame from 0 to `span`, as played
+/// ([`crate::anim::sample_joint`]).
+fn sample_frames(
+    clip: &Clip,
+    joint: usize,
+    span: f32,
+    bind: crate::scene::Transform,
+) -> std::rc::Rc<[crate::scene::Transform]> {
+    let frames = span.floor().max(0.0) as usize + 1;
+    (0..frames).map(|f| crate::anim::sample_joint(clip, joint, f as f32, DEFAULT_FPS, bind)).collect()
+}
 
 /// A file a model was built from: the model first, then each attached file in the order attached.
 #[derive(Debug, Clone)]
@@ -395,20 +411,10 @@ impl Document {
     /// each frame.
     pub fn key_frames(&self, clip: usize, joint: Option<usize>) -> std::rc::Rc<[f32]> {
         let Some(c) = self.scene().clips.get(clip) else { return std::rc::Rc::from([]) };
-        let mut memo = self.memo.key_frames.borrow_mut();
-        let slot = if joint.is_some() { &mut memo.joint } else { &mut memo.all };
-        let key = (self.revision, clip, joint);
-        match slot {
-            Some((k, frames)) if *k == key => frames.clone(),
-            _ => {
-                let frames: std::rc::Rc<[f32]> = match joint {
-                    Some(j) => c.joint_key_frames(j, DEFAULT_FPS).into(),
-                    None => c.key_frames(DEFAULT_FPS).into(),
-                };
-                *slot = Some((key, frames.clone()));
-                frames
-            }
-        }
+        self.memo.key_frames.get_or(self.revision, (clip, joint), || match joint {
+            Some(j) => c.joint_key_frames(j, DEFAULT_FPS).into(),
+            None => c.key_frames(DEFAULT_FPS).into(),
+        })
     }
 
     /// The selected rigid body (the Physics tab's), if any.
@@ -427,6 +433,24 @@ impl Document {
                 facts
             }
         }
+    }
+
+    /// The key row of `item` in clip `clip` (keys by channel, held runs), taken once per clip and item.
+    pub fn row_keys(&self, clip: usize, item: dopesheet::RowItem) -> std::rc::Rc<dopesheet::RowKeys> {
+        let scene = self.scene();
+        self.memo.rows.get_or(self.revision, (clip, item), || {
+            let Some(c) = scene.clips.get(clip) else { return Default::default() };
+            let fps = c.fps(DEFAULT_FPS);
+            std::rc::Rc::new(match item {
+                dopesheet::RowItem::Joint(j) => dopesheet::joint_row(c, j, fps),
+                dopesheet::RowItem::Morph(m) => {
+                    scene.morphs.get(m).map(|m| dopesheet::morph_row(c, &m.name, fps)).unwrap_or_default()
+                }
+                dopesheet::RowItem::Camera(k) => {
+                    scene.cameras.get(k).map(|k| dopesheet::camera_row(k, fps)).unwrap_or_default()
+                }
+            })
+        })
     }
 
     /// Which joints and morphs clip `clip` keys, taken once per clip.
@@ -451,18 +475,62 @@ impl Document {
         let (Some(c), Some(j)) = (scene.clips.get(clip), scene.skeleton.joints.get(joint)) else {
             return std::rc::Rc::from([]);
         };
-        let key = (self.revision, clip, joint);
-        let mut memo = self.memo.curve.borrow_mut();
-        if let Some((k, values)) = &*memo
-            && *k == key
-        {
-            return values.clone();
-        }
-        let frames = c.frame_span().floor() as usize + 1;
-        let values: std::rc::Rc<[crate::scene::Transform]> =
-            (0..frames).map(|f| crate::anim::sample_joint(c, joint, f as f32, DEFAULT_FPS, j.bind)).collect();
-        *memo = Some((key, values.clone()));
-        values
+        self.memo.curves.get_or(self.revision, (clip, joint), || sample_frames(c, joint, c.frame_span(), j.bind))
+    }
+
+    /// The Compare reference's counterpart of joint `joint` (by name) in its clip of the same name as clip
+    /// `clip`, at the same frames as [`Document::joint_curve`]: the Curves tab's ghost curves. `None` without a
+    /// reference, a counterpart or such a clip.
+    pub fn reference_curve(&self, clip: usize, joint: usize) -> Option<std::rc::Rc<[crate::scene::Transform]>> {
+        let r = self.reference.as_deref()?;
+        let ours = self.scene().clips.get(clip)?;
+        let key = (clip, joint);
+        let stamp = self.revision ^ (r.stamp << 32);
+        self.memo.reference_curves.get_or(stamp, key, || {
+            let k = r.counterpart(joint)?;
+            let theirs = r.scene.clips.iter().find(|c| c.name == ours.name)?;
+            let bind = r.scene.skeleton.joints.get(k)?.bind;
+            Some(sample_frames(theirs, k, ours.frame_span(), bind))
+        })
+    }
+
+    /// The motion trails of the selected joints (the trails of [`crate::anim::motion_trail`] over `n` frames
+    /// each side of `frame` in clip `clip`, their keys marked), at most [`TRAILS`] of them.
+    pub fn trails(&self, clip: usize, frame: f32, n: u32) -> Vec<crate::anim::Trail> {
+        let scene = self.scene();
+        let Some(c) = scene.clips.get(clip) else { return Vec::new() };
+        self.trail_joints()
+            .into_iter()
+            .map(|j| {
+                crate::anim::motion_trail(&scene.skeleton, c, j, frame, n, &self.key_frames(clip, Some(j)), DEFAULT_FPS)
+            })
+            .collect()
+    }
+
+    /// The joints that get a motion trail: the selected ones (a group's all), at most [`TRAILS`].
+    pub fn trail_joints(&self) -> Vec<usize> {
+        let s = &self.selection;
+        let joints = match &s.group {
+            Some((_, g)) => g.to_vec(),
+            None => s.joint.into_iter().collect(),
+        };
+        joints.into_iter().take(TRAILS).collect()
+    }
+
+    /// Morph `morph`'s name, its weight at every whole frame of clip `clip` (eased between an MMD motion's keys)
+    /// and its key frames; `None` when the clip has no track for it.
+    pub fn morph_curve(&self, clip: usize, morph: usize) -> Option<memo::MorphCurve> {
+        let scene = self.scene();
+        let (c, m) = (scene.clips.get(clip)?, scene.morphs.get(morph)?);
+        self.memo.morph_curves.get_or(self.revision, (clip, morph), || {
+            let track = c.morphs.iter().find(|t| t.name == m.name)?;
+            let fps = c.fps(DEFAULT_FPS);
+            let frames = c.frame_span().floor() as usize + 1;
+            let weights =
+                (0..frames).map(|f| crate::anim::sample_morph_track(track, f as f32 / fps).unwrap_or(0.0)).collect();
+            let keys = track.keys.iter().map(|k| k.time * fps).filter(|f| f.is_finite()).collect();
+            Some((m.name.as_str().into(), weights, keys))
+        })
     }
 
     pub fn current_clip_frame(&self) -> Option<(usize, f32)> {

@@ -16,11 +16,14 @@ pub struct Player {
     pub speed: f32,
     /// Plays from the end toward the start (Shift+Space).
     pub backwards: bool,
+    /// The loop range (first and last frame, first < last), set on the timeline's ruler: playback stays inside
+    /// it, wrapping at either end, whether or not the clip loops. `None`: the whole clip, as it says.
+    pub range: Option<(f32, f32)>,
 }
 
 impl Default for Player {
     fn default() -> Self {
-        Player { clip: None, time: 0.0, playing: false, speed: 1.0, backwards: false }
+        Player { clip: None, time: 0.0, playing: false, speed: 1.0, backwards: false, range: None }
     }
 }
 
@@ -28,12 +31,35 @@ impl Default for Player {
 const FRAME_SNAP: f32 = 1e-3;
 
 impl Player {
-    /// Shows `clip` from its start, paused.
+    /// Shows `clip` from its start, paused (a loop range belongs to the clip it was set on, so it goes).
     pub fn select(&mut self, clip: Option<usize>) {
         self.clip = clip;
         self.time = 0.0;
         self.playing = false;
         self.backwards = false;
+        self.range = None;
+    }
+
+    /// Sets the loop range to frames `a`..`b` (either order), within the clip; one shorter than a frame, or
+    /// `None`, clears it. Playing outside the new range goes on from its start.
+    pub fn set_range(&mut self, clip: &Clip, range: Option<(f32, f32)>) {
+        let span = clip.frame_span();
+        self.range = range
+            .filter(|(a, b)| a.is_finite() && b.is_finite())
+            .map(|(a, b)| (a.min(b).clamp(0.0, span), a.max(b).clamp(0.0, span)))
+            .filter(|(a, b)| b - a >= 1.0);
+        if self.playing {
+            self.enter_range(clip);
+        }
+    }
+
+    /// Outside the loop range, to its start (its end when playing backwards).
+    fn enter_range(&mut self, clip: &Clip) {
+        let Some((a, b)) = self.range else { return };
+        let f = self.frame(clip);
+        if f < a - FRAME_SNAP || f > b + FRAME_SNAP {
+            self.set_frame(clip, if self.backwards { b } else { a });
+        }
     }
 
     /// The (fractional) frame shown, within the clip.
@@ -106,6 +132,7 @@ impl Player {
         }
         self.backwards = backwards;
         self.playing = true;
+        self.enter_range(clip);
     }
 
     /// Advances by `dt` seconds of wall time when playing. A clamped clip stops at its end (or start, played
@@ -118,6 +145,13 @@ impl Player {
         let span = clip.frame_span();
         let before = self.time;
         let next = self.time + dt * if self.backwards { -self.speed } else { self.speed };
+        if let Some((a, b)) = self.range {
+            // Inside the range, wrapping at either end (a range is at least a frame long).
+            let f = next * fps;
+            let f = if (a..=b).contains(&f) { f } else { a + (f - a).rem_euclid(b - a) };
+            self.set_frame(clip, f);
+            return self.time != before;
+        }
         if !clip.looping && (next * fps >= span || next < 0.0) {
             self.playing = false;
         }
@@ -175,6 +209,38 @@ mod tests {
         p.advance(&c, 10.0);
         assert_eq!(p.frame(&c), 9.0);
         assert!(!p.playing);
+    }
+
+    #[test]
+    fn a_loop_range_wraps_playback_either_way_and_goes_with_the_clip() {
+        // A clamped clip of 100 frames at 10 fps, looping frames 20..30.
+        let c = clip(false, 101, 10.0);
+        let mut p = Player { clip: Some(0), ..Player::default() };
+        p.set_range(&c, Some((30.0, 20.0)));
+        assert_eq!(p.range, Some((20.0, 30.0)), "either order");
+        p.toggle(&c, false);
+        assert_eq!(p.frame(&c), 20.0, "playing from outside the range starts at its start");
+        p.advance(&c, 0.95);
+        assert!((p.frame(&c) - 29.5).abs() < 1e-3, "{}", p.frame(&c));
+        p.advance(&c, 0.1);
+        assert!((p.frame(&c) - 20.5).abs() < 1e-3, "wraps at the end: {}", p.frame(&c));
+        // Many wraps in one long step, then backwards through the start.
+        p.advance(&c, 2.3);
+        assert!((p.frame(&c) - 23.5).abs() < 1e-3, "{}", p.frame(&c));
+        assert!(p.playing, "a range never stops playback");
+        p.toggle(&c, true);
+        p.advance(&c, 0.5);
+        assert!((p.frame(&c) - 28.5).abs() < 1e-3, "wraps at the start going back: {}", p.frame(&c));
+        // Scrubbing is free outside the range; a range shorter than a frame clears it.
+        p.set_frame(&c, 70.0);
+        assert_eq!(p.frame(&c), 70.0);
+        p.set_range(&c, Some((5.0, 5.5)));
+        assert_eq!(p.range, None);
+        // Ranges are clamped to the clip and go when another clip is shown.
+        p.set_range(&c, Some((-10.0, 500.0)));
+        assert_eq!(p.range, Some((0.0, 100.0)));
+        p.select(Some(1));
+        assert_eq!(p.range, None);
     }
 
     #[test]

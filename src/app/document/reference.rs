@@ -75,6 +75,11 @@ impl Reference {
     }
 
     /// The reference's bones (parent to child) in `pose`, in the model's space.
+    /// The reference's joint of the same name as the model's joint `joint`.
+    pub fn counterpart(&self, joint: usize) -> Option<usize> {
+        *self.counterparts.get(joint)?
+    }
+
     pub fn bones(&self, pose: &Pose) -> Vec<[Vec3; 2]> {
         let at = |i: usize| pose.world.get(i).map(|m| m.w_axis.truncate());
         self.scene.skeleton.joints.iter().enumerate().filter_map(|(i, j)| Some([at(j.parent?)?, at(i)?])).collect()

@@ -28,7 +28,7 @@ pub struct MenuState<'a> {
 }
 
 /// The view switches the View menu lists, with their labels.
-const VIEW_TOGGLES: [(Toggle, &str); 16] = [
+const VIEW_TOGGLES: [(Toggle, &str); 17] = [
     (Toggle::Outliner, "Outliner"),
     (Toggle::Inspector, "Inspector"),
     (Toggle::Timeline, "Timeline"),
@@ -45,6 +45,7 @@ const VIEW_TOGGLES: [(Toggle, &str); 16] = [
     (Toggle::UvChecker, "UV checker"),
     (Toggle::BindPose, "Bind pose"),
     (Toggle::Onion, "Onion skin"),
+    (Toggle::Trail, "Motion trails of the selected joints"),
 ];
 
 /// A menu command with its shortcut text from the table.

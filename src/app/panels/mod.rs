@@ -2,7 +2,6 @@
 //! (right), the timeline and the status line (bottom), the start screen, the help overlay and the command
 //! palette, and what is drawn over the view (the axis gizmo, joint labels).
 
-pub mod curves;
 pub mod gizmo;
 pub mod help;
 pub mod inspector;

@@ -44,10 +44,11 @@ pub fn tab(ui: &mut egui::Ui, doc: &Document, picked: Option<&Picked>, out: &mut
 /// The facts of each part of `s` that is set.
 fn item(ui: &mut egui::Ui, doc: &Document, s: &Selection, out: &mut Vec<Action>) {
     let scene = doc.scene();
-    if let Some((frame, joints)) = &s.group
-        && let Some(f) = scene.mmd.as_ref().and_then(|m| m.display_frames.get(*frame))
-    {
-        ui.strong(format!("Display frame {}: {} bones", f.name, joints.len()));
+    if let Some((frame, joints)) = &s.group {
+        match frame.and_then(|k| scene.mmd.as_ref()?.display_frames.get(k)) {
+            Some(f) => ui.strong(format!("Display frame {}: {} bones", f.name, joints.len())),
+            None => ui.strong(format!("{} joints selected", joints.len())),
+        };
         for &j in joints.iter() {
             if ui.link(scene.skeleton.display_name(j)).clicked() {
                 out.push(Action::SelectJoint(Some(j)));

@@ -120,7 +120,10 @@ fn row(
         };
         let on = doc.selection.has_joint(j);
         let response = ui.selectable_label(on, rich).on_hover_ui(|ui| hover(ui, doc, facts, j));
-        if response.clicked() {
+        // Ctrl+click (⌘ on a Mac) adds the joint to the selection or takes it out, as in Blender and Unity.
+        if response.clicked() && ui.input(|i| i.modifiers.command) {
+            out.push(Action::ToggleJoint(j));
+        } else if response.clicked() {
             out.push(Action::SelectJoint(if doc.selection.joint == Some(j) { None } else { Some(j) }));
         }
         let marks = marks(facts, j);

@@ -35,8 +35,14 @@ pub struct ViewToggles {
     pub bind_pose: bool,
     /// Ghosts of the previous and next [`ViewToggles::onion_frames`] frames.
     pub onion: bool,
-    /// Frames each side of the current one that the onion skin shows.
+    /// Ghosts each side of the current frame that the onion skin shows.
     pub onion_frames: u32,
+    /// Frames between two onion-skin ghosts.
+    pub onion_step: u32,
+    /// The selected joints' motion trails (their paths over the frames around the current one).
+    pub trail: bool,
+    /// Frames each side of the current one a motion trail covers.
+    pub trail_frames: u32,
     /// The selected joint's axes (X red, Y green, Z blue).
     pub joint_axes: bool,
     /// Joint names as labels in the view.
@@ -93,6 +99,9 @@ impl Default for ViewToggles {
             bind_pose: false,
             onion: false,
             onion_frames: 2,
+            onion_step: 1,
+            trail: false,
+            trail_frames: 30,
             joint_axes: true,
             joint_names: false,
             ik_chains: false,
@@ -131,6 +140,7 @@ pub enum Toggle {
     UvChecker,
     BindPose,
     Onion,
+    Trail,
     JointAxes,
     JointNames,
     IkChains,
@@ -143,6 +153,14 @@ pub enum Toggle {
 }
 
 impl ViewToggles {
+    /// The onion skin's and the trails' counts brought inside what the view draws (a settings file may hold
+    /// anything).
+    pub fn clamp_counts(&mut self) {
+        self.onion_frames = self.onion_frames.clamp(1, crate::anim::MAX_ONION_FRAMES);
+        self.onion_step = self.onion_step.clamp(1, crate::anim::MAX_ONION_STEP);
+        self.trail_frames = self.trail_frames.clamp(1, crate::anim::MAX_TRAIL_FRAMES);
+    }
+
     /// The switch behind `toggle`.
     pub fn get_mut(&mut self, toggle: Toggle) -> &mut bool {
         match toggle {
@@ -162,6 +180,7 @@ impl ViewToggles {
             Toggle::UvChecker => &mut self.uv_checker,
             Toggle::BindPose => &mut self.bind_pose,
             Toggle::Onion => &mut self.onion,
+            Toggle::Trail => &mut self.trail,
             Toggle::JointAxes => &mut self.joint_axes,
             Toggle::JointNames => &mut self.joint_names,
             Toggle::IkChains => &mut self.ik_chains,
@@ -272,6 +291,7 @@ mod tests {
             Toggle::UvChecker,
             Toggle::BindPose,
             Toggle::Onion,
+            Toggle::Trail,
             Toggle::JointAxes,
             Toggle::JointNames,
             Toggle::IkChains,
