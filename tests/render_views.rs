@@ -285,6 +285,45 @@ fn onion_ghosts_add_pixels_only_when_the_clip_moves() {
 }
 
 #[test]
+fn a_motion_trail_follows_the_joint_through_the_frames_around() {
+    let size = (640, 480);
+    let scene = load(&demo());
+    let args = ["--joint", "foot_l", "--anim", "walk", "--frame", "10"];
+    let without = render("trail_0", &demo(), &args);
+    let with = render("trail_14", &demo(), &[&args[..], &["--trail", "14"]].concat());
+    // Where the trail must lie: the foot's path over frames −4..24 of the looping 30-frame walk, projected.
+    let walk = scene.clips.iter().position(|c| c.name == "walk").unwrap();
+    let j = scene.skeleton.joints.iter().position(|j| j.name == "foot_l").unwrap();
+    let keys = scene.clips[walk].joint_key_frames(j, DEFAULT_FPS);
+    assert!(keys.is_empty(), "an IQM clip is sampled: no key is marked");
+    let trail = rigscope::anim::motion_trail(&scene.skeleton, &scene.clips[walk], j, 10.0, 14, &keys, DEFAULT_FPS);
+    assert_eq!(trail.path.len(), 29);
+    let m = model_to_clip(&scene, Some(walk), size);
+    let path: Vec<(f32, f32)> = trail.path.iter().map(|&p| project(m, size, p)).collect();
+    let near = |x: f32, y: f32| {
+        path.windows(2).any(|w| {
+            let (a, b) = (glam::Vec2::new(w[0].0, w[0].1), glam::Vec2::new(w[1].0, w[1].1));
+            let p = glam::Vec2::new(x, y);
+            let t = ((p - a).dot(b - a) / (b - a).length_squared().max(1e-6)).clamp(0.0, 1.0);
+            p.distance(a + (b - a) * t) < 4.0
+        })
+    };
+    let changed: Vec<(u32, u32)> = with
+        .enumerate_pixels()
+        .zip(without.pixels())
+        .filter(|((_, _, p), q)| (0..3).any(|k| p.0[k].abs_diff(q.0[k]) > 24))
+        .map(|((x, y, _), _)| (x, y))
+        .collect();
+    let on_path = changed.iter().filter(|&&(x, y)| near(x as f32, y as f32)).count();
+    // A line a pixel wide covers about a pixel per pixel of its length.
+    let length: f32 = path.windows(2).map(|w| (w[1].0 - w[0].0).hypot(w[1].1 - w[0].1)).sum();
+    assert!(length > 60.0, "the foot travels {length} px");
+    let shown = on_path as f32 / length;
+    assert!(shown > 0.6, "{on_path} changed pixels on the path, {length:.0} px long, {} changed in all", changed.len());
+    assert_eq!(on_path, changed.len(), "the trail draws nothing off the joint's path");
+}
+
+#[test]
 fn joint_axes_draw_red_green_and_blue_at_the_joint() {
     let size = (640, 480);
     let scene = load(&demo());

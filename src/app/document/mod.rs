@@ -325,6 +325,11 @@ impl Document {
         ViewMemory::take(&self.model, &self.player, self.selection.joint, &self.hidden_meshes, self.selection.curve)
     }
 
+    /// Changes whenever the model does (a rebuild, a changed override): what is derived from it is stale.
+    pub fn revision(&self) -> u64 {
+        self.revision
+    }
+
     pub fn id(&self) -> u64 {
         self.id
     }

@@ -109,9 +109,69 @@ pub struct Plotted<'a> {
     pub morph: Option<usize>,
 }
 
-/// A plotted line: its name, its value per frame, the key frames its diamonds mark, and whether it is a ghost
-/// (the Compare reference's).
-type PlotLine = (String, Vec<f64>, std::rc::Rc<[f32]>, bool);
+/// A line as the plot draws it: its name, its points (simplified), a diamond at each key, and whether it is a
+/// ghost (the Compare reference's, dashed).
+struct DrawnLine {
+    name: String,
+    points: Vec<[f64; 2]>,
+    diamonds: Vec<[f64; 2]>,
+    ghost: bool,
+}
+
+/// The tab's lines, and the last frame they reach.
+struct Drawn {
+    lines: Vec<DrawnLine>,
+    last: usize,
+}
+
+/// What [`Drawn`] was made for: the document as it is, the clip, what is plotted and how.
+#[derive(Debug, Clone, PartialEq)]
+struct DrawnKey {
+    doc: u64,
+    revision: u64,
+    clip: usize,
+    joints: Vec<usize>,
+    morph: Option<usize>,
+    shown: Shown,
+    reference: Option<u64>,
+}
+
+/// The lines of `plotted` in clip `clip` (joints named `names`), each simplified for the plot's height.
+fn drawn(doc: &Document, clip: usize, plotted: &Plotted<'_>, names: &[String], shown: Shown) -> Drawn {
+    let mut lines = Vec::new();
+    let several = plotted.joints.len() > 1;
+    let mut last = 0usize;
+    let mut push = |name: String, values: Vec<f64>, keys: &[f32], ghost: bool| {
+        let at = |k: f32| values.get(k.round().max(0.0) as usize).copied();
+        let diamonds = keys.iter().filter_map(|&k| Some([f64::from(k), at(k)?])).collect();
+        lines.push(DrawnLine { name, points: simplified(&values, PLOT_HEIGHT), diamonds, ghost });
+    };
+    for (&j, name) in plotted.joints.iter().zip(names) {
+        let frames = doc.joint_curve(clip, j);
+        last = last.max(frames.len().saturating_sub(1));
+        let keys = doc.key_frames(clip, Some(j));
+        for c in curves(&frames, shown) {
+            let label = if several { format!("{name} {}", c.name) } else { c.name.to_string() };
+            push(label, c.values, &keys, false);
+        }
+        if let Some(theirs) = doc.reference_curve(clip, j) {
+            for c in curves(&theirs, shown) {
+                let label =
+                    if several { format!("{name} {} (reference)", c.name) } else { format!("{} (reference)", c.name) };
+                push(label, c.values, &[], true);
+            }
+        }
+    }
+    if let Some((name, weights, keys)) = plotted.morph.and_then(|m| doc.morph_curve(clip, m)) {
+        let mut values: Vec<f64> = weights.iter().map(|&w| f64::from(w)).collect();
+        if shown.normalize {
+            normalize(&mut values);
+        }
+        last = last.max(values.len().saturating_sub(1));
+        push(format!("morph {name}"), values, &keys, false);
+    }
+    Drawn { lines, last }
+}
 
 /// The tab, for clip `clip` at `frame`.
 pub fn tab(ui: &mut egui::Ui, doc: &Document, clip: usize, plotted: Plotted<'_>, frame: f32) -> Vec<Action> {
@@ -134,40 +194,30 @@ pub fn tab(ui: &mut egui::Ui, doc: &Document, clip: usize, plotted: Plotted<'_>,
             .on_hover_text("Each curve mapped onto −1…1, so small channels show beside large ones");
     });
     ui.data_mut(|d| d.insert_persisted(id, shown));
-    let mut lines: Vec<PlotLine> = Vec::new();
-    let several = plotted.joints.len() > 1;
-    let mut last = 0usize;
-    for (&j, name) in plotted.joints.iter().zip(&names) {
-        let frames = doc.joint_curve(clip, j);
-        last = last.max(frames.len().saturating_sub(1));
-        let keys = doc.key_frames(clip, Some(j));
-        for c in curves(&frames, shown) {
-            let label = if several { format!("{name} {}", c.name) } else { c.name.to_string() };
-            lines.push((label, c.values, keys.clone(), false));
-        }
-        if let Some(theirs) = doc.reference_curve(clip, j) {
-            for c in curves(&theirs, shown) {
-                let label =
-                    if several { format!("{name} {} (reference)", c.name) } else { format!("{} (reference)", c.name) };
-                lines.push((label, c.values, std::rc::Rc::from([]), true));
-            }
-        }
-    }
-    if let Some((name, weights, keys)) = plotted.morph.and_then(|m| doc.morph_curve(clip, m)) {
-        let mut values: Vec<f64> = weights.iter().map(|&w| f64::from(w)).collect();
-        if shown.normalize {
-            normalize(&mut values);
-        }
-        last = last.max(values.len().saturating_sub(1));
-        lines.push((format!("morph {name}"), values, keys, false));
-    }
+    // The lines, simplified for the plot's height, made once per selection and switches (not per frame).
+    let key = DrawnKey {
+        doc: doc.id(),
+        revision: doc.revision(),
+        clip,
+        joints: plotted.joints.to_vec(),
+        morph: plotted.morph,
+        shown,
+        reference: doc.reference.as_deref().map(|r| r.stamp),
+    };
+    let cache = egui::Id::unique("rigscope curves drawn");
+    let cached = ui.data(|d| d.get_temp::<std::sync::Arc<(DrawnKey, Drawn)>>(cache)).filter(|c| c.0 == key);
+    let drawn = cached.unwrap_or_else(|| {
+        let made = std::sync::Arc::new((key, drawn(doc, clip, &plotted, &names, shown)));
+        ui.data_mut(|d| d.insert_temp(cache, made.clone()));
+        made
+    });
+    let (lines, last) = (&drawn.1.lines, drawn.1.last);
     let findings: Vec<(f64, String)> = doc
         .findings
         .iter()
         .filter(|f| f.place.clip == Some(clip) && f.place.joint.is_some_and(|j| plotted.joints.contains(&j)))
         .filter_map(|f| Some((f64::from(f.place.frame?), format!("{} at frame {}", f.rule, f.place.frame?))))
         .collect();
-    let at = |values: &[f64], k: f32| values.get(k.round().max(0.0) as usize).copied();
     let plot = Plot::new("rigscope curves")
         .height(PLOT_HEIGHT)
         .legend(Legend::default())
@@ -176,17 +226,13 @@ pub fn tab(ui: &mut egui::Ui, doc: &Document, clip: usize, plotted: Plotted<'_>,
         .allow_drag(false)
         .allow_boxed_zoom(false)
         .show(ui, |p| {
-            let width = p.transform().frame().width().max(1.0);
-            for (name, values, keys, ghost) in &lines {
-                let line = Line::new(name.as_str(), PlotPoints::from(decimated(values, width)));
-                let line = if *ghost { line.style(egui_plot::LineStyle::dashed_dense()).width(1.0) } else { line };
+            for l in lines {
+                let line = Line::new(l.name.as_str(), PlotPoints::from(l.points.clone()));
+                let line = if l.ghost { line.style(egui_plot::LineStyle::dashed_dense()).width(1.0) } else { line };
                 p.line(line);
-                let diamonds: Vec<[f64; 2]> =
-                    keys.iter().filter_map(|&k| Some([f64::from(k), at(values, k)?])).collect();
-                if !diamonds.is_empty() {
-                    p.points(
-                        Points::new(name.as_str(), PlotPoints::from(diamonds)).shape(MarkerShape::Diamond).radius(3.0),
-                    );
+                if !l.diamonds.is_empty() {
+                    let points = PlotPoints::from(l.diamonds.clone());
+                    p.points(Points::new(l.name.as_str(), points).shape(MarkerShape::Diamond).radius(3.0));
                 }
             }
             for (f, name) in &findings {
@@ -208,33 +254,34 @@ pub fn tab(ui: &mut egui::Ui, doc: &Document, clip: usize, plotted: Plotted<'_>,
     out
 }
 
-/// `values` (one per frame) as plot points, at most about two per pixel column of a plot `width` wide: each
-/// run of frames sharing a column keeps its lowest and highest value, in order, so a one-frame pop still shows
-/// at its full height when a 2 800-frame clip is plotted 800 pixels wide.
-fn decimated(values: &[f64], width: f32) -> Vec<[f64; 2]> {
-    let per_column = (values.len() as f32 / width.max(1.0)).floor().max(1.0) as usize;
-    if per_column < 3 {
-        return values.iter().enumerate().map(|(f, v)| [f as f64, *v]).collect();
+/// `values` (one per frame) as plot points for a plot `height` pixels high: the fewest points whose straight
+/// segments stay within half a pixel (vertically) of every value, the line's own range taken as the plot's
+/// height (the plot's is at least as large, so the error on screen is at most that). Douglas–Peucker on the
+/// vertical distance: a one-frame pop, far off any segment that skips it, is always kept, while a smooth
+/// 2 800-frame curve needs a few hundred points instead of 2 800, which is what the plot spends its time on.
+fn simplified(values: &[f64], height: f32) -> Vec<[f64; 2]> {
+    let point = |i: usize| [i as f64, values[i]];
+    if values.len() < 3 {
+        return (0..values.len()).map(point).collect();
     }
-    let mut out = Vec::with_capacity(2 * values.len() / per_column + 2);
-    for (c, chunk) in values.chunks(per_column).enumerate() {
-        let first = c * per_column;
-        let (mut lo, mut hi) = (0, 0);
-        for (i, v) in chunk.iter().enumerate() {
-            if *v < chunk[lo] {
-                lo = i;
-            }
-            if *v > chunk[hi] {
-                hi = i;
-            }
-        }
-        let (a, b) = if lo <= hi { (lo, hi) } else { (hi, lo) };
-        out.push([(first + a) as f64, chunk[a]]);
-        if b != a {
-            out.push([(first + b) as f64, chunk[b]]);
+    let (lo, hi) = values.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &v| (a.min(v), b.max(v)));
+    let tolerance = if hi - lo > 0.0 { 0.5 * (hi - lo) / f64::from(height.max(1.0)) } else { 0.0 };
+    let mut keep = vec![false; values.len()];
+    let last = values.len() - 1;
+    (keep[0], keep[last]) = (true, true);
+    let mut spans = vec![(0, last)];
+    while let Some((a, b)) = spans.pop() {
+        let (va, vb) = (values[a], values[b]);
+        let off = |i: usize| (values[i] - (va + (vb - va) * (i - a) as f64 / (b - a) as f64)).abs();
+        let worst = (a + 1..b).map(|i| (i, off(i))).max_by(|x, y| x.1.total_cmp(&y.1));
+        if let Some((i, d)) = worst
+            && (d > tolerance || !d.is_finite())
+        {
+            keep[i] = true;
+            spans.extend([(a, i), (i, b)]);
         }
     }
-    out
+    (0..values.len()).filter(|&i| keep[i]).map(point).collect()
 }
 
 #[cfg(test)]
@@ -268,14 +315,27 @@ mod tests {
     }
 
     #[test]
-    fn decimation_keeps_a_one_frame_pop_and_every_frame_when_there_is_room() {
-        let mut values = vec![0.0; 2800];
-        values[1234] = 40.0;
-        values[2000] = -3.0;
-        let points = decimated(&values, 800.0);
-        assert!(points.len() <= 2 * 800 + 2, "{}", points.len());
-        assert!(points.contains(&[1234.0, 40.0]) && points.contains(&[2000.0, -3.0]));
+    fn simplifying_keeps_a_one_frame_pop_and_every_value_within_half_a_pixel() {
+        // A slow swing over 2 800 frames, with a one-frame pop at 1234.
+        let mut values: Vec<f64> = (0..2800).map(|f| 30.0 * (f as f64 / 300.0).sin()).collect();
+        values[1234] += 40.0;
+        let points = simplified(&values, 200.0);
+        assert!(points.len() < 500, "{} points", points.len());
         assert!(points.windows(2).all(|w| w[0][0] < w[1][0]), "in frame order");
-        assert_eq!(decimated(&values[..100], 800.0).len(), 100);
+        assert!(points.contains(&[1234.0, values[1234]]), "the pop's frame is kept");
+        // Every value lies within half a pixel of the drawn line.
+        let (lo, hi) = values.iter().fold((f64::MAX, f64::MIN), |(a, b), &v| (a.min(v), b.max(v)));
+        let pixel = (hi - lo) / 200.0;
+        for w in points.windows(2) {
+            let (a, b) = (w[0], w[1]);
+            let (first, end) = (a[0] as usize, b[0] as usize);
+            for (f, v) in values.iter().enumerate().take(end + 1).skip(first) {
+                let on = a[1] + (b[1] - a[1]) * (f as f64 - a[0]) / (b[0] - a[0]);
+                assert!((v - on).abs() <= 0.5 * pixel + 1e-9, "frame {f}");
+            }
+        }
+        let flat = simplified(&[2.0; 100], 200.0);
+        assert_eq!(flat, [[0.0, 2.0], [99.0, 2.0]]);
+        assert_eq!(simplified(&[1.0, 2.0], 200.0).len(), 2);
     }
 }
