@@ -3,8 +3,8 @@
 //! rotation as a quaternion x y z w and as Euler angles unwrapped (a turn past ±180° goes on to 190° instead of
 //! jumping to −170°, so a wrap in the data shows as the jump it is), and scale x y z; the selected morph's
 //! weight; the Compare reference's same channels as dashed ghosts; the keys as diamonds at their keyed values,
-//! the playhead as a line, and the clip's findings at these joints (pops, flips, seams) as red lines. Long clips
-//! are drawn at two points per pixel column, each column's lowest and highest, so a one-frame pop still shows. Normalize maps each curve to −1…1, as
+//! the playhead as a line, and the clip's findings at these joints (pops, flips, seams) as red lines. Each line
+//! is simplified to half a pixel once per selection and kept (`simplified`), so a one-frame pop still shows. Normalize maps each curve to −1…1, as
 //! Blender's Graph Editor does, so small channels show beside large ones. A click or drag on the plot scrubs.
 //! Which channel groups show and Normalize are the tab's own state, kept in egui's memory.
 
