@@ -365,6 +365,7 @@ fn ctrl_click_selects_several_joints_for_the_timeline_and_the_curves() {
     h.get_by_label(&row(&scene, right)).click_modifiers(Modifiers::COMMAND);
     h.run();
     assert_eq!(h.state().app.selected_joint(), Some(right), "the last one picked leads");
+    assert_eq!(h.state().app.overlays().selected_group, [left, right], "both drawn selected in the view");
     h.get_by_label("2 joints selected");
     h.get_by_label_contains("左腕 keys: ");
     h.get_by_label_contains("右腕 keys: ");
@@ -375,6 +376,7 @@ fn ctrl_click_selects_several_joints_for_the_timeline_and_the_curves() {
     h.get_by_label(&row(&scene, left)).click_modifiers(Modifiers::COMMAND);
     h.run();
     assert_eq!(h.state().app.selected_joint(), Some(right));
+    assert!(h.state().app.overlays().selected_group.is_empty(), "one joint: no group");
     assert!(h.query_by_label("2 joints selected").is_none());
     h.get_by_label("Curves: \"右腕\"");
     h.get_by_label("Keys").click();

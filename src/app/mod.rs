@@ -558,6 +558,7 @@ impl App {
             ik_chains: t.ik_chains,
             outline: t.outline,
             selected_joint: self.selected_joint(),
+            selected_group: doc.and_then(|d| d.selection.group.as_ref()).map_or_else(Vec::new, |(_, g)| g.to_vec()),
             highlight_joint: if t.highlight_selected { self.selected_joint() } else { None },
             wireframe: t.wireframe,
             stored_bounds: if t.stored_bounds { stored } else { None },

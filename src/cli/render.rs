@@ -305,6 +305,7 @@ fn base_overlays(
         ik_chains: args.ik,
         outline: !args.no_outline,
         selected_joint,
+        selected_group: Vec::new(),
         highlight_joint: selected_joint.filter(|_| args.tint),
         wireframe: args.wireframe,
         stored_bounds: None,

@@ -25,6 +25,9 @@ pub struct Overlays {
     /// Bones from each joint to its parent (`Pose::world`), drawn over everything.
     pub skeleton: bool,
     pub selected_joint: Option<usize>,
+    /// Joints selected with `selected_joint` (a display frame's bones, joints Ctrl+clicked), drawn selected in
+    /// the skeleton too.
+    pub selected_group: Vec<usize>,
     /// Tint the vertices weighted to this joint, by their weight (the selected joint's geometry).
     pub highlight_joint: Option<usize>,
     pub wireframe: bool,
@@ -118,6 +121,7 @@ impl Default for Overlays {
             ground: None,
             skeleton: false,
             selected_joint: None,
+            selected_group: Vec::new(),
             highlight_joint: None,
             wireframe: false,
             stored_bounds: None,
@@ -451,7 +455,8 @@ impl ViewState {
         let tested = v.len() as u32;
         if o.skeleton {
             let size = model.bind_bounds().map_or(0.01, |b| b.diagonal() * 0.006);
-            lines::skeleton(&mut v, &input.pose.world, &model.parents, o.selected_joint, size);
+            let selected = (o.selected_joint, o.selected_group.as_slice());
+            lines::skeleton(&mut v, &input.pose.world, &model.parents, selected, size);
         }
         if o.ik_chains {
             let size = model.bind_bounds().map_or(0.01, |b| b.diagonal() * 0.006);

@@ -133,22 +133,28 @@ pub(crate) fn line(out: &mut Vec<LineVertex>, a: Vec3, b: Vec3, color: [f32; 4])
     out.push(LineVertex { position: b.to_array(), color });
 }
 
-/// Bones from each joint to its parent, and a small cross at every joint; the selected joint's cross is
-/// larger and its bones (to its parent and to its children) are highlighted. `size` scales the crosses.
+/// Bones from each joint to its parent, and a small cross at each joint. The selected joint's bones and a larger
+/// cross are drawn in the selection colour, and so are the bones and crosses of the joints selected with it
+/// (`group`: a display frame's bones, or joints Ctrl+clicked), their crosses at twice the size.
 pub(crate) fn skeleton(
     out: &mut Vec<LineVertex>,
     world: &[Mat4],
     parents: &[Option<usize>],
-    selected: Option<usize>,
+    (selected, group): (Option<usize>, &[usize]),
     size: f32,
 ) {
     let at = |i: usize| world[i].w_axis.truncate();
+    let picked = |i: usize| selected == Some(i) || group.contains(&i);
     for (i, parent) in parents.iter().enumerate().take(world.len()) {
         if let Some(p) = parent.filter(|&p| p < world.len()) {
-            let color = if selected == Some(i) || selected == Some(p) { colors::SELECTED } else { colors::BONE };
+            let color = if picked(i) || picked(p) { colors::SELECTED } else { colors::BONE };
             line(out, at(p), at(i), color);
         }
-        let (r, color) = if selected == Some(i) { (size * 3.0, colors::SELECTED) } else { (size, colors::JOINT) };
+        let (r, color) = match (selected == Some(i), picked(i)) {
+            (true, _) => (size * 3.0, colors::SELECTED),
+            (false, true) => (size * 2.0, colors::SELECTED),
+            _ => (size, colors::JOINT),
+        };
         for axis in [Vec3::X, Vec3::Y, Vec3::Z] {
             line(out, at(i) - axis * r, at(i) + axis * r, color);
         }
@@ -341,5 +347,33 @@ pub(crate) fn wire_shape(out: &mut Vec<LineVertex>, shape: &super::WireShape) {
             line(out, p(Vec3::ZERO), p(Vec3::Y * length), colors::JOINT_Y);
             line(out, p(Vec3::ZERO), p(Vec3::Z * length), colors::JOINT_Z);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// How many line segments are drawn in the selection colour.
+    fn selected_segments(v: &[LineVertex]) -> usize {
+        v.chunks_exact(2).filter(|s| s[0].color == colors::SELECTED).count()
+    }
+
+    #[test]
+    fn the_selected_joint_and_its_group_draw_in_the_selection_colour() {
+        // A chain 0 → 1 → 2 → 3.
+        let world: Vec<Mat4> = (0..4).map(|i| Mat4::from_translation(Vec3::new(0.0, i as f32, 0.0))).collect();
+        let parents = [None, Some(0), Some(1), Some(2)];
+        let mut v = Vec::new();
+        skeleton(&mut v, &world, &parents, (None, &[]), 0.01);
+        assert_eq!(selected_segments(&v), 0);
+        v.clear();
+        // Joint 1 alone: its cross (3 segments) and its two bones.
+        skeleton(&mut v, &world, &parents, (Some(1), &[]), 0.01);
+        assert_eq!(selected_segments(&v), 5);
+        v.clear();
+        // Joints 1 and 3 selected together: both crosses, and the bones touching either (0-1, 1-2, 2-3).
+        skeleton(&mut v, &world, &parents, (Some(3), &[1, 3]), 0.01);
+        assert_eq!(selected_segments(&v), 9);
     }
 }
