@@ -41,14 +41,7 @@ pub(crate) fn sample_clip_hinted(
         ClipData::Keyed { tracks } => {
             let time = frame / clip.fps(default_fps);
             match hints {
-                Some(hints) => {
-                    hints.resize(tracks.len(), [0; 3]);
-                    for (track, hint) in tracks.iter().zip(hints.iter_mut()) {
-                        if let Some(o) = out.get_mut(track.joint) {
-                            *o = track_at(track, time, *o, Some(hint));
-                        }
-                    }
-                }
+                Some(hints) => fold_tracks(tracks.iter(), time, out, hints),
                 None => {
                     for track in tracks {
                         if let Some(o) = out.get_mut(track.joint) {
@@ -81,12 +74,23 @@ pub(crate) fn sample_tracks_hinted(
         }
     }
     let time = frame / clip.fps(default_fps);
-    hints.resize(tracks.len(), [0; 3]);
-    for (&t, hint) in tracks.iter().zip(hints.iter_mut()) {
-        if let Some(track) = all.get(t)
-            && let Some(o) = out.get_mut(track.joint)
-        {
-            *o = track_at(track, time, *o, Some(hint));
+    fold_tracks(tracks.iter().filter_map(|&t| all.get(t)), time, out, hints);
+}
+
+/// Each of `tracks` at `time` seconds, in order, on its joint of `out`, each searching its keys from its hint in
+/// `hints` (one per track in that order; missing ones start at the first key).
+fn fold_tracks<'t>(
+    tracks: impl Iterator<Item = &'t Track>,
+    time: f32,
+    out: &mut [Transform],
+    hints: &mut Vec<[u32; 3]>,
+) {
+    for (i, track) in tracks.enumerate() {
+        if hints.len() <= i {
+            hints.push([0; 3]);
+        }
+        if let Some(o) = out.get_mut(track.joint) {
+            *o = track_at(track, time, *o, Some(&mut hints[i]));
         }
     }
 }
