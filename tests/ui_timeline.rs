@@ -260,7 +260,8 @@ fn the_bar_sets_the_onion_skin_and_the_selected_joints_trails() {
     assert_eq!(trails.len(), 1);
     assert_eq!(trails[0].path.len(), 21, "ten frames each side and this one");
     // The path passes through the arm where it is drawn now (the clip's own keys, as the onion skin).
-    let here = rigscope::anim::joint_position(&scene.skeleton, &scene.clips[0], arm, 600.0, DEFAULT_FPS);
+    let pose = rigscope::anim::Pose::sample(&scene.skeleton, &scene.clips[0], 600.0, DEFAULT_FPS);
+    let here = pose.world[arm].w_axis.truncate();
     assert!(trails[0].path[10].abs_diff_eq(here, 1e-4), "{} vs {here}", trails[0].path[10]);
     let keys = h.state().document().unwrap().key_frames(0, Some(arm));
     let near = keys.iter().filter(|&&k| (k - 600.0).abs() <= 10.0).count();

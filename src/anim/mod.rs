@@ -34,4 +34,4 @@ pub(crate) use sample::{sample_clip_hinted, sample_tracks_hinted};
 pub use skin::{
     BoundsSkinner, skin_normal, skin_normals, skin_positions, skin_tangents, skinned_bounds, skinned_bounds_many,
 };
-pub use trail::{MAX_TRAIL_FRAMES, Trail, joint_position, motion_trail};
+pub use trail::{MAX_TRAIL_FRAMES, Trail, motion_trail};

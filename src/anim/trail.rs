@@ -20,7 +20,7 @@ pub struct Trail {
 
 /// Joint `joint`'s model-space position in `clip` at `frame`: its local transforms up the parent chain, each as
 /// [`sample_joint`] gives it.
-pub fn joint_position(skeleton: &Skeleton, clip: &Clip, joint: usize, frame: f32, default_fps: f32) -> Vec3 {
+fn joint_position(skeleton: &Skeleton, clip: &Clip, joint: usize, frame: f32, default_fps: f32) -> Vec3 {
     let mut m = Mat4::IDENTITY;
     let mut at = Some(joint).filter(|&j| j < skeleton.len());
     // Parents come first in the skeleton, so the chain ends; the guard stops a malformed one all the same.

@@ -156,11 +156,7 @@ fn apply_to_document_inner(doc: &mut Document, action: Action) {
             doc.selection = Selection { joint, curve: doc.selection.curve, ..Selection::default() };
         }
         Action::ToggleJoint(j) if j < doc.model.scene.skeleton.len() => {
-            let s = &doc.selection;
-            let mut joints: Vec<usize> = match &s.group {
-                Some((_, g)) => g.to_vec(),
-                None => s.joint.into_iter().collect(),
-            };
+            let mut joints: Vec<usize> = doc.selection.joints().collect();
             let joint = match joints.iter().position(|&x| x == j) {
                 Some(i) => {
                     joints.remove(i);

@@ -34,6 +34,13 @@ impl Selection {
         self.joint == Some(j) || self.group.as_ref().is_some_and(|(_, g)| g.contains(&j))
     }
 
+    /// The selected joints in the order picked: a group's (which holds the leading joint), else the joint alone.
+    pub fn joints(&self) -> impl Iterator<Item = usize> + '_ {
+        let group = self.group.as_ref().map(|(_, g)| g.iter().copied());
+        let alone = self.group.is_none().then_some(self.joint).flatten();
+        group.into_iter().flatten().chain(alone)
+    }
+
     /// Nothing is selected (the curve view's target aside).
     pub fn is_empty(&self) -> bool {
         self.joint.is_none() && self.body.is_none() && self.morph.is_none() && self.mesh.is_none()

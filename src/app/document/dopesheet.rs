@@ -7,8 +7,8 @@ use glam::{Quat, Vec3};
 
 use crate::scene::{CameraTrack, Clip, ClipData, IkSwitchTrack, Key, Transform};
 
-/// Values this close are the same (a quaternion's dot product this close to 1 the same turn), as the
-/// outliner's "Keyed" filter counts them.
+/// Values this close are the same (a quaternion's dot product this close to 1 the same turn); the outliner's
+/// "Keyed" filter counts keys the same way.
 const EPS: f32 = 1e-6;
 
 /// What a key sets; each has its own colour on the rows.
@@ -90,12 +90,17 @@ fn sampled<T>(values: impl Iterator<Item = T>, same: impl Fn(&T, &T) -> bool) ->
     ChannelKeys { keys: Vec::new(), held }
 }
 
-fn same_vec(a: &Vec3, b: &Vec3) -> bool {
+pub(super) fn same_vec(a: &Vec3, b: &Vec3) -> bool {
     a.abs_diff_eq(*b, EPS)
 }
 
-fn same_turn(a: &Quat, b: &Quat) -> bool {
+/// The same turn, whichever hemisphere each is stored in.
+pub(super) fn same_turn(a: &Quat, b: &Quat) -> bool {
     a.dot(*b).abs() >= 1.0 - EPS
+}
+
+pub(super) fn same_weight(a: &f32, b: &f32) -> bool {
+    (a - b).abs() <= EPS
 }
 
 /// Joint `joint`'s row in `clip` (frames at `fps`): translation, rotation and scale keys of a keyed clip, or the
@@ -131,7 +136,7 @@ pub fn morph_row(clip: &Clip, name: &str, fps: f32) -> RowKeys {
     clip.morphs
         .iter()
         .filter(|t| t.name == name)
-        .map(|t| (Channel::Morph, keyed(&t.keys, fps, |a, b| (a - b).abs() <= EPS)))
+        .map(|t| (Channel::Morph, keyed(&t.keys, fps, same_weight)))
         .filter(|(_, k)| !k.keys.is_empty())
         .collect()
 }

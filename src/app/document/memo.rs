@@ -1,7 +1,8 @@
 //! What the panels derive from a document's model and remember until it changes, so a section drawn every frame
 //! doesn't redo work that skins or sorts the whole clip: the clip's framing bounds (the Bounds section, framing),
-//! one joint's contributions (the Picked section), and the timeline's key frames and curves. Each entry carries the key it
-//! was computed for (the document's revision, the clip, the joint, the pose) and is recomputed when that changes.
+//! one joint's contributions (the Picked section), the outliner's facts, and the timeline's key frames, rows and
+//! curves. Each entry carries the key it was computed for (the document's revision, the clip, the joint, the
+//! pose) and is recomputed when that changes; `PerRevision` keeps many such entries for one revision.
 
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
@@ -15,9 +16,6 @@ pub(super) type ContributionsMemo = ((Option<PoseKey>, usize), [Transform; 3]);
 
 /// What a clip's bounds were computed for: the document's revision and the clip (`None`: the bind pose).
 pub(super) type BoundsKey = (u64, Option<usize>);
-
-/// (revision, clip) and what the clip moves.
-pub(super) type ClipKeysEntry = ((u64, usize), Rc<super::outline::ClipKeys>);
 
 /// Values taken per key (a clip and a joint, say) for one revision of the document: a new revision empties it,
 /// and so does filling it past [`PerRevision::MAX`] (what the timeline and the curves show changes with the
@@ -55,17 +53,20 @@ pub(super) struct Memos {
     pub key_frames: PerRevision<(usize, Option<usize>), Rc<[f32]>>,
     /// The Curves tab's joints at every frame of a clip, by clip and joint.
     pub curves: PerRevision<(usize, usize), Rc<[Transform]>>,
-    /// The Compare reference's counterparts of those joints, by clip and (the model's) joint.
-    pub reference_curves: PerRevision<(usize, usize), Option<Rc<[Transform]>>>,
+    /// The Compare reference's counterparts of those joints, by clip, (the model's) joint and reference.
+    pub reference_curves: PerRevision<ReferenceCurveKey, Option<Rc<[Transform]>>>,
     /// A morph's weight at every frame of a clip and its key frames, by clip and morph.
     pub morph_curves: PerRevision<(usize, usize), Option<MorphCurve>>,
-    /// The outliner's facts about the joints, with the revision they were taken at.
-    pub outline_facts: RefCell<Option<(u64, Rc<super::outline::OutlineFacts>)>>,
-    /// Which joints and morphs one clip keys, with the (revision, clip) they were taken for.
-    pub clip_keys: RefCell<Option<ClipKeysEntry>>,
+    /// The outliner's facts about the joints, once per revision.
+    pub outline_facts: PerRevision<(), Rc<super::outline::OutlineFacts>>,
+    /// Which joints and morphs a clip keys, by clip.
+    pub clip_keys: PerRevision<usize, Rc<super::outline::ClipKeys>>,
     /// The timeline's key rows, by clip and item.
     pub rows: PerRevision<(usize, super::dopesheet::RowItem), Rc<super::dopesheet::RowKeys>>,
 }
+
+/// A reference curve's clip, the model's joint, and the reference's stamp.
+pub(super) type ReferenceCurveKey = (usize, usize, u64);
 
 /// A morph's name, its weight at every frame of a clip, and its key frames.
 pub type MorphCurve = (Rc<str>, Rc<[f32]>, Rc<[f32]>);

@@ -429,15 +429,7 @@ impl Document {
 
     /// The outliner's facts about the joints (names, tree, IK, bodies, weights), taken once per model.
     pub fn outline_facts(&self) -> std::rc::Rc<outline::OutlineFacts> {
-        let mut memo = self.memo.outline_facts.borrow_mut();
-        match &*memo {
-            Some((r, facts)) if *r == self.revision => facts.clone(),
-            _ => {
-                let facts = std::rc::Rc::new(outline::OutlineFacts::of(self.scene()));
-                *memo = Some((self.revision, facts.clone()));
-                facts
-            }
-        }
+        self.memo.outline_facts.get_or(self.revision, (), || std::rc::Rc::new(outline::OutlineFacts::of(self.scene())))
     }
 
     /// The key row of `item` in clip `clip` (keys by channel, held runs), taken once per clip and item.
@@ -460,16 +452,7 @@ impl Document {
 
     /// Which joints and morphs clip `clip` keys, taken once per clip.
     pub fn clip_keys(&self, clip: usize) -> std::rc::Rc<outline::ClipKeys> {
-        let key = (self.revision, clip);
-        let mut memo = self.memo.clip_keys.borrow_mut();
-        match &*memo {
-            Some((k, keys)) if *k == key => keys.clone(),
-            _ => {
-                let keys = std::rc::Rc::new(outline::ClipKeys::of(self.scene(), clip));
-                *memo = Some((key, keys.clone()));
-                keys
-            }
-        }
+        self.memo.clip_keys.get_or(self.revision, clip, || std::rc::Rc::new(outline::ClipKeys::of(self.scene(), clip)))
     }
 
     /// Joint `joint`'s local transform at every whole frame of clip `clip`, from 0 to the last frame the clip
@@ -489,9 +472,7 @@ impl Document {
     pub fn reference_curve(&self, clip: usize, joint: usize) -> Option<std::rc::Rc<[crate::scene::Transform]>> {
         let r = self.reference.as_deref()?;
         let ours = self.scene().clips.get(clip)?;
-        let key = (clip, joint);
-        let stamp = self.revision ^ (r.stamp << 32);
-        self.memo.reference_curves.get_or(stamp, key, || {
+        self.memo.reference_curves.get_or(self.revision, (clip, joint, r.stamp), || {
             let k = r.counterpart(joint)?;
             let theirs = r.scene.clips.iter().find(|c| c.name == ours.name)?;
             let bind = r.scene.skeleton.joints.get(k)?.bind;
@@ -514,12 +495,7 @@ impl Document {
 
     /// The joints that get a motion trail: the selected ones (a group's all), at most [`TRAILS`].
     pub fn trail_joints(&self) -> Vec<usize> {
-        let s = &self.selection;
-        let joints = match &s.group {
-            Some((_, g)) => g.to_vec(),
-            None => s.joint.into_iter().collect(),
-        };
-        joints.into_iter().take(TRAILS).collect()
+        self.selection.joints().take(TRAILS).collect()
     }
 
     /// Morph `morph`'s name, its weight at every whole frame of clip `clip` (eased between an MMD motion's keys)

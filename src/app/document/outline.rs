@@ -2,11 +2,9 @@
 //! (lowercased for the filter), its place in the tree, and what moves or weighs it; the rigid bodies' and the
 //! morphs' names; and, per clip, which joints and morphs it moves.
 
+use super::dopesheet::{same_turn, same_vec, same_weight};
 use crate::app::filter::{lower, tree_order};
 use crate::scene::{ClipData, Key, Scene, Transform};
-
-/// Values this close are the same value (a quaternion's dot product this close to 1 the same turn).
-const EPS: f32 = 1e-6;
 
 /// Whether `keys` hold more than one value (`same` compares two).
 fn varies<T>(keys: &[Key<T>], same: impl Fn(&T, &T) -> bool) -> bool {
@@ -14,9 +12,7 @@ fn varies<T>(keys: &[Key<T>], same: impl Fn(&T, &T) -> bool) -> bool {
 }
 
 fn same(a: &Transform, b: &Transform) -> bool {
-    a.translation.abs_diff_eq(b.translation, EPS)
-        && a.rotation.dot(b.rotation).abs() >= 1.0 - EPS
-        && a.scale.abs_diff_eq(b.scale, EPS)
+    same_vec(&a.translation, &b.translation) && same_turn(&a.rotation, &b.rotation) && same_vec(&a.scale, &b.scale)
 }
 
 /// Per joint of the skeleton by joint index (the bodies' and morphs' fields: by body and morph index).
@@ -182,16 +178,16 @@ impl ClipKeys {
             ClipData::Sampled { .. } => {}
             ClipData::Keyed { tracks } => {
                 for t in tracks {
-                    let moves = varies(&t.translation, |a, b| a.abs_diff_eq(*b, EPS))
-                        || varies(&t.rotation, |a, b| a.dot(*b).abs() >= 1.0 - EPS)
-                        || varies(&t.scale, |a, b| a.abs_diff_eq(*b, EPS));
+                    let moves = varies(&t.translation, same_vec)
+                        || varies(&t.rotation, same_turn)
+                        || varies(&t.scale, same_vec);
                     if moves && let Some(k) = joints.get_mut(t.joint) {
                         *k = true;
                     }
                 }
             }
         }
-        for t in c.morphs.iter().filter(|t| varies(&t.keys, |a, b| (a - b).abs() <= EPS)) {
+        for t in c.morphs.iter().filter(|t| varies(&t.keys, same_weight)) {
             for (i, m) in scene.morphs.iter().enumerate() {
                 if m.name == t.name {
                     morphs[i] = true;

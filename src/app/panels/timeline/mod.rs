@@ -94,13 +94,6 @@ pub fn panel(ui: &mut egui::Ui, doc: Option<&Document>, state: &mut Timeline, to
     out
 }
 
-/// The joints of a selection in the order picked: a group's (which holds the leading joint), else the joint.
-fn selected_joints(s: &crate::app::selection::Selection) -> impl Iterator<Item = usize> + '_ {
-    let group = s.group.as_ref().map(|(_, g)| g.iter().copied());
-    let alone = s.group.is_none().then_some(s.joint).flatten();
-    group.into_iter().flatten().chain(alone)
-}
-
 /// Where egui's memory keeps whether the Curves tab is shown.
 const TAB_ID: &str = "rigscope timeline curves tab";
 
@@ -116,7 +109,7 @@ fn plotted(doc: &Document) -> (Vec<usize>, Option<usize>) {
     let mut joints: Vec<usize> = Vec::new();
     let mut morph = None;
     for s in [Some(&doc.selection), doc.history.pinned.as_ref()].into_iter().flatten() {
-        for j in selected_joints(s) {
+        for j in s.joints() {
             if j < n && !joints.contains(&j) && joints.len() < MAX_CURVE_JOINTS {
                 joints.push(j);
             }
@@ -235,18 +228,13 @@ fn ghosts(ui: &mut egui::Ui, toggles: &ViewToggles, out: &mut Vec<Action>) {
         out.push(Action::Toggle(Toggle::Onion));
     }
     ui.add_enabled_ui(toggles.onion, |ui| {
-        let mut n = toggles.onion_frames;
-        let r = ui.add(egui::DragValue::new(&mut n).range(1..=crate::anim::MAX_ONION_FRAMES).suffix(" each side"));
-        ui.ctx().accesskit_node_builder(r.id, |b| b.set_label("Onion ghosts"));
-        if r.changed() {
-            out.push(Action::SetOnionFrames(n));
-        }
-        let mut k = toggles.onion_step;
-        let r = ui.add(egui::DragValue::new(&mut k).range(1..=crate::anim::MAX_ONION_STEP).prefix("every "));
-        ui.ctx().accesskit_node_builder(r.id, |b| b.set_label("Onion step"));
-        if r.on_hover_text("Frames between two ghosts").changed() {
-            out.push(Action::SetOnionStep(k));
-        }
+        let (_, n) = count(ui, (toggles.onion_frames, crate::anim::MAX_ONION_FRAMES), "Onion ghosts", |d| {
+            d.suffix(" each side")
+        });
+        out.extend(n.map(Action::SetOnionFrames));
+        let (r, k) = count(ui, (toggles.onion_step, crate::anim::MAX_ONION_STEP), "Onion step", |d| d.prefix("every "));
+        r.on_hover_text("Frames between two ghosts");
+        out.extend(k.map(Action::SetOnionStep));
     });
     let mut trail = toggles.trail;
     let hover = "The selected joints' paths over the frames around this one, keys marked (Shift+O)";
@@ -254,13 +242,25 @@ fn ghosts(ui: &mut egui::Ui, toggles: &ViewToggles, out: &mut Vec<Action>) {
         out.push(Action::Toggle(Toggle::Trail));
     }
     ui.add_enabled_ui(toggles.trail, |ui| {
-        let mut n = toggles.trail_frames;
-        let r = ui.add(egui::DragValue::new(&mut n).range(1..=crate::anim::MAX_TRAIL_FRAMES).suffix(" frames"));
-        ui.ctx().accesskit_node_builder(r.id, |b| b.set_label("Trail frames"));
-        if r.changed() {
-            out.push(Action::SetTrailFrames(n));
-        }
+        let (_, n) =
+            count(ui, (toggles.trail_frames, crate::anim::MAX_TRAIL_FRAMES), "Trail frames", |d| d.suffix(" frames"));
+        out.extend(n.map(Action::SetTrailFrames));
     });
+}
+
+/// A count from 1 to `max` as a field named `label` for a screen reader, dressed by `dress` (a prefix or a
+/// suffix); the new count when it was changed. Its response is there for a hover text.
+fn count(
+    ui: &mut egui::Ui,
+    (value, max): (u32, u32),
+    label: &str,
+    dress: impl FnOnce(egui::DragValue<'_>) -> egui::DragValue<'_>,
+) -> (egui::Response, Option<u32>) {
+    let mut n = value;
+    let r = ui.add(dress(egui::DragValue::new(&mut n).range(1..=max)));
+    ui.ctx().accesskit_node_builder(r.id, |b| b.set_label(label));
+    let changed = r.changed().then_some(n);
+    (r, changed)
 }
 
 /// The loop range: what it is, a button that clears it (Alt+P), or one that arms the ruler to set it (P).
@@ -368,7 +368,7 @@ fn rows_of(doc: &Document, c: usize, clip: &Clip) -> Vec<Row> {
     }
     let mut items: Vec<RowItem> = Vec::new();
     for s in [Some(&doc.selection), doc.history.pinned.as_ref()].into_iter().flatten() {
-        items.extend(selected_joints(s).map(RowItem::Joint));
+        items.extend(s.joints().map(RowItem::Joint));
         items.extend(s.morph.map(RowItem::Morph));
     }
     items.extend(scene.cameras.iter().enumerate().filter(|(_, k)| !k.keys.is_empty()).map(|(i, _)| RowItem::Camera(i)));
