@@ -403,7 +403,7 @@ fn bones_and_bodies_physics_does_not_move_equal_the_pose_without_physics() {
         let with = sim.pose(&scene, &PoseInput::at(Some(clip), f as f32, 30.0));
         let mut without = Pose::default();
         let skipped = rig.skipped_ik.clone();
-        without.update_scene_phase(&scene, Some(clip), f as f32, 30.0, &[], &[], None, &skipped);
+        without.update_scene_phase(&scene, &PoseInput::at(Some(clip), f as f32, 30.0), None, &skipped);
         for j in (0..skeleton.len()).filter(|&j| !moved[j]) {
             let d = with.world[j].w_axis.distance(without.world[j].w_axis);
             assert!(d <= 1e-5 * h, "frame {f}: joint {} moved {d} by physics", skeleton.display_name(j));
@@ -441,7 +441,7 @@ fn dance_figures(scene: &Scene, rig: &rigscope::physics::Rig, frames: &[Frame]) 
             }
         }
         let mut without = Pose::default();
-        without.update_scene_phase(scene, Some(clip), f as f32, 30.0, &[], &[], None, &rig.skipped_ik);
+        without.update_scene_phase(scene, &PoseInput::at(Some(clip), f as f32, 30.0), None, &rig.skipped_ik);
         for (i, b) in rig.bodies.iter().enumerate().filter(|(_, b)| b.simulated() && b.joint.is_some()) {
             swing += places[i].position.distance(b.place_in(&without).position);
             swings += 1;

@@ -9,7 +9,7 @@ use std::path::Path;
 use std::process::Command;
 
 use glam::{Mat3, Vec3};
-use rigscope::anim::{Pose, attach};
+use rigscope::anim::{IkFinish, Pose, PoseInput, attach};
 use rigscope::formats::binread::Cursor;
 use rigscope::formats::mvd::write::{self as mvdw, MvdDocument, Object, Section};
 use rigscope::formats::vmd::{self, bone, camera};
@@ -312,14 +312,16 @@ fn check_reports_reader_warnings_with_vmd_rules() {
     assert_eq!(findings[0].rule, "vpd.unreadable");
 }
 
-/// The dance on the character it was made for, with IK, over every frame: each leg and toe IK effector lands
-/// within 1e-3 of the model's height of its IK bone wherever its chain can reach it (`ik_misses` computes the
+/// The dance on the character it was made for, with IK and feet planted (`IkFinish::PlantFeet`, `pose
+/// --plant-feet`), over every frame: each leg and toe IK effector lands within 1e-3 of the model's height of its
+/// IK bone wherever its chain can reach it (`ik_misses` computes the
 /// reach from the bone lengths and the knee's limits), and as near as the chain allows where it cannot (the
 /// straight leg pointing at the IK bone); the motion alone leaves the feet far off, and the knees bend back about
-/// X only. MikuMikuDance puts the feet on their IK bones; 1e-3 of the height (0.02 units, 0.2 mm on a 1.6 m
-/// character) is well under what a viewer would see, and far over single-precision rounding along a leg.
+/// X only. Planted feet are on their IK bones; 1e-3 of the height (0.02 units, 0.2 mm on a 1.6 m character) is
+/// well under what a viewer would see, and far over single-precision rounding along a leg. (MikuMikuDance's own
+/// CCD, the default, can stop a nearly straight leg short: tests/ik_reference.rs.)
 #[test]
-fn the_dance_plants_the_feet_where_the_leg_and_toe_ik_bones_are() {
+fn planted_feet_stand_where_the_leg_and_toe_ik_bones_are() {
     let mut miku = load("threejs/miku/miku_v2.pmd");
     let motion = load("threejs/vmds/wavefile_v2.vmd");
     attach(&mut miku, &motion, "wavefile_v2.vmd").unwrap();
@@ -337,7 +339,8 @@ fn the_dance_plants_the_feet_where_the_leg_and_toe_ik_bones_are() {
     let mut pose = Pose::default();
     for frame in 0..clip.frame_count {
         let plain = Pose::sample(&miku.skeleton, clip, frame as f32, 30.0);
-        pose.update_scene(&miku, Some(clip), frame as f32, 30.0, &[]);
+        let planted = PoseInput::at(Some(clip), frame as f32, 30.0).with_finish(IkFinish::PlantFeet);
+        pose.update_input(&miku, &planted);
         for m in rigscope::anim::ik_misses(&miku.skeleton, &miku.constraints, &pose) {
             if !chains.contains(&m.chain) {
                 continue;
@@ -386,7 +389,8 @@ fn an_ik_switch_turns_one_chain_off() {
     let at = |p: &Pose, j: usize| p.world[j].w_axis.truncate();
     let frame = 1200.0;
     let plain = Pose::sample(&miku.skeleton, &miku.clips[0], frame, 30.0);
-    let pose = Pose::of_scene(&miku, Some(&miku.clips[0]), frame, 30.0, &[]);
+    let mut pose = Pose::default();
+    pose.update_input(&miku, &PoseInput::at(Some(&miku.clips[0]), frame, 30.0).with_finish(IkFinish::PlantFeet));
     assert!(at(&pose, l_ankle).distance(at(&plain, l_ankle)) < 1e-4, "the left leg is as the motion left it");
     assert!(at(&pose, l_ankle).distance(at(&pose, l_ik)) > 0.5, "so its foot is off its IK bone");
     assert!(at(&pose, r_ankle).distance(at(&pose, r_ik)) < 0.02, "the right leg's IK still runs");

@@ -5,9 +5,11 @@
 //! IK bone by at most the chain's limit angle (times its place in the chain), the turns adding up on top of
 //! the animated rotation; a limited link's whole rotation is clamped per Euler angle in the order its limits
 //! suit, and in the first half of the loop count a one-axis link (a knee) turns about its axis only, with an
-//! angle past a limit mirrored back into the range (so a knee folds back, the way it bends). A leg (a free link
-//! over a knee) that the loop count leaves off a target within reach is finished in closed form, so the feet
-//! stand on their IK bones (`solve`).
+//! angle past a limit mirrored back into the range (so a knee folds back, the way it bends). The solve stops
+//! where MikuMikuDance's stops: after the chain's loop count, or with the effector on its IK bone; a nearly
+//! straight leg may stop a few millimetres short, its knee where the motion's author saw it. On request
+//! ([`IkFinish::PlantFeet`]) a leg (a free link over a knee) left off a target within reach is instead finished
+//! in closed form, so the feet stand exactly on their IK bones (`solve`).
 //!
 //! An appended bone takes its source's own motion (key rotation with any IK turn, key translation), or, for an
 //! ordinary append from a bone that is itself appended, that bone's append offset: the way the established
@@ -50,7 +52,19 @@ pub fn apply_constraints_phase(
     if pose.locals.len() == skeleton.len() {
         pose.evaluate(skeleton);
     }
-    apply_to_evaluated(skeleton, constraints, pose, enabled, after_physics);
+    apply_to_evaluated(skeleton, constraints, pose, (enabled, IkFinish::Ccd), after_physics);
+}
+
+/// Where an IK solve leaves a leg that its iterations leave short of its IK bone.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
+pub enum IkFinish {
+    /// Where MikuMikuDance's CCD leaves it (its loop count, per-iteration limit and knee limits): the pose the
+    /// motion's author saw, with a foot that can stop short of a target within reach.
+    #[default]
+    Ccd,
+    /// On the IK bone whenever the leg reaches it: the knee bent in closed form to the angle whose reach equals
+    /// the target's distance (a debugging aid: feet that slide then show the motion, not the solver).
+    PlantFeet,
 }
 
 /// [`apply_constraints_phase`] on a pose whose world matrices are already those of its locals (what
@@ -59,7 +73,7 @@ pub(crate) fn apply_to_evaluated(
     skeleton: &Skeleton,
     constraints: &Constraints,
     pose: &mut Pose,
-    enabled: impl Fn(usize) -> bool,
+    (enabled, finish): (impl Fn(usize) -> bool, IkFinish),
     after_physics: Option<bool>,
 ) {
     let n = skeleton.len();
@@ -130,7 +144,7 @@ pub(crate) fn apply_to_evaluated(
             if let Some(s) = stale.take() {
                 pose.evaluate_changed(skeleton, changed, s);
             }
-            solve(skeleton, chain, pose, chain_scratch, changed);
+            solve(skeleton, chain, pose, (chain_scratch, changed), finish);
         }
     }
     if let Some(s) = stale {
@@ -199,11 +213,12 @@ const CLOSE_ENOUGH2: f32 = 1e-8;
 /// The most iterations one chain runs, whatever its file asks for.
 const MAX_LOOPS: u32 = 256;
 
-/// A leg's CCD iterations have stalled when one leaves the foot further than this share of its miss before.
-/// At 0.99 a leg of the corpus dance ran 24.5 iterations a frame on average (a nearly straight knee brings the
-/// foot a few hundredths nearer per iteration for many of them); at 0.95, 8.8, and the closed-form finish
-/// still puts the foot on its IK bone. Against running all 40 iterations before finishing, knee positions
-/// move at most 0.0021 units over the dance (0.0016 at 0.99; 99th percentile 3.4e-4 against 2.5e-4).
+/// With [`IkFinish::PlantFeet`], a leg's CCD iterations have stalled when one leaves the foot further than this
+/// share of its miss before. At 0.99 a leg of the corpus dance ran 24.5 iterations a frame on average (a nearly
+/// straight knee brings the foot a few hundredths nearer per iteration for many of them); at 0.95, 8.8, and the
+/// closed-form finish still puts the foot on its IK bone. Against running all 40 iterations before finishing,
+/// knee positions move at most 0.0021 units over the dance (0.0016 at 0.99; 99th percentile 3.4e-4 against
+/// 2.5e-4).
 const LEG_STALL: f32 = 0.95;
 
 /// Past this pitch (radians) an Euler decomposition holds the middle angle, away from gimbal lock.
@@ -321,13 +336,21 @@ fn limit_angle(angle: f32, min: f32, max: f32, reflect: bool) -> f32 {
 /// range. The solve ends after the chain's loop count or once the effector is on the IK bone.
 ///
 /// CCD converges slowly on a leg whose knee starts nearly straight (each step bends the knee by the small angle
-/// the target subtends from it), so a leg (a free top link over one hinge) still off its target after the loop
-/// count is finished in closed form ([`finish_leg`]): the knee bent to the angle whose reach equals the
-/// target's distance, the top link turned the shortest way to point at it. That is the pose the iterations
-/// were converging to, and what MikuMikuDance shows: feet on their IK bones wherever the legs reach them.
+/// the target subtends from it), so after the loop count MikuMikuDance (and babylon-mmd, three.js) leave such a
+/// foot short of its IK bone, by 0.2–0.5 % of the body's height on the corpus dance. That is the default
+/// ([`IkFinish::Ccd`]). With [`IkFinish::PlantFeet`] a leg (a free top link over one hinge) whose iterations
+/// stall off its target is finished in closed form ([`finish_leg`]): the knee bent to the angle whose reach
+/// equals the target's distance, the top link turned the shortest way to point at it, the pose the iterations
+/// were converging to.
 ///
 /// `scratch` holds the solve's buffers; `changed` is one mark per joint, all false, and left so.
-fn solve(skeleton: &Skeleton, chain: &IkChain, pose: &mut Pose, scratch: &mut ChainScratch, changed: &mut [bool]) {
+fn solve(
+    skeleton: &Skeleton,
+    chain: &IkChain,
+    pose: &mut Pose,
+    (scratch, changed): (&mut ChainScratch, &mut [bool]),
+    finish: IkFinish,
+) {
     let goal = position(pose, chain.joint);
     if position(pose, chain.target).distance_squared(goal) < CLOSE_ENOUGH2 {
         return;
@@ -352,6 +375,7 @@ fn solve(skeleton: &Skeleton, chain: &IkChain, pose: &mut Pose, scratch: &mut Ch
     let top_parent = path.and_then(|p| p.first()).map(|&top| (top, parent_rotation(skeleton, pose, top)));
     // A leg: a free top link over a knee, on the effector's parent line, which `finish_leg` can finish.
     let leg = match (path, &chain.links[..], &limits[..]) {
+        _ if finish == IkFinish::Ccd => None,
         (Some(p), [knee, top], [Some(hinge), None]) if p.first() == Some(&top.joint) => match hinge.hinge {
             Hinge::Axis(k) => Some((p, (knee.joint, Vec3::AXES[k], hinge.min[k], hinge.max[k]))),
             _ => None,
@@ -428,7 +452,10 @@ fn ccd_turn(
         Some(Hinge::Axis(k)) if first_half => Vec3::AXES[k] * if normal.dot(parent.col(k)) >= 0.0 { 1.0 } else { -1.0 },
         _ => (parent.transpose() * normal).try_normalize()?,
     };
-    let mut angle = to_effector.dot(to_goal).clamp(-1.0, 1.0).acos();
+    // The angle between the two directions from its sine and cosine: `acos` of a cosine near 1 in single
+    // precision resolves no turn finer than 3.5e-4 rad, where a stalled leg's CCD steps are smaller, so the solve
+    // would go where rounding takes it (the runtimes compute this in double precision).
+    let mut angle = normal.length().atan2(to_effector.dot(to_goal));
     if chain.limit_angle > 0.0 {
         angle = angle.min(chain.limit_angle * (l + 1) as f32);
     }
@@ -651,22 +678,28 @@ pub(crate) mod tests {
     }
 
     /// A leg whose knee starts all but straight (its key: 0.02 rad) and an IK bone well within reach: CCD
-    /// alone bends such a knee by a sliver per iteration; with two iterations the solve still puts the ankle on
-    /// the IK bone, the knee bent back about X only, within its limits.
+    /// alone bends such a knee by a sliver per iteration. MikuMikuDance's solve (the default) stops after the
+    /// loop count with the ankle short of the IK bone; with feet planted the solve puts the ankle on it however
+    /// few the iterations, the knee bent back about X only, within its limits.
     #[test]
-    fn a_nearly_straight_leg_reaches_a_near_target_however_few_the_iterations() {
+    fn a_nearly_straight_leg_stops_short_unless_planted() {
         let s = leg();
         for (goal, loops) in
             [(Vec3::new(0.0, 0.6, 0.1), 2), (Vec3::new(0.3, 0.3, -0.2), 2), (Vec3::new(0.0, 0.5, 0.4), 40)]
         {
-            let mut pose = Pose::bind(&s);
-            pose.locals[1].rotation = Quat::from_rotation_x(-0.02);
-            pose.locals[3].translation = goal;
             let knee =
                 AngleLimits { min: Vec3::new(-std::f32::consts::PI, 0.0, 0.0), max: Vec3::new(-0.0087, 0.0, 0.0) };
             let mut c = chain(Some(knee));
             c.ik[0].loop_count = loops;
-            apply_constraints(&s, &c, &mut pose);
+            let solved = |finish: IkFinish| {
+                let mut pose = Pose::bind(&s);
+                pose.locals[1].rotation = Quat::from_rotation_x(-0.02);
+                pose.locals[3].translation = goal;
+                pose.evaluate(&s);
+                apply_to_evaluated(&s, &c, &mut pose, (|_| true, finish), None);
+                pose
+            };
+            let pose = solved(IkFinish::PlantFeet);
             let ankle = pose.world[2].w_axis.truncate();
             assert!(ankle.distance(goal) < 1e-5, "goal {goal}, {loops} loops: ankle at {ankle}");
             let (x, y, z) = pose.locals[1].rotation.to_euler(EulerRot::XYZ);
@@ -674,6 +707,10 @@ pub(crate) mod tests {
                 (-std::f32::consts::PI..=-0.0087).contains(&x) && y.abs() < 1e-5 && z.abs() < 1e-5,
                 "knee ({x}, {y}, {z})"
             );
+            if loops == 2 {
+                let short = solved(IkFinish::Ccd).world[2].w_axis.truncate().distance(goal);
+                assert!(short > 1e-3, "goal {goal}: two CCD iterations leave the ankle short ({short})");
+            }
         }
     }
 

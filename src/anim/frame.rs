@@ -14,12 +14,14 @@ pub struct PoseInput<'a> {
     pub default_fps: f32,
     pub overrides: &'a [Option<f32>],
     pub ik: &'a [Option<bool>],
+    /// Where IK leaves a leg short of its target: MikuMikuDance's CCD (the default) or planted on it.
+    pub finish: super::IkFinish,
 }
 
 impl<'a> PoseInput<'a> {
     /// `clip` at `frame` with no overrides.
     pub fn at(clip: Option<&'a Clip>, frame: f32, default_fps: f32) -> PoseInput<'a> {
-        PoseInput { clip, frame, default_fps, overrides: &[], ik: &[] }
+        PoseInput { clip, frame, default_fps, overrides: &[], ik: &[], finish: super::IkFinish::Ccd }
     }
 
     /// The same frame with these morph overrides.
@@ -30,6 +32,11 @@ impl<'a> PoseInput<'a> {
     /// The same frame with these IK chain overrides.
     pub fn with_ik(self, ik: &'a [Option<bool>]) -> PoseInput<'a> {
         PoseInput { ik, ..self }
+    }
+
+    /// The same frame with legs finished as `finish` says.
+    pub fn with_finish(self, finish: super::IkFinish) -> PoseInput<'a> {
+        PoseInput { finish, ..self }
     }
 
     /// Another frame of the same clip with the same overrides.

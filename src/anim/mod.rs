@@ -19,7 +19,7 @@ mod trail;
 pub use attach::{AttachError, AttachReport, attach};
 pub use axes::{convert_deltas, mmd_to_model};
 pub use bounds::{BOUNDS_TOLERANCE, BoundsMiss, bounds_miss_warnings, stored_bounds_misses, stored_bounds_warnings};
-pub use constraint::{apply_constraints, apply_constraints_phase, apply_constraints_switched};
+pub use constraint::{IkFinish, apply_constraints, apply_constraints_phase, apply_constraints_switched};
 pub use frame::PoseInput;
 pub use morph::{
     apply_bone_morphs, apply_morphs, clip_morph_weights, effective_morph_weights, light_parts, lit_colors,

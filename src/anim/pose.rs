@@ -67,46 +67,31 @@ impl Pose {
         overrides: &[Option<f32>],
         ik: &[Option<bool>],
     ) -> Vec<f32> {
-        self.update_scene_phase(scene, clip, frame, default_fps, overrides, ik, None, &[])
+        let input = super::PoseInput { clip, frame, default_fps, overrides, ik, finish: Default::default() };
+        self.update_scene_phase(scene, &input, None, &[])
     }
 
     /// The pose of `input` from the motion alone (no physics; `physics::pose_frame` is the entry point that
     /// adds it): [`Pose::update_scene_with`] with the input's fields. Returns what the clip alone gives each morph.
     pub fn update_input(&mut self, scene: &Scene, input: &super::PoseInput) -> Vec<f32> {
-        self.update_scene_with(scene, input.clip, input.frame, input.default_fps, input.overrides, input.ik)
+        self.update_scene_phase(scene, input, None, &[])
     }
 
-    /// [`Pose::update_input`] for one side of physics ([`Pose::update_scene_phase`]).
-    pub fn update_input_phase(
+    /// [`Pose::update_input`] for one side of physics: `after_physics` `Some(false)` applies the constraints of
+    /// the joints evaluated before physics only, `Some(true)` those after it only (the locals then already hold
+    /// the motion and what physics wrote), `None` all. `skipped_ik[c]` set leaves IK chain `c` unsolved (physics
+    /// drives every link of it).
+    pub fn update_scene_phase(
         &mut self,
         scene: &Scene,
         input: &super::PoseInput,
         after_physics: Option<bool>,
         skipped_ik: &[bool],
     ) -> Vec<f32> {
-        let (clip, frame, fps) = (input.clip, input.frame, input.default_fps);
-        self.update_scene_phase(scene, clip, frame, fps, input.overrides, input.ik, after_physics, skipped_ik)
-    }
-
-    /// [`Pose::update_scene_with`] for one side of physics: `after_physics` `Some(false)` applies the
-    /// constraints of the joints evaluated before physics only, `Some(true)` those after it only (the locals
-    /// then already hold the motion and what physics wrote), `None` all. `skipped_ik[c]` set leaves IK chain `c`
-    /// unsolved (physics drives every link of it).
-    #[allow(clippy::too_many_arguments)]
-    pub fn update_scene_phase(
-        &mut self,
-        scene: &Scene,
-        clip: Option<&Clip>,
-        frame: f32,
-        default_fps: f32,
-        overrides: &[Option<f32>],
-        ik: &[Option<bool>],
-        after_physics: Option<bool>,
-        skipped_ik: &[bool],
-    ) -> Vec<f32> {
         let skeleton = &scene.skeleton;
+        let (clip, frame, default_fps) = (input.clip, input.frame, input.default_fps);
         if after_physics == Some(true) {
-            self.apply_constraints(scene, clip, frame, default_fps, ik, Some(true), skipped_ik);
+            self.apply_constraints(scene, input, Some(true), skipped_ik);
             return Vec::new();
         }
         match clip {
@@ -117,32 +102,29 @@ impl Pose {
         self.morphs = if scene.morphs.is_empty() {
             Vec::new()
         } else {
-            super::overridden_weights(&scene.morphs, &clip_weights, overrides)
+            super::overridden_weights(&scene.morphs, &clip_weights, input.overrides)
         };
         if super::apply_bone_morphs(&scene.morphs, &self.morphs, &mut self.locals) {
             self.evaluate(skeleton);
         }
         let time = clip.map_or(0.0, |c| frame / c.fps(default_fps));
         self.hidden = clip.is_some_and(|c| !c.visible_at(time));
-        self.apply_constraints(scene, clip, frame, default_fps, ik, after_physics, skipped_ik);
+        self.apply_constraints(scene, input, after_physics, skipped_ik);
         clip_weights
     }
 
     /// The constraints of one phase, with the motion's IK switches (by the IK bone's name; chains it doesn't
     /// name stay on), `ik`'s overrides and the chains physics drives left out.
-    #[allow(clippy::too_many_arguments)]
     fn apply_constraints(
         &mut self,
         scene: &Scene,
-        clip: Option<&Clip>,
-        frame: f32,
-        default_fps: f32,
-        ik: &[Option<bool>],
+        input: &super::PoseInput,
         after_physics: Option<bool>,
         skipped_ik: &[bool],
     ) {
         let skeleton = &scene.skeleton;
-        let time = clip.map_or(0.0, |c| frame / c.fps(default_fps));
+        let (clip, ik) = (input.clip, input.ik);
+        let time = clip.map_or(0.0, |c| input.frame / c.fps(input.default_fps));
         let switches = clip.map_or(&[][..], |c| &c.ik_switches[..]);
         let enabled = |chain: usize| {
             if skipped_ik.get(chain).copied().unwrap_or(false) {
@@ -157,7 +139,8 @@ impl Pose {
         };
         // Every caller has just evaluated the pose (after sampling or bone morphs; after physics, the simulation
         // re-evaluates what it wrote).
-        super::constraint::apply_to_evaluated(skeleton, &scene.constraints, self, enabled, after_physics);
+        let solve = (enabled, input.finish);
+        super::constraint::apply_to_evaluated(skeleton, &scene.constraints, self, solve, after_physics);
     }
 
     /// [`Pose::update_scene`] into a new pose.

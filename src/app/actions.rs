@@ -40,6 +40,8 @@ pub enum Action {
     ResetMorphs,
     /// Switches IK chain `c` on or off in place of the motion's IK switches (`None`: the motion decides).
     SetIkEnabled(usize, Option<bool>),
+    /// Where IK leaves a leg short of its target: MikuMikuDance's CCD, or planted on it.
+    SetIkFinish(crate::anim::IkFinish),
     DismissNotice(usize),
     ClearProblems,
     /// Drive the view from the animated camera (`Scene::cameras`) at the clip's time.

@@ -205,6 +205,7 @@ fn apply_to_document_inner(doc: &mut Document, action: Action) {
         Action::SetMorphWeight(i, w) => doc.set_morph_override(i, w),
         Action::ResetMorphs => doc.clear_morph_overrides(),
         Action::SetIkEnabled(c, on) => doc.set_ik_override(c, on),
+        Action::SetIkFinish(finish) => doc.set_ik_finish(finish),
         Action::ResetPhysics => doc.reset_physics(),
         Action::SelectBody(b) => {
             let mmd = doc.model.scene.mmd.as_deref();

@@ -48,6 +48,10 @@ pub struct PoseArgs {
     /// Print one pose per whole frame from A to B (inclusive) as JSON Lines.
     #[arg(long, value_name = "A..B", conflicts_with_all = ["frame", "time", "pick"])]
     pub frames: Option<String>,
+    /// Finish legs that IK leaves short of their targets in closed form, so feet stand exactly on their IK
+    /// bones (MikuMikuDance's CCD, the default, can leave a nearly straight leg a few millimetres short).
+    #[arg(long)]
+    pub plant_feet: bool,
     /// Simulate the model's rigid bodies (PMX, PMD) as the window does: from a reset at the first frame asked
     /// for (or at --frame), then forward at the fixed step.
     #[arg(long)]
@@ -162,9 +166,14 @@ pub fn run(args: &PoseArgs) -> Result<(), CliError> {
         Some(p) => Some(pick_ray(&scene, sel, args, p)?),
         None => None,
     };
-    let options = PoseOptions { vertices: args.vertices, default_fps: args.default_fps, pick };
+    let options = PoseOptions { vertices: args.vertices, default_fps: args.default_fps, pick, finish: finish(args) };
     let s = pose_json(&scene, &args.file.display().to_string(), sel, &options).map_err(CliError::load)?;
     super::print(&format!("{s}\n"))
+}
+
+/// Where IK leaves legs: `--plant-feet` plants them.
+pub fn finish(args: &PoseArgs) -> crate::anim::IkFinish {
+    if args.plant_feet { crate::anim::IkFinish::PlantFeet } else { crate::anim::IkFinish::Ccd }
 }
 
 /// `--frames` and `--physics`: a pose per frame (JSON Lines), simulated from a reset at the first.
@@ -192,7 +201,8 @@ fn run_frames(args: &PoseArgs, scene: &Scene) -> Result<(), CliError> {
     if args.physics && sim.is_none() {
         return Err(CliError::usage("--physics: the model has no rigid bodies"));
     }
-    let options = PoseOptions { vertices: args.vertices, default_fps: args.default_fps, pick: None };
+    let options =
+        PoseOptions { vertices: args.vertices, default_fps: args.default_fps, pick: None, finish: finish(args) };
     let file = args.file.display().to_string();
     let mut out = String::new();
     for f in a..=b {
@@ -200,7 +210,7 @@ fn run_frames(args: &PoseArgs, scene: &Scene) -> Result<(), CliError> {
         let clip_ref = clip.and_then(|c| scene.clips.get(c));
         // Without a clip, physics frames are MikuMikuDance's (1/30 s).
         let fps = if clip_ref.is_none() && sim.is_some() { crate::formats::vmd::FPS } else { args.default_fps };
-        let input = PoseInput::at(clip_ref, frame, fps);
+        let input = PoseInput::at(clip_ref, frame, fps).with_finish(options.finish);
         // Without a clip or physics, the report shows the skeleton's bind pose itself.
         let pose = (clip_ref.is_some() || sim.is_some())
             .then(|| crate::physics::frame_pose(scene, sim.as_mut(), &input, crate::physics::Seek::Held));

@@ -119,6 +119,10 @@ pub struct RenderArgs {
     /// model with bodies is simulated as playback from the clip's start shows it.
     #[arg(long)]
     pub no_physics: bool,
+    /// Finish legs that IK leaves short of their targets in closed form, so feet stand exactly on their IK
+    /// bones (as `pose --plant-feet`).
+    #[arg(long)]
+    pub plant_feet: bool,
     /// Light a MikuMikuDance model with MikuMikuDance's default light and self-shadow even where an attached
     /// motion keys them (by default the motion's light keys colour and turn it, its self-shadow keys set the
     /// self-shadow's mode and distance).
@@ -378,7 +382,8 @@ fn render_file(args: &RenderArgs, parsed: &Parsed, headless: &mut Option<Headles
         crate::physics::Simulation::new(&scene, crate::physics::PhysicsSettings::default())
     });
     let pose_of = |clip: Option<&crate::scene::Clip>, f: f32| {
-        let input = PoseInput::at(clip, f, args.default_fps).with_overrides(&overrides);
+        let finish = if args.plant_feet { crate::anim::IkFinish::PlantFeet } else { crate::anim::IkFinish::Ccd };
+        let input = PoseInput::at(clip, f, args.default_fps).with_overrides(&overrides).with_finish(finish);
         crate::physics::frame_pose(&scene, physics.borrow_mut().as_mut(), &input, crate::physics::Seek::FromStart)
     };
     let per_frame = FrameOverlays {

@@ -455,7 +455,7 @@ impl Simulation {
             pose.palette[j] = pose.world[j] * skeleton.inverse_bind[j];
         }
         let skipped: &[bool] = if self.switched_off.contains(&true) { &[] } else { &self.rig.skipped_ik };
-        pose.update_input_phase(scene, input, Some(true), skipped);
+        pose.update_scene_phase(scene, input, Some(true), skipped);
     }
 }
 
@@ -513,7 +513,7 @@ fn parent_bodies(scene: &Scene, rig: &Rig) -> Vec<Option<usize>> {
 fn before_physics(scene: &Scene, rig: &Rig, input: &PoseInput, all_ik: bool) -> Pose {
     let mut pose = Pose::default();
     let skipped: &[bool] = if all_ik { &[] } else { &rig.skipped_ik };
-    pose.update_input_phase(scene, input, Some(false), skipped);
+    pose.update_scene_phase(scene, input, Some(false), skipped);
     pose
 }
 

@@ -17,12 +17,14 @@ pub struct PoseOptions {
     pub default_fps: f32,
     /// `--pick`: a ray (origin, direction; model space) whose first hit on the posed mesh is reported.
     pub pick: Option<(Vec3, Vec3)>,
+    /// Where IK leaves a leg short of its target (`--plant-feet`: on it).
+    pub finish: crate::anim::IkFinish,
 }
 
 impl Default for PoseOptions {
     /// `rigscope pose`'s defaults: no vertices, [`DEFAULT_FPS`].
     fn default() -> Self {
-        PoseOptions { vertices: false, default_fps: DEFAULT_FPS, pick: None }
+        PoseOptions { vertices: false, default_fps: DEFAULT_FPS, pick: None, finish: Default::default() }
     }
 }
 
@@ -64,7 +66,12 @@ pub fn pose_json_with(
     let fps = options.default_fps;
     let (computed, anim, frame, time) = match clip_frame.and_then(|(i, f)| Some((scene.clips.get(i)?, f))) {
         Some((clip, f)) => {
-            let pose = if pose.is_some() { None } else { Some(Pose::of_scene(scene, Some(clip), f, fps, &[])) };
+            let input = crate::anim::PoseInput::at(Some(clip), f, fps).with_finish(options.finish);
+            let pose = pose.is_none().then(|| {
+                let mut pose = Pose::default();
+                pose.update_input(scene, &input);
+                pose
+            });
             (pose, Some(clip.name.as_str()), f, f / clip.fps(fps))
         }
         None => (pose.is_none().then(|| Pose::bind(&scene.skeleton)), None, 0.0, 0.0),

@@ -32,8 +32,13 @@ function readPmdBones(buf, dv) {
     for (let i = 0; i < boneCount; ++i, off += 39) {
         const name = cstr(buf.subarray(off, off + 20), sjis);
         const parent = dv.getInt16(off + 20, true);
+        // PMD only: the tail bone, the kind (5 rotation influenced, 7 invisible, 9 rotation follow, ...) and the
+        // IK field (kind 5: the source bone; kind 9: the share in percent).
+        const tail = dv.getInt16(off + 22, true);
+        const kind = buf[off + 24];
+        const ik = dv.getInt16(off + 25, true);
         const position = [dv.getFloat32(off + 27, true), dv.getFloat32(off + 31, true), dv.getFloat32(off + 35, true)];
-        bones.push({ name, parent, position });
+        bones.push({ name, parent, position, tail, kind, ik });
     }
     return bones;
 }

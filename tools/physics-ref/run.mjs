@@ -23,7 +23,7 @@ register("./hooks.mjs", import.meta.url);
 function usage(msg) {
     if (msg) process.stderr.write(`run.mjs: ${msg}\n`);
     process.stderr.write("usage: node run.mjs MODEL.pmx|pmd [MOTION.vmd] --frames A..B [--step 1/60] [--gravity -98] " +
-        "[--engine bullet|ammo] [--bone-rotations] [--keep-toggles] [--joints]\n");
+        "[--engine bullet|ammo] [--bone-rotations] [--keep-toggles] [--joints] [--no-physics [--every K] [--offset D]] [--pmd-as-mmd]\n");
     process.exit(2);
 }
 function parseNumber(s, what) {
@@ -32,7 +32,7 @@ function parseNumber(s, what) {
     if (!Number.isFinite(v)) usage(`bad ${what}: ${s}`);
     return v;
 }
-const opts = { files: [], frames: null, step: 1 / 60, gravity: -98, engine: "bullet", boneRotations: false, keepToggles: false, joints: false };
+const opts = { files: [], frames: null, step: 1 / 60, gravity: -98, engine: "bullet", boneRotations: false, keepToggles: false, joints: false, noPhysics: false, pmdAsMmd: false, every: 1, offset: 0 };
 {
     const argv = process.argv.slice(2);
     for (let i = 0; i < argv.length; ++i) {
@@ -48,6 +48,10 @@ const opts = { files: [], frames: null, step: 1 / 60, gravity: -98, engine: "bul
         else if (a === "--bone-rotations") opts.boneRotations = true;
         else if (a === "--keep-toggles") opts.keepToggles = true;
         else if (a === "--joints") opts.joints = true;
+        else if (a === "--no-physics") opts.noPhysics = true;
+        else if (a === "--every") opts.every = parseNumber(val(), "--every");
+        else if (a === "--offset") opts.offset = parseNumber(val(), "--offset");
+        else if (a === "--pmd-as-mmd") opts.pmdAsMmd = true;
         else if (a === "-h" || a === "--help") usage();
         else if (a.startsWith("--")) usage(`unknown option ${a}`);
         else opts.files.push(a);
@@ -56,6 +60,9 @@ const opts = { files: [], frames: null, step: 1 / 60, gravity: -98, engine: "bul
     if (opts.frames === null) usage("--frames A..B is required");
     if (opts.engine !== "bullet" && opts.engine !== "ammo") usage("--engine is bullet or ammo");
     if (!(opts.step > 0)) usage("--step must be > 0");
+    if (!(Number.isInteger(opts.every) && opts.every >= 1)) usage("--every wants a whole number from 1");
+    if (opts.every > 1 && !opts.noPhysics) usage("--every needs --no-physics (physics steps through every frame)");
+    if (opts.offset !== 0 && !opts.noPhysics) usage("--offset needs --no-physics");
 }
 const [modelPath, motionPath] = opts.files;
 const modelExt = path.extname(modelPath).toLowerCase();
@@ -91,6 +98,37 @@ function forceUnknownTogglesOn(bytes) {
     return { buf, stats };
 }
 
+// --pmd-as-mmd, 2 and 3: where babylon-mmd 1.3.0's PMD conversion (Loader/Parser/pmdReader.js) reads a PMD
+// otherwise than MikuMikuDance, its bone metadata is mended before the runtime model is built from it:
+// - kind 5 ("rotation influenced", the eyes under 両目) takes its source from the IK field at a share of 1; babylon
+//   takes it from the tail field at a share of the IK field / 100 (the eyes follow their own tips at 0.75);
+//   kind 9 ("rotation follow", 腕捩1-3) takes its tail's rotation at the IK field's percent; babylon drops it.
+// - babylon gives IK bones transform order 1 and leaves their children (the "IK先" tips) at 0, so a tip is posed
+//   before its parent; a PMD has no transform order, and the tips follow their IK bones.
+function pmdAsMikuMikuDance(metadata, fileBones) {
+    const index = new Map();
+    metadata.forEach((b, i) => { if (!index.has(b.name)) index.set(b.name, i); });
+    const HAS_APPEND_ROTATE = 256;
+    let appends = 0, tips = 0;
+    for (const fb of fileBones) {
+        const i = index.get(fb.name);
+        const source = fb.kind === 5 ? fileBones[fb.ik] : fb.kind === 9 ? fileBones[fb.tail] : undefined;
+        if (i === undefined) continue;
+        if (source !== undefined && index.has(source.name)) {
+            metadata[i].flag |= HAS_APPEND_ROTATE;
+            metadata[i].appendTransform = { parentIndex: index.get(source.name), ratio: fb.kind === 5 ? 1 : fb.ik / 100 };
+            appends += 1;
+        }
+        const parent = metadata[i].parentBoneIndex;
+        if (parent >= 0 && metadata[parent].transformOrder > metadata[i].transformOrder) {
+            metadata[i].transformOrder = metadata[parent].transformOrder;
+            tips += 1;
+        }
+    }
+    log(`--pmd-as-mmd: knee limits in radians, ${appends} PMD appends as MikuMikuDance reads them, ${tips} bones ` +
+        `posed after their parents`);
+}
+
 // ---------------------------------------------------------------- babylon imports
 const bjs = (p) => import(path.join(here, "node_modules/@babylonjs/core", p));
 const mmd = (p) => import(path.join(here, "node_modules/babylon-mmd/esm", p));
@@ -104,6 +142,15 @@ await mmd("Loader/pmxLoader.js");
 const { VmdLoader } = await mmd("Loader/vmdLoader.js");
 const { MmdRuntime } = await mmd("Runtime/mmdRuntime.js");
 await mmd("Runtime/Animation/mmdRuntimeModelAnimation.js"); // binds MmdAnimation -> runtime animation (side effect)
+
+// --pmd-as-mmd, 1 of 3: babylon-mmd 1.3.0's PMD reader gives the knees MikuMikuDance's fixed limit (-180..-0.5
+// about X) in degrees, where its solver reads radians, so PMD knees bend without limit; this writes the table in
+// radians before any model is read. (2 and 3 follow the model's loading.)
+if (opts.pmdAsMmd) {
+    const { PmdReader } = await mmd("Loader/Parser/pmdReader.js");
+    const d = Math.PI / 180;
+    for (const knee of ["左ひざ", "右ひざ"]) PmdReader._IkAngleLimitTable.set(knee, [-180 * d, -0.5 * d, 0, 0, 0, 0]);
+}
 
 Logger.LogLevels = Logger.WarningLogLevel | Logger.ErrorLogLevel;
 Logger.OnNewCacheEntry = () => {};
@@ -124,7 +171,14 @@ let readBody; // (fileBodyIndex, outPos:Vector3, outRot:Quaternion) -> bool (fal
 let attachModel; // (mmdModel) -> void, sets up readBody
 let effectiveMode; // (fileBodyIndex) -> physics mode after babylon-mmd's mode-2 demotion, or null (not created)
 
-if (opts.engine === "bullet") {
+if (opts.noPhysics) {
+    // --no-physics: the runtime without a physics engine (the motion, IK and appends alone); no bodies printed.
+    physicsImpl = null;
+    stepWorld = () => {};
+    readBody = () => false;
+    effectiveMode = () => null;
+    attachModel = () => {};
+} else if (opts.engine === "bullet") {
     const wasmBindgen = await mmd("Runtime/Optimized/wasm/spr/index.js");
     // wasm-bindgen would fetch() a file: URL; Node cannot, so instantiate synchronously from the bytes.
     wasmBindgen.initSync({ module: readFileSync(path.join(here, "node_modules/babylon-mmd/esm/Runtime/Optimized/wasm/spr/index_bg.wasm")) });
@@ -198,6 +252,7 @@ const result = await ImportMeshAsync(modelBytes, scene, {
     pluginOptions: { mmdmodel: { materialBuilder: null, loggingEnabled: false, useSdef: false, buildMorph: true } },
 });
 const mesh = result.meshes.find((m) => m.metadata?.isMmdModel) ?? result.meshes[0];
+if (opts.pmdAsMmd && modelExt === ".pmd") pmdAsMikuMikuDance(mesh.metadata.bones, readBones(modelPath));
 // createMmdModel trims the metadata; read what we need first.
 const bodyNames = mesh.metadata.rigidBodies.map((b) => b.name);
 const bodyModes = mesh.metadata.rigidBodies.map((b) => b.physicsMode);
@@ -252,13 +307,13 @@ const bones = (() => {
 const reordered = bones.some((b, i) => model.runtimeBones[i] !== b) || model.runtimeBones.length !== bones.length;
 log(`model ${path.basename(modelPath)}: ${bones.length} bones${reordered ? " (babylon-mmd reordered/added bones; mapped back to file order)" : ""}, ${bodyNames.length} rigid bodies ` +
     `(modes 0/1/2: ${[0, 1, 2].map((k) => bodyModes.filter((x) => x === k).length).join("/")}), ${jointCount} joints; ` +
-    `engine ${opts.engine}, step ${opts.step}, ${substeps} substeps/frame, gravity ${opts.gravity}`);
+    (opts.noPhysics ? "no physics" : `engine ${opts.engine}, step ${opts.step}, ${substeps} substeps/frame, gravity ${opts.gravity}`));
 {
     const demoted = bodyNames.filter((_, i) => bodyModes[i] === 2 && effectiveMode(i) === 1);
     // same rule as babylon-mmd's resolveRigidBodyBone: bone index in range, else a bone named like the body
     const unlinked = bodyNames.filter((name, i) => !(bodyBoneIndices[i] >= 0 && bodyBoneIndices[i] < model.runtimeBones.length) &&
         !model.runtimeBones.some((b) => b.name === name));
-    const missing = bodyNames.filter((_, i) => effectiveMode(i) === null);
+    const missing = opts.noPhysics ? [] : bodyNames.filter((_, i) => effectiveMode(i) === null);
     if (demoted.length) log(`mode 2 -> 1 (babylon-mmd joint rule): ${demoted.join(" ")}`);
     if (unlinked.length) log(`bodies without a bone (never reset to a pose, never drive a bone): ${unlinked.join(" ")}`);
     if (missing.length) log(`bodies not created (printed as null): ${missing.join(" ")}`);
@@ -288,16 +343,16 @@ const [A, B] = opts.frames;
 const t0 = performance.now();
 let nonFinite = 0;
 const finite = (arr) => arr.every(Number.isFinite);
-for (let f = A; f <= B; ++f) {
+for (let f = A; f <= B; f += opts.every) {
     // Seek (evaluates the motion at frame f). The first beforePhysics also runs babylon-mmd's physics
     // initialisation (queued when the model was created); see README.md.
-    await runtime.seekAnimation(f, true);
+    await runtime.seekAnimation(f + opts.offset, true); // --offset: a fraction of a frame later (no physics)
     runtime.beforePhysics(0); // animation paused: re-applies the evaluated pose, bones before physics, sync bodies
     stepWorld(); // 1/30 s = substeps of the fixed step
     runtime.afterPhysics(); // sync bones from bodies, bones after physics
 
     const bodies = [];
-    for (let i = 0; i < bodyNames.length; ++i) {
+    for (let i = 0; i < (opts.noPhysics ? 0 : bodyNames.length); ++i) {
         if (!readBody(i, pos, rot)) {
             bodies.push({ name: bodyNames[i], position: null, rotation: null });
             continue;
@@ -325,5 +380,6 @@ for (let f = A; f <= B; ++f) {
     process.stdout.write(JSON.stringify({ frame: f, bodies, bones: boneList }) + "\n");
 }
 const ms = performance.now() - t0;
-log(`${B - A + 1} frames in ${(ms / 1000).toFixed(2)} s (${(ms / (B - A + 1)).toFixed(2)} ms/frame incl. JSON)` +
+const printed = Math.floor((B - A) / opts.every) + 1;
+log(`${printed} frames in ${(ms / 1000).toFixed(2)} s (${(ms / printed).toFixed(2)} ms/frame incl. JSON)` +
     (nonFinite ? `; WARNING: ${nonFinite} non-finite transforms (printed as null)` : ""));

@@ -183,6 +183,8 @@ pub struct Document {
     morph_overrides: Vec<Option<f32>>,
     /// Per IK chain: switched on or off by the IK section in place of the motion's switches (`None`: the motion's).
     ik_overrides: Vec<Option<bool>>,
+    /// Where IK leaves a leg short of its target (the IK section's "Plant feet").
+    ik_finish: crate::anim::IkFinish,
     /// Bumps whenever a morph or IK override changes: the pose is stale.
     morph_edits: u64,
     /// Attached clips' delta tracks are converted from MMD axes ([`crate::anim::mmd_to_model`]).
@@ -239,6 +241,7 @@ impl Document {
             hidden_meshes,
             morph_overrides: Vec::new(),
             ik_overrides: Vec::new(),
+            ik_finish: crate::anim::IkFinish::Ccd,
             morph_edits: 0,
             mmd_axes: false,
             texture_dir,
@@ -558,7 +561,8 @@ impl Document {
             let frame = shown.map_or(0.0, |clip| self.player.frame(clip));
             let input = crate::anim::PoseInput::at(shown, frame, DEFAULT_FPS)
                 .with_overrides(&self.morph_overrides)
-                .with_ik(&self.ik_overrides);
+                .with_ik(&self.ik_overrides)
+                .with_finish(self.ik_finish);
             let sim = self.physics.as_mut().filter(|_| physics.is_some());
             self.pose.clip_morphs =
                 crate::physics::pose_frame(scene, sim, &input, crate::physics::Seek::Held, &mut self.pose.pose);
@@ -701,6 +705,19 @@ impl Document {
         self.ik_overrides.resize(n, None);
         if self.ik_overrides[c] != on {
             self.ik_overrides[c] = on;
+            self.morph_edits += 1;
+        }
+    }
+
+    /// Where IK leaves a leg short of its target now.
+    pub fn ik_finish(&self) -> crate::anim::IkFinish {
+        self.ik_finish
+    }
+
+    /// Plants feet on their IK bones, or leaves them where MikuMikuDance's CCD does.
+    pub(super) fn set_ik_finish(&mut self, finish: crate::anim::IkFinish) {
+        if self.ik_finish != finish {
+            self.ik_finish = finish;
             self.morph_edits += 1;
         }
     }

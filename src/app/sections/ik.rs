@@ -2,6 +2,7 @@
 //! switches, VMD property keys or MVD model properties), and a switch that holds it on or off in place of the
 //! motion, to see what the motion alone does to a leg.
 
+use crate::anim::IkFinish;
 use crate::app::actions::Action;
 use crate::app::document::Document;
 
@@ -13,6 +14,12 @@ pub fn section(ui: &mut egui::Ui, doc: &Document, out: &mut Vec<Action>) {
     }
     let name = |j: usize| scene.skeleton.display_name(j);
     egui::CollapsingHeader::new(format!("IK chains ({})", chains.len())).id_salt("ik chains").show(ui, |ui| {
+        let mut planted = doc.ik_finish() == IkFinish::PlantFeet;
+        let hover = "Off: legs stop where MikuMikuDance's IK leaves them (a nearly straight leg can stop a few \
+                     millimetres short). On: a leg that reaches its IK bone stands exactly on it.";
+        if ui.checkbox(&mut planted, "Plant feet").on_hover_text(hover).changed() {
+            out.push(Action::SetIkFinish(if planted { IkFinish::PlantFeet } else { IkFinish::Ccd }));
+        }
         for (c, chain) in chains.iter().enumerate() {
             let (mut on, held) = doc.ik_enabled(c);
             ui.horizontal(|ui| {
