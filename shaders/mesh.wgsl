@@ -277,9 +277,16 @@ fn vs_ground_shadow(v: VertexIn) -> MeshOut {
     return out;
 }
 
+// MikuMikuDance's ground shadow is one flat, opaque colour: the light's (nanoem, DirectionalLight.cc and
+// ModelProgramBundle.cc; a brighter light gives a paler shadow, as in MikuMikuDance), sRGB-encoded in the
+// uniforms and written linear here. Every fragment of it writes the same opaque colour, so where the flattened
+// triangles overlap the picture is the same as drawing each pixel once.
 @fragment
 fn fs_ground_shadow(in: MeshOut) -> @location(0) vec4<f32> {
-    return vec4<f32>(0.0, 0.0, 0.0, 0.45);
+    let c = clamp(view.light_color.rgb, vec3<f32>(0.0), vec3<f32>(1.0));
+    let low = c / 12.92;
+    let high = pow((c + 0.055) / 1.055, vec3<f32>(2.4));
+    return vec4<f32>(select(high, low, c <= vec3<f32>(0.04045)), 1.0);
 }
 
 // The self-shadow map: the casting draws, skinned as vs_mesh skins them, seen from the light

@@ -138,7 +138,7 @@ impl MeshPipelines {
     /// alpha).
     fn pipeline(&self, cw: bool, cull: bool, kind: Kind) -> &wgpu::RenderPipeline {
         self.pipelines[cw as usize][cull as usize][kind as usize].get_or_init(|| {
-            let blend = matches!(kind, Kind::Blend | Kind::Ghost | Kind::GroundShadow);
+            let blend = matches!(kind, Kind::Blend | Kind::Ghost);
             let front_face = if cw { wgpu::FrontFace::Cw } else { wgpu::FrontFace::Ccw };
             let (vs, fs) = match kind {
                 Kind::Ghost => ("vs_ghost", "fs_ghost"),
@@ -153,9 +153,8 @@ impl MeshPipelines {
                 Kind::GroundShadow => None,
                 _ => cull.then_some(wgpu::Face::Back),
             };
-            // A ground shadow writes depth so that where the flattened triangles overlap (all at the floor's
-            // depth) only the first darkens the floor.
-            let writes_depth = !blend || kind == Kind::GroundShadow;
+            // A ground shadow is opaque and writes depth like any opaque draw (shaders/mesh.wgsl).
+            let writes_depth = !blend;
             let buffers = vertex_layouts().map(Some);
             self.device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
                 label: Some("rigscope mesh"),
