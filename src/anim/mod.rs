@@ -29,8 +29,8 @@ pub use onion::{Ghost, MAX_ONION_FRAMES, MAX_ONION_STEP, OnionSpacing, onion_gho
 pub use pick::{Picked, pick, pick_vertex};
 pub use pose::{Pose, ik_switched_on};
 pub use reach::{IkMiss, ik_misses};
+pub(crate) use sample::sample_clip_hinted;
 pub use sample::{sample_clip, sample_joint, sample_keys, sample_keys_eased, sample_track};
-pub(crate) use sample::{sample_clip_hinted, sample_tracks_hinted};
 pub use skin::{
     BoundsSkinner, skin_normal, skin_normals, skin_positions, skin_tangents, skinned_bounds, skinned_bounds_many,
 };

@@ -54,29 +54,6 @@ pub(crate) fn sample_clip_hinted(
     }
 }
 
-/// [`sample_clip_hinted`] for some of a keyed clip's tracks: each joint of `joints` is set to its bind pose, then
-/// to what its tracks among `tracks` (indices into the clip's tracks, in their order) make of it at `frame`;
-/// every other joint of `out` is left as it is. `hints` are per entry of `tracks`. Does nothing for a sampled
-/// clip. For a caller that poses the joints whose tracks hold still once and the others every frame.
-pub(crate) fn sample_tracks_hinted(
-    skeleton: &Skeleton,
-    clip: &Clip,
-    (joints, tracks): (&[usize], &[usize]),
-    frame: f32,
-    default_fps: f32,
-    out: &mut [Transform],
-    hints: &mut Vec<[u32; 3]>,
-) {
-    let ClipData::Keyed { tracks: all } = &clip.data else { return };
-    for &j in joints {
-        if let (Some(o), Some(joint)) = (out.get_mut(j), skeleton.joints.get(j)) {
-            *o = joint.bind;
-        }
-    }
-    let time = frame / clip.fps(default_fps);
-    fold_tracks(tracks.iter().filter_map(|&t| all.get(t)), time, out, hints);
-}
-
 /// Each of `tracks` at `time` seconds, in order, on its joint of `out`, each searching its keys from its hint in
 /// `hints` (one per track in that order; missing ones start at the first key).
 fn fold_tracks<'t>(

@@ -6,6 +6,7 @@
 //! edges, stored bounds against the skinned mesh at every frame). The window's Problems panel and the command
 //! line show the same list.
 
+mod frames;
 mod mmd;
 pub mod motion;
 mod mvd;

@@ -21,10 +21,9 @@
 //! What the rules find on real exports, judged one by one, and what they cost: BENCHMARKS.md, "Motion
 //! detectors".
 
-use std::borrow::Cow;
-
 use glam::Quat;
 
+use super::frames::Frames;
 use super::{Finding, Place, Severity};
 use crate::scene::{Clip, ClipData, DEFAULT_FPS, FrameBounds, Scene, Transform};
 
@@ -53,10 +52,6 @@ pub const FLIP_DEGREES: f32 = 170.0;
 const FLIP_COS: f32 = 0.087_155_74;
 /// Findings of one rule in one clip beyond this are summed up in one more.
 const MAX_PER_RULE: usize = 50;
-/// Frames × joints sampled per clip at most (a 2 800-frame dance on a 283-bone character is 0.8 M); beyond it
-/// the clip is sampled every few frames (its findings still name clip frames; a pop shorter than the step can
-/// be missed).
-const SAMPLE_BUDGET: usize = 4_000_000;
 
 fn finding(file: &str, rule: &str, place: Place, message: String) -> Finding {
     Finding { file: file.to_string(), rule: rule.to_string(), severity: Severity::Warning, place, message }
@@ -64,18 +59,18 @@ fn finding(file: &str, rule: &str, place: Place, message: String) -> Finding {
 
 /// A local channel of a joint, each measured in its own unit.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Channel {
+pub(super) enum Channel {
     Rotation,
     Translation,
     Scale,
 }
 
 impl Channel {
-    const ALL: [Channel; 3] = [Channel::Rotation, Channel::Translation, Channel::Scale];
+    pub(super) const ALL: [Channel; 3] = [Channel::Rotation, Channel::Translation, Channel::Scale];
 
     /// How far apart `a` and `b` are in this channel: degrees (the shortest turn), model units, or the largest
     /// ratio difference of an axis.
-    fn distance(self, a: &Transform, b: &Transform) -> f32 {
+    pub(super) fn distance(self, a: &Transform, b: &Transform) -> f32 {
         match self {
             Channel::Rotation => unit_turn_degrees(a.rotation, b.rotation),
             Channel::Translation => a.translation.distance(b.translation),
@@ -217,121 +212,6 @@ fn model_size(scene: &Scene) -> Option<f32> {
     geometry.filter(|d| d.is_finite() && *d > 0.0).or_else(|| joints().filter(|d| d.is_finite() && *d > 0.0))
 }
 
-/// A clip's local transforms at whole frames: `local[frame * joints + joint]`, `frame` counting in steps of
-/// `step` clip frames.
-struct Frames<'a> {
-    joints: usize,
-    count: usize,
-    step: u32,
-    local: Cow<'a, [Transform]>,
-    /// Per joint, whether it may move: `false` for a joint whose keyed tracks all hold one value (its steps are
-    /// all 0, and are not measured).
-    moving: Vec<bool>,
-    /// For the joints' parents ([`Frames::world_rotation`]).
-    scene: &'a Scene,
-}
-
-impl<'a> Frames<'a> {
-    /// Every frame a player shows of `clip` once (a looping clip's wrap back to frame 0 is not repeated);
-    /// `None` for a clip with fewer than two frames or a skeleton without joints.
-    fn sample(scene: &'a Scene, clip: &'a Clip) -> Option<Frames<'a>> {
-        let joints = scene.skeleton.len();
-        let frames = clip.frame_count as usize;
-        if joints == 0 || frames < 2 {
-            return None;
-        }
-        let step = frames.saturating_mul(joints).div_ceil(SAMPLE_BUDGET).max(1);
-        let count = frames.div_ceil(step);
-        let mut moving = vec![true; joints];
-        let local: Cow<'a, [Transform]> = match &clip.data {
-            // A sampled clip's frames as stored: nothing to sample or copy.
-            ClipData::Sampled { joints: n, frames: stored } if *n == joints && step == 1 => {
-                Cow::Borrowed(stored.get(..count * joints)?)
-            }
-            // A motion keys every bone, most of them once or with one value throughout: those joints are posed
-            // once, and only the others every frame (the same values, at a fraction of the easing).
-            ClipData::Keyed { tracks } => {
-                moving = vec![false; joints];
-                for t in tracks.iter().filter(|t| !t.holds_still()) {
-                    if let Some(m) = moving.get_mut(t.joint) {
-                        *m = true;
-                    }
-                }
-                let joints_moving: Vec<usize> = (0..joints).filter(|&j| moving[j]).collect();
-                let tracks_moving: Vec<usize> =
-                    (0..tracks.len()).filter(|&t| moving.get(tracks[t].joint) == Some(&true)).collect();
-                let mut first = vec![Transform::IDENTITY; joints];
-                crate::anim::sample_clip(&scene.skeleton, clip, 0.0, DEFAULT_FPS, &mut first);
-                let mut local = vec![Transform::IDENTITY; count * joints];
-                let mut hints = Vec::new();
-                for (i, out) in local.chunks_exact_mut(joints).enumerate() {
-                    out.copy_from_slice(&first);
-                    let frame = (i * step) as f32;
-                    let only = (joints_moving.as_slice(), tracks_moving.as_slice());
-                    crate::anim::sample_tracks_hinted(&scene.skeleton, clip, only, frame, DEFAULT_FPS, out, &mut hints);
-                }
-                Cow::Owned(local)
-            }
-            ClipData::Sampled { .. } => {
-                // Frames in order: each track's keys are searched from where the frame before found them.
-                let mut local = vec![Transform::IDENTITY; count * joints];
-                let mut hints = Vec::new();
-                for (i, out) in local.chunks_exact_mut(joints).enumerate() {
-                    let frame = (i * step) as f32;
-                    crate::anim::sample_clip_hinted(&scene.skeleton, clip, frame, DEFAULT_FPS, out, Some(&mut hints));
-                }
-                Cow::Owned(local)
-            }
-        };
-        Some(Frames { scene, joints, count, step: step as u32, local, moving })
-    }
-
-    /// Joint `joint`'s model-space rotation at sample `frame`: its local rotations up the parent chain. Asked
-    /// only at a pop found in the local channel, so it is composed then rather than kept for every frame.
-    fn world_rotation(&self, frame: usize, joint: usize) -> Quat {
-        let mut q = self.at(frame, joint).rotation;
-        let mut parent = self.scene.skeleton.joints.get(joint).and_then(|j| j.parent);
-        while let Some(p) = parent {
-            q = self.at(frame, p).rotation * q;
-            parent = self.scene.skeleton.joints.get(p).and_then(|j| j.parent);
-        }
-        q.normalize()
-    }
-
-    fn at(&self, frame: usize, joint: usize) -> &Transform {
-        &self.local[frame * self.joints + joint]
-    }
-
-    /// The clip frame of sample `i`.
-    fn frame(&self, i: usize) -> u32 {
-        i as u32 * self.step
-    }
-
-    /// Every joint's steps in every channel: `steps[joint][channel][i]` from sample `i` to `i + 1`. Made in one
-    /// pass over the samples in their order (frame after frame), since reading one joint down all frames
-    /// misses the cache at every frame of a large skeleton.
-    fn steps(&self) -> Vec<[Vec<f32>; 3]> {
-        let n = self.count - 1;
-        let mut out: Vec<[Vec<f32>; 3]> =
-            (0..self.joints).map(|_| std::array::from_fn(|_| Vec::with_capacity(n))).collect();
-        for i in 0..n {
-            let (a, b) = (&self.local[i * self.joints..], &self.local[(i + 1) * self.joints..]);
-            for (((a, b), steps), _) in a.iter().zip(b).zip(&mut out).zip(&self.moving).filter(|(_, m)| **m) {
-                for (c, channel) in Channel::ALL.into_iter().enumerate() {
-                    steps[c].push(channel.distance(a, b));
-                }
-            }
-        }
-        // A joint that holds still steps 0 every time.
-        for (steps, _) in out.iter_mut().zip(&self.moving).filter(|(_, m)| !**m) {
-            for s in steps.iter_mut() {
-                s.resize(n, 0.0);
-            }
-        }
-        out
-    }
-}
-
 fn floor(channel: Channel, size: Option<f32>) -> f32 {
     match channel {
         Channel::Rotation => ROTATION_FLOOR,
@@ -368,7 +248,10 @@ fn channel_pops(steps: &[f32], floor: f32, distance: impl Fn(usize, usize) -> f3
     let mut f = 1;
     while f + 1 < n {
         let jump_in = steps[f - 1];
-        if jump_in <= floor {
+        // Every jump below is at most `jump_in`, so a step before it over a quarter of it rules out any pop
+        // here: the test that dismisses nearly every frame of smooth motion, made before the others.
+        let before = f.checked_sub(2).map_or(0.0, |i| steps[i]);
+        if jump_in <= floor || before * POP_FACTOR > jump_in {
             f += 1;
             continue;
         }
@@ -411,10 +294,17 @@ fn channel_pops(steps: &[f32], floor: f32, distance: impl Fn(usize, usize) -> f3
 
 fn pops(scene: &Scene, clip: usize, frames: &Frames, all: &[[Vec<f32>; 3]], size: Option<f32>) -> Vec<(Place, String)> {
     let mut found: Vec<(usize, usize, Channel, Pop)> = Vec::new();
-    for (joint, of_joint) in all.iter().enumerate() {
+    // A joint that never moves steps 0 throughout: nothing to look for.
+    for (joint, of_joint) in all.iter().enumerate().filter(|(j, _)| frames.moving[*j]) {
         for (channel, steps) in Channel::ALL.into_iter().zip(of_joint) {
-            let distance = |a: usize, b: usize| channel.distance(frames.at(a, joint), frames.at(b, joint));
-            let pops = channel_pops(steps, floor(channel, size), distance).into_iter();
+            // A channel that never steps past the floor (a bone's translation or scale a motion doesn't move) has
+            // no pop: one quick pass rules it out.
+            let floor = floor(channel, size);
+            if steps.iter().all(|&s| s <= floor) {
+                continue;
+            }
+            let distance = |a: usize, b: usize| channel.distance(&frames.at(a, joint), &frames.at(b, joint));
+            let pops = channel_pops(steps, floor, distance).into_iter();
             // A turn that only undoes its parent's (the hips pop, the spine turns back) is no pop on screen:
             // the joint's model-space rotation at the pop must leave the path between the poses before and
             // after it by half the local jump at least. (A model-space step test would miss a pop on a child of
@@ -545,10 +435,11 @@ fn loop_seam(
     // (ratio to typical, joint, channel, seam step, typical step)
     let mut worst: Option<(f32, usize, Channel, f32, f32)> = None;
     let mut jumping = 0;
-    for (joint, of_joint) in all.iter().enumerate() {
+    // A joint that never moves can't jump at the seam.
+    for (joint, of_joint) in all.iter().enumerate().filter(|(j, _)| frames.moving[*j]) {
         let mut joint_jumps = false;
         for (channel, steps) in Channel::ALL.into_iter().zip(of_joint) {
-            let seam = channel.distance(frames.at(last, joint), frames.at(0, joint));
+            let seam = channel.distance(&frames.at(last, joint), &frames.at(0, joint));
             if seam <= floor(channel, size) {
                 continue;
             }
@@ -580,8 +471,7 @@ fn loop_seam(
 
 /// A clip of two frames or more in which no joint moves and no morph changes.
 fn still(clip_index: usize, clip: &Clip, frames: &Frames) -> Option<(Place, String)> {
-    let first = &frames.local[..frames.joints];
-    let joints_still = frames.local.chunks_exact(frames.joints).all(|f| f == first);
+    let joints_still = frames.still();
     let morphs_still = clip.morphs.iter().all(|m| m.keys.windows(2).all(|k| k[0].value == k[1].value));
     if !(joints_still && morphs_still) {
         return None;
