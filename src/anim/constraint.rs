@@ -56,7 +56,7 @@ pub fn apply_constraints_phase(
 }
 
 /// Where an IK solve leaves a leg that its iterations leave short of its IK bone.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub enum IkFinish {
     /// Where MikuMikuDance's CCD leaves it (its loop count, per-iteration limit and knee limits): the pose the
     /// motion's author saw, with a foot that can stop short of a target within reach.
@@ -65,6 +65,13 @@ pub enum IkFinish {
     /// On the IK bone whenever the leg reaches it: the knee bent in closed form to the angle whose reach equals
     /// the target's distance (a debugging aid: feet that slide then show the motion, not the solver).
     PlantFeet,
+}
+
+impl IkFinish {
+    /// `PlantFeet` when `planted` (the window's "Plant feet", `--plant-feet`), else `Ccd`.
+    pub fn planted(planted: bool) -> IkFinish {
+        if planted { IkFinish::PlantFeet } else { IkFinish::Ccd }
+    }
 }
 
 /// [`apply_constraints_phase`] on a pose whose world matrices are already those of its locals (what

@@ -67,7 +67,7 @@ impl Pose {
         overrides: &[Option<f32>],
         ik: &[Option<bool>],
     ) -> Vec<f32> {
-        let input = super::PoseInput { clip, frame, default_fps, overrides, ik, finish: Default::default() };
+        let input = super::PoseInput::at(clip, frame, default_fps).with_overrides(overrides).with_ik(ik);
         self.update_scene_phase(scene, &input, None, &[])
     }
 

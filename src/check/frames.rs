@@ -35,8 +35,9 @@ pub(super) struct Frames<'a> {
 enum Store<'a> {
     /// `local[sample * joints + joint]`: a sampled clip's frames.
     Dense(Cow<'a, [Transform]>),
-    /// A keyed clip, posed joint by joint when asked: each joint's tracks (indices into the clip's, in order).
-    Keyed(Vec<Vec<usize>>),
+    /// A keyed clip's tracks, posed joint by joint when asked: `of_joint[j]` lists joint `j`'s (indices into
+    /// `tracks`, in order).
+    Keyed { tracks: &'a [Track], of_joint: Vec<Vec<usize>> },
 }
 
 impl<'a> Frames<'a> {
@@ -74,7 +75,7 @@ impl<'a> Frames<'a> {
                     of_joint[t.joint].push(i);
                     moving[t.joint] |= !t.holds_still();
                 }
-                Store::Keyed(of_joint)
+                Store::Keyed { tracks, of_joint }
             }
         };
         Some(Frames { joints, count, step: step as u32, moving, store, scene, clip })
@@ -85,8 +86,7 @@ impl<'a> Frames<'a> {
         match &self.store {
             Store::Dense(local) => local[i * self.joints + joint],
             // As `anim::sample_joint` poses it: the joint's tracks in order on its bind transform.
-            Store::Keyed(of_joint) => {
-                let ClipData::Keyed { tracks } = &self.clip.data else { unreachable!("a keyed store of a keyed clip") };
+            Store::Keyed { tracks, of_joint } => {
                 let time = self.time(i);
                 let bind = self.scene.skeleton.joints[joint].bind;
                 of_joint[joint].iter().fold(bind, |o, &t| crate::anim::sample_track(&tracks[t], time, o))
@@ -118,7 +118,7 @@ impl<'a> Frames<'a> {
                 let first = &local[..self.joints];
                 local.chunks_exact(self.joints).all(|f| f == first)
             }
-            Store::Keyed(_) => !self.moving.contains(&true),
+            Store::Keyed { .. } => !self.moving.contains(&true),
         }
     }
 
@@ -126,9 +126,9 @@ impl<'a> Frames<'a> {
     /// that doesn't move (`moving`), whose steps are all 0.
     pub fn steps(&self) -> Vec<[Vec<f32>; 3]> {
         let n = self.count - 1;
-        match (&self.store, &self.clip.data) {
-            (Store::Dense(local), _) => dense_steps(local, self.joints, n),
-            (Store::Keyed(of_joint), ClipData::Keyed { tracks }) => {
+        match &self.store {
+            Store::Dense(local) => dense_steps(local, self.joints, n),
+            Store::Keyed { tracks, of_joint } => {
                 // A joint that never moves has no steps (its every step is 0; callers skip it by `moving`).
                 let zeros =
                     |moving: bool| if moving { [vec![0.0; n], vec![0.0; n], vec![0.0; n]] } else { Default::default() };
@@ -143,7 +143,6 @@ impl<'a> Frames<'a> {
                 }
                 out
             }
-            (Store::Keyed(_), ClipData::Sampled { .. }) => unreachable!("a keyed store is made for keyed clips only"),
         }
     }
 
@@ -301,7 +300,7 @@ mod tests {
         let scene = motion();
         let clip = &scene.clips[0];
         let frames = Frames::sample(&scene, clip).unwrap();
-        assert!(matches!(frames.store, Store::Keyed(_)));
+        assert!(matches!(frames.store, Store::Keyed { .. }));
         let steps = frames.steps();
         let joint = scene.skeleton.find("a").unwrap();
         let still = scene.skeleton.find("b").unwrap();

@@ -1,4 +1,5 @@
-//! The motion bugs exporters make, found in each clip's local channels sampled at every frame: a joint that
+//! The motion bugs exporters make, found in each clip's local channels frame by frame (their per-frame steps
+//! from `frames.rs`, which shares a keyed clip's straight segments out rather than posing them): a joint that
 //! pops for a frame or a few and comes back (`anim.pop`), a turn so near half a turn between two keys that
 //! players disagree on which way round it goes (`anim.rotation.flip`), stored rotations in opposite hemispheres
 //! where the format's players blend the stored components (`anim.rotation.hemisphere`), a looping clip whose
@@ -261,7 +262,6 @@ fn channel_pops(steps: &[f32], floor: f32, distance: impl Fn(usize, usize) -> f3
             // The steps just before the jump away and just after the jump back: a pop leaves from and lands in
             // the surrounding motion, where the apex of a quick out-and-back (two keys a few frames apart, an
             // authored flick) is reached in steps as large as the ones that leave it.
-            let before = f.checked_sub(2).map_or(0.0, |i| steps[i]);
             let after = steps.get(f + k).copied().unwrap_or(0.0);
             let calm = |v: f32| v * POP_FACTOR <= jump;
             if jump <= floor
@@ -297,14 +297,8 @@ fn pops(scene: &Scene, clip: usize, frames: &Frames, all: &[[Vec<f32>; 3]], size
     // A joint that never moves steps 0 throughout: nothing to look for.
     for (joint, of_joint) in all.iter().enumerate().filter(|(j, _)| frames.moving[*j]) {
         for (channel, steps) in Channel::ALL.into_iter().zip(of_joint) {
-            // A channel that never steps past the floor (a bone's translation or scale a motion doesn't move) has
-            // no pop: one quick pass rules it out.
-            let floor = floor(channel, size);
-            if steps.iter().all(|&s| s <= floor) {
-                continue;
-            }
             let distance = |a: usize, b: usize| channel.distance(&frames.at(a, joint), &frames.at(b, joint));
-            let pops = channel_pops(steps, floor, distance).into_iter();
+            let pops = channel_pops(steps, floor(channel, size), distance).into_iter();
             // A turn that only undoes its parent's (the hips pop, the spine turns back) is no pop on screen:
             // the joint's model-space rotation at the pop must leave the path between the poses before and
             // after it by half the local jump at least. (A model-space step test would miss a pop on a child of

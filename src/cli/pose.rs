@@ -166,14 +166,14 @@ pub fn run(args: &PoseArgs) -> Result<(), CliError> {
         Some(p) => Some(pick_ray(&scene, sel, args, p)?),
         None => None,
     };
-    let options = PoseOptions { vertices: args.vertices, default_fps: args.default_fps, pick, finish: finish(args) };
+    let options = PoseOptions {
+        vertices: args.vertices,
+        default_fps: args.default_fps,
+        pick,
+        finish: crate::anim::IkFinish::planted(args.plant_feet),
+    };
     let s = pose_json(&scene, &args.file.display().to_string(), sel, &options).map_err(CliError::load)?;
     super::print(&format!("{s}\n"))
-}
-
-/// Where IK leaves legs: `--plant-feet` plants them.
-pub fn finish(args: &PoseArgs) -> crate::anim::IkFinish {
-    if args.plant_feet { crate::anim::IkFinish::PlantFeet } else { crate::anim::IkFinish::Ccd }
 }
 
 /// `--frames` and `--physics`: a pose per frame (JSON Lines), simulated from a reset at the first.
@@ -201,8 +201,12 @@ fn run_frames(args: &PoseArgs, scene: &Scene) -> Result<(), CliError> {
     if args.physics && sim.is_none() {
         return Err(CliError::usage("--physics: the model has no rigid bodies"));
     }
-    let options =
-        PoseOptions { vertices: args.vertices, default_fps: args.default_fps, pick: None, finish: finish(args) };
+    let options = PoseOptions {
+        vertices: args.vertices,
+        default_fps: args.default_fps,
+        pick: None,
+        finish: crate::anim::IkFinish::planted(args.plant_feet),
+    };
     let file = args.file.display().to_string();
     let mut out = String::new();
     for f in a..=b {

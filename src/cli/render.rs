@@ -382,7 +382,7 @@ fn render_file(args: &RenderArgs, parsed: &Parsed, headless: &mut Option<Headles
         crate::physics::Simulation::new(&scene, crate::physics::PhysicsSettings::default())
     });
     let pose_of = |clip: Option<&crate::scene::Clip>, f: f32| {
-        let finish = if args.plant_feet { crate::anim::IkFinish::PlantFeet } else { crate::anim::IkFinish::Ccd };
+        let finish = crate::anim::IkFinish::planted(args.plant_feet);
         let input = PoseInput::at(clip, f, args.default_fps).with_overrides(&overrides).with_finish(finish);
         crate::physics::frame_pose(&scene, physics.borrow_mut().as_mut(), &input, crate::physics::Seek::FromStart)
     };

@@ -18,7 +18,7 @@ pub fn section(ui: &mut egui::Ui, doc: &Document, out: &mut Vec<Action>) {
         let hover = "Off: legs stop where MikuMikuDance's IK leaves them (a nearly straight leg can stop a few \
                      millimetres short). On: a leg that reaches its IK bone stands exactly on it.";
         if ui.checkbox(&mut planted, "Plant feet").on_hover_text(hover).changed() {
-            out.push(Action::SetIkFinish(if planted { IkFinish::PlantFeet } else { IkFinish::Ccd }));
+            out.push(Action::SetIkFinish(IkFinish::planted(planted)));
         }
         for (c, chain) in chains.iter().enumerate() {
             let (mut on, held) = doc.ik_enabled(c);
