@@ -49,6 +49,10 @@ pub struct Cli {
     /// Test hook: save the window's last frame (see --exit-after-frames) as PNG, then exit.
     #[arg(long, value_name = "PATH", hide = true)]
     pub screenshot: Option<PathBuf>,
+    /// Test hook: every frame advances the clock by exactly this many seconds instead of the time that passed,
+    /// so the pose shown on the Nth frame doesn't depend on how fast the machine draws.
+    #[arg(long, value_name = "SECONDS", hide = true)]
+    pub frame_step: Option<f32>,
     /// Benchmark hook: print a `rigscope-timing` line to stderr (time to first frame; with
     /// --exit-after-frames, frame times and CPU time per frame).
     #[arg(long, hide = true)]
@@ -159,6 +163,7 @@ pub fn main() -> ExitCode {
             exit_after_frames: cli.exit_after_frames,
             exit_after_reload: cli.exit_after_reload,
             screenshot: cli.screenshot,
+            frame_step: cli.frame_step,
             report_timing: cli.report_timing.then_some(started),
             window_size: cli.window_size,
             contact_sheet: cli.contact_sheet,

@@ -1,5 +1,5 @@
 //! The window's hidden test and benchmark hooks (`--exit-after-frames`, `--exit-after-reload`, `--screenshot`,
-//! `--contact-sheet`, `--report-timing`), kept apart from the frame so the frame reads as a frame.
+//! `--frame-step`, `--contact-sheet`, `--report-timing`), kept apart from the frame so the frame reads as a frame.
 //!
 //! Tests wait on what the window says, never on time: it prints `rigscope: window drawn by …` once the first
 //! frame has been presented (not when the window opens: a test that changes a file after that line knows the
@@ -14,6 +14,7 @@ use super::{DEFAULT_SCREENSHOT_FRAME, Options};
 pub struct Harness {
     exit_after_frames: Option<u64>,
     exit_after_reload: bool,
+    frame_step: Option<f32>,
     screenshot: Option<PathBuf>,
     contact_sheet: bool,
     record_clip: bool,
@@ -40,6 +41,7 @@ impl Harness {
         Harness {
             exit_after_frames: options.exit_after_frames,
             exit_after_reload: options.exit_after_reload,
+            frame_step: options.frame_step.filter(|s| s.is_finite() && *s >= 0.0),
             screenshot: options.screenshot.clone(),
             contact_sheet: options.contact_sheet,
             record_clip: options.record_clip,
@@ -54,6 +56,11 @@ impl Harness {
     /// A test hook is on: the window says on stderr what drew and what reloaded.
     pub fn speaks(&self) -> bool {
         self.exit_after_frames.is_some() || self.screenshot.is_some()
+    }
+
+    /// `--frame-step`: the seconds every frame advances the clock by, when a test fixes them.
+    pub fn frame_step(&self) -> Option<f32> {
+        self.frame_step
     }
 
     /// The frame after which the window saves its screenshot and exits, if a hook says so.

@@ -48,6 +48,8 @@ pub struct Options {
     /// Save the last frame (window size, sidebar included) as PNG here, then exit (tests). The frame is the
     /// `exit_after_frames`-th, or the [`DEFAULT_SCREENSHOT_FRAME`]th.
     pub screenshot: Option<PathBuf>,
+    /// Advance the clock by exactly this many seconds each frame instead of the time that passed (tests).
+    pub frame_step: Option<f32>,
     /// Benchmarks: report timings (see `timing.rs`) measured from this instant, taken at the start of `main`.
     pub report_timing: Option<Instant>,
     /// Benchmarks: the window's inner size in physical pixels (default: 1200x760 logical).
@@ -280,7 +282,10 @@ impl Viewer {
 
     fn frame(&mut self, event_loop: &ActiveEventLoop, w: &mut WindowState) {
         let now = Instant::now();
-        let dt = now.saturating_duration_since(self.last_frame).as_secs_f32().min(0.25);
+        let dt = self
+            .harness
+            .frame_step()
+            .unwrap_or_else(|| now.saturating_duration_since(self.last_frame).as_secs_f32().min(0.25));
         self.last_frame = now;
         let animating = self.app.update(dt);
         self.sync_watcher();
