@@ -12,6 +12,11 @@ TARGET_DIR="${CARGO_TARGET_DIR:-target}"
 PROFILE="${RIGSCOPE_WEB_PROFILE:-web-release}"
 source web/toolchain.sh
 echo "== wasm32 standard library: $WASM_STD"
+# RIGSCOPE_WEB_LINT=1 (tests/web_page.rs): clippy's lints for the browser (web/check.sh's) fail the build.
+if [ "${RIGSCOPE_WEB_LINT:-0}" = 1 ]; then
+  web_lint
+  echo "== linting with $RUSTC_WORKSPACE_WRAPPER and web/clippy/clippy.toml"
+fi
 
 # wasm-bindgen's CLI must be exactly the version of the wasm-bindgen crate in Cargo.lock.
 want="$(grep -A1 '^name = "wasm-bindgen"$' Cargo.lock | sed -n 's/^version = "\(.*\)"/\1/p')"
