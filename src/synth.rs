@@ -5,6 +5,8 @@
 //! third party.
 
 #[cfg(any(test, feature = "testing"))]
+pub mod arm;
+#[cfg(any(test, feature = "testing"))]
 pub mod exports;
 
 use glam::{Quat, Vec3};

@@ -33,5 +33,6 @@ pub(crate) use sample::sample_clip_hinted;
 pub use sample::{sample_clip, sample_joint, sample_keys, sample_keys_eased, sample_track};
 pub use skin::{
     BoundsSkinner, skin_normal, skin_normals, skin_positions, skin_tangents, skinned_bounds, skinned_bounds_many,
+    spherical_points,
 };
 pub use trail::{MAX_TRAIL_FRAMES, Trail, motion_trail};

@@ -1,9 +1,13 @@
-//! Linear blend skinning on the CPU, for `pose --vertices`, computed bounds and checks. The renderer does the
-//! same on the GPU; this is the reference it is tested against.
+//! Skinning on the CPU, for `pose --vertices`, computed bounds, picking and checks: linear blend skinning, and
+//! the spherical (PMX SDEF) and dual-quaternion (PMX QDEF) blends a mesh's [`VertexBlend`] asks for. The
+//! renderer does the same on the GPU (shaders/skin.wgsl); this is the reference it is tested against.
+//!
+//! Every method gives each vertex one affine transform, so normals and tangents follow positions the same way
+//! whatever the method: the spherical and dual-quaternion transforms are rigid.
 
-use glam::{Mat3, Mat4, Vec3, Vec4};
+use glam::{Mat3, Mat4, Quat, Vec3, Vec4};
 
-use crate::scene::{FrameBounds, VertexStreams};
+use crate::scene::{BlendMethod, FrameBounds, SphericalBlend, VertexBlend, VertexStreams};
 
 /// The blended skinning matrix of one vertex, or `None` for an unskinned vertex (no influences or zero
 /// weight sum: it stays in the bind pose).
@@ -21,20 +25,138 @@ fn blend(joints: &[u32; 4], weights: &[f32; 4], palette: &[Mat4]) -> Option<Mat4
     (total != 0.0).then_some(m)
 }
 
+/// Vertex `i`'s skinning transform under `palette`, by its blend method; `None` leaves it in the bind pose.
+fn vertex_transform(
+    joints: &[u32; 4],
+    weights: &[f32; 4],
+    palette: &[Mat4],
+    blend_of: Option<&VertexBlend>,
+    i: usize,
+) -> Option<Mat4> {
+    match blend_of.map(|b| b.of(i)) {
+        Some((BlendMethod::Spherical(_), Some(s))) => {
+            spherical(joints, weights[0], s, palette).or_else(|| blend(joints, weights, palette))
+        }
+        Some((BlendMethod::DualQuaternion, _)) => dual_quaternion(joints, weights, palette),
+        _ => blend(joints, weights, palette),
+    }
+}
+
+/// The points a spherical vertex's joints carry, from its parameters and the first joint's weight `w0`: the
+/// centre `c` and the midpoints of `c` with R0 and R1 corrected so that their weighted mean is `c`, as
+/// MikuMikuDance's runtimes compute them (babylon-mmd's loader, saba). The GPU gets these three points.
+pub fn spherical_points(s: &SphericalBlend, w0: f32) -> [Vec3; 3] {
+    let w1 = 1.0 - w0;
+    let mean = s.r0 * w0 + s.r1 * w1;
+    let (r0, r1) = (s.c + s.r0 - mean, s.c + s.r1 - mean);
+    [s.c, (s.c + r0) * 0.5, (s.c + r1) * 0.5]
+}
+
+/// Spherical deformation (PMX SDEF) between joints 0 and 1 with weight `w0` on the first: the joints' rotations
+/// slerped by the second's weight turn the vertex about the centre, which goes where the two joints carry
+/// their corrected midpoints, weighted. `None` (blend linearly) when a joint is outside the palette, or when
+/// the first midpoint's x is exactly 0: babylon-mmd reads that as a vertex without SDEF parameters (an SDEF
+/// vertex written with all three points zero has it).
+fn spherical(joints: &[u32; 4], w0: f32, s: &SphericalBlend, palette: &[Mat4]) -> Option<Mat4> {
+    let (m0, m1) = (palette.get(joints[0] as usize)?, palette.get(joints[1] as usize)?);
+    let [c, p0, p1] = spherical_points(s, w0);
+    if p0.x == 0.0 {
+        return None;
+    }
+    let w1 = 1.0 - w0;
+    let rotation = Mat3::from_quat(slerp_short(rotation_of(m0), rotation_of(m1), w1));
+    let moved = m0.transform_point3(p0) * w0 + m1.transform_point3(p1) * w1;
+    Some(Mat4::from_mat3_translation(rotation, moved - rotation * c))
+}
+
+/// The rotation of a skinning matrix (MikuMikuDance's bones have no scale), normalised.
+fn rotation_of(m: &Mat4) -> Quat {
+    Quat::from_mat3(&Mat3::from_mat4(*m)).normalize()
+}
+
+/// Spherical interpolation from `a` to `b` by `t` along the shorter arc; nearly equal rotations interpolate
+/// linearly and renormalise (the shaders do the same, with the same threshold).
+fn slerp_short(a: Quat, b: Quat, t: f32) -> Quat {
+    let mut cos = a.dot(b);
+    let b = if cos < 0.0 {
+        cos = -cos;
+        -b
+    } else {
+        b
+    };
+    if cos > 0.999_999 {
+        return (a * (1.0 - t) + b * t).normalize();
+    }
+    let theta = cos.acos();
+    let sin = theta.sin();
+    a * (((1.0 - t) * theta).sin() / sin) + b * ((t * theta).sin() / sin)
+}
+
+/// Dual-quaternion skinning (PMX QDEF) over the four joints: each joint's rigid transform as a unit dual
+/// quaternion, signs turned to agree with the first, summed by weight and normalised. `None` when no joint
+/// with weight is in the palette.
+fn dual_quaternion(joints: &[u32; 4], weights: &[f32; 4], palette: &[Mat4]) -> Option<Mat4> {
+    let (mut real, mut dual) = (Quat::from_xyzw(0.0, 0.0, 0.0, 0.0), Quat::from_xyzw(0.0, 0.0, 0.0, 0.0));
+    let mut first: Option<Quat> = None;
+    for (&j, &w) in joints.iter().zip(weights) {
+        if w == 0.0 {
+            continue;
+        }
+        let m = palette.get(j as usize)?;
+        let q = rotation_of(m);
+        let t = m.w_axis.truncate();
+        let q = match first {
+            Some(f) if f.dot(q) < 0.0 => -q,
+            Some(_) => q,
+            None => {
+                first = Some(q);
+                q
+            }
+        };
+        // The translation part: t·q/2, with t as a pure quaternion.
+        let d = Quat::from_xyzw(t.x, t.y, t.z, 0.0) * q * 0.5;
+        real += q * w;
+        dual += d * w;
+    }
+    let len = real.length();
+    if first.is_none() || len == 0.0 || !len.is_finite() {
+        return None;
+    }
+    let (real, dual) = (real * (1.0 / len), dual * (1.0 / len));
+    // Translation: 2·dual·conj(real), its vector part.
+    let t = dual * real.conjugate() * 2.0;
+    Some(Mat4::from_mat3_translation(Mat3::from_quat(real), Vec3::new(t.x, t.y, t.z)))
+}
+
+/// Each vertex's skinning transform (`None`: bind pose), in order.
+fn transforms<'a>(vertices: &'a VertexStreams, palette: &'a [Mat4]) -> impl Iterator<Item = Option<Mat4>> + 'a {
+    let influences = vertices.joints.as_ref().zip(vertices.weights.as_ref()).filter(|_| !palette.is_empty());
+    let blend_of = vertices.blend.as_ref();
+    (0..vertices.len()).map(move |i| {
+        let (js, ws) = influences?;
+        vertex_transform(js.get(i)?, ws.get(i)?, palette, blend_of, i)
+    })
+}
+
 /// Skinned positions in the file's vertex order. Weights are used as stored (IQM bytes / 255), as engines do.
 pub fn skin_positions(vertices: &VertexStreams, palette: &[Mat4]) -> Vec<Vec3> {
     match (&vertices.joints, &vertices.weights) {
-        (Some(js), Some(ws)) if !palette.is_empty() => vertices
+        (Some(js), Some(ws)) if !palette.is_empty() && vertices.blend.is_none() => vertices
             .positions
             .iter()
             .zip(js.iter().zip(ws))
             .map(|(p, (j, w))| blend(j, w, palette).map_or(*p, |m| m.transform_point3(*p)))
             .collect(),
-        _ => vertices.positions.clone(),
+        _ => vertices
+            .positions
+            .iter()
+            .zip(transforms(vertices, palette))
+            .map(|(p, m)| m.map_or(*p, |m| m.transform_point3(*p)))
+            .collect(),
     }
 }
 
-/// Skinned normals: the inverse-transpose of each vertex's blended 3×3, renormalised.
+/// Skinned normals: the inverse-transpose of each vertex's 3×3, renormalised.
 pub fn skin_normals(vertices: &VertexStreams, palette: &[Mat4]) -> Option<Vec<Vec3>> {
     let normals = vertices.normals.as_ref()?;
     Some((0..normals.len()).filter_map(|i| skin_normal(vertices, palette, i)).collect())
@@ -45,22 +167,21 @@ pub fn skin_normal(vertices: &VertexStreams, palette: &[Mat4], i: usize) -> Opti
     let n = *vertices.normals.as_ref()?.get(i)?;
     let influence =
         vertices.joints.as_ref().zip(vertices.weights.as_ref()).and_then(|(js, ws)| Some((js.get(i)?, ws.get(i)?)));
-    Some(match influence.and_then(|(j, w)| blend(j, w, palette)) {
+    Some(match influence.and_then(|(j, w)| vertex_transform(j, w, palette, vertices.blend.as_ref(), i)) {
         Some(m) => (Mat3::from_mat4(m).inverse().transpose() * n).normalize_or_zero(),
         None => n,
     })
 }
 
-/// Skinned tangents: each vertex's blended 3×3 applied to the tangent's direction, renormalised; the
-/// handedness (`w`) is kept. `None` when the vertices have no tangents.
+/// Skinned tangents: each vertex's 3×3 applied to the tangent's direction, renormalised; the handedness
+/// (`w`) is kept. `None` when the vertices have no tangents.
 pub fn skin_tangents(vertices: &VertexStreams, palette: &[Mat4]) -> Option<Vec<Vec4>> {
     let tangents = vertices.tangents.as_ref()?;
-    let (Some(js), Some(ws)) = (&vertices.joints, &vertices.weights) else { return Some(tangents.clone()) };
     Some(
         tangents
             .iter()
-            .zip(js.iter().zip(ws))
-            .map(|(t, (j, w))| match blend(j, w, palette) {
+            .zip(transforms(vertices, palette))
+            .map(|(t, m)| match m {
                 Some(m) => (Mat3::from_mat4(m) * t.truncate()).normalize_or_zero().extend(t.w),
                 None => *t,
             })
@@ -144,7 +265,8 @@ impl<'a> BoundsSkinner<'a> {
 
     /// The bounds under each palette.
     pub fn bounds(&self, palettes: &[&[Mat4]]) -> Vec<Option<FrameBounds>> {
-        if palettes.iter().any(|p| p.len() != self.joints) {
+        // Spherical and dual-quaternion vertices have no shared matrix to blend once: each frame on its own.
+        if palettes.iter().any(|p| p.len() != self.joints) || self.vertices.blend.is_some() {
             return palettes.iter().map(|p| skinned_bounds(self.vertices, p)).collect();
         }
         let mut acc = vec![FrameAccumulator::new(); palettes.len()];

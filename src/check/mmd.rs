@@ -1,5 +1,4 @@
-//! Checks on a PMX/PMD model's rig and morphs: weights that don't sum to 1, SDEF vertices (blended linearly
-//! here), IK links that are not an ancestor chain, cyclic append relations, group morphs that contain
+//! Checks on a PMX/PMD model's rig and morphs: weights that don't sum to 1, IK links that are not an ancestor chain, cyclic append relations, group morphs that contain
 //! themselves, duplicate bone and morph names. Index ranges are the readers' own warnings.
 
 use std::collections::HashMap;
@@ -36,19 +35,6 @@ pub fn check(file: &str, scene: &Scene) -> Vec<Finding> {
             ));
         }
     }
-    if let Some(first) = mmd.sdef.first() {
-        out.push(finding(
-            file,
-            "pmx.vertex.sdef",
-            Place { vertex: Some(first.vertex as usize), ..Default::default() },
-            format!(
-                "{} SDEF vertices are skinned linearly (as BDEF2), not spherically (first: vertex {})",
-                mmd.sdef.len(),
-                first.vertex
-            ),
-        ));
-    }
-
     // IK: the first link is an ancestor of the target, each next link an ancestor of the one before.
     let is_ancestor = |a: usize, mut j: usize| {
         while let Some(p) = sk.joints.get(j).and_then(|x| x.parent) {

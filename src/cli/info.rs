@@ -151,7 +151,7 @@ fn mmd_text(o: &mut String, m: &MmdSummary) {
     );
     let _ = writeln!(
         o,
-        "    weights: {b1} BDEF1, {b2} BDEF2, {b4} BDEF4, {sdef} SDEF (blended linearly), {qdef} QDEF (as BDEF4)"
+        "    weights: {b1} BDEF1, {b2} BDEF2, {b4} BDEF4, {sdef} SDEF (spherical), {qdef} QDEF (dual quaternion)"
     );
     let _ = writeln!(
         o,

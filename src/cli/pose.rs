@@ -52,6 +52,10 @@ pub struct PoseArgs {
     /// bones (MikuMikuDance's CCD, the default, can leave a nearly straight leg a few millimetres short).
     #[arg(long)]
     pub plant_feet: bool,
+    /// Skin every vertex by linear blending, PMX's SDEF (spherical) and QDEF (dual-quaternion) vertices too:
+    /// what an engine without them would show.
+    #[arg(long)]
+    pub linear_skinning: bool,
     /// Simulate the model's rigid bodies (PMX, PMD) as the window does: from a reset at the first frame asked
     /// for (or at --frame), then forward at the fixed step.
     #[arg(long)]
@@ -157,7 +161,10 @@ pub fn select(
 }
 
 pub fn run(args: &PoseArgs) -> Result<(), CliError> {
-    let (scene, _reports) = load_with_attachments(&args.file, &args.attach)?;
+    let (mut scene, _reports) = load_with_attachments(&args.file, &args.attach)?;
+    if args.linear_skinning {
+        scene.vertices.blend = None;
+    }
     if args.frames.is_some() || args.physics {
         return run_frames(args, &scene);
     }

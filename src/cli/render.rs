@@ -123,6 +123,10 @@ pub struct RenderArgs {
     /// bones (as `pose --plant-feet`).
     #[arg(long)]
     pub plant_feet: bool,
+    /// Skin every vertex by linear blending, PMX's SDEF (spherical) and QDEF (dual-quaternion) vertices too:
+    /// what an engine without them would show.
+    #[arg(long)]
+    pub linear_skinning: bool,
     /// Light a MikuMikuDance model with MikuMikuDance's default light and self-shadow even where an attached
     /// motion keys them (by default the motion's light keys colour and turn it, its self-shadow keys set the
     /// self-shadow's mode and distance).
@@ -338,7 +342,10 @@ fn base_overlays(
 /// file has loaded, and kept in `headless` for later renders.
 fn render_file(args: &RenderArgs, parsed: &Parsed, headless: &mut Option<Headless>) -> Result<(), CliError> {
     let Parsed { size, sheet, background } = *parsed;
-    let (scene, _reports) = load_with_attachments(&args.file, &args.attach)?;
+    let (mut scene, _reports) = load_with_attachments(&args.file, &args.attach)?;
+    if args.linear_skinning {
+        scene.vertices.blend = None;
+    }
     let selection = select(&scene, args.anim.as_deref(), args.frame, args.time, args.default_fps)?;
     if sheet.is_some() && selection.is_none() {
         return Err(CliError::usage("--sheet needs an animation, and the file has none"));

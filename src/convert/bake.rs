@@ -9,7 +9,7 @@ use crate::scene::{
 
 /// Bakes and turns `scene` for an Inter-Quake encoder; returns notes on what changed, for the user.
 pub fn for_inter_quake(scene: &mut Scene) -> Vec<String> {
-    let mut notes = Vec::new();
+    let mut notes: Vec<String> = blended_linearly(scene, "the Inter-Quake formats").into_iter().collect();
     let baked = bake_constraints(scene);
     if baked > 0 {
         notes.push(format!(
@@ -22,6 +22,18 @@ pub fn for_inter_quake(scene: &mut Scene) -> Vec<String> {
         notes.push(format!("turned from {from} up to the Inter-Quake axes (Z up, front toward -Y)"));
     }
     notes
+}
+
+/// Drops the scene's spherical and dual-quaternion blending (the Inter-Quake formats and glTF skin linearly):
+/// their vertices keep their bones and weights. The note says how many, for the user.
+fn blended_linearly(scene: &mut Scene, format: &str) -> Option<String> {
+    let (spherical, dual) = scene.vertices.blend.take()?.counts();
+    (spherical + dual > 0).then(|| {
+        format!(
+            "{spherical} SDEF (spherical) and {dual} QDEF (dual-quaternion) vertices written with their bones and \
+             weights: {format} blend them linearly"
+        )
+    })
 }
 
 /// Replaces each keyed clip of a scene with constraints or bone morphs by its frames as [`Pose::update_scene`]
@@ -96,7 +108,7 @@ fn evaluate(
 /// notes on what changed.
 pub fn for_gltf(scene: &mut Scene, bake_fps: Option<f32>, physics: bool) -> Vec<String> {
     let physics = physics && crate::physics::Rig::of_scene(scene).is_some();
-    let mut notes = Vec::new();
+    let mut notes: Vec<String> = blended_linearly(scene, "glTF").into_iter().collect();
     let bounds = scene.clips.iter().filter(|c| c.bounds.is_some()).count();
     if bounds > 0 {
         notes.push(format!("dropped the stored per-frame bounds of {bounds} animation(s): glTF has none"));

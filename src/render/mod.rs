@@ -21,6 +21,7 @@
 //! frame `ViewState::prepare(...)` (uploads the palette and overlay lines) and `ViewState::paint(...)` into a
 //! render pass, or `Renderer::render(...)`, which does both with a cleared pass of its own.
 
+mod blend;
 mod camera;
 mod data_texture;
 mod encode;
@@ -110,7 +111,8 @@ pub struct Renderer {
 }
 
 /// Bind group layouts: 0 the view uniforms and the view's self-shadow map, 1 the skinning palette, 2 a draw's
-/// texture, sampler and parameters (UV transform, lighting, alpha). The self-shadow pass, which writes the map,
+/// texture, sampler and parameters (UV transform, lighting, alpha), 3 the model's vertex data (morph offsets
+/// and weights, blend methods). The self-shadow pass, which writes the map,
 /// binds `view_uniforms` (the uniforms alone) as its group 0.
 pub(crate) struct Layouts {
     pub view: wgpu::BindGroupLayout,
@@ -160,8 +162,8 @@ impl Renderer {
     }
 }
 
-/// Why an adapter can't run this renderer, or `Ok`: the vertex stage reads the palette and the morphs from two
-/// textures and a material's fragment stage samples four (and the self-shadow map), which every WebGPU, Vulkan,
+/// Why an adapter can't run this renderer, or `Ok`: the vertex stage reads the palette, the morphs and the blend
+/// methods from three textures and a material's fragment stage samples four (and the self-shadow map), which every WebGPU, Vulkan,
 /// Metal, DX12 and WebGL2 adapter allows (WebGL2 guarantees 16 per stage).
 pub fn check_adapter(adapter: &wgpu::Adapter) -> Result<(), String> {
     let limits = adapter.limits();
@@ -235,7 +237,14 @@ impl Layouts {
             })
         };
         let palette = data("rigscope palette", wgpu::TextureSampleType::Float { filterable: false });
-        let morphs = data("rigscope morphs", wgpu::TextureSampleType::Uint);
+        // Group 3, the vertex data of a model: its morphs (binding 0) and its vertices' blend methods (1).
+        let morphs = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("rigscope vertex data"),
+            entries: &[
+                data_texture::layout_entry(wgpu::TextureSampleType::Uint),
+                wgpu::BindGroupLayoutEntry { binding: 1, ..data_texture::layout_entry(wgpu::TextureSampleType::Uint) },
+            ],
+        });
         let material = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
             label: Some("rigscope material"),
             entries: &[

@@ -171,6 +171,7 @@ impl GpuModel {
         let materials = upload_materials(renderer, scene, textures);
         let draws = upload_draws(renderer, scene, &materials);
 
+        let blend = super::blend::GpuBlend::upload(renderer, v);
         let palette_len = scene.skeleton.len().max(1);
         let (palette, palette_group) = palette_buffer(renderer, palette_len, "palette");
         static NEXT_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
@@ -185,7 +186,7 @@ impl GpuModel {
             palette,
             palette_len,
             palette_group,
-            morphs: super::morph::GpuMorphs::upload(renderer, &scene.morphs, n),
+            morphs: super::morph::GpuMorphs::upload(renderer, &scene.morphs, n, blend),
             material_morphs: crate::anim::material_morphs(&scene.morphs),
             base_colors: scene.materials.iter().map(|m| m.color.unwrap_or(Vec4::ONE)).collect(),
             light_parts: crate::anim::light_parts(scene),
@@ -202,6 +203,7 @@ impl GpuModel {
                 tangents: v.tangents.clone(),
                 joints: v.joints.clone(),
                 weights: v.weights.clone(),
+                blend: v.blend.clone(),
                 ..Default::default()
             },
             flipped,

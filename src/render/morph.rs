@@ -17,6 +17,8 @@ const ENTRY_WORDS: usize = 6;
 /// A scene's morph offsets on the GPU and the bind group that reads them.
 pub(crate) struct GpuMorphs {
     words: DataTexture,
+    /// The blend methods the bind group also reads (kept with it).
+    _blend: super::blend::GpuBlend,
     pub(crate) group: wgpu::BindGroup,
     /// The slot of each scene morph that moves vertices or texture coordinates.
     slot_of_morph: Vec<Option<u32>>,
@@ -71,7 +73,13 @@ fn layout(morphs: &[Morph], vertices: usize) -> (Vec<u32>, Vec<Option<u32>>) {
 }
 
 impl GpuMorphs {
-    pub(crate) fn upload(renderer: &Renderer, morphs: &[Morph], vertices: usize) -> GpuMorphs {
+    /// Uploads `morphs` over `vertices` vertices; the bind group (group 3) also binds the model's blend methods.
+    pub(crate) fn upload(
+        renderer: &Renderer,
+        morphs: &[Morph],
+        vertices: usize,
+        blend: super::blend::GpuBlend,
+    ) -> GpuMorphs {
         let (words, slot_of_morph) = layout(morphs, vertices);
         let slots = words[1] as usize;
         let texture = DataTexture::new(renderer, "morphs", wgpu::TextureFormat::R32Uint, words.len());
@@ -79,13 +87,13 @@ impl GpuMorphs {
         let group = renderer.device.create_bind_group(&wgpu::BindGroupDescriptor {
             label: Some("morphs"),
             layout: &renderer.layouts.morphs,
-            entries: &[wgpu::BindGroupEntry {
-                binding: 0,
-                resource: wgpu::BindingResource::TextureView(&texture.view),
-            }],
+            entries: &[
+                wgpu::BindGroupEntry { binding: 0, resource: wgpu::BindingResource::TextureView(&texture.view) },
+                wgpu::BindGroupEntry { binding: 1, resource: wgpu::BindingResource::TextureView(&blend.words.view) },
+            ],
         });
         let written = std::cell::RefCell::new(vec![0.0; slots]);
-        GpuMorphs { words: texture, group, slot_of_morph, slots, written }
+        GpuMorphs { words: texture, _blend: blend, group, slot_of_morph, slots, written }
     }
 
     /// Writes the weights of the vertex and UV morphs from `weights` (effective, one per scene morph; missing

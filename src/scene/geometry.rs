@@ -38,6 +38,60 @@ pub struct VertexStreams {
     /// (corners of one IQE `vp` with different generated normals, RSM faces with their own normals). `None`
     /// means the vertices are the file's, in its order. Every file vertex appears at least once.
     pub source: Option<Vec<u32>>,
+    /// How vertices blend their joints where that is not linear blend skinning (PMX's SDEF and QDEF). `None`:
+    /// every vertex blends linearly.
+    pub blend: Option<VertexBlend>,
+}
+
+/// How each vertex blends its joints, for meshes where some don't blend linearly.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct VertexBlend {
+    /// One per vertex (a missing one is linear).
+    pub methods: Vec<BlendMethod>,
+    /// The spherical vertices' parameters, indexed by [`BlendMethod::Spherical`].
+    pub spherical: Vec<SphericalBlend>,
+}
+
+impl VertexBlend {
+    /// Vertex `i`'s method and, for a spherical one, its parameters.
+    pub fn of(&self, i: usize) -> (BlendMethod, Option<&SphericalBlend>) {
+        let method = self.methods.get(i).copied().unwrap_or(BlendMethod::Linear);
+        let spherical = match method {
+            BlendMethod::Spherical(k) => self.spherical.get(k as usize),
+            _ => None,
+        };
+        (method, spherical)
+    }
+
+    /// Vertices blended spherically and by dual quaternions.
+    pub fn counts(&self) -> (usize, usize) {
+        let spherical = self.methods.iter().filter(|m| matches!(m, BlendMethod::Spherical(_))).count();
+        let dual = self.methods.iter().filter(|m| **m == BlendMethod::DualQuaternion).count();
+        (spherical, dual)
+    }
+}
+
+/// How one vertex blends its joints.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum BlendMethod {
+    /// The weighted sum of its joints' skinning matrices (linear blend skinning).
+    #[default]
+    Linear,
+    /// Spherical deformation between its first two joints (PMX SDEF): the two joints' rotations slerped by the
+    /// second's weight, turning the vertex about a centre; its parameters are `spherical[k]`.
+    Spherical(u32),
+    /// The weighted sum of its joints' transforms as unit dual quaternions (PMX QDEF): rigid, so a twist
+    /// keeps its volume.
+    DualQuaternion,
+}
+
+/// A spherically blended vertex's parameters as the file gives them, in bind-pose model space: the centre of
+/// rotation `c` and the two joints' reference points `r0`, `r1`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SphericalBlend {
+    pub c: glam::Vec3,
+    pub r0: glam::Vec3,
+    pub r1: glam::Vec3,
 }
 
 impl VertexStreams {

@@ -202,15 +202,6 @@ impl PhysicsJoint {
     }
 }
 
-/// An SDEF vertex: blended linearly by the renderer, its spherical parameters kept.
-#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
-pub struct SdefVertex {
-    pub vertex: u32,
-    pub c: Vec3,
-    pub r0: Vec3,
-    pub r1: Vec3,
-}
-
 /// Vertices per weight kind: BDEF1, BDEF2, BDEF4, SDEF, QDEF.
 pub type WeightKindCounts = [usize; 5];
 
@@ -226,8 +217,8 @@ pub struct MmdInfo {
     pub additional_uvs: u8,
     /// Index sizes in bytes: vertex, texture, material, bone, morph, rigid body (PMD: fixed sizes).
     pub index_sizes: [u8; 6],
+    /// SDEF and QDEF vertices are in the scene's vertex streams as [`super::VertexBlend`].
     pub weight_kinds: WeightKindCounts,
-    pub sdef: Vec<SdefVertex>,
     /// Per vertex: edge scale (PMX) or 0/1 from PMD's edge flag (1 draws the edge).
     pub edge_scale: Vec<f32>,
     /// The texture table (PMX) or the textures the materials name (PMD).

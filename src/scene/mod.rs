@@ -28,14 +28,14 @@ pub use clip::{
 };
 pub use constraint::{AngleLimits, Append, Constraints, IkChain, IkLink, JointDeform};
 pub use geometry::{
-    AlphaMode, CustomStream, Material, Mesh, Outline, SphereBlend, SphereMap, TextureSearch, ToonRamp, UV_IDENTITY,
-    UvAnimation, UvChannel, UvChannelKind, VertexStreams,
+    AlphaMode, BlendMethod, CustomStream, Material, Mesh, Outline, SphereBlend, SphereMap, SphericalBlend,
+    TextureSearch, ToonRamp, UV_IDENTITY, UvAnimation, UvChannel, UvChannelKind, VertexBlend, VertexStreams,
 };
 pub use image::EmbeddedImage;
 pub use light::{Light, LightKey, LightTrack, MMD_DEFAULT_LIGHT, MMD_DEFAULT_SELF_SHADOW, SelfShadow, ShadowKey};
 pub use mmd::{
     BoneTail, DisplayFrame, DisplayItem, MmdBone, MmdEncoding, MmdInfo, MmdMaterial, PhysicsJoint, RigidBody,
-    SdefVertex, SphereMode, Toon, WeightKindCounts, bone_flags, material_flags,
+    SphereMode, Toon, WeightKindCounts, bone_flags, material_flags,
 };
 pub use morph::{
     BoneOffset, ImpulseOffset, MMD_LIGHT, MaterialOffset, MaterialOp, Morph, MorphKind, MorphPanel, MorphWeight,

@@ -55,6 +55,7 @@ pub fn build(mut p: Parser, file_len: usize) -> Result<Scene, LoadError> {
         custom,
         outline: None,
         source,
+        blend: None,
     };
 
     let mut meta = Metadata::new(Format::Iqe, "");

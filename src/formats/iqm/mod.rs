@@ -345,6 +345,7 @@ fn vertex_streams(arrays: &[KeptArray], needs_positions: bool) -> Result<VertexS
         custom: Vec::new(),
         outline: None,
         source: None,
+        blend: None,
     };
     for a in arrays.iter().filter(|a| a.kind >= CUSTOM) {
         streams.custom.push(crate::scene::CustomStream {

@@ -114,7 +114,6 @@ pub fn build(raw: RawModel) -> Result<Scene, LoadError> {
         additional_uvs: 0,
         index_sizes: [2, 1, 4, 2, 2, 4],
         weight_kinds: [0, nv, 0, 0, 0],
-        sdef: Vec::new(),
         edge_scale: raw.vertices.iter().map(|v| if v.no_edge == 0 { 1.0 } else { 0.0 }).collect(),
         textures,
         materials: mmd_materials,

@@ -10,9 +10,9 @@ use super::vertex::RawVertex;
 use crate::error::LoadError;
 use crate::formats::mmd_common::{self, Body, BoneIn, Rig, Rules, Warnings};
 use crate::scene::{
-    Append, BoneOffset, Constraints, CustomStream, DisplayFrame, Format, IkChain, IkLink, ImpulseOffset, JointDeform,
-    MaterialOffset, Metadata, MmdBone, MmdInfo, Morph, MorphKind, MorphWeight, PhysicsJoint, RigidBody, Scene,
-    SdefVertex, UvOffset, VertexOffset, VertexStreams, bone_flags as bf,
+    Append, BlendMethod, BoneOffset, Constraints, CustomStream, DisplayFrame, Format, IkChain, IkLink, ImpulseOffset,
+    JointDeform, MaterialOffset, Metadata, MmdBone, MmdInfo, Morph, MorphKind, MorphWeight, PhysicsJoint, RigidBody,
+    Scene, SphericalBlend, UvOffset, VertexBlend, VertexOffset, VertexStreams, bone_flags as bf,
 };
 
 const RULES: Rules = Rules {
@@ -83,7 +83,6 @@ pub fn build(raw: RawModel) -> Result<Scene, LoadError> {
         additional_uvs: h.additional_uvs,
         index_sizes: h.sizes,
         weight_kinds: vertex_facts.kinds,
-        sdef: vertex_facts.sdef,
         edge_scale: vertex_facts.edge_scale,
         textures: raw.textures,
         materials: mmd_materials,
@@ -99,26 +98,23 @@ pub fn build(raw: RawModel) -> Result<Scene, LoadError> {
     Ok(mmd_common::scene(meta, body, info))
 }
 
-/// What the vertices say that the streams don't carry: weight kinds counted, SDEF parameters, edge scales.
+/// What the vertices say that the streams don't carry: weight kinds counted, edge scales.
 struct VertexFacts {
     kinds: [usize; 5],
-    sdef: Vec<SdefVertex>,
     edge_scale: Vec<f32>,
 }
 
-/// The vertex streams (additional UVs as custom streams `uv1`…`uv4`, SDEF and QDEF weights blended linearly).
+/// The vertex streams (additional UVs as custom streams `uv1`…`uv4`; SDEF and QDEF vertices as the streams'
+/// [`VertexBlend`], their joints and weights as BDEF2's and BDEF4's).
 fn vertices(raw: &RawModel, joint_of: &[usize], w: &mut Warnings) -> (VertexStreams, VertexFacts) {
     let nv = raw.vertices.len();
     let mut extra: Vec<Vec<f32>> = vec![Vec::with_capacity(nv * 4); usize::from(raw.header.additional_uvs)];
-    let mut facts = VertexFacts { kinds: [0; 5], sdef: Vec::new(), edge_scale: Vec::with_capacity(nv) };
-    for (i, v) in raw.vertices.iter().enumerate() {
+    let mut facts = VertexFacts { kinds: [0; 5], edge_scale: Vec::with_capacity(nv) };
+    for v in &raw.vertices {
         for (k, e) in extra.iter_mut().enumerate() {
             e.extend_from_slice(&v.additional[k].to_array());
         }
         facts.kinds[v.weights.kind()] += 1;
-        if let super::vertex::Weights::Sdef(_, _, [c, r0, r1]) = v.weights {
-            facts.sdef.push(SdefVertex { vertex: i as u32, c, r0, r1 });
-        }
         facts.edge_scale.push(v.edge_scale);
     }
     let (joints, weights) =
@@ -135,9 +131,30 @@ fn vertices(raw: &RawModel, joint_of: &[usize], w: &mut Warnings) -> (VertexStre
             .enumerate()
             .map(|(k, data)| CustomStream { name: format!("uv{}", k + 1), components: 4, data })
             .collect(),
+        blend: (facts.kinds[3] + facts.kinds[4] > 0).then(|| blend(&raw.vertices, joint_of)),
         ..Default::default()
     };
     (streams, facts)
+}
+
+/// SDEF vertices blend spherically and QDEF vertices by dual quaternions when their bones are bones; a vertex
+/// naming a bone past the bone count blends linearly what remains, as the other kinds do.
+fn blend(vertices: &[super::RawVertex], joint_of: &[usize]) -> VertexBlend {
+    use super::vertex::Weights;
+    let bone = |b: &Option<usize>| b.is_some_and(|b| b < joint_of.len());
+    let mut out = VertexBlend { methods: Vec::with_capacity(vertices.len()), spherical: Vec::new() };
+    for v in vertices {
+        let method = match v.weights {
+            Weights::Sdef(b, _, [c, r0, r1]) if b.iter().all(bone) => {
+                out.spherical.push(SphericalBlend { c, r0, r1 });
+                BlendMethod::Spherical(out.spherical.len() as u32 - 1)
+            }
+            Weights::Qdef(b, _) if b.iter().any(bone) => BlendMethod::DualQuaternion,
+            _ => BlendMethod::Linear,
+        };
+        out.methods.push(method);
+    }
+    out
 }
 
 /// IK chains and append relations with their indices checked, and each bone's facts in file order.

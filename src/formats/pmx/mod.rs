@@ -1,7 +1,7 @@
 //! PMX 2.0 and 2.1 (MikuMikuDance models as PMXEditor writes them).
 //!
-//! Both text encodings, additional UVs, index sizes 1/2/4, every weight kind (SDEF blended linearly with its
-//! parameters kept in [`crate::scene::MmdInfo::sdef`], QDEF as BDEF4), materials, bones with every flag, morphs of
+//! Both text encodings, additional UVs, index sizes 1/2/4, every weight kind (SDEF and QDEF as the vertex
+//! streams' [`crate::scene::VertexBlend`]: spherical and dual-quaternion skinning), materials, bones with every flag, morphs of
 //! every kind, display frames, rigid bodies and joints. A 2.1 file with soft bodies is refused (they are
 //! neither simulated nor listed). The model stays in the file's left-handed Y-up space
 //! ([`crate::scene::UpAxis::YLeftHanded`]).
