@@ -114,20 +114,16 @@ const IDENTITY = mat4x4<f32>(
 );
 
 fn blend(joints: vec4<u32>, weights: vec4<f32>) -> mat4x4<f32> {
-    let size = textureDimensions(palette);
-    let n = min(u32(palette_texel(0u).x), (size.x * size.y - 2u) / 4u);
     var m = mat4x4<f32>(vec4<f32>(0.0), vec4<f32>(0.0), vec4<f32>(0.0), vec4<f32>(0.0));
     var total = 0.0;
     for (var k = 0u; k < 4u; k++) {
         let w = weights[k];
         if w != 0.0 {
-            let j = joints[k];
-            if j >= n {
+            let j = joint_matrix(joints[k]);
+            if !j.ok {
                 return IDENTITY;
             }
-            let at = 2u + 4u * j;
-            let matrix = mat4x4<f32>(palette_texel(at), palette_texel(at + 1u), palette_texel(at + 2u), palette_texel(at + 3u));
-            m += matrix * w;
+            m += j.m * w;
             total += w;
         }
     }

@@ -79,6 +79,16 @@ fn ring_radii(points: &[Vec3]) -> Vec<(f32, f32)> {
         .collect()
 }
 
+/// Every ring keeps the tube's radius about its centre, within 1e-5 H: the vertices moved rigidly.
+fn assert_round(radii: &[(f32, f32)], what: &str) {
+    for (ring, (hi, lo)) in radii.iter().enumerate() {
+        assert!(
+            (hi - ARM_RADIUS).abs() < 1e-5 * H && (lo - ARM_RADIUS).abs() < 1e-5 * H,
+            "{what} ring {ring}: {lo}..{hi}"
+        );
+    }
+}
+
 #[test]
 fn the_arm_reads_back_with_its_blend_methods() {
     for (blend, method) in [
@@ -140,12 +150,7 @@ fn sdef_keeps_the_elbow_round_where_linear_pinches_it() {
     let sdef = ring_radii(&skin_positions(&spherical.vertices, &pose.palette));
     let lbs = ring_radii(&skin_positions(&linear.vertices, &pose.palette));
     assert_eq!(sdef.len(), RINGS);
-    for (ring, ((hi, lo), _)) in sdef.iter().zip(&lbs).enumerate() {
-        assert!(
-            (hi - ARM_RADIUS).abs() < 1e-5 * H && (lo - ARM_RADIUS).abs() < 1e-5 * H,
-            "SDEF ring {ring}: {lo}..{hi}"
-        );
-    }
+    assert_round(&sdef, "SDEF");
     // Halfway through the blend (x 1.0, w 0.5) linear blending averages two frames 90° apart: the ring is
     // squashed to cos 45° of its radius across the bend.
     let (_, lo) = lbs[10];
@@ -167,12 +172,7 @@ fn qdef_keeps_a_twisted_forearm_round() {
     let pose = bent(&dual, Quat::from_rotation_x(90f32.to_radians()));
     let dqs = ring_radii(&skin_positions(&dual.vertices, &pose.palette));
     let lbs = ring_radii(&skin_positions(&linear.vertices, &pose.palette));
-    for (ring, (hi, lo)) in dqs.iter().enumerate() {
-        assert!(
-            (hi - ARM_RADIUS).abs() < 1e-5 * H && (lo - ARM_RADIUS).abs() < 1e-5 * H,
-            "QDEF ring {ring}: {lo}..{hi}"
-        );
-    }
+    assert_round(&dqs, "QDEF");
     let (_, lo) = lbs[10];
     assert!((lo - ARM_RADIUS * 45f32.to_radians().cos()).abs() < 0.01 * ARM_RADIUS, "linear twisted ring: {lo}");
     // A pure twist about the bone's axis: the blend of the unit quaternion and the 90° one, weighted w0 and

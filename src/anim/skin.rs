@@ -128,32 +128,25 @@ fn dual_quaternion(joints: &[u32; 4], weights: &[f32; 4], palette: &[Mat4]) -> O
     Some(Mat4::from_mat3_translation(Mat3::from_quat(real), Vec3::new(t.x, t.y, t.z)))
 }
 
+/// Vertex `i`'s skinning transform (`None`: bind pose, or no such vertex).
+fn transform_of(vertices: &VertexStreams, palette: &[Mat4], i: usize) -> Option<Mat4> {
+    let (js, ws) = vertices.joints.as_ref().zip(vertices.weights.as_ref())?;
+    vertex_transform(js.get(i)?, ws.get(i)?, palette, vertices.blend.as_ref(), i)
+}
+
 /// Each vertex's skinning transform (`None`: bind pose), in order.
 fn transforms<'a>(vertices: &'a VertexStreams, palette: &'a [Mat4]) -> impl Iterator<Item = Option<Mat4>> + 'a {
-    let influences = vertices.joints.as_ref().zip(vertices.weights.as_ref()).filter(|_| !palette.is_empty());
-    let blend_of = vertices.blend.as_ref();
-    (0..vertices.len()).map(move |i| {
-        let (js, ws) = influences?;
-        vertex_transform(js.get(i)?, ws.get(i)?, palette, blend_of, i)
-    })
+    (0..vertices.len()).map(move |i| transform_of(vertices, palette, i))
 }
 
 /// Skinned positions in the file's vertex order. Weights are used as stored (IQM bytes / 255), as engines do.
 pub fn skin_positions(vertices: &VertexStreams, palette: &[Mat4]) -> Vec<Vec3> {
-    match (&vertices.joints, &vertices.weights) {
-        (Some(js), Some(ws)) if !palette.is_empty() && vertices.blend.is_none() => vertices
-            .positions
-            .iter()
-            .zip(js.iter().zip(ws))
-            .map(|(p, (j, w))| blend(j, w, palette).map_or(*p, |m| m.transform_point3(*p)))
-            .collect(),
-        _ => vertices
-            .positions
-            .iter()
-            .zip(transforms(vertices, palette))
-            .map(|(p, m)| m.map_or(*p, |m| m.transform_point3(*p)))
-            .collect(),
-    }
+    vertices
+        .positions
+        .iter()
+        .zip(transforms(vertices, palette))
+        .map(|(p, m)| m.map_or(*p, |m| m.transform_point3(*p)))
+        .collect()
 }
 
 /// Skinned normals: the inverse-transpose of each vertex's 3×3, renormalised.
@@ -165,9 +158,7 @@ pub fn skin_normals(vertices: &VertexStreams, palette: &[Mat4]) -> Option<Vec<Ve
 /// Vertex `i`'s skinned normal, as [`skin_normals`] computes it; `None` without normals or past the end.
 pub fn skin_normal(vertices: &VertexStreams, palette: &[Mat4], i: usize) -> Option<Vec3> {
     let n = *vertices.normals.as_ref()?.get(i)?;
-    let influence =
-        vertices.joints.as_ref().zip(vertices.weights.as_ref()).and_then(|(js, ws)| Some((js.get(i)?, ws.get(i)?)));
-    Some(match influence.and_then(|(j, w)| vertex_transform(j, w, palette, vertices.blend.as_ref(), i)) {
+    Some(match transform_of(vertices, palette, i) {
         Some(m) => (Mat3::from_mat4(m).inverse().transpose() * n).normalize_or_zero(),
         None => n,
     })
