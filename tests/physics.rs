@@ -512,6 +512,9 @@ fn check_names_what_the_simulation_cannot_use() {
     {
         assert!(text.contains(rule), "{rule} missing from:\n{text}");
     }
+    // A body's finding names the body (the window's Problems list selects it).
+    let massless = text.lines().find(|l| l.contains("mmd.body.mass")).unwrap_or_default();
+    assert!(massless.contains("rigid body 3:"), "{massless}");
     // The clean fixtures and the corpus character raise none of them.
     let clean = dir.join("clean.pmx");
     std::fs::write(&clean, fixtures::chain3().to_bytes()).unwrap();

@@ -208,13 +208,9 @@ fn apply_to_document_inner(doc: &mut Document, action: Action) {
         Action::SetIkFinish(finish) => doc.set_ik_finish(finish),
         Action::ResetPhysics => doc.reset_physics(),
         Action::SelectBody(b) => {
-            let mmd = doc.model.scene.mmd.as_deref();
-            let body = b.filter(|&b| mmd.is_some_and(|m| b < m.rigid_bodies.len()));
             // The body's bone is selected with it (its keys on the timeline, its facts in the Inspector).
-            let joint = body
-                .and_then(|b| mmd.and_then(|m| m.bones.get(m.rigid_bodies[b].bone?)))
-                .map(|bone| bone.joint)
-                .filter(|&j| j < doc.model.scene.skeleton.len());
+            let found = b.and_then(|b| Some((b, doc.body_bone(b)?)));
+            let (body, joint) = (found.map(|(b, _)| b), found.and_then(|(_, j)| j));
             doc.selection = Selection { joint, body, curve: doc.selection.curve, ..Selection::default() };
         }
         Action::SetMmdAxes(on) => doc.set_mmd_axes(on),

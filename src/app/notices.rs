@@ -132,8 +132,8 @@ pub fn toasts(ctx: &egui::Context, notices: &[Notice]) {
 }
 
 /// The Inspector's Problems tab: everything that failed since the last Clear, then what `check` finds in the
-/// open files, grouped by severity. A finding that points at a frame, a joint, a mesh or a vertex is a link that
-/// selects it and moves the playhead to its frame.
+/// open files, grouped by severity. A finding that points at a frame, a joint, a mesh, a vertex or a rigid body is
+/// a link that selects it and moves the playhead to its frame.
 pub fn problems_list(ui: &mut egui::Ui, problems: &[Problem], findings: &[Finding], out: &mut Vec<Action>) {
     if problems.is_empty() && findings.is_empty() {
         ui.weak("No problems.");
@@ -162,7 +162,12 @@ pub fn problems_list(ui: &mut egui::Ui, problems: &[Problem], findings: &[Findin
                         format!("[{}] {place}: {}", f.rule, f.message)
                     };
                     let p = &f.place;
-                    if p.clip.is_some() || p.joint.is_some() || p.mesh.is_some() || p.vertex.is_some() {
+                    if p.clip.is_some()
+                        || p.joint.is_some()
+                        || p.mesh.is_some()
+                        || p.vertex.is_some()
+                        || p.body.is_some()
+                    {
                         if ui.link(text).on_hover_text("Show it").clicked() {
                             out.push(Action::GoToFinding(i));
                         }

@@ -40,6 +40,9 @@ pub struct Place {
     pub vertex: Option<usize>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub triangle: Option<usize>,
+    /// An MMD rigid body, by its index in the file.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub body: Option<usize>,
     /// With `clip`: the frame within that animation.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub clip: Option<usize>,
@@ -70,6 +73,7 @@ impl Place {
             ("joint", self.joint),
             ("triangle", self.triangle),
             ("vertex", self.vertex),
+            ("rigid body", self.body),
             ("animation", self.clip),
         ];
         for (what, v) in named {

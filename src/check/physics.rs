@@ -10,8 +10,10 @@ use super::{Finding, Place, Severity};
 use crate::physics::{PhysicsSettings, Rig, Shape, Simulation};
 use crate::scene::Scene;
 
-fn finding(file: &str, rule: &str, joint: Option<usize>, message: String) -> Finding {
-    let place = Place { joint, ..Default::default() };
+/// A finding on rigid body `body` (its index in the file; the Problems list selects it) or on the rig as a whole,
+/// placed at the bone `joint` it rides on.
+fn finding(file: &str, rule: &str, (joint, body): (Option<usize>, Option<usize>), message: String) -> Finding {
+    let place = Place { joint, body, ..Default::default() };
     Finding { file: file.to_string(), rule: rule.to_string(), severity: Severity::Warning, place, message }
 }
 
@@ -25,7 +27,7 @@ pub fn check(file: &str, scene: &Scene) -> Vec<Finding> {
             out.push(finding(
                 file,
                 "mmd.body.bone_missing",
-                None,
+                (None, Some(i)),
                 format!(
                     "rigid body {i} \"{}\" is on bone {b}, which doesn't exist; it stays where the file puts it",
                     r.name
@@ -36,7 +38,7 @@ pub fn check(file: &str, scene: &Scene) -> Vec<Finding> {
             out.push(finding(
                 file,
                 "mmd.body.zero_size",
-                joint,
+                (joint, Some(i)),
                 format!(
                     "rigid body {i} \"{}\" has no size (shape {}, size {:?}); it can't touch anything",
                     r.name,
@@ -49,7 +51,7 @@ pub fn check(file: &str, scene: &Scene) -> Vec<Finding> {
             out.push(finding(
                 file,
                 "mmd.body.mass",
-                joint,
+                (joint, Some(i)),
                 format!(
                     "rigid body {i} \"{}\" is simulated but its mass is {}; it follows its bone instead",
                     r.name, r.mass
@@ -62,14 +64,14 @@ pub fn check(file: &str, scene: &Scene) -> Vec<Finding> {
             [Some(a), Some(b)] if a < n && b < n && a == b => out.push(finding(
                 file,
                 "mmd.joint.self",
-                None,
+                (None, Some(a)),
                 format!("joint {k} \"{}\" links rigid body {a} to itself; it is ignored", j.name),
             )),
             [Some(a), Some(b)] if a < n && b < n => {}
             bodies => out.push(finding(
                 file,
                 "mmd.joint.body_missing",
-                None,
+                (None, None),
                 format!(
                     "joint {k} \"{}\" links rigid bodies {:?}, of {n}; it is ignored",
                     j.name,
@@ -87,7 +89,7 @@ pub fn check(file: &str, scene: &Scene) -> Vec<Finding> {
             && (ba.simulated() || bb.simulated())
             && let Some(depth) = overlap(ba, bb)
         {
-            out.push(finding(file, "mmd.joint.bodies_collide", ba.joint, format!("jointed rigid bodies \"{}\" and \"{}\" overlap by {depth:.3} at rest and collide with each other (each one's mask takes the other's group); they push apart from the first step", ba.name, bb.name)));
+            out.push(finding(file, "mmd.joint.bodies_collide", (ba.joint, Some(a)), format!("jointed rigid bodies \"{}\" and \"{}\" overlap by {depth:.3} at rest and collide with each other (each one's mask takes the other's group); they push apart from the first step", ba.name, bb.name)));
         }
     }
     first_step_jumps(file, scene, &rig, &mut out);
@@ -165,6 +167,6 @@ fn first_step_jumps(file: &str, scene: &Scene, rig: &Rig, out: &mut Vec<Finding>
         .collect();
     if let Some(&(worst, ratio)) = jumped.iter().max_by(|a, b| a.1.total_cmp(&b.1)) {
         let b = &rig.bodies[worst];
-        out.push(finding(file, "mmd.physics.first_step_jump", b.joint, format!("{} rigid bodies move more than their own size in the first step after a reset at the bind pose (worst: \"{}\", {ratio:.1} times its size): the rig explodes when simulated", jumped.len(), b.name)));
+        out.push(finding(file, "mmd.physics.first_step_jump", (b.joint, Some(worst)), format!("{} rigid bodies move more than their own size in the first step after a reset at the bind pose (worst: \"{}\", {ratio:.1} times its size): the rig explodes when simulated", jumped.len(), b.name)));
     }
 }

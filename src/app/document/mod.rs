@@ -755,11 +755,21 @@ impl Document {
                 self.player.set_frame(&clip, place.frame.unwrap_or(0) as f32);
             }
         }
-        let joint = place.joint.filter(|&j| j < self.model.scene.skeleton.len());
+        let body = place.body.and_then(|b| self.body_bone(b).map(|joint| (b, joint)));
+        let joint = place.joint.or(body.and_then(|(_, j)| j)).filter(|&j| j < self.model.scene.skeleton.len());
         let mesh = place.mesh.filter(|&m| m < self.model.scene.meshes.len());
-        if joint.is_some() || mesh.is_some() {
-            self.selection = Selection { joint, mesh, curve: self.selection.curve, ..Selection::default() };
+        let body = body.map(|(b, _)| b);
+        if joint.is_some() || mesh.is_some() || body.is_some() {
+            self.selection = Selection { joint, mesh, body, curve: self.selection.curve, ..Selection::default() };
         }
+    }
+
+    /// For rigid body `b` of the file (`None` when it has none such): the joint of its bone, where it has one.
+    pub(super) fn body_bone(&self, b: usize) -> Option<Option<usize>> {
+        let mmd = self.model.scene.mmd.as_deref()?;
+        let body = mmd.rigid_bodies.get(b)?;
+        let joint = body.bone.and_then(|bone| mmd.bones.get(bone)).map(|bone| bone.joint);
+        Some(joint.filter(|&j| j < self.model.scene.skeleton.len()))
     }
 
     /// True when the model was read from `key` (a [`crate::watch::watch_key`]).
