@@ -283,7 +283,7 @@ fn dual_quaternion(joints: vec4<u32>, weights: vec4<f32>) -> mat4x4<f32> {
 fn vertex_transform(joints: vec4<u32>, weights: vec4<f32>, index: u32) -> mat4x4<f32> {
     let size = textureDimensions(blend_data);
     let len = size.x * size.y;
-    if len > 1u && index < blend_word(0u) && 1u + index < len {
+    if view.modes.w < 0.5 && len > 1u && index < blend_word(0u) && 1u + index < len {
         let word = blend_word(1u + index);
         if word == 1u {
             return dual_quaternion(joints, weights);

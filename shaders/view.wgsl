@@ -17,7 +17,8 @@ struct View {
     params: vec4<f32>,
     // Debug views (src/render/frame.rs): x: 1 the weight view (a heat map of joint z − 1's weights replaces
     // texture and lighting); y: 1 the UV checker replaces the materials' textures; z: the joint the weight
-    // view paints, plus one (0: none, every vertex weighs 0); w unused.
+    // view paints, plus one (0: none, every vertex weighs 0); w: 1 blends every vertex linearly (SDEF and QDEF
+    // vertices too).
     modes: vec4<f32>,
     // The scene's directional light (src/render/frame.rs FrameInput::light): xyz the direction it travels, in
     // model space; w 1 when set (0: the viewer's own light from the eye).

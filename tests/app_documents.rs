@@ -136,3 +136,28 @@ fn textures_that_arrive_later_are_read_wherever_the_model_finds_them() {
     assert_eq!(found(&app), (1, 0), "found under data/texture of the model's folder");
     rigscope::vfs::unmount(&dir);
 }
+
+/// F frames what is selected, else the model as it stands in the pose shown (issue 37 step 6, issue 35's "F
+/// frame the selection"): the selection's box holds the selected joint and is smaller than the model's, and
+/// with nothing selected the box is the pose's own.
+#[test]
+fn f_frames_the_selected_joint_else_the_pose_shown() {
+    let dir = temp_dir("frame-target");
+    let a = write(&dir, "a.iqm", &model(600));
+    let mut app = App::new();
+    app.open_path(&a);
+    let (scene, pose) = (app.scene().unwrap().clone(), app.pose().clone());
+    let whole = rigscope::render::pose_bounds(&scene, &pose).unwrap();
+    let (_, framed) = app.frame_target().unwrap();
+    assert_eq!(framed, whole, "nothing selected: the model as it stands");
+
+    let tip = scene.skeleton.len() - 1;
+    app.apply(Action::SelectJoint(Some(tip)));
+    let (_, framed) = app.frame_target().unwrap();
+    let at = pose.world[tip].w_axis.truncate();
+    assert!(framed.min.cmple(at).all() && framed.max.cmpge(at).all(), "the joint is in its box: {framed:?} {at}");
+    // The synthetic model is a 10 × 10 grid whose joints run along Z: the tip carries the last stretch of it.
+    let (along, all_along) = (framed.max.z - framed.min.z, whole.max.z - whole.min.z);
+    assert!(along < 0.5 * all_along, "the tip's stretch: {along} of {all_along} along the chain");
+    assert!(framed.diagonal() >= 0.2 * whole.diagonal() * 0.99, "at least a fifth of the model's size");
+}

@@ -86,18 +86,20 @@ fn demo_contact_sheet() {
 
 #[test]
 fn framing_is_stable_across_an_animation() {
-    // Frames of one clip share one camera, framed on the whole clip: with only the grid drawn (it depends on
-    // the camera alone), two distant frames give the same picture.
+    // With --framing clip, stills of one clip share one camera, framed on the whole clip: with only the grid
+    // drawn (it depends on the camera alone), two distant frames give the same picture. By default each still
+    // frames its own pose, and the grid moves with the camera.
     let guy = path(&corpus("iqm/raylib_guy.iqm"));
-    let render_frame = |f: &str| {
+    let render_frame = |f: &str, framing: &str| {
         render(
-            &format!("guy_grid_{f}"),
-            &[&guy, "--anim", "dance", "--frame", f, "--size", "160x120", "--grid", "--no-mesh"],
+            &format!("guy_grid_{f}_{framing}"),
+            &[&guy, "--anim", "dance", "--frame", f, "--size", "160x120", "--grid", "--no-mesh", "--framing", framing],
         )
     };
-    let (a, b) = (render_frame("0"), render_frame("45"));
+    let (a, b) = (render_frame("0", "clip"), render_frame("45", "clip"));
     assert!(a.pixels().any(|p| p.0[..3] != [0x30, 0x34, 0x3c]), "the grid is drawn");
     assert!(a == b, "the camera moved between frames");
+    assert!(render_frame("0", "pose") != render_frame("45", "pose"), "each pose framed on its own");
 }
 
 #[test]

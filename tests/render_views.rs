@@ -13,7 +13,7 @@ use common::golden::check_golden;
 use glam::{Mat4, Vec3};
 use image::RgbaImage;
 use rigscope::anim::{Pose, skin_positions};
-use rigscope::render::{Camera, animation_bounds};
+use rigscope::render::{Camera, animation_bounds, pose_bounds};
 use rigscope::scene::{DEFAULT_FPS, Scene};
 
 fn manifest() -> PathBuf {
@@ -40,10 +40,11 @@ fn write_iqe(name: &str, text: &str) -> PathBuf {
     p
 }
 
-/// What `render` does to place the model (at the default 640x480, yaw 20, pitch 12, framed on the clip's
-/// 64 sampled frames): model space to clip space.
-fn model_to_clip(scene: &Scene, clip: Option<usize>, size: (u32, u32)) -> Mat4 {
-    let bounds = animation_bounds(scene, clip, DEFAULT_FPS, &[], 64).unwrap();
+/// What `render` does to place the model in a still of `clip` at `frame` (at yaw 20, pitch 12, framed on the
+/// pose drawn): model space to clip space.
+fn model_to_clip(scene: &Scene, clip: Option<usize>, frame: f32, size: (u32, u32)) -> Mat4 {
+    let pose = Pose::of_scene(scene, clip.map(|c| &scene.clips[c]), frame, DEFAULT_FPS, &[]);
+    let bounds = pose_bounds(scene, &pose).unwrap();
     let aspect = size.0 as f32 / size.1 as f32;
     let camera = Camera::framing(scene.up, &bounds, 20f32.to_radians(), 12f32.to_radians(), aspect);
     camera.view_proj(aspect) * camera.model_matrix()
@@ -95,7 +96,7 @@ fn load(path: &Path) -> Scene {
 fn the_weight_view_is_hot_only_where_the_joint_has_influence() {
     let scene = load(&demo());
     let size = (640, 480);
-    let m = model_to_clip(&scene, Some(0), size);
+    let m = model_to_clip(&scene, Some(0), 0.0, size);
     let palette = Pose::sample(&scene.skeleton, &scene.clips[0], 0.0, DEFAULT_FPS).palette;
     let mut boxes = Vec::new();
     for name in ["elbow_l", "thigh_r"] {
@@ -180,7 +181,7 @@ fn a_five_percent_leak_shows_where_the_vertex_is() {
     let hot = hot_pixels(&img);
     assert!(hot.len() > 50, "the leak shows: {} hot pixels", hot.len());
     let scene = load(&leaky);
-    let m = model_to_clip(&scene, Some(0), size);
+    let m = model_to_clip(&scene, Some(0), 0.0, size);
     let b = influence_box(&scene, 1, &Pose::bind(&scene.skeleton).palette, m, size);
     assert!(hot.iter().all(|&(x, y)| {
         let (x, y) = (x as f32 + 0.5, y as f32 + 0.5);
@@ -229,7 +230,7 @@ fn a_flipped_normal_is_drawn_over_the_mesh_in_yellow_pointing_back() {
     assert!(yellow(&b) > 10, "the flipped normal shows: {} pixels", yellow(&b));
     // It leaves the middle vertex toward +Y, the panel's back.
     let scene = load(&flipped);
-    let m = model_to_clip(&scene, Some(0), (640, 480));
+    let m = model_to_clip(&scene, Some(0), 0.0, (640, 480));
     let (mid, back) =
         (project(m, (640, 480), Vec3::new(0.0, 0.0, 1.0)), project(m, (640, 480), Vec3::new(0.0, 0.1, 1.0)));
     let (dx, dy) = (back.0 - mid.0, back.1 - mid.1);
@@ -250,7 +251,7 @@ fn the_uv_checker_replaces_the_texture_and_shows_the_u_direction() {
     let panel = write_iqe("panel_uv", &panel(0.0));
     let img = render("panel_uv", &panel, &["--uv-checker", "--no-cull", "--anim", "still"]);
     let scene = load(&panel);
-    let m = model_to_clip(&scene, Some(0), (640, 480));
+    let m = model_to_clip(&scene, Some(0), 0.0, (640, 480));
     // Red over blue (the checker's blue is constant; dark cells and light scale both alike).
     let ratio = |p: Vec3| {
         let (x, y) = project(m, (640, 480), p);
@@ -298,7 +299,7 @@ fn a_motion_trail_follows_the_joint_through_the_frames_around() {
     assert!(keys.is_empty(), "an IQM clip is sampled: no key is marked");
     let trail = rigscope::anim::motion_trail(&scene.skeleton, &scene.clips[walk], j, 10.0, 14, &keys, DEFAULT_FPS);
     assert_eq!(trail.path.len(), 29);
-    let m = model_to_clip(&scene, Some(walk), size);
+    let m = model_to_clip(&scene, Some(walk), 10.0, size);
     let path: Vec<(f32, f32)> = trail.path.iter().map(|&p| project(m, size, p)).collect();
     let near = |x: f32, y: f32| {
         path.windows(2).any(|w| {
@@ -331,7 +332,7 @@ fn joint_axes_draw_red_green_and_blue_at_the_joint() {
     let without = render("no_axes_elbow", &demo(), &["--joint", "elbow_l", "--anim", "idle", "--frame", "0"]);
     let pose = Pose::sample(&scene.skeleton, &scene.clips[0], 0.0, DEFAULT_FPS);
     let j = scene.skeleton.joints.iter().position(|j| j.name == "elbow_l").unwrap();
-    let at = project(model_to_clip(&scene, Some(0), size), size, pose.world[j].w_axis.truncate());
+    let at = project(model_to_clip(&scene, Some(0), 0.0, size), size, pose.world[j].w_axis.truncate());
     let count = |img: &RgbaImage, k: usize| {
         img.enumerate_pixels()
             .filter(|(_, _, p)| p.0[k] > 200 && (0..3).filter(|&o| o != k).all(|o| p.0[o] < 60))
@@ -449,7 +450,7 @@ fn pose_pick_names_what_render_draws_at_the_pixel() {
         assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
         serde_json::from_slice::<serde_json::Value>(&o.stdout).unwrap()["pick"].clone()
     };
-    let m = model_to_clip(&scene, Some(0), (640, 480));
+    let m = model_to_clip(&scene, Some(0), 10.0, (640, 480));
     let mut hits = 0;
     for (x, y) in [(320, 200), (330, 300), (300, 120)] {
         let p = pick(x, y);
@@ -514,4 +515,31 @@ fn a_reference_model_is_drawn_as_an_orange_ghost() {
     let orange = ghost.iter().filter(|p| p[0] as i32 > p[2] as i32 + 30 && p[0] > 40).count();
     assert!(orange * 10 > ghost.len() * 8, "the ghost is orange: {orange} of {} pixels", ghost.len());
     assert_eq!(draw(None), alone, "without a reference pose the ghost is not drawn");
+}
+
+/// A still frames the pose it draws (`render --frame`, issue 37 step 6): a panel that travels 20 units along X
+/// over its clip stands in the middle of its picture at the last frame, and fills more of it than a picture
+/// framed on the whole clip (`--framing clip`), where it stands off to the side its travel ends on.
+#[test]
+fn a_still_frames_the_pose_and_framing_clip_frames_the_whole_travel() {
+    let mut text = panel(0.0);
+    text.push_str("animation travel\nframerate 10\n");
+    for f in 0..6 {
+        text.push_str(&format!("frame\npq {} 0 0 0 0 0 1\npq 10 0 0 0 0 0 1\n", f as f32 * 4.0));
+    }
+    let file = write_iqe("panel_travel", &text);
+    let args = ["--anim", "travel", "--frame", "5", "--no-cull", "--size", "320x240"];
+    let background = |img: &RgbaImage| *img.get_pixel(0, 0);
+    // The panel's pixels (nothing else is drawn without --grid): how many, and their mean column.
+    let panel_pixels = |img: &RgbaImage| {
+        let bg = background(img);
+        let xs: Vec<f32> = img.enumerate_pixels().filter(|(_, _, p)| **p != bg).map(|(x, _, _)| x as f32).collect();
+        (xs.len(), xs.iter().sum::<f32>() / xs.len().max(1) as f32)
+    };
+    let (on_pose, pose_x) = panel_pixels(&render("travel_pose", &file, &args));
+    let (on_clip, clip_x) = panel_pixels(&render("travel_clip", &file, &[&args[..], &["--framing", "clip"]].concat()));
+    assert!(on_pose > 0 && on_clip > 0, "the panel is drawn in both");
+    assert!((pose_x - 160.0).abs() < 16.0, "framed on the pose, the panel is in the middle: column {pose_x}");
+    assert!((clip_x - 160.0).abs() > 48.0, "framed on the clip, it stands to one side: column {clip_x}");
+    assert!(on_pose > 4 * on_clip, "framed on the pose it fills more: {on_pose} against {on_clip} pixels");
 }

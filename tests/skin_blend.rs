@@ -241,21 +241,25 @@ fn gpu_spherical_and_dual_quaternion_skinning_match_the_cpu() {
 }
 
 /// Drawn by the renderer with the elbow bent, SDEF and linear blending give different pictures at the elbow
-/// and the same elsewhere; the motion comes through the VMD reader as a user's would.
+/// and the same elsewhere; the motion comes through the VMD reader as a user's would. The view's linear
+/// skinning switch (`Overlays::linear_skinning`, the window's Shift+K) draws the SDEF arm as the linear one.
 #[test]
 fn a_bent_elbow_draws_differently_with_sdef_and_linear_blending() {
     let h = headless();
     let motion = elbow_motion(Quat::from_rotation_z(100f32.to_radians()));
-    let draw = |blend: ArmBlend| {
+    let draw = |blend: ArmBlend, linear_skinning: bool| {
         let mut scene = arm(blend);
         let clip = rigscope::load_bytes("bend.vmd", &motion).unwrap();
         attach(&mut scene, &clip, "bend.vmd").unwrap();
         let pose = Pose::sample(&scene.skeleton, &scene.clips[0], 0.0, DEFAULT_FPS);
         let model = GpuModel::upload(h.renderer(), &scene, None);
         let size = (160, 160);
-        let bounds = FrameBounds::of_points(&skin_positions(&scene.vertices, &pose.palette)).unwrap();
+        // Framed on what is drawn: with the switch on, the arm skinned linearly.
+        let mut drawn = scene.vertices.clone();
+        drawn.blend = drawn.blend.filter(|_| !linear_skinning);
+        let bounds = FrameBounds::of_points(&skin_positions(&drawn, &pose.palette)).unwrap();
         let camera = Camera::framing(scene.up, &bounds, 0.0, 0.0, 1.0);
-        let overlays = Overlays::default();
+        let overlays = Overlays { linear_skinning, ..Overlays::default() };
         let input = FrameInput {
             camera: &camera,
             pose: &pose,
@@ -268,7 +272,10 @@ fn a_bent_elbow_draws_differently_with_sdef_and_linear_blending() {
         let mut view = ViewState::new(h.renderer());
         h.render(&model, &mut view, &input, size, Background::Color([0, 0, 0])).unwrap()
     };
-    let (sdef, linear) = (draw(ArmBlend::Spherical), draw(ArmBlend::Linear));
+    let (sdef, linear) = (draw(ArmBlend::Spherical, false), draw(ArmBlend::Linear, false));
+    let switched = draw(ArmBlend::Spherical, true);
+    let unlike = switched.pixels().zip(linear.pixels()).filter(|(a, b)| a.0 != b.0).count();
+    assert_eq!(unlike, 0, "the switch draws the SDEF arm as the linear one");
     let covered = |img: &image::RgbaImage| img.pixels().filter(|p| p.0[..3] != [0, 0, 0]).count();
     let changed = sdef.pixels().zip(linear.pixels()).filter(|(a, b)| a.0[..3] != b.0[..3]).count();
     let (a, b) = (covered(&sdef), covered(&linear));

@@ -795,3 +795,48 @@ fn ctrl_arrows_land_on_the_selected_joints_keys() {
     h.run();
     assert!(same(&[frame(&h)], &[all[1] + 10.0]));
 }
+
+/// A physics finding names its rigid body ("rigid body 3") and the Problems entry selects that body with its
+/// bone, as a click in the Physics tab would.
+#[test]
+fn a_rigid_body_problem_selects_its_body() {
+    let mut doc = rigscope::physics::fixtures::chain3();
+    doc.rigid_bodies[3].mass = 0.0;
+    let mut app = App::new();
+    app.open_bytes("massless.pmx", &doc.to_bytes());
+    let mut h = harness_with(app, true);
+    h.run();
+    let finding = h.state().app.findings().iter().find(|f| f.rule == "mmd.body.mass").cloned().expect("found");
+    assert_eq!(finding.place.body, Some(3), "{finding:?}");
+    let n = h.state().app.findings().len();
+    click_tab(&mut h, &format!("Problems ({n})"));
+    h.get_by_label_contains("[mmd.body.mass]").click();
+    h.run();
+    let d = h.state().app.document().unwrap();
+    assert_eq!(d.selected_body(), Some(3), "the body is selected");
+    let bone = doc.rigid_bodies[3].bone.expect("the fixture's body rides a bone");
+    let joint = d.scene().mmd.as_ref().unwrap().bones[bone].joint;
+    assert_eq!(h.state().app.selected_joint(), Some(joint), "with its bone");
+}
+
+/// A model with SDEF vertices offers the linear skinning switch in the Display tab (a model without them
+/// doesn't), and Shift+K turns it on for the renderer.
+#[test]
+fn the_linear_skinning_switch_shows_for_sdef_models_and_has_a_key() {
+    let arm = rigscope::synth::arm::arm_document(rigscope::synth::arm::ArmBlend::Spherical);
+    let mut app = App::new();
+    app.open_bytes("arm.pmx", &arm.to_bytes());
+    let mut h = harness_with(app, true);
+    h.run();
+    assert!(h.state().app.scene().unwrap().vertices.blend.is_some(), "{:?}", h.state().app.problems());
+    click_tab(&mut h, "Display");
+    let label = "Linear skinning (no SDEF, QDEF)";
+    assert!(!h.state().app.overlays().linear_skinning);
+    h.get_all_by_label(label).next().expect("the switch");
+    h.key_press_modifiers(egui::Modifiers::SHIFT, Key::K);
+    h.run();
+    assert!(h.state().app.overlays().linear_skinning, "Shift+K");
+    h.state_mut().app.open_path(&demo());
+    h.run();
+    assert!(h.query_by_label(label).is_none(), "the demo blends linearly anyway");
+}

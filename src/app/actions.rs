@@ -115,7 +115,7 @@ pub enum Action {
 pub enum Intent {
     /// Show a file dialog and open what is picked ([`App::open_path`]).
     OpenDialog,
-    /// Point the camera at the whole model.
+    /// Point the camera at the selection, else at the whole model as it stands ([`super::App::frame_target`]).
     FrameModel,
     /// Back to the default camera.
     ResetView,

@@ -582,6 +582,7 @@ impl App {
             ground_shadow: t.ground_shadow,
             self_shadow: t.self_shadow,
             view_self_shadow: t.view_self_shadow,
+            linear_skinning: t.linear_skinning,
             reference_bones: doc
                 .and_then(|d| {
                     let r = d.reference.as_deref()?;
@@ -665,6 +666,16 @@ impl App {
     /// The selected joint.
     pub fn selected_joint(&self) -> Option<usize> {
         self.document()?.selection.joint
+    }
+
+    /// What F frames: the selected joints (a body's bone included) with the vertices they carry, else the
+    /// whole model as it stands in the pose shown (where the clip's framing covers everywhere it goes).
+    pub fn frame_target(&self) -> Option<(crate::scene::UpAxis, crate::scene::FrameBounds)> {
+        let d = self.document()?;
+        let (scene, pose) = (d.scene(), d.pose());
+        let joints: Vec<usize> = d.selection.joints().collect();
+        let selected = crate::render::joints_bounds(scene, pose, &joints);
+        Some((scene.up, selected.or_else(|| crate::render::pose_bounds(scene, pose))?))
     }
 
     /// Bumps whenever the shown model or its attachments change (clips included), or another model is shown.

@@ -42,6 +42,9 @@ pub struct PoseArgs {
     /// With --pick: the camera elevation, as `render --pitch`.
     #[arg(long, default_value_t = 12.0, allow_negative_numbers = true, value_name = "DEG", requires = "pick")]
     pub pitch: f32,
+    /// With --pick: what the camera frames, as `render --framing` (default: the pose picked).
+    #[arg(long, value_enum, value_name = "pose|clip", requires = "pick")]
+    pub framing: Option<super::render::Framing>,
     /// Frame rate for animations whose file stores none (IQM framerate 0).
     #[arg(long, default_value_t = DEFAULT_FPS, value_name = "FPS")]
     pub default_fps: f32,
@@ -256,7 +259,9 @@ pub fn bodies_out(scene: &Scene, sim: &crate::physics::Simulation) -> Vec<crate:
 }
 
 /// The model-space ray through the centre of pixel `at` ("X,Y") of `render`'s picture of this selection, with
-/// render's camera: framed on the animation's bounds from --yaw and --pitch at --size.
+/// render's camera: framed as --framing says (the pose picked, or the animation's bounds) from --yaw and --pitch
+/// at --size. The pose is picked without physics, so an MMD model's picture to pick in is
+/// `render --no-physics`.
 fn pick_ray(
     scene: &Scene,
     sel: Option<(usize, f32)>,
@@ -271,8 +276,19 @@ fn pick_ray(
         .ok_or_else(|| CliError::usage(format!("--pick {at}: expected X,Y inside the {w}x{h} picture")))?;
     let aspect = w as f32 / h as f32;
     let angles = (args.yaw.to_radians(), args.pitch.to_radians());
-    let (camera, _) = crate::render::clip_camera(scene, sel.map(|(c, _)| c), args.default_fps, &[], angles, aspect)
-        .ok_or_else(|| CliError::usage("--pick: the file has no geometry"))?;
+    let no_geometry = || CliError::usage("--pick: the file has no geometry");
+    let camera = if args.framing.unwrap_or_default() == super::render::Framing::Pose {
+        let (clip, f) = sel.map_or((None, 0.0), |(c, f)| (scene.clips.get(c), f));
+        let finish = crate::anim::IkFinish::planted(args.plant_feet);
+        let input = crate::anim::PoseInput::at(clip, f, args.default_fps).with_finish(finish);
+        let pose = crate::physics::frame_pose(scene, None, &input, crate::physics::Seek::Held);
+        let bounds = crate::render::pose_bounds(scene, &pose).filter(|_| !scene.triangles.is_empty());
+        crate::render::Camera::framing(scene.up, &bounds.ok_or_else(no_geometry)?, angles.0, angles.1, aspect)
+    } else {
+        crate::render::clip_camera(scene, sel.map(|(c, _)| c), args.default_fps, &[], angles, aspect)
+            .ok_or_else(no_geometry)?
+            .0
+    };
     let ndc = glam::Vec2::new((x as f32 + 0.5) / w as f32 * 2.0 - 1.0, 1.0 - (y as f32 + 0.5) / h as f32 * 2.0);
     crate::render::ray_through(camera.view_proj(aspect) * camera.model_matrix(), ndc)
         .ok_or_else(|| CliError::usage("--pick: a degenerate camera"))

@@ -17,6 +17,16 @@ use crate::render::{
 use crate::scene::{DEFAULT_FPS, FrameBounds};
 use crate::textures::TextureSet;
 
+/// What a still's camera frames (`--framing`).
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Framing {
+    /// The pose drawn: a character that travels stays in the picture.
+    #[default]
+    Pose,
+    /// The whole clip, as sheets and recordings frame it.
+    Clip,
+}
+
 #[derive(Args, Debug)]
 pub struct RenderArgs {
     /// The model file.
@@ -34,6 +44,11 @@ pub struct RenderArgs {
     /// Time in seconds from the animation's start; wraps for looping clips, clamps otherwise.
     #[arg(long, conflicts_with = "sheet", allow_negative_numbers = true)]
     pub time: Option<f32>,
+    /// What the camera frames: `pose`, the model as it stands at the frame drawn (a still's default), or
+    /// `clip`, everywhere the animation takes it, so stills of different frames share one camera (contact
+    /// sheets and recordings always frame the clip).
+    #[arg(long, value_enum, value_name = "pose|clip", conflicts_with_all = ["sheet", "gif", "apng"])]
+    pub framing: Option<Framing>,
     /// Picture size in pixels (each cell's size with --sheet).
     #[arg(long, default_value = "640x480", value_name = "WxH")]
     pub size: String,
@@ -324,6 +339,7 @@ fn base_overlays(
         ground_shadow: !args.no_ground_shadow,
         self_shadow: !args.no_self_shadow,
         view_self_shadow: args.self_shadow,
+        linear_skinning: args.linear_skinning,
         camera_path: Vec::new(),
         camera_frustum: Vec::new(),
         reference_bones: Vec::new(),
@@ -401,6 +417,8 @@ fn render_file(args: &RenderArgs, parsed: &Parsed, headless: &mut Option<Headles
     };
     // One picture of the clip at a frame (`None`: the bind pose), as the single-frame render and every frame of a
     // recording draw it.
+    // A still frames the pose it draws (`--framing`); recordings keep the clip's camera.
+    let on_pose = args.framing.unwrap_or_default() == Framing::Pose && sheet.is_none() && recording(args).is_none();
     let draw_at = |clip_frame: Option<(usize, f32)>, view: &mut ViewState| -> Result<image::RgbaImage, CliError> {
         let (clip, f) = match clip_frame {
             Some((c, f)) => (scene.clips.get(c), f),
@@ -409,7 +427,9 @@ fn render_file(args: &RenderArgs, parsed: &Parsed, headless: &mut Option<Headles
         let pose = pose_of(clip, f);
         let overlays = per_frame.at(&base, &scene, clip_frame, &pose, args.default_fps);
         let time = clip_frame.map_or(0.0, |(c, f)| f / scene.clips[c].fps(args.default_fps));
-        let camera = track.and_then(|t| Camera::following(t, time, scene.up, radius)).unwrap_or(orbit);
+        let still = on_pose.then(|| crate::render::pose_bounds(&scene, &pose)).flatten();
+        let still = still.map(|b| Camera::framing(scene.up, &b, angles.0, angles.1, aspect));
+        let camera = track.and_then(|t| Camera::following(t, time, scene.up, radius)).or(still).unwrap_or(orbit);
         let (light, self_shadow) =
             (scene.light_at(time, !args.default_light), scene.self_shadow_at(time, !args.default_light));
         let (camera, overlays) = (&camera, &overlays);

@@ -38,26 +38,21 @@ pub fn run(args: &ThumbnailArgs) -> Result<(), CliError> {
             args.file.display()
         )));
     }
-    let (pose, bounds) = if bones_only {
+    let pose = if bones_only {
         // An animation or a rig: its bones, posed at the middle of its first clip, framed as a model would be.
         let clip = scene.clips.first();
         let middle = clip.map_or(0.0, |c| (c.frame_count.saturating_sub(1) / 2) as f32);
-        let pose = frame_pose(&scene, None, &PoseInput::at(clip, middle, fps), Seek::Held);
-        let points: Vec<glam::Vec3> = pose.world.iter().map(|m| m.w_axis.truncate()).collect();
-        let bounds = crate::scene::FrameBounds::of_points(&points)
-            .ok_or_else(|| CliError::load(format!("{}: nothing to draw", args.file.display())))?;
-        (pose, bounds)
+        frame_pose(&scene, None, &PoseInput::at(clip, middle, fps), Seek::Held)
     } else {
         // The bind pose where the file has one; else the first frame of its first clip (what such files show).
         let clip = (!scene.skeleton.has_bind_pose).then(|| scene.clips.first()).flatten();
         // An MMD model's hair and skirts hang as physics settles them in that pose.
         let mut sim = crate::physics::Simulation::new(&scene, Default::default()).filter(|_| !args.no_physics);
-        let pose = frame_pose(&scene, sim.as_mut(), &PoseInput::at(clip, 0.0, fps), Seek::Held);
-        let vertices = crate::anim::morphed_vertices(&scene, &pose.morphs);
-        let bounds = crate::anim::skinned_bounds(&vertices, &pose.palette)
-            .ok_or_else(|| CliError::load(format!("{}: nothing to draw", args.file.display())))?;
-        (pose, bounds)
+        frame_pose(&scene, sim.as_mut(), &PoseInput::at(clip, 0.0, fps), Seek::Held)
     };
+    // Framed on the pose drawn, as `render` frames a still.
+    let bounds = crate::render::pose_bounds(&scene, &pose)
+        .ok_or_else(|| CliError::load(format!("{}: nothing to draw", args.file.display())))?;
     let camera = Camera::framing(scene.up, &bounds, 15f32.to_radians(), 10f32.to_radians(), 1.0);
     let headless = Headless::new().map_err(CliError::load)?;
     let textures = TextureSet::load(&scene, args.file.parent());

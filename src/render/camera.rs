@@ -237,9 +237,51 @@ pub fn skeleton_bounds(scene: &Scene, clip: Option<usize>, default_fps: f32, sam
         pose.update_scene(scene, clip, frame as f32, default_fps, &[]);
         points.extend(pose.world.iter().map(|m| m.w_axis.truncate()).filter(|p| p.is_finite()));
     }
-    let b = FrameBounds::of_points(&points)?;
-    let pad = (1.0 - b.diagonal()).max(0.0) * 0.5;
+    grown_to(FrameBounds::of_points(&points)?, 1.0)
+}
+
+/// A box grown evenly on every side by half of what its diagonal lacks of `least`: a lone joint, or joints that
+/// all meet, still frame.
+fn grown_to(b: FrameBounds, least: f32) -> Option<FrameBounds> {
+    let pad = (least - b.diagonal()).max(0.0) * 0.5;
     Some(if pad > 0.0 { FrameBounds::of_points(&[b.min - Vec3::splat(pad), b.max + Vec3::splat(pad)])? } else { b })
+}
+
+/// The bounds of `pose` as it is drawn: the mesh morphed and skinned by it (physics, IK and SDEF included, as
+/// the pose has them), or for a file without vertices its joints (a box of at least a unit, as
+/// [`skeleton_bounds`]); `None` with neither. What a still frames (`render --frame`, `thumbnail`, the window's
+/// F): the character where it stands at that instant, where [`clip_camera`] frames everywhere it goes.
+pub fn pose_bounds(scene: &Scene, pose: &Pose) -> Option<FrameBounds> {
+    if let Some(b) = skinned_bounds(&morphed_vertices(scene, &pose.morphs), &pose.palette) {
+        return Some(b);
+    }
+    let joints: Vec<Vec3> = pose.world.iter().map(|m| m.w_axis.truncate()).filter(|p| p.is_finite()).collect();
+    grown_to(FrameBounds::of_points(&joints)?, 1.0)
+}
+
+/// The bounds of joints `joints` in `pose`: the joints themselves and the vertices that weigh most on one of
+/// them, grown evenly to at least a fifth of the whole pose's size so that a joint that carries nothing (an IK
+/// target, a tip) frames with what is around it. What the window's F frames when joints are selected; `None`
+/// when none of them is in the pose.
+pub fn joints_bounds(scene: &Scene, pose: &Pose, joints: &[usize]) -> Option<FrameBounds> {
+    let chosen = |j: u32| joints.contains(&(j as usize));
+    let mut points: Vec<Vec3> = joints.iter().filter_map(|&j| pose.world.get(j)).map(|m| m.w_axis.truncate()).collect();
+    if points.is_empty() {
+        return None;
+    }
+    let vertices = morphed_vertices(scene, &pose.morphs);
+    let skinned = crate::anim::skin_positions(&vertices, &pose.palette);
+    if let (Some(js), Some(ws)) = (&vertices.joints, &vertices.weights) {
+        for ((j, w), p) in js.iter().zip(ws).zip(&skinned) {
+            let heaviest = (0..4).max_by(|&a, &b| w[a].total_cmp(&w[b])).unwrap_or(0);
+            if w[heaviest] > 0.0 && chosen(j[heaviest]) {
+                points.push(*p);
+            }
+        }
+    }
+    points.retain(|p| p.is_finite());
+    let least = pose_bounds(scene, pose).map_or(1.0, |all| all.diagonal()) * 0.2;
+    grown_to(FrameBounds::of_points(&points)?, least)
 }
 
 /// The bounds of the mesh as the viewer draws it (constraints and morphs applied, skinned) over a whole clip

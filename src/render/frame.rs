@@ -81,6 +81,9 @@ pub struct Overlays {
     /// The same self-shadow for a scene without a light of its own (every material casts and receives), from
     /// the viewer's key light (from the eye and above), over the model's bounds.
     pub view_self_shadow: bool,
+    /// Every vertex blended linearly: the model's SDEF and QDEF vertices too (shaders/skin.wgsl
+    /// `vertex_transform`), for comparing with what an engine without them draws.
+    pub linear_skinning: bool,
 }
 
 /// A wire shape in model space: a sphere, box or capsule (along its local Y) placed by `transform`, or a joint's
@@ -135,6 +138,7 @@ impl Default for Overlays {
             ground_shadow: false,
             self_shadow: false,
             view_self_shadow: false,
+            linear_skinning: false,
             weights: false,
             uv_checker: false,
             normals: false,
@@ -357,7 +361,12 @@ impl ViewState {
         let highlight = input.overlays.highlight_joint.map_or(0.0, |j| (j as f32) + 1.0);
         let o = input.overlays;
         let weight_joint = o.selected_joint.map_or(0.0, |j| (j as f32) + 1.0);
-        let modes = [f32::from(u8::from(o.weights)), f32::from(u8::from(o.uv_checker)), weight_joint, 0.0];
+        let modes = [
+            f32::from(u8::from(o.weights)),
+            f32::from(u8::from(o.uv_checker)),
+            weight_joint,
+            f32::from(u8::from(o.linear_skinning)),
+        ];
         let params = [0.002, 0.0, 0.0, highlight];
         let light = input.light.map_or([0.0; 8], |l| {
             let [x, y, z] = l.direction.to_array();

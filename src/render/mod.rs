@@ -46,8 +46,8 @@ pub use crate::anim::Ghost;
 /// Texture lookup and decoding live in [`crate::textures`]; these are re-exported for the renderer's users.
 pub use crate::textures::{TextureProblem, is_color_key};
 pub use camera::{
-    Camera, FRAMING_SAMPLES, FixedView, animation_bounds, camera_frustum, camera_path, clip_camera, mmd_view_to_world,
-    ray_through, skeleton_bounds,
+    Camera, FRAMING_SAMPLES, FixedView, animation_bounds, camera_frustum, camera_path, clip_camera, joints_bounds,
+    mmd_view_to_world, pose_bounds, ray_through, skeleton_bounds,
 };
 pub use encode::{ENCODED_FORMAT, EncodeSrgb};
 pub use frame::{FrameInput, FrameOverlays, Overlays, Targets, ViewState, WireKind, WireShape, frame_bounds};

@@ -173,7 +173,8 @@ impl Stage {
             self.camera = ViewCamera::framed(target, yaw.rem_euclid(std::f32::consts::TAU), pitch, aspect);
         }
         if reset || nav.frame {
-            let target = self.target(app);
+            // Reset frames the clip, as opening does; F frames the selection or the pose shown.
+            let target = app.frame_target().filter(|_| !reset).unwrap_or_else(|| self.target(app));
             let c = &self.camera.camera;
             self.camera = if reset {
                 ViewCamera::reset(target, aspect)

@@ -22,7 +22,7 @@ pub struct Navigation {
     pub pan: egui::Vec2,
     /// Scroll, positive away from the user (zoom in).
     pub zoom: f32,
-    /// Frame the model (F, or the sidebar's button).
+    /// Frame the selection, else the model as it stands (F, or the View menu): [`crate::app::App::frame_target`].
     pub frame: bool,
     /// A click (not a drag) in the view, where: picking.
     pub click: Option<egui::Pos2>,

@@ -74,7 +74,8 @@ impl App {
                 if let Some(doc) = self.document() {
                     physics::section(ui, doc, &self.toggles, self.prefs.physics, actions);
                 }
-                self.toggles.ui(ui, (has_camera, has_light, lit), actions);
+                let blended = self.scene().is_some_and(|s| s.vertices.blend.is_some());
+                self.toggles.ui(ui, (has_camera, has_light, lit, blended), actions);
             }
             Tab::Info => {
                 if let Some(doc) = self.documents.get_mut(self.active) {

@@ -96,7 +96,7 @@ pub fn bar(ui: &mut egui::Ui, state: MenuState<'_>) -> Vec<Action> {
                 command(ui, "Quit", Action::Window(Intent::Quit), &mut out);
             });
             ui.menu_button("View", |ui| {
-                command(ui, "Frame model", Action::Window(Intent::FrameModel), &mut out);
+                command(ui, "Frame selection", Action::Window(Intent::FrameModel), &mut out);
                 command(ui, "Reset view", Action::Window(Intent::ResetView), &mut out);
                 if let Some(mut on) = follow
                     && ui.checkbox(&mut on, "Follow MVD camera").changed()

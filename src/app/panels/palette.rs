@@ -1,6 +1,6 @@
 //! The command palette (Ctrl+K): every command by name with its key, found by typing part of its name; ↑ and
-//! ↓ choose, Enter or a click runs it, Escape closes. The commands are the shortcut table's and the keyless
-//! ones (`shortcuts::commands`), so it lists what F1 lists and more.
+//! ↓ choose, Enter or a click runs it, Escape closes. The commands are the shortcut table's
+//! (`shortcuts::commands`), so it lists what F1 lists.
 
 use crate::app::actions::Action;
 use crate::app::filter::{Query, lower};
@@ -82,7 +82,7 @@ pub fn show(ctx: &egui::Context, palette: &mut Palette, speed: f32, out: &mut Ve
                         if row.clicked() {
                             run = Some(c);
                         }
-                        ui.weak(c.keys.map(|k| ctx.format_shortcut(&k)).unwrap_or_default());
+                        ui.weak(ctx.format_shortcut(&c.keys));
                         ui.end_row();
                     }
                 });

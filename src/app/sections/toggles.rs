@@ -69,6 +69,9 @@ pub struct ViewToggles {
     pub self_shadow: bool,
     /// A self-shadow from the viewer's key light for models without a light of their own (off by default).
     pub view_self_shadow: bool,
+    /// Skin every vertex by linear blending, PMX's SDEF and QDEF vertices too (what an engine without them
+    /// shows); the renderer's switch, so picking and bounds keep the file's blending.
+    pub linear_skinning: bool,
     /// The Outliner panel (left) is shown.
     pub outliner: bool,
     /// The Inspector panel (right) is shown.
@@ -114,6 +117,7 @@ impl Default for ViewToggles {
             ground_shadow: true,
             self_shadow: true,
             view_self_shadow: false,
+            linear_skinning: false,
             outliner: true,
             inspector: true,
             timeline: true,
@@ -150,6 +154,14 @@ pub enum Toggle {
     Outliner,
     Inspector,
     Timeline,
+    GridAtOrigin,
+    MotionLight,
+    LightArrow,
+    GroundShadow,
+    SelfShadow,
+    ViewSelfShadow,
+    LinearSkinning,
+    FrameInScreenshots,
 }
 
 impl ViewToggles {
@@ -190,6 +202,14 @@ impl ViewToggles {
             Toggle::Outliner => &mut self.outliner,
             Toggle::Inspector => &mut self.inspector,
             Toggle::Timeline => &mut self.timeline,
+            Toggle::GridAtOrigin => &mut self.grid_at_origin,
+            Toggle::MotionLight => &mut self.motion_light,
+            Toggle::LightArrow => &mut self.light_arrow,
+            Toggle::GroundShadow => &mut self.ground_shadow,
+            Toggle::SelfShadow => &mut self.self_shadow,
+            Toggle::ViewSelfShadow => &mut self.view_self_shadow,
+            Toggle::LinearSkinning => &mut self.linear_skinning,
+            Toggle::FrameInScreenshots => &mut self.frame_in_screenshots,
         }
     }
 
@@ -200,11 +220,11 @@ impl ViewToggles {
     }
 
     /// `has_camera`: the scene has an animated camera; `has_light`: light keys; `lit`: the scene is drawn with a
-    /// light of its own (their toggles show only then).
+    /// light of its own; `blended`: some vertices skin by SDEF or QDEF (their toggles show only then).
     pub fn ui(
         &mut self,
         ui: &mut egui::Ui,
-        (has_camera, has_light, lit): (bool, bool, bool),
+        (has_camera, has_light, lit, blended): (bool, bool, bool, bool),
         out: &mut Vec<crate::app::Action>,
     ) {
         egui::CollapsingHeader::new("Overlays").default_open(true).show(ui, |ui| {
@@ -254,6 +274,11 @@ impl ViewToggles {
             ui.checkbox(&mut self.uv_checker, "UV checker")
                 .on_hover_text("Red grows along u, green along v; white marks each repeat's first cell");
             ui.checkbox(&mut self.bind_pose, "Bind pose");
+            if blended {
+                ui.checkbox(&mut self.linear_skinning, "Linear skinning (no SDEF, QDEF)").on_hover_text(
+                    "Every vertex blended linearly, as an engine without SDEF and QDEF draws it: a bent elbow pinches",
+                );
+            }
             ui.checkbox(&mut self.joint_axes, "Axes of the selected joint");
             ui.checkbox(&mut self.joint_names, "Joint names");
             ui.checkbox(&mut self.onion, "Onion skin");
@@ -301,6 +326,14 @@ mod tests {
             Toggle::Outliner,
             Toggle::Inspector,
             Toggle::Timeline,
+            Toggle::GridAtOrigin,
+            Toggle::MotionLight,
+            Toggle::LightArrow,
+            Toggle::GroundShadow,
+            Toggle::SelfShadow,
+            Toggle::ViewSelfShadow,
+            Toggle::LinearSkinning,
+            Toggle::FrameInScreenshots,
         ];
         let mut t = ViewToggles::default();
         for toggle in all {
