@@ -17,11 +17,14 @@ fn rigscope(args: &[&str]) -> std::process::Output {
     o
 }
 
-/// `render --frame F` of the demo's "wave" clip at 96 × 72, written in `dir`.
+/// `render --frame F --framing clip` of the demo's "wave" clip at 96 × 72 (the camera a recording keeps), written
+/// in `dir`.
 fn still(dir: &Path, frame: f32) -> image::RgbaImage {
     let path = dir.join(format!("still-{frame}.png"));
     let f = frame.to_string();
-    rigscope(&["render", &demo(), "--anim", "wave", "--frame", &f, "--size", "96x72", "-o", path.to_str().unwrap()]);
+    // Framed on the clip, as a recording is (a still frames its own pose by default).
+    let out = path.to_str().unwrap();
+    rigscope(&["render", &demo(), "--anim", "wave", "--frame", &f, "--framing", "clip", "--size", "96x72", "-o", out]);
     image::open(&path).unwrap().to_rgba8()
 }
 
