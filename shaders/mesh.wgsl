@@ -36,6 +36,11 @@ struct DrawParams {
     // x: the sphere map, 0 none, 1 multiplied, 2 added; y: 1 toon-shaded through the toon ramp; z: 1 receives
     // self-shadow; w unused.
     shade: vec4<f32>,
+    // glTF's metallic-roughness surface: x metallic, y perceptual roughness, z 1 when the material has one (0:
+    // the viewer's own shading); w unused.
+    surface: vec4<f32>,
+    // Light the material gives off itself (linear RGB), added after lighting; w unused.
+    emissive: vec4<f32>,
 };
 
 @group(2) @binding(2) var<uniform> draw: DrawParams;
@@ -114,6 +119,47 @@ fn uv_checker(uv: vec2<f32>) -> vec3<f32> {
 }
 
 const HIGHLIGHT = vec3<f32>(0.0, 0.9, 1.0);
+const PI = 3.14159265;
+
+// glTF's metallic-roughness BRDF (the specification's appendix B, as the Khronos sample viewer computes it):
+// Lambert diffuse, the GGX distribution with Smith's height-correlated visibility and Schlick's Fresnel, for a
+// surface of `albedo`, `metallic` and perceptual `roughness` at unit normal `n`, seen along `v`, lit along `l`
+// (both toward the surface's outside). Returns the reflected radiance per unit of light radiance, N·L included.
+fn brdf(albedo: vec3<f32>, metallic: f32, roughness: f32, n: vec3<f32>, v: vec3<f32>, l: vec3<f32>) -> vec3<f32> {
+    let nl = max(dot(n, l), 0.0);
+    if nl <= 0.0 {
+        return vec3<f32>(0.0);
+    }
+    let h = normalize(l + v);
+    let nv = max(dot(n, v), 1e-4);
+    let nh = max(dot(n, h), 0.0);
+    let vh = max(dot(v, h), 0.0);
+    let a = roughness * roughness;
+    let a2 = max(a * a, 1e-6);
+    let f0 = mix(vec3<f32>(0.04), albedo, metallic);
+    let fresnel = f0 + (vec3<f32>(1.0) - f0) * pow(1.0 - vh, 5.0);
+    let d = nh * nh * (a2 - 1.0) + 1.0;
+    let distribution = a2 / (PI * d * d);
+    let visibility = 0.5 / (nl * sqrt(nv * nv * (1.0 - a2) + a2) + nv * sqrt(nl * nl * (1.0 - a2) + a2));
+    let diffuse = (vec3<f32>(1.0) - fresnel) * (1.0 - metallic) * albedo / PI;
+    return (diffuse + fresnel * distribution * visibility) * nl;
+}
+
+// The light a glTF surface reflects from the viewer's surroundings (there is no environment map): its diffuse
+// part lit by the hemisphere ambient, and its reflection of the same sky-to-ground gradient along the mirror
+// direction, as rough surfaces blur it toward the gradient's mean.
+fn surface_ambient(albedo: vec3<f32>, metallic: f32, roughness: f32, n: vec3<f32>, v: vec3<f32>) -> vec3<f32> {
+    let ground = vec3<f32>(0.16, 0.14, 0.13);
+    let sky = vec3<f32>(0.42, 0.45, 0.52);
+    let diffuse = mix(ground, sky, 0.5 + 0.5 * dot(n, view.up.xyz)) * albedo * (1.0 - metallic);
+    let r = reflect(-v, n);
+    let mirrored = mix(ground, sky, 0.5 + 0.5 * dot(r, view.up.xyz));
+    let reflected = mix(mirrored, 0.5 * (ground + sky), roughness);
+    let f0 = mix(vec3<f32>(0.04), albedo, metallic);
+    let nv = max(dot(n, v), 0.0);
+    let fresnel = f0 + (max(vec3<f32>(1.0 - roughness), f0) - f0) * pow(1.0 - nv, 5.0);
+    return diffuse + reflected * fresnel;
+}
 
 // Where a sphere map (a matcap) is read: the normal as the camera sees it, right and up across the map, so the
 // map's centre faces the eye.
@@ -244,9 +290,20 @@ fn fs_mesh(in: MeshOut, @builtin(front_facing) front: bool) -> @location(0) vec4
             color = mix(albedo * toon_shadow, albedo + vec3<f32>(0.5 * specular), lit);
         }
     }
+    if draw.surface.z > 0.5 && draw.shade.y < 0.5 {
+        // glTF's metallic-roughness surface under the viewer's key light (from the eye and above it, as the toon
+        // key; radiance 0.72π, so a rough white dielectric facing it is as bright as the viewer's own shading)
+        // and its surroundings.
+        let metallic = clamp(draw.surface.x, 0.0, 1.0);
+        let roughness = clamp(draw.surface.y, 0.0, 1.0);
+        let l = normalize(to_eye + 0.8 * view.up.xyz);
+        color = brdf(albedo, metallic, roughness, n, to_eye, l) * (0.72 * PI * lit_by_map)
+            + surface_ambient(albedo, metallic, roughness, n, to_eye);
+    }
     if draw.flags.x < 0.5 {
         color = albedo;
     }
+    color += draw.emissive.rgb;
     color = mix(color, HIGHLIGHT, 0.55 * clamp(in.highlight, 0.0, 1.0));
     var alpha = select(1.0, texel.a * in.color.a, draw.flags.z > 0.5);
     if view.modes.x > 0.5 {

@@ -3,10 +3,12 @@
 //! skinned and posed vertices against hand-computed ones, baked node transforms, morph targets and their
 //! weight tracks, embedded textures, sparse and interleaved accessors, and malformed files refused cleanly.
 
+mod common;
+
 use glam::{Mat4, Quat, Vec3};
 use rigscope::anim::{Pose, apply_morphs, clip_morph_weights, skin_positions};
 use rigscope::formats::gltf::write::{GltfDocument, sample_document};
-use rigscope::scene::{AlphaMode, Format, FrontFace, Interpolation, Scene, TextureSearch, UpAxis};
+use rigscope::scene::{AlphaMode, Format, FrontFace, Interpolation, Scene, Surface, TextureSearch, UpAxis};
 use serde_json::json;
 
 fn close(a: Vec3, b: Vec3) -> bool {
@@ -177,6 +179,89 @@ fn materials_carry_alpha_sides_unlit_and_files_beside_the_model() {
     assert_eq!((m.texture.as_deref(), m.search), (Some("tex/skin a.png"), TextureSearch::BesideModel));
     assert_eq!((m.alpha, m.lit, m.color), (AlphaMode::Blend, false, Some(glam::Vec4::new(0.5, 0.25, 1.0, 0.5))));
     assert!(scene.meshes[0].two_sided);
+    assert_eq!(m.surface, None, "an unlit material has no BRDF");
+}
+
+/// A lit material's metallic-roughness factors, its emissive factor times KHR_materials_emissive_strength, and
+/// MASK's cutoff reach the scene; factors outside 0..=1 are brought inside, as glTF bounds them.
+#[test]
+fn metallic_roughness_emission_and_cutoff_are_read() {
+    let mut d = triangle_document(&[json!({ "mesh": 0 })]);
+    d.push(
+        "materials",
+        json!({ "alphaMode": "MASK", "alphaCutoff": 0.3, "emissiveFactor": [1.0, 0.5, 0.0],
+        "extensions": { "KHR_materials_emissive_strength": { "emissiveStrength": 4.0 } },
+        "pbrMetallicRoughness": { "baseColorFactor": [0.8, 0.1, 0.1, 1.0], "metallicFactor": 0.25, "roughnessFactor": 1.5 } }),
+    );
+    d.json["extensionsUsed"] = json!(["KHR_materials_emissive_strength"]);
+    d.json["meshes"][0]["primitives"][0]["material"] = json!(0);
+    let scene = rigscope::load_bytes("m.glb", &d.to_glb()).unwrap();
+    let m = &scene.materials[0];
+    assert_eq!((m.alpha, m.alpha_cutoff, m.lit, m.texture.as_deref()), (AlphaMode::Cutout, 0.3, true, None));
+    assert_eq!(m.surface, Some(Surface { metallic: 0.25, roughness: 1.0 }));
+    assert_eq!(m.emissive, Vec3::new(4.0, 2.0, 0.0));
+    // rigscope's glTF writer keeps all of it (an emission over 1 as a factor times a strength).
+    let textures = rigscope::textures::TextureSet::load(&scene, None);
+    let out = rigscope::convert::to_gltf(&scene, &textures, rigscope::convert::Container::Glb).unwrap();
+    let again = rigscope::load_bytes("again.glb", &[out.head, out.body].concat()).unwrap();
+    let n = &again.materials[0];
+    assert_eq!((n.alpha, n.alpha_cutoff, n.surface, n.emissive), (m.alpha, m.alpha_cutoff, m.surface, m.emissive));
+    // A primitive without a material gets glTF's default: every property at its default.
+    let d = triangle_document(&[json!({ "mesh": 0 })]);
+    let scene = rigscope::load_bytes("d.glb", &d.to_glb()).unwrap();
+    let m = scene.materials.last().unwrap();
+    assert_eq!(
+        (m.surface, m.emissive, m.alpha_cutoff),
+        (Some(Surface { metallic: 1.0, roughness: 1.0 }), Vec3::ZERO, 0.5)
+    );
+}
+
+/// glTF's materials drawn as glTF means them, on UniVRM's emission sample (VRM 0.x, in the corpus): six spheres
+/// coloured by factors alone. None names a texture, so none is looked for (this file used to warn that
+/// "Unlit_SRGB_0.5" wasn't found, taking the material's name for a file); the unlit ones draw their colour
+/// exactly, the emissive ones add their emission (clipped to white at strength 4.6).
+#[test]
+fn untextured_unlit_and_emissive_materials_draw_their_colours() {
+    use rigscope::render::{Camera, pose_bounds};
+    let path = common::corpus("vrm/EmissionMigration_v0.107.0.vrm");
+    let scene = rigscope::load_path(&path).unwrap();
+    assert!(scene.materials.iter().all(|m| m.texture.is_none()));
+    let set = rigscope::textures::TextureSet::load(&scene, path.parent());
+    assert!(set.problems().is_empty(), "{:?}", set.problems());
+    let size = (480, 320);
+    let file = path.to_str().unwrap();
+    let (img, stderr) =
+        common::render_png("gltf-materials", "emission", &[file, "--yaw", "0", "--pitch", "0", "--size", "480x320"]);
+    assert!(!stderr.contains("not found"), "{stderr}");
+    // Where render's camera puts each sphere's centre (a still frames the pose drawn: here the bind pose).
+    let aspect = size.0 as f32 / size.1 as f32;
+    let camera =
+        Camera::framing(scene.up, &pose_bounds(&scene, &Pose::bind(&scene.skeleton)).unwrap(), 0.0, 0.0, aspect);
+    let to_clip = camera.view_proj(aspect) * camera.model_matrix();
+    let srgb = |x: f32| 255.0 * if x <= 0.003_130_8 { 12.92 * x } else { 1.055 * x.powf(1.0 / 2.4) - 0.055 };
+    let expected: [(&str, f32, f32); 6] = [
+        ("Unlit_SRGB_0.5", srgb(0.214_041_14) - 3.0, srgb(0.214_041_14) + 3.0),
+        ("Unlit_Linear_0.5", srgb(0.5) - 3.0, srgb(0.5) + 3.0),
+        ("MToon_Emission_0.5", srgb(0.5) - 3.0, srgb(0.5) + 3.0),
+        ("MToon_Emission_2.0", 252.0, 255.0),
+        ("Standard_Emission_2.0", 252.0, 255.0),
+        // A black dielectric: its emission plus the 4 % reflection of the surroundings and the key light.
+        ("Standard_Emission_0.5", srgb(0.214_041_14) - 1.0, srgb(0.214_041_14) + 25.0),
+    ];
+    for (name, low, high) in expected {
+        let material = scene.materials.iter().position(|m| m.name == name).unwrap();
+        let mesh = scene.meshes.iter().find(|m| m.material == material).unwrap();
+        let tris = &scene.triangles[mesh.first_triangle as usize..(mesh.first_triangle + mesh.num_triangles) as usize];
+        let points: Vec<Vec3> = tris.iter().flatten().map(|&v| scene.vertices.positions[v as usize]).collect();
+        let (min, max) = points.iter().fold((Vec3::MAX, Vec3::MIN), |(a, b), p| (a.min(*p), b.max(*p)));
+        let c = to_clip * ((min + max) * 0.5).extend(1.0);
+        let (x, y) = ((c.x / c.w + 1.0) * 0.5 * size.0 as f32, (1.0 - c.y / c.w) * 0.5 * size.1 as f32);
+        let px = img.get_pixel(x as u32, y as u32).0;
+        for k in 0..3 {
+            let v = f32::from(px[k]);
+            assert!(v >= low && v <= high, "{name} at ({x:.0}, {y:.0}): {px:?}, expected {low:.0}..={high:.0}");
+        }
+    }
 }
 
 #[test]

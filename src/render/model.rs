@@ -34,6 +34,12 @@ pub(crate) struct Draw {
     shade: [f32; 2],
     /// The material's colour (linear RGBA), multiplied with its texture.
     color: Vec4,
+    /// glTF's metallic-roughness surface, `None` for the viewer's own shading.
+    surface: Option<crate::scene::Surface>,
+    /// Light the material gives off itself (linear RGB).
+    emissive: Vec3,
+    /// With a cut-out alpha: the least alpha drawn.
+    alpha_cutoff: f32,
     /// The material's outline (drawn when the view draws outlines).
     pub outline: Option<crate::scene::Outline>,
     /// The material casts a ground shadow (drawn when the view has a light and draws ground shadows).
@@ -54,14 +60,14 @@ pub(crate) struct Draw {
 }
 
 /// The `DrawParams` uniform block of shaders/mesh.wgsl, in floats.
-const DRAW_PARAM_FLOATS: usize = 24;
+const DRAW_PARAM_FLOATS: usize = 32;
 
 impl Draw {
     fn params(&self, time: f32, c: Vec4) -> [f32; DRAW_PARAM_FLOATS] {
         let uv = self.uv_animation.as_ref().map_or(UV_IDENTITY, |a| a.matrix(time));
         let cutoff = match self.alpha {
             AlphaMode::Opaque => 0.0,
-            AlphaMode::Cutout => 0.5,
+            AlphaMode::Cutout => self.alpha_cutoff,
             AlphaMode::Blend => 1.0 / 255.0,
         };
         let blend = if self.alpha == AlphaMode::Blend { 1.0 } else { 0.0 };
@@ -91,6 +97,14 @@ impl Draw {
             self.shade[0],
             self.shade[1],
             if self.receives_shadow { 1.0 } else { 0.0 },
+            0.0,
+            self.surface.map_or(0.0, |s| s.metallic),
+            self.surface.map_or(1.0, |s| s.roughness),
+            if self.surface.is_some() { 1.0 } else { 0.0 },
+            0.0,
+            self.emissive.x,
+            self.emissive.y,
+            self.emissive.z,
             0.0,
         ]
     }
@@ -394,6 +408,9 @@ fn upload_draws(renderer: &Renderer, scene: &Scene, materials: &[GpuMaterial]) -
             lit: m.lit,
             shade: m.shade,
             color: m.color,
+            surface: scene.materials.get(material).and_then(|m| m.surface),
+            emissive: scene.materials.get(material).map_or(Vec3::ZERO, |m| m.emissive),
+            alpha_cutoff: scene.materials.get(material).map_or(0.5, |m| m.alpha_cutoff),
             outline: scene.materials.get(material).and_then(|m| m.outline),
             ground_shadow: scene.materials.get(material).is_some_and(|m| m.ground_shadow),
             casts_shadow: scene.materials.get(material).is_none_or(|m| m.casts_shadow),
@@ -524,7 +541,7 @@ fn upload_materials(renderer: &Renderer, scene: &Scene, textures: &TextureSet) -
             let (view, alpha) = match textures.materials().get(i) {
                 Some(MaterialTexture::Image(k)) if *k < views.len() => (views[*k].clone(), textures.alpha(i)),
                 // An untextured material with a colour of its own draws in that colour.
-                Some(MaterialTexture::Untextured) if m.color.is_some() => (white.clone(), AlphaMode::Opaque),
+                Some(MaterialTexture::Untextured) if m.color.is_some() => (white.clone(), textures.alpha(i)),
                 _ => (placeholder.clone(), AlphaMode::Opaque),
             };
             GpuMaterial {

@@ -218,6 +218,24 @@ pub struct Material {
     /// Darkened where the self-shadow map says another surface is nearer the light (MikuMikuDance: PMX flag
     /// 0x08; the PMD rule above). True for formats without the flag.
     pub receives_shadow: bool,
+    /// glTF's metallic-roughness surface, drawn with its BRDF under the viewer's light; `None` for formats without
+    /// one, which the viewer's own shading draws.
+    pub surface: Option<Surface>,
+    /// Light the material gives off itself, linear RGB (glTF's emissive factor times
+    /// `KHR_materials_emissive_strength`), added after lighting; zero for most.
+    pub emissive: glam::Vec3,
+    /// With [`AlphaMode::Cutout`]: texels with less alpha than this are discarded (glTF's `alphaCutoff`; 0.5 for
+    /// the formats that have no such field).
+    pub alpha_cutoff: f32,
+}
+
+/// A physically based surface, as glTF's metallic-roughness model describes it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Surface {
+    /// 0 a dielectric (its colour diffuse, a 4 % reflection), 1 a metal (its colour reflected).
+    pub metallic: f32,
+    /// Perceptual roughness, 0 a mirror to 1 fully rough.
+    pub roughness: f32,
 }
 
 /// A sphere map: `texture` (found like the material's own) sampled at the surface normal as the camera sees it.
@@ -272,6 +290,9 @@ impl Material {
             ground_shadow: false,
             casts_shadow: true,
             receives_shadow: true,
+            surface: None,
+            emissive: glam::Vec3::ZERO,
+            alpha_cutoff: 0.5,
         }
     }
 }

@@ -28,7 +28,7 @@ pub use clip::{
 };
 pub use constraint::{AngleLimits, Append, Constraints, IkChain, IkLink, JointDeform};
 pub use geometry::{
-    AlphaMode, BlendMethod, CustomStream, Material, Mesh, Outline, SphereBlend, SphereMap, SphericalBlend,
+    AlphaMode, BlendMethod, CustomStream, Material, Mesh, Outline, SphereBlend, SphereMap, SphericalBlend, Surface,
     TextureSearch, ToonRamp, UV_IDENTITY, UvAnimation, UvChannel, UvChannelKind, VertexBlend, VertexStreams,
 };
 pub use image::EmbeddedImage;

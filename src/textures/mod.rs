@@ -71,7 +71,8 @@ pub struct DecodedTexture {
 /// What one material draws with.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum MaterialTexture {
-    /// The material names no texture: the placeholder, opaque, and not a problem.
+    /// The material names no texture: drawn in its colour with its own alpha mode (the placeholder, opaque, when
+    /// it has no colour either); not a problem.
     Untextured,
     /// The decoded texture [`TextureSet::images`]`[i]`.
     Image(usize),
@@ -98,8 +99,8 @@ pub struct TextureSet {
 
 impl TextureSet {
     /// Looks up and decodes the texture of each of `scene`'s materials from the model's folder `dir`, the way
-    /// each material's `search` says (see [`find_texture`]); a material's texture is its `texture`, else its
-    /// name. Without `dir` every named texture is missing. A texture that is missing or can't be decoded is a
+    /// each material's `search` says (see [`find_texture`]); a material without a `texture` is untextured.
+    /// Without `dir` every named texture is missing. A texture that is missing or can't be decoded is a
     /// [`TextureProblem`]; nothing here fails.
     pub fn load(scene: &Scene, dir: Option<&Path>) -> TextureSet {
         let mut set = TextureSet::default();
@@ -111,15 +112,22 @@ impl TextureSet {
             embedded_labels: Default::default(),
         };
         for m in &scene.materials {
-            let name = m.texture.as_deref().unwrap_or(&m.name);
-            let texture = if name.is_empty() {
-                MaterialTexture::Untextured
-            } else {
-                set.resolve(&mut cache, name, m.search, m.color_key, &m.name, true)
+            // A material names its texture (the Inter-Quake readers take the material's name for it); one that
+            // names none is drawn in its colour, and nothing is looked for.
+            let texture = match m.texture.as_deref() {
+                None | Some("") => MaterialTexture::Untextured,
+                Some(name) => set.resolve(&mut cache, name, m.search, m.color_key, &m.name, true),
             };
             set.alpha.push(match texture {
                 MaterialTexture::Image(i) => set.images[i].alpha.effective_alpha(m.alpha),
-                _ => AlphaMode::Opaque,
+                // Its colour's alpha (glTF's base colour factor) is all there is to cut out or blend: blending
+                // only where the colour is translucent, as a texture lowers the mode to what it holds.
+                MaterialTexture::Untextured => match m.alpha {
+                    AlphaMode::Blend if m.color.is_none_or(|c| c.w >= 1.0) => AlphaMode::Opaque,
+                    mode => mode,
+                },
+                // The placeholder is opaque.
+                MaterialTexture::Problem(_) => AlphaMode::Opaque,
             });
             set.materials.push(texture);
             let sphere = m.sphere.as_ref().map(|s| {
@@ -274,24 +282,10 @@ impl TextureSet {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::scene::{Format, Material, Metadata, TextureSearch};
+    use crate::scene::{Format, Material, Metadata};
 
     fn material(name: &str, texture: Option<&str>, alpha: AlphaMode, color_key: bool) -> Material {
-        Material {
-            name: name.into(),
-            texture: texture.map(str::to_string),
-            search: TextureSearch::BesideModel,
-            color_key,
-            alpha,
-            lit: true,
-            color: None,
-            outline: None,
-            sphere: None,
-            toon: None,
-            ground_shadow: false,
-            casts_shadow: true,
-            receives_shadow: true,
-        }
+        Material { color_key, alpha, ..Material::new(name, texture.map(str::to_string)) }
     }
 
     #[test]
@@ -311,26 +305,39 @@ mod tests {
             material("a", Some("keyed.bmp"), AlphaMode::Blend, true),
             material("b", Some("KEYED"), AlphaMode::Blend, true),
             material("c", Some("keyed.bmp"), AlphaMode::Blend, false),
-            material("glass", None, AlphaMode::Blend, false),
+            material("glass", Some("glass"), AlphaMode::Blend, false),
             material("glass-cut", Some("glass.png"), AlphaMode::Cutout, false),
             material("gone", Some("gone.tga"), AlphaMode::Opaque, false),
             material("bad", Some("broken.png"), AlphaMode::Opaque, false),
             material("bad too", Some("broken.png"), AlphaMode::Opaque, false),
             material("", None, AlphaMode::Blend, false),
+            // Named like a file beside the model, but naming no texture: nothing is looked for.
+            material("keyed.bmp", None, AlphaMode::Blend, true),
         ];
         let set = TextureSet::load(&scene, Some(&dir));
         use MaterialTexture::{Image, Problem, Untextured};
         assert_eq!(
             set.materials(),
-            &[Image(0), Image(0), Image(1), Image(2), Image(2), Problem(0), Problem(1), Problem(1), Untextured]
+            &[
+                Image(0),
+                Image(0),
+                Image(1),
+                Image(2),
+                Image(2),
+                Problem(0),
+                Problem(1),
+                Problem(1),
+                Untextured,
+                Untextured
+            ]
         );
         assert_eq!(set.images().len(), 3);
         // Keyed: the magenta texel is cut out and takes its neighbour's colour; unkeyed, it stays.
         assert_eq!(set.image(0).unwrap().image.as_raw(), &[255, 0, 0, 255, 255, 0, 0, 0]);
         assert_eq!(set.image(2).unwrap().image.get_pixel(1, 0).0, [255, 0, 255, 255]);
-        let alpha: Vec<AlphaMode> = (0..10).map(|i| set.alpha(i)).collect();
+        let alpha: Vec<AlphaMode> = (0..11).map(|i| set.alpha(i)).collect();
         use AlphaMode::{Blend, Cutout, Opaque};
-        assert_eq!(alpha, [Cutout, Cutout, Opaque, Blend, Cutout, Opaque, Opaque, Opaque, Opaque, Opaque]);
+        assert_eq!(alpha, [Cutout, Cutout, Opaque, Blend, Cutout, Opaque, Opaque, Opaque, Opaque, Opaque, Opaque]);
 
         assert_eq!(set.problems().len(), 2);
         assert_eq!(

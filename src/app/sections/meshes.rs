@@ -39,7 +39,10 @@ pub fn section(ui: &mut egui::Ui, doc: &Document, filter: &Filter, out: &mut Vec
                 if !query.matches(&[lower(&m.name).as_str()], k) {
                     continue;
                 }
-                let texture = m.texture.as_deref().unwrap_or(&m.name);
+                let Some(texture) = m.texture.as_deref().filter(|t| !t.is_empty()) else {
+                    ui.label(format!("{}: no texture (its colour)", m.name));
+                    continue;
+                };
                 let lost = missing.is_some_and(|m| m.iter().any(|p| is_texture_path(p, texture)));
                 let state = match missing {
                     None => "not looked for yet",

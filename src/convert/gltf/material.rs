@@ -40,6 +40,8 @@ pub struct Materials<'a> {
     pub side_files: Vec<SideFile>,
     pub notes: Vec<String>,
     pub unlit: bool,
+    /// Some material emits more than glTF's emissive factor holds (KHR_materials_emissive_strength).
+    pub emissive_strength: bool,
     /// Meshes with UV animation and the glTF material made for each.
     pub uv_animated: Vec<(usize, usize)>,
 }
@@ -56,6 +58,7 @@ impl<'a> Materials<'a> {
             side_files: Vec::new(),
             notes: Vec::new(),
             unlit: false,
+            emissive_strength: false,
             uv_animated: Vec::new(),
         }
     }
@@ -112,18 +115,33 @@ impl<'a> Materials<'a> {
             AlphaMode::Cutout => GltfAlpha::Mask,
             AlphaMode::Blend => GltfAlpha::Blend,
         };
-        let mut extensions = None;
+        let mut extensions = json::extensions::material::Material::default();
         if !mat.lit {
             self.unlit = true;
-            extensions =
-                Some(json::extensions::material::Material { unlit: Some(json::extensions::material::Unlit {}) });
+            extensions.unlit = Some(json::extensions::material::Unlit {});
         }
+        // glTF's emissive factor stops at 1: a brighter emission is the factor times a strength.
+        let emissive = mat.emissive.max(glam::Vec3::ZERO);
+        let strength = emissive.max_element();
+        let emissive_factor = if strength > 1.0 {
+            self.emissive_strength = true;
+            extensions.emissive_strength = Some(json::extensions::material::EmissiveStrength {
+                emissive_strength: json::extensions::material::EmissiveStrengthFactor(strength),
+            });
+            emissive / strength
+        } else {
+            emissive
+        };
+        let extensions = (extensions.unlit.is_some() || extensions.emissive_strength.is_some()).then_some(extensions);
+        // Formats without a surface of their own are written as a rough dielectric.
+        let surface = mat.surface.unwrap_or(crate::scene::Surface { metallic: 0.0, roughness: 1.0 });
         // A texture the material names but that wasn't found is kept by name, for a round trip.
         let reference = mat.texture.as_deref().filter(|_| texture.is_none());
         let extras = reference.and_then(|t| super::extras(&serde_json::json!({ "rigscope": { "texture": t } })));
         b.root.push(json::Material {
             extras,
-            alpha_cutoff: (alpha == GltfAlpha::Mask).then_some(AlphaCutoff(0.5)),
+            alpha_cutoff: (alpha == GltfAlpha::Mask).then_some(AlphaCutoff(mat.alpha_cutoff)),
+            emissive_factor: json::material::EmissiveFactor(emissive_factor.to_array()),
             alpha_mode: Checked::Valid(alpha),
             double_sided: two_sided,
             name: Some(mat.name.clone()),
@@ -135,8 +153,8 @@ impl<'a> Materials<'a> {
                     extensions: transform.map(|t| json::extensions::texture::Info { texture_transform: Some(t) }),
                     extras: Default::default(),
                 }),
-                metallic_factor: StrengthFactor(0.0),
-                roughness_factor: StrengthFactor(1.0),
+                metallic_factor: StrengthFactor(surface.metallic),
+                roughness_factor: StrengthFactor(surface.roughness),
                 ..Default::default()
             },
             extensions,

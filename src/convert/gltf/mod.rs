@@ -180,6 +180,9 @@ pub fn to_gltf(scene: &Scene, textures: &TextureSet, container: Container) -> Re
     if materials.unlit {
         b.root.extensions_used.push("KHR_materials_unlit".into());
     }
+    if materials.emissive_strength {
+        b.root.extensions_used.push("KHR_materials_emissive_strength".into());
+    }
     let mut notes = streams.map_or_else(Vec::new, |s| s.notes);
     notes.append(&mut materials.notes);
     if loose > 0 {

@@ -1,12 +1,12 @@
 //! Materials and their base colour textures: files beside the model (relative URIs) or images the file carries
 //! (buffer views, `data:` URIs), which become the scene's embedded images.
 
-use glam::Vec4;
+use glam::{Vec3, Vec4};
 
 use super::accessor::Buffers;
 use super::container::{data_uri, relative_path};
 use crate::error::{LoadError, Location, Warning};
-use crate::scene::{AlphaMode, EmbeddedImage, Material, TextureSearch};
+use crate::scene::{AlphaMode, EmbeddedImage, Material, Surface, TextureSearch};
 
 /// The scene's materials (the file's, in its order) and the images they embed.
 pub fn read(
@@ -28,6 +28,15 @@ pub fn read(
             gltf::material::AlphaMode::Blend => AlphaMode::Blend,
         };
         out.lit = !m.unlit();
+        out.alpha_cutoff = m.alpha_cutoff().filter(|c| c.is_finite()).unwrap_or(0.5);
+        // Lit materials are drawn with glTF's BRDF; an unlit one is its colour (plus what it emits).
+        out.surface = out.lit.then(|| Surface {
+            metallic: finite_unit(pbr.metallic_factor(), 1.0),
+            roughness: finite_unit(pbr.roughness_factor(), 1.0),
+        });
+        let strength = m.emissive_strength().filter(|s| s.is_finite() && *s >= 0.0).unwrap_or(1.0);
+        let emissive = Vec3::from_array(m.emissive_factor()).map(|c| finite_unit(c, 0.0)) * strength;
+        out.emissive = emissive;
         if let Some(info) = pbr.base_color_texture() {
             if info.tex_coord() != 0 {
                 let msg = format!(
@@ -54,6 +63,11 @@ pub fn read(
         materials.push(out);
     }
     Ok((materials, images))
+}
+
+/// A factor in 0..=1 as glTF defines it; `fallback` for one that isn't a number.
+fn finite_unit(v: f32, fallback: f32) -> f32 {
+    if v.is_finite() { v.clamp(0.0, 1.0) } else { fallback }
 }
 
 /// Materials that differ only in glTF's double-sidedness (which rigscope keeps on the mesh) folded into one:
@@ -123,7 +137,9 @@ fn image_texture(
     Ok(Some(name))
 }
 
-/// glTF's default material, for primitives without one: white, opaque, lit.
+/// glTF's default material, for primitives without one: a material with every property at its default (white,
+/// opaque, lit, metallic 1 and roughness 1).
 pub fn default_material() -> Material {
-    Material { color: Some(Vec4::ONE), ..Material::new("default", None) }
+    let surface = Some(Surface { metallic: 1.0, roughness: 1.0 });
+    Material { color: Some(Vec4::ONE), surface, ..Material::new("default", None) }
 }

@@ -392,6 +392,7 @@ impl Materials {
             ground_shadow: false,
             casts_shadow: true,
             receives_shadow: true,
+            ..Material::new(name, None)
         });
         self.list.len() - 1
     }
