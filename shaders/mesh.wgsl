@@ -6,6 +6,12 @@
 // The material's sphere map and toon ramp (white 1×1 when it has none; src/render/model.rs).
 @group(2) @binding(3) var sphere_map: texture_2d<f32>;
 @group(2) @binding(4) var toon_ramp: texture_2d<f32>;
+// glTF's surface maps (neutral 1×1 when the material has none): roughness in green and metalness in blue, a
+// tangent-space normal, occlusion in red (all three read as data), and the emitted colour (sRGB).
+@group(2) @binding(5) var metal_rough_map: texture_2d<f32>;
+@group(2) @binding(6) var normal_map: texture_2d<f32>;
+@group(2) @binding(7) var occlusion_map: texture_2d<f32>;
+@group(2) @binding(8) var emissive_map: texture_2d<f32>;
 // The view's self-shadow map (src/render/shadow.rs; 1×1 while no self-shadow has been drawn).
 // The self-shadow map: depths packed in RGB (pack_depth), since WebGL2 can't textureLoad a depth texture.
 @group(0) @binding(1) var shadow_map: texture_2d<f32>;
@@ -37,9 +43,10 @@ struct DrawParams {
     // self-shadow; w unused.
     shade: vec4<f32>,
     // glTF's metallic-roughness surface: x metallic, y perceptual roughness, z 1 when the material has one (0:
-    // the viewer's own shading); w unused.
+    // the viewer's own shading); w the occlusion map's strength (0: none).
     surface: vec4<f32>,
-    // Light the material gives off itself (linear RGB), added after lighting; w unused.
+    // Light the material gives off itself (linear RGB, times the emissive map), added after lighting; w the
+    // normal map's scale (0: none).
     emissive: vec4<f32>,
 };
 
@@ -145,6 +152,38 @@ fn brdf(albedo: vec3<f32>, metallic: f32, roughness: f32, n: vec3<f32>, v: vec3<
     return (diffuse + fresnel * distribution * visibility) * nl;
 }
 
+// The normal `n` bent by a tangent-space normal map texel `mapped` (glTF's convention: X along +u, Y up the
+// image, that is along −v) with its X and Y scaled by `scale`, in a tangent frame made from the screen
+// derivatives of the position (`dp1`, `dp2`) and the texture coordinate (`duv1`, `duv2`), as the Khronos sample
+// viewer makes one for meshes without tangents; mirrored UVs turn the frame with them.
+fn perturbed(
+    n: vec3<f32>,
+    mapped: vec3<f32>,
+    scale: f32,
+    dp1: vec3<f32>,
+    dp2: vec3<f32>,
+    duv1: vec2<f32>,
+    duv2: vec2<f32>,
+) -> vec3<f32> {
+    let det = duv1.x * duv2.y - duv2.x * duv1.y;
+    if abs(det) < 1e-12 {
+        return n;
+    }
+    let along_u = (dp1 * duv2.y - dp2 * duv1.y) / det;
+    let along_v = (dp2 * duv1.x - dp1 * duv2.x) / det;
+    let t = along_u - n * dot(n, along_u);
+    let b = -along_v + n * dot(n, along_v);
+    if dot(t, t) < 1e-20 || dot(b, b) < 1e-20 {
+        return n;
+    }
+    let m = (mapped * 2.0 - vec3<f32>(1.0)) * vec3<f32>(scale, scale, 1.0);
+    let bent = normalize(t) * m.x + normalize(b) * m.y + n * m.z;
+    if dot(bent, bent) < 1e-12 {
+        return n;
+    }
+    return normalize(bent);
+}
+
 // The light a glTF surface reflects from the viewer's surroundings (there is no environment map): its diffuse
 // part lit by the hemisphere ambient, and its reflection of the same sky-to-ground gradient along the mirror
 // direction, as rough surfaces blur it toward the gradient's mean.
@@ -228,6 +267,18 @@ fn fs_mesh(in: MeshOut, @builtin(front_facing) front: bool) -> @location(0) vec4
     if !front {
         n = -n;
     }
+    // glTF's normal map, in the frame the screen derivatives give (taken while control flow is uniform).
+    let mapped = textureSample(normal_map, albedo_sampler, in.uv).xyz;
+    let dp1 = dpdx(in.world);
+    let dp2 = dpdy(in.world);
+    let duv1 = dpdx(in.uv);
+    let duv2 = dpdy(in.uv);
+    if draw.emissive.w != 0.0 {
+        n = perturbed(n, mapped, draw.emissive.w, dp1, dp2, duv1, duv2);
+    }
+    let metal_rough = textureSample(metal_rough_map, albedo_sampler, in.uv);
+    let occlusion = textureSample(occlusion_map, albedo_sampler, in.uv).r;
+    let emitted = textureSample(emissive_map, albedo_sampler, in.uv).rgb;
     let to_eye = normalize(view.eye.xyz - in.world);
     // The triangle's own normal (from the position's screen derivatives, on the shading normal's side), for the
     // self-shadow's bias; taken while control flow is uniform.
@@ -294,16 +345,17 @@ fn fs_mesh(in: MeshOut, @builtin(front_facing) front: bool) -> @location(0) vec4
         // glTF's metallic-roughness surface under the viewer's key light (from the eye and above it, as the toon
         // key; radiance 0.72π, so a rough white dielectric facing it is as bright as the viewer's own shading)
         // and its surroundings.
-        let metallic = clamp(draw.surface.x, 0.0, 1.0);
-        let roughness = clamp(draw.surface.y, 0.0, 1.0);
+        let metallic = clamp(draw.surface.x * metal_rough.b, 0.0, 1.0);
+        let roughness = clamp(draw.surface.y * metal_rough.g, 0.0, 1.0);
         let l = normalize(to_eye + 0.8 * view.up.xyz);
+        let occluded = 1.0 + draw.surface.w * (occlusion - 1.0);
         color = brdf(albedo, metallic, roughness, n, to_eye, l) * (0.72 * PI * lit_by_map)
-            + surface_ambient(albedo, metallic, roughness, n, to_eye);
+            + surface_ambient(albedo, metallic, roughness, n, to_eye) * occluded;
     }
     if draw.flags.x < 0.5 {
         color = albedo;
     }
-    color += draw.emissive.rgb;
+    color += draw.emissive.rgb * emitted;
     color = mix(color, HIGHLIGHT, 0.55 * clamp(in.highlight, 0.0, 1.0));
     var alpha = select(1.0, texel.a * in.color.a, draw.flags.z > 0.5);
     if view.modes.x > 0.5 {

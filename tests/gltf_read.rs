@@ -393,3 +393,87 @@ fn malformed_files_are_refused_with_messages() {
     // Not glTF at all, by extension.
     assert!(rigscope::load_bytes("x.glb", b"hello").unwrap_err().message.contains("not a glTF file"));
 }
+
+/// A white square facing +Z with texture coordinates as an image lies on it (u right, v down the image), one
+/// material whose JSON `extra` adds to a lit dielectric, drawn front on at 48 × 48: the centre pixel.
+fn square_centre(extra: serde_json::Value, texel: [u8; 4]) -> [u8; 4] {
+    use rigscope::render::{Background, Camera, FrameInput, GpuModel, Headless, Overlays, ViewState, pose_bounds};
+    let mut d = GltfDocument::new();
+    let pos = d.positions(&[-1.0, 1.0, 0.0, 1.0, 1.0, 0.0, -1.0, -1.0, 0.0, 1.0, -1.0, 0.0]);
+    let nrm = d.floats(&[0.0, 0.0, 1.0, 0.0, 0.0, 1.0, 0.0, 0.0, 1.0, 0.0, 0.0, 1.0], "VEC3");
+    let uv = d.floats(&[0.0, 0.0, 1.0, 0.0, 0.0, 1.0, 1.0, 1.0], "VEC2");
+    let indices = d.ushorts(&[0, 2, 1, 1, 2, 3], "SCALAR");
+    let mut png = Vec::new();
+    image::RgbaImage::from_pixel(4, 4, image::Rgba(texel))
+        .write_to(&mut std::io::Cursor::new(&mut png), image::ImageFormat::Png)
+        .unwrap();
+    let view = d.view(&png, None);
+    d.push("images", json!({ "bufferView": view, "mimeType": "image/png", "name": "map" }));
+    d.push("textures", json!({ "source": 0 }));
+    let mut material = json!({ "pbrMetallicRoughness": { "metallicFactor": 0.0, "roughnessFactor": 0.6 } });
+    for (k, v) in extra.as_object().unwrap() {
+        material[k] = v.clone();
+    }
+    d.push("materials", material);
+    d.push(
+        "meshes",
+        json!({ "primitives": [{ "attributes": { "POSITION": pos, "NORMAL": nrm, "TEXCOORD_0": uv },
+        "indices": indices, "material": 0 }] }),
+    );
+    d.push("nodes", json!({ "mesh": 0 }));
+    d.push("scenes", json!({ "nodes": [0] }));
+    let scene = rigscope::load_bytes("square.glb", &d.to_glb()).unwrap();
+    let h = Headless::new().unwrap_or_else(|e| panic!("{e}"));
+    let model = GpuModel::upload_textures(h.renderer(), &scene, &rigscope::textures::TextureSet::load(&scene, None));
+    let pose = Pose::bind(&scene.skeleton);
+    let camera = Camera::framing(scene.up, &pose_bounds(&scene, &pose).unwrap(), 0.0, 0.0, 1.0);
+    let overlays = Overlays { grid: false, ..Overlays::default() };
+    let input = FrameInput {
+        camera: &camera,
+        pose: &pose,
+        overlays: &overlays,
+        time: 0.0,
+        reference_pose: None,
+        light: None,
+        self_shadow: None,
+    };
+    let img =
+        h.render(&model, &mut ViewState::new(h.renderer()), &input, (48, 48), Background::Color([0, 0, 0])).unwrap();
+    img.get_pixel(24, 24).0
+}
+
+/// glTF's surface maps reach the drawing: a normal map tilted up the image turns the square toward the key light
+/// (from the eye and above) and one tilted down away from it; full occlusion takes the surroundings' light
+/// away; an emissive map adds its colour; a metalness map makes the white square a metal.
+#[test]
+fn surface_maps_bend_the_normal_occlude_emit_and_make_metal() {
+    let luma = |p: [u8; 4]| u32::from(p[0]) + u32::from(p[1]) + u32::from(p[2]);
+    let flat = square_centre(json!({}), [255; 4]);
+    // Tangent-space normals 50° from the surface's: (0, ±sin 50°, cos 50°), encoded as glTF stores them.
+    let up = square_centre(json!({ "normalTexture": { "index": 0 } }), [128, 225, 210, 255]);
+    let down = square_centre(json!({ "normalTexture": { "index": 0 } }), [128, 30, 210, 255]);
+    assert!(luma(up) > luma(flat) + 15 && luma(down) + 15 < luma(flat), "up {up:?}, flat {flat:?}, down {down:?}");
+    // The same tilt at scale 0 is no tilt.
+    let unscaled = square_centre(json!({ "normalTexture": { "index": 0, "scale": 0.0 } }), [128, 225, 210, 255]);
+    assert!(luma(unscaled).abs_diff(luma(flat)) <= 3, "{unscaled:?} against {flat:?}");
+    let occluded = square_centre(json!({ "occlusionTexture": { "index": 0 } }), [0, 0, 0, 255]);
+    assert!(luma(occluded) + 30 < luma(flat), "occluded {occluded:?}, flat {flat:?}");
+    let emitting = square_centre(
+        json!({ "emissiveTexture": { "index": 0 }, "emissiveFactor": [1.0, 1.0, 1.0] }),
+        [255, 0, 0, 255],
+    );
+    assert_eq!(emitting[0], 255, "{emitting:?}");
+    assert!(emitting[1].abs_diff(flat[1]) <= 3 && emitting[2].abs_diff(flat[2]) <= 3, "{emitting:?} {flat:?}");
+    let metal = square_centre(
+        json!({ "pbrMetallicRoughness": { "metallicFactor": 1.0, "roughnessFactor": 0.6,
+        "metallicRoughnessTexture": { "index": 0 } } }),
+        [0, 255, 255, 255],
+    );
+    let dielectric = square_centre(
+        json!({ "pbrMetallicRoughness": { "metallicFactor": 1.0, "roughnessFactor": 0.6,
+        "metallicRoughnessTexture": { "index": 0 } } }),
+        [0, 255, 0, 255],
+    );
+    assert!(luma(metal).abs_diff(luma(dielectric)) > 30, "metal {metal:?}, dielectric {dielectric:?}");
+    assert!(luma(dielectric).abs_diff(luma(flat)) <= 3, "blue 0 is metalness 0: {dielectric:?} {flat:?}");
+}

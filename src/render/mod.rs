@@ -259,6 +259,11 @@ impl Layouts {
                 // The sphere map and the toon ramp (white when the material has none).
                 texture_entry(3),
                 texture_entry(4),
+                // glTF's metallic-roughness, normal, occlusion and emissive maps (neutral when it has none).
+                texture_entry(5),
+                texture_entry(6),
+                texture_entry(7),
+                texture_entry(8),
             ],
         });
         Layouts { view, view_uniforms, palette, material, morphs }

@@ -40,6 +40,9 @@ pub(crate) struct Draw {
     emissive: Vec3,
     /// With a cut-out alpha: the least alpha drawn.
     alpha_cutoff: f32,
+    /// The occlusion map's strength (0: none), the normal map's scale (0: none).
+    occlusion: f32,
+    normal_scale: f32,
     /// The material's outline (drawn when the view draws outlines).
     pub outline: Option<crate::scene::Outline>,
     /// The material casts a ground shadow (drawn when the view has a light and draws ground shadows).
@@ -101,11 +104,11 @@ impl Draw {
             self.surface.map_or(0.0, |s| s.metallic),
             self.surface.map_or(1.0, |s| s.roughness),
             if self.surface.is_some() { 1.0 } else { 0.0 },
-            0.0,
+            self.occlusion,
             self.emissive.x,
             self.emissive.y,
             self.emissive.z,
-            0.0,
+            self.normal_scale,
         ]
     }
 }
@@ -395,6 +398,10 @@ fn upload_draws(renderer: &Renderer, scene: &Scene, materials: &[GpuMaterial]) -
                 wgpu::BindGroupEntry { binding: 2, resource: params.as_entire_binding() },
                 wgpu::BindGroupEntry { binding: 3, resource: wgpu::BindingResource::TextureView(&m.sphere) },
                 wgpu::BindGroupEntry { binding: 4, resource: wgpu::BindingResource::TextureView(&m.toon) },
+                wgpu::BindGroupEntry { binding: 5, resource: wgpu::BindingResource::TextureView(&m.maps[0]) },
+                wgpu::BindGroupEntry { binding: 6, resource: wgpu::BindingResource::TextureView(&m.maps[1]) },
+                wgpu::BindGroupEntry { binding: 7, resource: wgpu::BindingResource::TextureView(&m.maps[2]) },
+                wgpu::BindGroupEntry { binding: 8, resource: wgpu::BindingResource::TextureView(&m.maps[3]) },
             ],
         });
         let scene_mesh = mesh.and_then(|i| scene.meshes.get(i));
@@ -411,6 +418,9 @@ fn upload_draws(renderer: &Renderer, scene: &Scene, materials: &[GpuMaterial]) -
             surface: scene.materials.get(material).and_then(|m| m.surface),
             emissive: scene.materials.get(material).map_or(Vec3::ZERO, |m| m.emissive),
             alpha_cutoff: scene.materials.get(material).map_or(0.5, |m| m.alpha_cutoff),
+            // A map the material names but that wasn't found draws as if it had none.
+            occlusion: m.occlusion,
+            normal_scale: m.normal_scale,
             outline: scene.materials.get(material).and_then(|m| m.outline),
             ground_shadow: scene.materials.get(material).is_some_and(|m| m.ground_shadow),
             casts_shadow: scene.materials.get(material).is_none_or(|m| m.casts_shadow),
@@ -500,6 +510,11 @@ struct GpuMaterial {
     view: wgpu::TextureView,
     sphere: wgpu::TextureView,
     toon: wgpu::TextureView,
+    /// Metallic-roughness, normal, occlusion and emissive maps (each neutral when the material has none).
+    maps: [wgpu::TextureView; 4],
+    /// The occlusion map's strength and the normal map's scale, 0 where the map wasn't found.
+    occlusion: f32,
+    normal_scale: f32,
     /// As [`Draw::shade`].
     shade: [f32; 2],
     alpha: AlphaMode,
@@ -515,6 +530,14 @@ fn upload_materials(renderer: &Renderer, scene: &Scene, textures: &TextureSet) -
     let white = image::RgbaImage::from_pixel(1, 1, image::Rgba([255; 4]));
     let white = texture::upload(device, queue, &white, "white texture");
     let builtin_toon = texture::upload(device, queue, &crate::textures::builtin_toon_ramp(), "built-in toon ramp");
+    // What a surface map is without one: factors unchanged (white), a normal along the surface's own.
+    let flat = image::RgbaImage::from_pixel(1, 1, image::Rgba([128, 128, 255, 255]));
+    let flat = texture::upload_linear(device, queue, &flat, "flat normal map");
+    let white_data = image::RgbaImage::from_pixel(1, 1, image::Rgba([255; 4]));
+    let white_data = texture::upload_linear(device, queue, &white_data, "white data texture");
+    let neutral = [white_data.clone(), flat, white_data, white.clone()];
+    // Colour maps (emissive) are sRGB, the others data: each image uploaded once per way it is read.
+    let mut data_views: std::collections::HashMap<usize, wgpu::TextureView> = std::collections::HashMap::new();
     let views: Vec<wgpu::TextureView> = textures
         .images()
         .iter()
@@ -537,6 +560,21 @@ fn upload_materials(renderer: &Renderer, scene: &Scene, textures: &TextureSet) -
                 _ => 0.0,
             };
             let toon = m.toon.as_ref().map(|_| view_of(textures.toon(i)).unwrap_or_else(|| builtin_toon.clone()));
+            let found = textures.maps(i);
+            let maps: [wgpu::TextureView; 4] = std::array::from_fn(|k| match found[k] {
+                Some(image) if k == 3 => view_of(Some(image)).unwrap_or_else(|| neutral[k].clone()),
+                Some(image) => match textures.images().get(image) {
+                    Some(t) => data_views
+                        .entry(image)
+                        .or_insert_with(|| {
+                            let label = format!("{} (data)", t.path.display());
+                            texture::upload_linear(device, queue, &t.image, &label)
+                        })
+                        .clone(),
+                    None => neutral[k].clone(),
+                },
+                None => neutral[k].clone(),
+            });
             let shade = [sphere_mode, if toon.is_some() { 1.0 } else { 0.0 }];
             let (view, alpha) = match textures.materials().get(i) {
                 Some(MaterialTexture::Image(k)) if *k < views.len() => (views[*k].clone(), textures.alpha(i)),
@@ -548,6 +586,9 @@ fn upload_materials(renderer: &Renderer, scene: &Scene, textures: &TextureSet) -
                 view,
                 sphere: sphere.unwrap_or_else(|| white.clone()),
                 toon: toon.unwrap_or_else(|| white.clone()),
+                maps,
+                occlusion: found[2].and(m.maps.occlusion.as_ref()).map_or(0.0, |t| t.factor),
+                normal_scale: found[1].and(m.maps.normal.as_ref()).map_or(0.0, |t| t.factor),
                 shade,
                 alpha: blend_color(alpha),
                 lit: m.lit,
@@ -559,6 +600,9 @@ fn upload_materials(renderer: &Renderer, scene: &Scene, textures: &TextureSet) -
         view: placeholder,
         sphere: white.clone(),
         toon: white,
+        maps: neutral,
+        occlusion: 0.0,
+        normal_scale: 0.0,
         shade: [0.0; 2],
         alpha: AlphaMode::Opaque,
         lit: true,

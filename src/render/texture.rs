@@ -7,6 +7,27 @@ use image::RgbaImage;
 
 /// Uploads an sRGB image with a full mip chain (box-filtered on the CPU) and returns its view.
 pub(crate) fn upload(device: &wgpu::Device, queue: &wgpu::Queue, image: &RgbaImage, label: &str) -> wgpu::TextureView {
+    upload_as(device, queue, image, label, wgpu::TextureFormat::Rgba8UnormSrgb)
+}
+
+/// As [`upload`], for an image of data rather than colours (normals, roughness and metalness, occlusion): read
+/// as stored, without sRGB decoding.
+pub(crate) fn upload_linear(
+    device: &wgpu::Device,
+    queue: &wgpu::Queue,
+    image: &RgbaImage,
+    label: &str,
+) -> wgpu::TextureView {
+    upload_as(device, queue, image, label, wgpu::TextureFormat::Rgba8Unorm)
+}
+
+fn upload_as(
+    device: &wgpu::Device,
+    queue: &wgpu::Queue,
+    image: &RgbaImage,
+    label: &str,
+    format: wgpu::TextureFormat,
+) -> wgpu::TextureView {
     let (w, h) = (image.width().max(1), image.height().max(1));
     let levels = 32 - w.max(h).leading_zeros();
     let texture = device.create_texture(&wgpu::TextureDescriptor {
@@ -15,7 +36,7 @@ pub(crate) fn upload(device: &wgpu::Device, queue: &wgpu::Queue, image: &RgbaIma
         mip_level_count: levels,
         sample_count: 1,
         dimension: wgpu::TextureDimension::D2,
-        format: wgpu::TextureFormat::Rgba8UnormSrgb,
+        format,
         usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
         view_formats: &[],
     });

@@ -227,6 +227,37 @@ pub struct Material {
     /// With [`AlphaMode::Cutout`]: texels with less alpha than this are discarded (glTF's `alphaCutoff`; 0.5 for
     /// the formats that have no such field).
     pub alpha_cutoff: f32,
+    /// glTF's other textures: metallic-roughness, normal, occlusion and emissive maps.
+    pub maps: SurfaceMaps,
+}
+
+/// A texture a material reads besides its colour texture, found as [`Material::texture`] is.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TextureMap {
+    pub texture: String,
+    pub search: TextureSearch,
+    /// The normal map's scale, the occlusion map's strength; 1 for the others.
+    pub factor: f32,
+}
+
+/// glTF's surface textures, each optional: what they hold is multiplied with the material's factors.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct SurfaceMaps {
+    /// Roughness in green, metalness in blue (linear).
+    pub metallic_roughness: Option<TextureMap>,
+    /// A tangent-space normal (linear), its X and Y scaled by the map's factor.
+    pub normal: Option<TextureMap>,
+    /// Ambient occlusion in red (linear), applied with the map's strength.
+    pub occlusion: Option<TextureMap>,
+    /// The emitted colour (sRGB), times the emissive colour.
+    pub emissive: Option<TextureMap>,
+}
+
+impl SurfaceMaps {
+    /// The maps in the renderer's order: metallic-roughness, normal, occlusion, emissive.
+    pub fn all(&self) -> [Option<&TextureMap>; 4] {
+        [self.metallic_roughness.as_ref(), self.normal.as_ref(), self.occlusion.as_ref(), self.emissive.as_ref()]
+    }
 }
 
 /// A physically based surface, as glTF's metallic-roughness model describes it.
@@ -293,6 +324,7 @@ impl Material {
             surface: None,
             emissive: glam::Vec3::ZERO,
             alpha_cutoff: 0.5,
+            maps: SurfaceMaps::default(),
         }
     }
 }

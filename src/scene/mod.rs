@@ -29,7 +29,8 @@ pub use clip::{
 pub use constraint::{AngleLimits, Append, Constraints, IkChain, IkLink, JointDeform};
 pub use geometry::{
     AlphaMode, BlendMethod, CustomStream, Material, Mesh, Outline, SphereBlend, SphereMap, SphericalBlend, Surface,
-    TextureSearch, ToonRamp, UV_IDENTITY, UvAnimation, UvChannel, UvChannelKind, VertexBlend, VertexStreams,
+    SurfaceMaps, TextureMap, TextureSearch, ToonRamp, UV_IDENTITY, UvAnimation, UvChannel, UvChannelKind, VertexBlend,
+    VertexStreams,
 };
 pub use image::EmbeddedImage;
 pub use light::{Light, LightKey, LightTrack, MMD_DEFAULT_LIGHT, MMD_DEFAULT_SELF_SHADOW, SelfShadow, ShadowKey};

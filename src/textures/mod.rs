@@ -93,6 +93,8 @@ pub struct TextureSet {
     /// Per material, its sphere map and toon ramp among `images`.
     spheres: Vec<Option<usize>>,
     toons: Vec<Option<usize>>,
+    /// Per material, its surface maps among `images` (metallic-roughness, normal, occlusion, emissive).
+    maps: Vec<[Option<usize>; 4]>,
     problems: Vec<TextureProblem>,
     files: Vec<PathBuf>,
 }
@@ -141,6 +143,16 @@ impl TextureSet {
                 set.resolve(&mut cache, name, m.search, false, &label, !shared)
             });
             set.toons.push(toon.and_then(image_index));
+            let kinds = ["metallic-roughness map", "normal map", "occlusion map", "emissive map"];
+            let maps = m.maps.all().map(|map| map.map(|t| t.texture.as_str()).zip(map.map(|t| t.search)));
+            let mut found = [None; 4];
+            for (k, map) in maps.into_iter().enumerate() {
+                if let Some((name, search)) = map {
+                    let label = format!("{} ({})", m.name, kinds[k]);
+                    found[k] = image_index(set.resolve(&mut cache, name, search, false, &label, true));
+                }
+            }
+            set.maps.push(found);
         }
         // Embedded images are part of the model file: only files on disk are listed to watch.
         set.files =
@@ -240,6 +252,12 @@ impl TextureSet {
     /// (a material with a toon ramp but none here draws the built-in ramp).
     pub fn toon(&self, material: usize) -> Option<usize> {
         self.toons.get(material).copied().flatten()
+    }
+
+    /// Material `material`'s surface maps among [`TextureSet::images`] (metallic-roughness, normal, occlusion,
+    /// emissive), each where it names one that was found and decoded.
+    pub fn maps(&self, material: usize) -> [Option<usize>; 4] {
+        self.maps.get(material).copied().unwrap_or_default()
     }
 
     /// The decoded texture material `material` draws with, if it has one.

@@ -6,7 +6,7 @@ use glam::{Vec3, Vec4};
 use super::accessor::Buffers;
 use super::container::{data_uri, relative_path};
 use crate::error::{LoadError, Location, Warning};
-use crate::scene::{AlphaMode, EmbeddedImage, Material, Surface, TextureSearch};
+use crate::scene::{AlphaMode, EmbeddedImage, Material, Surface, TextureMap, TextureSearch};
 
 /// The scene's materials (the file's, in its order) and the images they embed.
 pub fn read(
@@ -37,21 +37,30 @@ pub fn read(
         let strength = m.emissive_strength().filter(|s| s.is_finite() && *s >= 0.0).unwrap_or(1.0);
         let emissive = Vec3::from_array(m.emissive_factor()).map(|c| finite_unit(c, 0.0)) * strength;
         out.emissive = emissive;
-        if let Some(info) = pbr.base_color_texture() {
-            if info.tex_coord() != 0 {
-                let msg = format!(
-                    "material {i}: base colour texture reads TEXCOORD_{}, drawn with TEXCOORD_0",
-                    info.tex_coord()
-                );
-                w.push(Warning { rule: "gltf.material.texcoord", location: Location::File, message: msg });
-            }
-            let image = info.texture().source().index();
-            out.texture = image_texture(doc, buffers, image, &mut images, &mut image_names, i, w)?;
-            out.search = if image_names.get(image).is_some_and(Option::is_some) {
-                TextureSearch::Embedded
-            } else {
-                TextureSearch::BesideModel
-            };
+        let mut found = Found { doc, buffers, images: &mut images, image_names: &mut image_names, material: i, w };
+        if let Some(info) = pbr.base_color_texture()
+            && let Some((name, search)) = found.texture(info.texture(), info.tex_coord(), "base colour")?
+        {
+            (out.texture, out.search) = (Some(name), search);
+        }
+        let map = |(name, search): (String, TextureSearch), factor: f32| TextureMap {
+            texture: name,
+            search,
+            factor: if factor.is_finite() { factor } else { 1.0 },
+        };
+        if let Some(info) = pbr.metallic_roughness_texture() {
+            let found = found.texture(info.texture(), info.tex_coord(), "metallic-roughness")?;
+            out.maps.metallic_roughness = found.map(|f| map(f, 1.0));
+        }
+        if let Some(info) = m.normal_texture() {
+            out.maps.normal = found.texture(info.texture(), info.tex_coord(), "normal")?.map(|f| map(f, info.scale()));
+        }
+        if let Some(info) = m.occlusion_texture() {
+            let found = found.texture(info.texture(), info.tex_coord(), "occlusion")?;
+            out.maps.occlusion = found.map(|f| map(f, finite_unit(info.strength(), 1.0)));
+        }
+        if let Some(info) = m.emissive_texture() {
+            out.maps.emissive = found.texture(info.texture(), info.tex_coord(), "emissive")?.map(|f| map(f, 1.0));
         }
         // rigscope's exports keep a texture reference whose file wasn't found, so a round trip still names it.
         if out.texture.is_none()
@@ -63,6 +72,37 @@ pub fn read(
         materials.push(out);
     }
     Ok((materials, images))
+}
+
+/// What one material's textures are looked up with: the file, its images as made so far, and the warnings.
+struct Found<'a, 'd> {
+    doc: &'d gltf::Document,
+    buffers: &'d Buffers<'d>,
+    images: &'a mut Vec<EmbeddedImage>,
+    image_names: &'a mut [Option<String>],
+    material: usize,
+    w: &'a mut Vec<Warning>,
+}
+
+impl Found<'_, '_> {
+    /// The reference and search of `texture`, the material's `what` texture read with TEXCOORD_`tex_coord`
+    /// (drawn with TEXCOORD_0, with a warning otherwise); `None` for an image with no source.
+    fn texture(
+        &mut self,
+        texture: gltf::Texture,
+        tex_coord: u32,
+        what: &str,
+    ) -> Result<Option<(String, TextureSearch)>, LoadError> {
+        let i = self.material;
+        if tex_coord != 0 {
+            let msg = format!("material {i}: {what} texture reads TEXCOORD_{tex_coord}, drawn with TEXCOORD_0");
+            self.w.push(Warning { rule: "gltf.material.texcoord", location: Location::File, message: msg });
+        }
+        let image = texture.source().index();
+        let name = image_texture(self.doc, self.buffers, image, self.images, self.image_names, i, self.w)?;
+        let embedded = self.image_names.get(image).is_some_and(Option::is_some);
+        Ok(name.map(|n| (n, if embedded { TextureSearch::Embedded } else { TextureSearch::BesideModel })))
+    }
 }
 
 /// A factor in 0..=1 as glTF defines it; `fallback` for one that isn't a number.
