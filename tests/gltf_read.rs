@@ -8,7 +8,7 @@ mod common;
 use glam::{Mat4, Quat, Vec3};
 use rigscope::anim::{Pose, apply_morphs, clip_morph_weights, skin_positions};
 use rigscope::formats::gltf::write::{GltfDocument, sample_document};
-use rigscope::scene::{AlphaMode, Format, FrontFace, Interpolation, Scene, Surface, TextureSearch, UpAxis};
+use rigscope::scene::{AlphaMode, Format, FrontFace, Interpolation, Override, Scene, Surface, TextureSearch, UpAxis};
 use serde_json::json;
 
 fn close(a: Vec3, b: Vec3) -> bool {
@@ -476,4 +476,86 @@ fn surface_maps_bend_the_normal_occlude_emit_and_make_metal() {
     );
     assert!(luma(metal).abs_diff(luma(dielectric)) > 30, "metal {metal:?}, dielectric {dielectric:?}");
     assert!(luma(dielectric).abs_diff(luma(flat)) <= 3, "blue 0 is metalness 0: {dielectric:?} {flat:?}");
+}
+
+/// A GLB's JSON chunk, changed by `edit` and packed again (for VRM files whose extension a test breaks).
+fn edited_glb(bytes: &[u8], edit: impl FnOnce(&mut serde_json::Value)) -> Vec<u8> {
+    let len = u32::from_le_bytes(bytes[12..16].try_into().unwrap()) as usize;
+    let mut json: serde_json::Value = serde_json::from_slice(&bytes[20..20 + len]).unwrap();
+    edit(&mut json);
+    let mut text = serde_json::to_vec(&json).unwrap();
+    while !text.len().is_multiple_of(4) {
+        text.push(b' ');
+    }
+    let rest = &bytes[20 + len..];
+    let total = 12 + 8 + text.len() + rest.len();
+    let mut out = Vec::with_capacity(total);
+    out.extend_from_slice(&bytes[..8]);
+    out.extend_from_slice(&(total as u32).to_le_bytes());
+    out.extend_from_slice(&(text.len() as u32).to_le_bytes());
+    out.extend_from_slice(b"JSON");
+    out.extend_from_slice(&text);
+    out.extend_from_slice(rest);
+    out
+}
+
+/// The corpus avatars read as VRM: every humanoid bone a joint (even where it moves no vertex), VRM 0.x's
+/// names and presets in VRM 1.0's, the licence fields, and both versions standing with their left hand on the
+/// viewer's right once brought into the view (VRM 0.x faces −Z and is turned about Y).
+#[test]
+fn vrm_avatars_read_their_humanoid_meta_and_expressions_and_face_the_camera() {
+    for (file, major, bones, expressions) in [
+        ("vrm/EmissionMigration_v0.107.0.vrm", 0, 52, 17),
+        ("vrm/VRMC_materials_mtoon_UV_Animation_Test.vrm", 1, 53, 0),
+        ("vrm/VRMC_vrm_expressions_isBinary_Overrides.vrm", 1, 22, 2),
+    ] {
+        let scene = rigscope::load_path(&common::corpus(file)).unwrap();
+        let vrm = scene.vrm.as_deref().unwrap_or_else(|| panic!("{file}: not read as VRM"));
+        assert_eq!((vrm.major, vrm.humanoid.len(), vrm.expressions.len()), (major, bones, expressions), "{file}");
+        assert!(vrm.humanoid.iter().all(|b| b.joint.is_some()), "{file}: every humanoid bone is a joint");
+        assert!(vrm.missing_required().is_empty(), "{file}");
+        assert_eq!(scene.up, if major == 0 { UpAxis::YBack } else { UpAxis::Y }, "{file}");
+        let pose = Pose::bind(&scene.skeleton);
+        let at = |name: &str| scene.up.basis().transform_point3(pose.world[vrm.bone(name).unwrap()].w_axis.truncate());
+        assert!(at("leftHand").x > 0.3 && at("rightHand").x < -0.3, "{file}: {} {}", at("leftHand"), at("rightHand"));
+        assert!(rigscope::check::check_bytes(file, &common::read(&common::corpus(file))).is_empty(), "{file}");
+    }
+    let old = rigscope::load_path(&common::corpus("vrm/EmissionMigration_v0.107.0.vrm")).unwrap();
+    let vrm = old.vrm.as_deref().unwrap();
+    assert_eq!((vrm.meta_value("licenseName"), vrm.meta_value("author")), (Some("CC0"), Some("vrmc")));
+    let names: Vec<&str> = vrm.expressions.iter().map(|e| e.name.as_str()).collect();
+    assert!(names.contains(&"happy") && names.contains(&"blinkLeft") && names.contains(&"aa"), "{names:?}");
+    assert!(vrm.bone("leftThumbMetacarpal").is_some(), "0.x thumbProximal is 1.0 thumbMetacarpal");
+    let new = rigscope::load_path(&common::corpus("vrm/VRMC_vrm_expressions_isBinary_Overrides.vrm")).unwrap();
+    let vrm = new.vrm.as_deref().unwrap();
+    assert_eq!(vrm.meta_value("licenseUrl"), Some("https://vrm.dev/licenses/1.0/"));
+    // The sample's happy is binary and blends blink away; blink is neither.
+    let happy = vrm.expressions.iter().find(|e| e.name == "happy").unwrap();
+    assert!(happy.is_binary && happy.preset && happy.texture_binds == 2, "{happy:?}");
+    assert_eq!(happy.overrides, [Override::Blend, Override::None, Override::None]);
+    let blink = vrm.expressions.iter().find(|e| e.name == "blink").unwrap();
+    assert!(!blink.is_binary && blink.overrides == [Override::None; 3], "{blink:?}");
+    // Each expression is a morph the Morphs tab and --morph drive.
+    assert_eq!((new.morphs[blink.morph].name.as_str(), new.morphs[happy.morph].name.as_str()), ("blink", "happy"));
+}
+
+/// `check` names a required humanoid bone the file doesn't map and absent licence fields; a humanoid bone on
+/// a node that doesn't exist is a warning of the reader, and the avatar still opens.
+#[test]
+fn check_names_missing_humanoid_bones_and_licence_fields() {
+    let path = common::corpus("vrm/VRMC_vrm_expressions_isBinary_Overrides.vrm");
+    let bytes = common::read(&path);
+    let broken = edited_glb(&bytes, |j| {
+        let vrm = &mut j["extensions"]["VRMC_vrm"];
+        vrm["humanoid"]["humanBones"].as_object_mut().unwrap().remove("leftHand");
+        vrm["humanoid"]["humanBones"]["head"]["node"] = json!(9999);
+        vrm["meta"].as_object_mut().unwrap().remove("licenseUrl");
+    });
+    let scene = rigscope::load_bytes("broken.vrm", &broken).unwrap();
+    let rules: Vec<&str> = scene.meta.warnings.iter().map(|w| w.rule).collect();
+    assert!(rules.contains(&"vrm.humanoid.node"), "{rules:?}");
+    let findings = rigscope::check::check_bytes("broken.vrm", &broken);
+    let missing = findings.iter().find(|f| f.rule == "vrm.humanoid.missing").expect("the missing bones are named");
+    assert!(missing.message.contains("head") && missing.message.contains("leftHand"), "{}", missing.message);
+    assert!(findings.iter().any(|f| f.rule == "vrm.meta.missing" && f.message.contains("licenseUrl")));
 }

@@ -52,7 +52,7 @@ fn every_single_bit_flip_loads_or_fails_cleanly() {
 #[test]
 fn a_thousand_structure_aware_mutations_per_format() {
     let inputs = inputs();
-    for ext in ["iqm", "iqe", "rsm", "mvd", "vmd", "vpd", "pmx", "pmd", "glb", "gltf"] {
+    for ext in ["iqm", "iqe", "rsm", "mvd", "vmd", "vpd", "pmx", "pmd", "glb", "gltf", "vrm"] {
         let bases: Vec<&(String, Vec<u8>)> = inputs
             .iter()
             .filter(|(n, d)| n.to_ascii_lowercase().contains(&format!(".{ext}")) && d.len() < 300_000)

@@ -383,3 +383,27 @@ fn ctrl_click_selects_several_joints_for_the_timeline_and_the_curves() {
     h.run();
     assert!(h.query_by_label_contains("左腕 keys: ").is_none(), "its row went with it");
 }
+
+/// A VRM avatar's humanoid names its joints in the Skeleton tab (beside the node's own name, and found by the
+/// filter), and the Info tab shows its VRM version and licence fields.
+#[test]
+fn a_vrm_shows_its_humanoid_bones_and_licence() {
+    let path = common::corpus("vrm/VRMC_materials_mtoon_UV_Animation_Test.vrm");
+    let mut app = App::new();
+    app.open_path(&path);
+    assert!(app.problems().is_empty(), "{:?}", app.problems());
+    let mut h = harness(app);
+    tab(&mut h, "Skeleton");
+    let scene = h.state().app.scene().unwrap().clone();
+    let vrm = scene.vrm.as_deref().unwrap();
+    let arm = vrm.bone("leftUpperArm").unwrap();
+    filter(&mut h, "leftupperarm");
+    let label = format!("{} #{arm} (leftUpperArm)", scene.skeleton.display_name(arm));
+    h.get_by_label(&label);
+    let shown = h.query_all_by_label_contains(" #").count();
+    assert!(shown < scene.skeleton.len() / 2, "the filter keeps the arm and its ancestors: {shown} rows");
+    tab(&mut h, "Info");
+    h.get_by_label("1.0 (53 humanoid bones, 0 expressions)");
+    h.get_by_label("VRM meta and licence");
+    h.get_by_label("https://vrm.dev/licenses/1.0/");
+}

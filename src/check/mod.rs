@@ -12,6 +12,7 @@ pub mod motion;
 mod mvd;
 mod physics;
 mod scene;
+mod vrm;
 
 use serde::Serialize;
 
@@ -217,6 +218,7 @@ pub fn check_loaded_but_motion(
     out.extend(mmd::check(name, scene));
     out.extend(mvd::check(name, scene));
     out.extend(physics::check(name, scene));
+    out.extend(vrm::check(name, scene));
     out.sort_by_key(|f| f.severity);
     out
 }

@@ -38,6 +38,8 @@ struct Info<'a> {
     format: &'static str,
     version: &'a str,
     up_axis: &'static str,
+    #[serde(skip)]
+    up: crate::scene::UpAxis,
     counts: Counts,
     meshes: Vec<MeshInfo<'a>>,
     skeleton: SkeletonInfo,
@@ -59,6 +61,8 @@ struct Info<'a> {
     cameras: Vec<CameraInfo<'a>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     mmd: Option<MmdSummary<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    vrm: Option<&'a crate::scene::VrmInfo>,
     warnings: Vec<WarningInfo>,
     /// What `info` left out and why (the stored bounds of a large file are verified by `check`).
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -269,6 +273,7 @@ fn build<'a>(file: String, s: &'a Scene) -> Info<'a> {
         format: s.meta.format.name(),
         version: &s.meta.version,
         up_axis: s.up.label(),
+        up: s.up,
         counts: Counts {
             meshes: s.meshes.len(),
             vertices: s.vertices.len(),
@@ -331,6 +336,7 @@ fn build<'a>(file: String, s: &'a Scene) -> Info<'a> {
         vmd: s.vmd.as_deref(),
         vpd: s.vpd.as_deref(),
         mmd: s.mmd.as_deref().map(|m| mmd_summary(s, m)),
+        vrm: s.vrm.as_deref(),
         cameras: s
             .cameras
             .iter()
@@ -362,7 +368,7 @@ fn text(i: &Info) -> String {
     let c = &i.counts;
     // IQE has no version field; the others say which one they are.
     let version = if i.version.is_empty() { String::new() } else { format!(" version {}", i.version) };
-    let _ = writeln!(o, "{}: {}{version} ({}-up)", i.file, i.format, i.up_axis);
+    let _ = writeln!(o, "{}: {}{version} ({})", i.file, i.format, i.up.described());
     let kind = if c.vertices == 0 && c.animations > 0 {
         "animation only: no geometry; attach it to a model with matching joints (pose/render --attach)"
     } else if c.animations == 0 && c.joints > 0 {
@@ -387,6 +393,9 @@ fn text(i: &Info) -> String {
     }
     if let Some(m) = &i.mmd {
         mmd_text(&mut o, m);
+    }
+    if let Some(v) = i.vrm {
+        vrm_text(&mut o, v);
     }
     for c in &i.cameras {
         let clip = c.clip.map_or(String::new(), |n| format!(" (clip \"{n}\")"));
@@ -677,6 +686,48 @@ fn vmd_text(o: &mut String, v: &crate::scene::VmdInfo) {
 }
 
 /// VPD facts: the model file and the posed bones and morphs.
+/// VRM's humanoid, expressions and meta: what an avatar's author checks before sharing it.
+fn vrm_text(o: &mut String, v: &crate::scene::VrmInfo) {
+    let version = if v.major == 0 { "VRM 0.x" } else { "VRM 1.0" };
+    let unjointed = v.humanoid.iter().filter(|b| b.joint.is_none()).count();
+    let missing = v.missing_required();
+    let required = if missing.is_empty() {
+        "every required bone mapped".to_string()
+    } else {
+        format!("required bones missing: {}", missing.join(", "))
+    };
+    let _ = writeln!(
+        o,
+        "  vrm: {version} (spec {}), {} humanoid bones, {required}{}",
+        v.spec_version,
+        v.humanoid.len(),
+        if unjointed > 0 { format!(" ({unjointed} on nodes that aren't joints)") } else { String::new() }
+    );
+    if !v.expressions.is_empty() {
+        let list: Vec<String> = v
+            .expressions
+            .iter()
+            .map(|e| {
+                let mut parts = vec![plural(e.morph_binds, "morph bind", "morph binds")];
+                if e.material_binds > 0 {
+                    parts.push(plural(e.material_binds, "material bind", "material binds"));
+                }
+                if e.texture_binds > 0 {
+                    parts.push(plural(e.texture_binds, "texture transform bind", "texture transform binds"));
+                }
+                if e.is_binary {
+                    parts.push("binary".into());
+                }
+                format!("{}{} ({})", e.name, if e.preset { "" } else { " [custom]" }, parts.join(", "))
+            })
+            .collect();
+        let _ = writeln!(o, "  expressions: {}", list.join("; "));
+    }
+    for (k, value) in &v.meta {
+        let _ = writeln!(o, "  vrm meta {k}: {value}");
+    }
+}
+
 fn vpd_text(o: &mut String, v: &crate::scene::VpdInfo) {
     let _ = writeln!(
         o,

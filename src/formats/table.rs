@@ -59,7 +59,7 @@ impl FileFormat {
 pub static FORMATS: [FileFormat; 9] = [
     FileFormat {
         id: "gltf",
-        extensions: &["glb", "gltf"],
+        extensions: &["glb", "gltf", "vrm"],
         role: Role::Model,
         sniff: super::gltf::sniff,
         unrecognised: Unrecognised::ReadIf(

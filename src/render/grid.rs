@@ -14,7 +14,7 @@ use crate::scene::{FrameBounds, UpAxis};
 pub fn ground_height(up: UpAxis, bounds: &FrameBounds) -> f32 {
     match up {
         UpAxis::Z => bounds.min.z,
-        UpAxis::Y | UpAxis::YLeftHanded => bounds.min.y,
+        UpAxis::Y | UpAxis::YLeftHanded | UpAxis::YBack => bounds.min.y,
         UpAxis::NegY => bounds.max.y,
     }
 }
@@ -26,7 +26,7 @@ pub(crate) fn grid(out: &mut Vec<LineVertex>, up: UpAxis, bounds: Option<&FrameB
     // Ground-plane coordinates (a, b) and a height → model space.
     let at = |a: f32, b: f32, h: f32| match up {
         UpAxis::Z => Vec3::new(a, b, h),
-        UpAxis::Y | UpAxis::NegY | UpAxis::YLeftHanded => Vec3::new(a, h, b),
+        UpAxis::Y | UpAxis::NegY | UpAxis::YLeftHanded | UpAxis::YBack => Vec3::new(a, h, b),
     };
     let point = |a: f32, b: f32| at(a, b, h);
     let (center, size) = match bounds {
@@ -35,7 +35,7 @@ pub(crate) fn grid(out: &mut Vec<LineVertex>, up: UpAxis, bounds: Option<&FrameB
             let d = b.max - b.min;
             let (ca, cb, da, db) = match up {
                 UpAxis::Z => (c.x, c.y, d.x, d.y),
-                UpAxis::Y | UpAxis::NegY | UpAxis::YLeftHanded => (c.x, c.z, d.x, d.z),
+                UpAxis::Y | UpAxis::NegY | UpAxis::YLeftHanded | UpAxis::YBack => (c.x, c.z, d.x, d.z),
             };
             ((ca, cb), da.max(db).max(d.max_element() * 0.5).max(1e-3))
         }

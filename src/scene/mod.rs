@@ -18,6 +18,7 @@ mod mvd;
 mod rsm;
 mod skeleton;
 mod vmd;
+mod vrm;
 
 pub(crate) use adjacency::group_by_key;
 pub use adjacency::{triangle_adjacency, unique_edges};
@@ -52,6 +53,7 @@ pub use vmd::{
     VMD_NAME_BYTES, VmdCounts, VmdIkSwitch, VmdInfo, VmdLightKey, VmdName, VmdPropertyKey, VmdShadowKey, VmdTrackInfo,
     VpdInfo,
 };
+pub use vrm::{Expression, HumanBone, Override, REQUIRED_HUMAN_BONES, VrmInfo};
 
 use crate::error::Warning;
 
@@ -97,6 +99,9 @@ pub enum UpAxis {
     NegY,
     /// Y up in a left-handed frame (RSM2): shown with Z mirrored, which reverses the winding on screen.
     YLeftHanded,
+    /// Y up with the front toward −Z (VRM 0.x): shown turned 180° about Y, a rotation, so it faces the camera as
+    /// a VRM 1.0 model does.
+    YBack,
 }
 
 impl UpAxis {
@@ -112,6 +117,7 @@ impl UpAxis {
             UpAxis::Z => Mat4::from_rotation_x(-std::f32::consts::FRAC_PI_2),
             UpAxis::NegY => Mat4::from_diagonal(Vec4::new(1.0, -1.0, -1.0, 1.0)),
             UpAxis::YLeftHanded => Mat4::from_diagonal(Vec4::new(1.0, 1.0, -1.0, 1.0)),
+            UpAxis::YBack => Mat4::from_diagonal(Vec4::new(-1.0, 1.0, -1.0, 1.0)),
         }
     }
 
@@ -127,6 +133,15 @@ impl UpAxis {
             UpAxis::Z => "Z",
             UpAxis::NegY => "-Y",
             UpAxis::YLeftHanded => "left-handed Y",
+            UpAxis::YBack => "Y (front -Z)",
+        }
+    }
+
+    /// How `info`'s first line says it: "Z-up", "left-handed Y-up", "Y-up, front -Z".
+    pub fn described(self) -> String {
+        match self {
+            UpAxis::YBack => "Y-up, front -Z".to_string(),
+            other => format!("{}-up", other.label()),
         }
     }
 }
@@ -223,6 +238,8 @@ pub struct Scene {
     pub constraints: Constraints,
     /// PMX/PMD facts for `info` and the sidebar; `None` for other formats.
     pub mmd: Option<Box<MmdInfo>>,
+    /// VRM avatar facts (humanoid, meta, expressions); `None` for files that aren't VRM.
+    pub vrm: Option<Box<VrmInfo>>,
     /// Images stored in the model file (glTF), which materials with [`TextureSearch::Embedded`] name.
     pub images: Vec<EmbeddedImage>,
 }
@@ -249,6 +266,7 @@ impl Scene {
             morphs: Vec::new(),
             constraints: Constraints::default(),
             mmd: None,
+            vrm: None,
             images: Vec::new(),
         }
     }

@@ -28,6 +28,7 @@ pub fn inputs() -> Vec<(String, Vec<u8>)> {
         .chain(corpus_files("rsm", &["rsm", "rsm2"]))
         .chain(corpus_files("mmd", &["vmd"]))
         .chain(corpus_files("mmd", &["pmx", "pmd"]))
+        .chain(corpus_files("vrm", &["vrm"]))
         .map(|p| (p.display().to_string(), read(&p)))
         .collect();
     let synth = iqm_bytes(SynthSpec { vertices: 512, joints: 6, frames: 4 });

@@ -18,7 +18,8 @@ fn same(a: &Transform, b: &Transform) -> bool {
 /// Per joint of the skeleton by joint index (the bodies' and morphs' fields: by body and morph index).
 #[derive(Debug, Default)]
 pub struct OutlineFacts {
-    /// The English name an MMD bone has besides its own; empty when none, or the same.
+    /// The English name an MMD bone has besides its own, or a VRM humanoid bone's name (`leftUpperArm`); empty
+    /// when none, or the same. Shown beside the joint's name and matched by the filter.
     pub name_en: Vec<String>,
     /// The display name and the English one, lowercased.
     pub lower: Vec<[String; 2]>,
@@ -87,6 +88,13 @@ impl OutlineFacts {
                 bodies[j].push(i);
                 // Mode 0 follows the bone; 1 and 2 are moved by physics.
                 physics[j] |= body.mode != 0;
+            }
+        }
+        if let Some(vrm) = scene.vrm.as_deref() {
+            for b in &vrm.humanoid {
+                if let Some(j) = b.joint.filter(|&j| j < n && sk.joints[j].name != b.name) {
+                    name_en[j] = b.name.clone();
+                }
             }
         }
         let joint_lower = (0..n).map(|i| [lower(&sk.display_name(i)), lower(&name_en[i])]).collect();

@@ -35,7 +35,27 @@ pub fn section(ui: &mut egui::Ui, model: &mut Model) {
             row("Materials", s.materials.len().to_string());
             row("Joints", s.skeleton.len().to_string());
             row("Animations", s.clips.len().to_string());
+            if let Some(v) = s.vrm.as_deref() {
+                let version = if v.major == 0 { "0.x" } else { "1.0" };
+                let counts = format!("{} humanoid bones, {} expressions", v.humanoid.len(), v.expressions.len());
+                row("VRM", format!("{version} ({counts})"));
+                let missing = v.missing_required();
+                if !missing.is_empty() {
+                    row("Missing bones", missing.join(", "));
+                }
+            }
         });
+        if let Some(v) = s.vrm.as_deref().filter(|v| !v.meta.is_empty()) {
+            egui::CollapsingHeader::new("VRM meta and licence").default_open(true).show(ui, |ui| {
+                egui::Grid::new("vrm meta").num_columns(2).show(ui, |ui| {
+                    for (k, value) in &v.meta {
+                        ui.label(k);
+                        ui.add(egui::Label::new(value).truncate());
+                        ui.end_row();
+                    }
+                });
+            });
+        }
         if let Some(c) = &s.meta.comment {
             ui.label(format!("Comment: {c}"));
         }

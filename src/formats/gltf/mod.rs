@@ -5,7 +5,8 @@
 //! (the binary chunk, `data:` URIs, and files beside a .gltf when loaded by path), accessors with strides and
 //! sparse values (`accessor.rs`). The scene keeps glTF's space: Y up, right-handed, front toward +Z, CCW front
 //! faces. `nodes.rs` says which nodes become joints and how inverse bind matrices are honoured; `mesh.rs` how
-//! primitives are placed; `anim.rs` how animations become keyed clips; `material.rs` how textures are found.
+//! primitives are placed; `anim.rs` how animations become keyed clips; `material.rs` how textures are found;
+//! `vrm.rs` what VRM 0.x and 1.0 add (humanoid, meta, expressions).
 
 mod accessor;
 mod anim;
@@ -19,6 +20,7 @@ mod pointer;
 mod sampler;
 #[cfg(test)]
 mod tests;
+mod vrm;
 // The test writer: tests, benchmarks and fuzz seeds build files with it; the app never writes this format.
 #[cfg(any(test, feature = "testing"))]
 pub mod write;
@@ -169,7 +171,10 @@ fn read_inner(data: &[u8], dir: Option<&Path>) -> Result<Scene, LoadError> {
     let buffers = accessor::Buffers { data: data_buffers, zero_budget: total };
     let w = &mut meta.warnings;
     let graph = nodes::Graph::new(doc, w);
-    let rig = nodes::Rig::new(doc, &graph, &buffers, w)?;
+    // A VRM's humanoid bones are joints even where they move nothing: they are the avatar's skeleton.
+    let vrm_json = vrm::json(c.json, doc);
+    let humanoid = vrm_json.as_ref().map(vrm::humanoid_nodes).unwrap_or_default();
+    let rig = nodes::Rig::new(doc, &graph, &buffers, &humanoid, w)?;
     let (materials, images) = material::read(doc, &buffers, w)?;
     let mut geometry = mesh::read(doc, &graph, &rig, &buffers, materials.len(), w)?;
     // Meshes still name glTF's materials here, which the pointers address.
@@ -183,6 +188,15 @@ fn read_inner(data: &[u8], dir: Option<&Path>) -> Result<Scene, LoadError> {
     }
     let clips = anim::read(doc, &rig, &geometry, &buffers, w)?;
     let cameras = camera::read(doc, &graph, &buffers, w)?;
+    // VRM's expressions come after the morph targets, whose indices the clips use.
+    let vrm = vrm_json
+        .and_then(|root| vrm::read(&root, doc, &rig.joint_of_node, &geometry.node_morphs, geometry.morphs.len(), w));
+    let mut morphs = geometry.morphs;
+    let up = vrm.as_ref().map_or(UpAxis::Y, |v| v.up);
+    let vrm = vrm.map(|v| {
+        morphs.extend(v.morphs);
+        Box::new(v.info)
+    });
     Ok(Scene {
         vertices: geometry.vertices,
         triangles: geometry.triangles,
@@ -190,11 +204,12 @@ fn read_inner(data: &[u8], dir: Option<&Path>) -> Result<Scene, LoadError> {
         materials,
         skeleton: rig.skeleton,
         clips,
-        up: UpAxis::Y,
+        up,
         front_face: FrontFace::Ccw,
-        morphs: geometry.morphs,
+        morphs,
         images,
         cameras,
+        vrm,
         ..Scene::empty(meta)
     })
 }

@@ -148,7 +148,15 @@ pub struct Rig {
 }
 
 impl Rig {
-    pub fn new(doc: &gltf::Document, graph: &Graph, buffers: &Buffers, w: &mut Vec<Warning>) -> Result<Rig, LoadError> {
+    /// The rig of `doc`: the nodes that skins, animations or `forced` (a VRM's humanoid bones) name, with their
+    /// ancestors.
+    pub fn new(
+        doc: &gltf::Document,
+        graph: &Graph,
+        buffers: &Buffers,
+        forced: &[usize],
+        w: &mut Vec<Warning>,
+    ) -> Result<Rig, LoadError> {
         let n = graph.parent.len();
         let unweighted = unweighted_nodes(doc);
         let mut direct = vec![false; n];
@@ -162,6 +170,9 @@ impl Rig {
         // Camera nodes are read as cameras, not joints.
         let cameras: Vec<bool> = doc.nodes().map(|n| n.camera().is_some()).collect();
         for node in skin_joints.chain(animated).filter(|j| !unweighted[*j] && !cameras[*j]) {
+            direct[node] = true;
+        }
+        for &node in forced.iter().filter(|&&j| j < n && !cameras[j]) {
             direct[node] = true;
         }
         // Ancestors are joints too, except those that neither move nor are moved (an identity armature node that

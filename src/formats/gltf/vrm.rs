@@ -1,0 +1,304 @@
+//! VRM avatars: glTF with VRM 0.x's `extensions.VRM` or VRM 1.0's `extensions.VRMC_vrm` (specifications in
+//! vrm-c/vrm-specification, `specification/0.0/` and `specification/VRMC_vrm-1.0/`). Read here: the humanoid
+//! map, the meta and licence fields, and the expressions (VRM 0.x blend shape groups), each of which becomes a
+//! group morph over the glTF morph targets it binds. Both versions are read into VRM 1.0's names; a VRM 0.x
+//! model, which faces −Z, is shown turned to face the camera as a 1.0 model does ([`UpAxis::YBack`]).
+//!
+//! The extension is read from the JSON text with serde_json (the `gltf` crate keeps no unknown root
+//! extension). Whatever is malformed in it is a warning, never an error: the glTF underneath still opens.
+
+use std::collections::HashMap;
+
+use serde_json::Value;
+
+use crate::error::Warning;
+use crate::scene::{Expression, HumanBone, Morph, MorphKind, MorphPanel, MorphWeight, Override, UpAxis, VrmInfo};
+
+/// What a VRM extension adds to the scene: its facts, the expression morphs (appended to the scene's morphs,
+/// numbered from `first_morph`), and how the model faces.
+pub struct Vrm {
+    pub info: VrmInfo,
+    pub morphs: Vec<Morph>,
+    pub up: UpAxis,
+}
+
+/// The JSON of a glTF that declares `VRMC_vrm` or `VRM` (`None` for any other glTF, which is parsed once only).
+pub fn json(json: &[u8], doc: &gltf::Document) -> Option<Value> {
+    let used = |name: &str| doc.extensions_used().any(|e| e == name);
+    if !used("VRMC_vrm") && !used("VRM") {
+        return None;
+    }
+    serde_json::from_slice(json).ok()
+}
+
+/// The nodes the humanoid names: they are the avatar's skeleton, joints whether or not they move a vertex.
+pub fn humanoid_nodes(root: &Value) -> Vec<usize> {
+    let index = |b: &Value| b.get("node").and_then(Value::as_u64).map(|n| n as usize);
+    let v1 = root.pointer("/extensions/VRMC_vrm/humanoid/humanBones").and_then(Value::as_object);
+    let v0 = root.pointer("/extensions/VRM/humanoid/humanBones").and_then(Value::as_array);
+    v1.into_iter().flat_map(|m| m.values()).chain(v0.into_iter().flatten()).filter_map(index).collect()
+}
+
+/// The VRM facts of a glTF whose JSON is `root` ([`json`]). `joint_of_node` is the scene joint of each node;
+/// `node_morphs` the scene morph of each node's morph target; `first_morph` the index the first expression
+/// morph will have.
+pub fn read(
+    root: &Value,
+    doc: &gltf::Document,
+    joint_of_node: &[Option<usize>],
+    node_morphs: &HashMap<usize, Vec<usize>>,
+    first_morph: usize,
+    w: &mut Vec<Warning>,
+) -> Option<Vrm> {
+    let extensions = root.get("extensions")?;
+    let mut reader = Reader { doc, joint_of_node, node_morphs, first_morph, w, morphs: Vec::new() };
+    if let Some(v1) = extensions.get("VRMC_vrm").filter(|v| v.is_object()) {
+        let info = reader.vrm1(v1);
+        return Some(Vrm { info, morphs: reader.morphs, up: UpAxis::Y });
+    }
+    let v0 = extensions.get("VRM").filter(|v| v.is_object())?;
+    let info = reader.vrm0(v0);
+    Some(Vrm { info, morphs: reader.morphs, up: UpAxis::YBack })
+}
+
+/// The VRM 1.0 name of a VRM 0.x humanoid bone: the thumbs' three bones are renamed one step toward the hand
+/// (0.x Proximal, Intermediate, Distal are 1.0 Metacarpal, Proximal, Distal); the rest keep their names.
+pub fn bone_name_1(name_0: &str) -> String {
+    for side in ["left", "right"] {
+        for (old, new) in [("Proximal", "Metacarpal"), ("Intermediate", "Proximal")] {
+            if name_0 == format!("{side}Thumb{old}") {
+                return format!("{side}Thumb{new}");
+            }
+        }
+    }
+    name_0.to_string()
+}
+
+/// The VRM 1.0 preset a VRM 0.x blend shape preset became (`None`: "unknown", a custom expression).
+fn preset_1(preset_0: &str) -> Option<&'static str> {
+    Some(match preset_0 {
+        "joy" => "happy",
+        "angry" => "angry",
+        "sorrow" => "sad",
+        "fun" => "relaxed",
+        "a" => "aa",
+        "i" => "ih",
+        "u" => "ou",
+        "e" => "ee",
+        "o" => "oh",
+        "blink" => "blink",
+        "blink_l" => "blinkLeft",
+        "blink_r" => "blinkRight",
+        "lookup" => "lookUp",
+        "lookdown" => "lookDown",
+        "lookleft" => "lookLeft",
+        "lookright" => "lookRight",
+        "neutral" => "neutral",
+        _ => return None,
+    })
+}
+
+/// The morph panel an expression is listed under: blinks and looks with the eyes, visemes with the mouth.
+fn panel(name: &str) -> MorphPanel {
+    match name {
+        "blink" | "blinkLeft" | "blinkRight" | "lookUp" | "lookDown" | "lookLeft" | "lookRight" => MorphPanel::Eye,
+        "aa" | "ih" | "ou" | "ee" | "oh" => MorphPanel::Mouth,
+        _ => MorphPanel::Other,
+    }
+}
+
+/// A JSON value as text for the meta list: strings as they are, lists joined, numbers and flags written out.
+fn meta_text(v: &Value) -> Option<String> {
+    match v {
+        Value::String(s) => Some(s.clone()),
+        Value::Array(a) => {
+            let items: Vec<String> = a.iter().filter_map(meta_text).collect();
+            Some(items.join(", "))
+        }
+        Value::Bool(b) => Some(b.to_string()),
+        Value::Number(n) => Some(n.to_string()),
+        _ => None,
+    }
+}
+
+/// The meta fields with a value to show, sorted by name (serde_json's map order).
+fn meta_fields<'a>(fields: impl Iterator<Item = (&'a String, &'a Value)>) -> Vec<(String, String)> {
+    fields.filter_map(|(k, v)| Some((k.clone(), meta_text(v)?))).filter(|(_, v)| !v.is_empty()).collect()
+}
+
+fn overrides(v: &Value) -> [Override; 3] {
+    ["overrideBlink", "overrideLookAt", "overrideMouth"].map(|k| match v.get(k).and_then(Value::as_str) {
+        Some("block") => Override::Block,
+        Some("blend") => Override::Blend,
+        _ => Override::None,
+    })
+}
+
+fn count(v: &Value, key: &str) -> usize {
+    v.get(key).and_then(Value::as_array).map_or(0, Vec::len)
+}
+
+struct Reader<'a> {
+    doc: &'a gltf::Document,
+    joint_of_node: &'a [Option<usize>],
+    node_morphs: &'a HashMap<usize, Vec<usize>>,
+    first_morph: usize,
+    w: &'a mut Vec<Warning>,
+    morphs: Vec<Morph>,
+}
+
+impl Reader<'_> {
+    fn warn(&mut self, rule: &'static str, message: String) {
+        super::warn(self.w, rule, message);
+    }
+
+    fn human_bone(&mut self, name: String, node: Option<u64>) -> Option<HumanBone> {
+        let Some(node) = node.map(|n| n as usize).filter(|&n| n < self.joint_of_node.len()) else {
+            self.warn("vrm.humanoid.node", format!("humanoid bone {name}: no node of that index; left out"));
+            return None;
+        };
+        Some(HumanBone { name, node, joint: self.joint_of_node[node] })
+    }
+
+    /// An expression's group morph from its morph binds (`(target morphs, weight 0..1)` each), made a scene morph.
+    fn expression(
+        &mut self,
+        name: String,
+        preset: bool,
+        binds: Vec<(usize, f32)>,
+        v: &Value,
+        is_binary: bool,
+    ) -> Expression {
+        let members: Vec<MorphWeight> = binds.iter().map(|&(morph, weight)| MorphWeight { morph, weight }).collect();
+        let morph = self.first_morph + self.morphs.len();
+        self.morphs.push(Morph {
+            name: name.clone(),
+            name_en: String::new(),
+            panel: panel(&name),
+            kind: MorphKind::Group(members),
+        });
+        let material_binds = count(v, "materialColorBinds") + count(v, "materialValues");
+        Expression {
+            name,
+            preset,
+            morph,
+            is_binary,
+            overrides: overrides(v),
+            morph_binds: binds.len(),
+            material_binds,
+            texture_binds: count(v, "textureTransformBinds"),
+        }
+    }
+
+    /// The scene morphs of target `index` on every node that draws mesh `mesh` (VRM 0.x binds address meshes).
+    fn mesh_targets(&self, mesh: usize, index: usize) -> Vec<usize> {
+        self.doc
+            .nodes()
+            .filter(|n| n.mesh().is_some_and(|m| m.index() == mesh))
+            .filter_map(|n| self.node_morphs.get(&n.index()).and_then(|list| list.get(index)).copied())
+            .collect()
+    }
+
+    fn vrm1(&mut self, v: &Value) -> VrmInfo {
+        let mut info = VrmInfo {
+            major: 1,
+            spec_version: v.get("specVersion").and_then(Value::as_str).unwrap_or("1.0").to_string(),
+            ..VrmInfo::default()
+        };
+        if let Some(meta) = v.get("meta").and_then(Value::as_object) {
+            info.meta = meta_fields(meta.iter());
+        }
+        let bones = v.pointer("/humanoid/humanBones").and_then(Value::as_object);
+        for (name, bone) in bones.into_iter().flatten() {
+            let node = bone.get("node").and_then(Value::as_u64);
+            if let Some(b) = self.human_bone(name.clone(), node) {
+                info.humanoid.push(b);
+            }
+        }
+        for (group, preset) in [("preset", true), ("custom", false)] {
+            let list = v.pointer(&format!("/expressions/{group}")).and_then(Value::as_object);
+            for (name, e) in list.into_iter().flatten() {
+                let mut binds = Vec::new();
+                for b in e.get("morphTargetBinds").and_then(Value::as_array).into_iter().flatten() {
+                    let node = b.get("node").and_then(Value::as_u64).map(|n| n as usize);
+                    let index = b.get("index").and_then(Value::as_u64).map(|n| n as usize);
+                    let weight = b.get("weight").and_then(Value::as_f64).unwrap_or(1.0) as f32;
+                    let target = node.zip(index).and_then(|(n, i)| self.node_morphs.get(&n)?.get(i).copied());
+                    match target {
+                        Some(m) => binds.push((m, weight.clamp(0.0, 1.0))),
+                        None => self.warn(
+                            "vrm.expression.bind",
+                            format!("expression {name}: a morph target bind names no morph target ({b}); left out"),
+                        ),
+                    }
+                }
+                let is_binary = e.get("isBinary").and_then(Value::as_bool).unwrap_or(false);
+                let expression = self.expression(name.clone(), preset, binds, e, is_binary);
+                info.expressions.push(expression);
+            }
+        }
+        info
+    }
+
+    fn vrm0(&mut self, v: &Value) -> VrmInfo {
+        let version = ["specVersion", "exporterVersion"].iter().find_map(|k| v.get(*k).and_then(Value::as_str));
+        let mut info = VrmInfo { major: 0, spec_version: version.unwrap_or("0.0").to_string(), ..VrmInfo::default() };
+        if let Some(meta) = v.get("meta").and_then(Value::as_object) {
+            // The thumbnail is a texture index, not a fact to read.
+            info.meta = meta_fields(meta.iter().filter(|(k, _)| k.as_str() != "texture"));
+        }
+        for bone in v.pointer("/humanoid/humanBones").and_then(Value::as_array).into_iter().flatten() {
+            let Some(name) = bone.get("bone").and_then(Value::as_str) else { continue };
+            let node = bone.get("node").and_then(Value::as_u64);
+            if let Some(b) = self.human_bone(bone_name_1(name), node) {
+                info.humanoid.push(b);
+            }
+        }
+        let groups = v.pointer("/blendShapeMaster/blendShapeGroups").and_then(Value::as_array);
+        for g in groups.into_iter().flatten() {
+            let own = g.get("name").and_then(Value::as_str).unwrap_or("");
+            let preset = g.get("presetName").and_then(Value::as_str).and_then(preset_1);
+            let name = preset.map_or_else(|| own.to_string(), str::to_string);
+            let mut binds = Vec::new();
+            for b in g.get("binds").and_then(Value::as_array).into_iter().flatten() {
+                let mesh = b.get("mesh").and_then(Value::as_u64).map(|n| n as usize);
+                let index = b.get("index").and_then(Value::as_u64).map(|n| n as usize);
+                // VRM 0.x weights run 0..100.
+                let weight = (b.get("weight").and_then(Value::as_f64).unwrap_or(100.0) / 100.0).clamp(0.0, 1.0) as f32;
+                let targets = mesh.zip(index).map(|(m, i)| self.mesh_targets(m, i)).unwrap_or_default();
+                if targets.is_empty() {
+                    self.warn(
+                        "vrm.expression.bind",
+                        format!("blend shape group {own}: a bind names no morph target ({b}); left out"),
+                    );
+                }
+                binds.extend(targets.into_iter().map(|m| (m, weight)));
+            }
+            let is_binary = g.get("isBinary").and_then(Value::as_bool).unwrap_or(false);
+            let expression = self.expression(name, preset.is_some(), binds, g, is_binary);
+            info.expressions.push(expression);
+        }
+        info
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn vrm0_names_become_vrm1_names() {
+        assert_eq!(bone_name_1("leftThumbProximal"), "leftThumbMetacarpal");
+        assert_eq!(bone_name_1("rightThumbIntermediate"), "rightThumbProximal");
+        assert_eq!(bone_name_1("leftThumbDistal"), "leftThumbDistal");
+        assert_eq!(bone_name_1("hips"), "hips");
+        assert_eq!(
+            (preset_1("joy"), preset_1("blink_l"), preset_1("unknown")),
+            (Some("happy"), Some("blinkLeft"), None)
+        );
+        assert_eq!(
+            (panel("blink"), panel("aa"), panel("happy")),
+            (MorphPanel::Eye, MorphPanel::Mouth, MorphPanel::Other)
+        );
+    }
+}

@@ -1,0 +1,123 @@
+//! VRM avatar facts that the format-neutral scene doesn't hold: which joints are the humanoid's bones, the meta
+//! and licence fields, and what each expression does besides moving morphs. Read from VRM 0.x
+//! (`extensions.VRM`) and VRM 1.0 (`extensions.VRMC_vrm`) alike, in VRM 1.0's names, by `formats::gltf::vrm`.
+//! The expressions themselves are scene morphs (groups of the glTF morph targets they bind), so the Morphs tab
+//! and `--morph` drive them as they drive MMD morphs.
+
+use serde::Serialize;
+
+/// The humanoid bones VRM 1.0 requires (`humanoid.md`).
+pub const REQUIRED_HUMAN_BONES: [&str; 15] = [
+    "hips",
+    "spine",
+    "head",
+    "leftUpperLeg",
+    "leftLowerLeg",
+    "leftFoot",
+    "rightUpperLeg",
+    "rightLowerLeg",
+    "rightFoot",
+    "leftUpperArm",
+    "leftLowerArm",
+    "leftHand",
+    "rightUpperArm",
+    "rightLowerArm",
+    "rightHand",
+];
+
+/// A VRM file's avatar facts.
+#[derive(Debug, Clone, PartialEq, Default, Serialize)]
+pub struct VrmInfo {
+    /// 0 for VRM 0.x, 1 for VRM 1.0.
+    pub major: u8,
+    /// The file's own version string (VRM 1.0's `specVersion`, VRM 0.x's `specVersion` or `exporterVersion`).
+    pub spec_version: String,
+    /// The meta fields sorted by name, as (name, value) with lists joined by ", ": the avatar's name, version,
+    /// authors, and the licence and its permissions (empty values left out).
+    pub meta: Vec<(String, String)>,
+    /// The humanoid bones, in the file's order.
+    pub humanoid: Vec<HumanBone>,
+    /// The expressions (VRM 0.x blend shape groups), each a scene morph.
+    pub expressions: Vec<Expression>,
+}
+
+/// One humanoid bone: its VRM 1.0 name (VRM 0.x's thumbs renamed as VRM 1.0 names them), the glTF node and
+/// the scene joint that node became (`None` when the node moves no vertex and no animation keys it).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct HumanBone {
+    pub name: String,
+    pub node: usize,
+    pub joint: Option<usize>,
+}
+
+/// How an expression treats the blink, lookAt or mouth expressions while it is on (VRM 1.0's `override*`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Override {
+    #[default]
+    None,
+    /// The overridden expressions are off while this one's weight is above 0.
+    Block,
+    /// The overridden expressions are scaled by one minus this one's weight.
+    Blend,
+}
+
+/// One expression: its name (a VRM 1.0 preset's name, VRM 0.x presets renamed to them, or the custom name),
+/// whether it is a preset, the scene morph that carries its morph binds, and what else it binds.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Expression {
+    pub name: String,
+    pub preset: bool,
+    /// Index into [`super::Scene::morphs`].
+    pub morph: usize,
+    /// Weights above 0.5 count as 1, the rest as 0.
+    pub is_binary: bool,
+    /// How it overrides the blink, lookAt and mouth expressions.
+    pub overrides: [Override; 3],
+    /// Morph target binds, material colour binds and texture transform binds as the file lists them (binds to a
+    /// missing node, mesh or target are dropped, with a warning).
+    pub morph_binds: usize,
+    pub material_binds: usize,
+    pub texture_binds: usize,
+}
+
+impl VrmInfo {
+    /// The joint of humanoid bone `name`, if the file maps it to one.
+    pub fn bone(&self, name: &str) -> Option<usize> {
+        self.humanoid.iter().find(|b| b.name == name).and_then(|b| b.joint)
+    }
+
+    /// The humanoid name of joint `joint`, if it is one of the humanoid's bones.
+    pub fn bone_of_joint(&self, joint: usize) -> Option<&str> {
+        self.humanoid.iter().find(|b| b.joint == Some(joint)).map(|b| b.name.as_str())
+    }
+
+    /// The required humanoid bones the file doesn't map (or maps to a node that isn't a joint).
+    pub fn missing_required(&self) -> Vec<&'static str> {
+        REQUIRED_HUMAN_BONES.into_iter().filter(|name| self.bone(name).is_none()).collect()
+    }
+
+    /// A meta field's value.
+    pub fn meta_value(&self, name: &str) -> Option<&str> {
+        self.meta.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bones_are_found_by_name_and_joint_and_missing_ones_listed() {
+        let bone = |name: &str, node, joint| HumanBone { name: name.into(), node, joint };
+        let info = VrmInfo {
+            humanoid: vec![bone("hips", 0, Some(0)), bone("spine", 1, Some(1)), bone("head", 2, None)],
+            ..VrmInfo::default()
+        };
+        assert_eq!((info.bone("spine"), info.bone("head"), info.bone("neck")), (Some(1), None, None));
+        assert_eq!(info.bone_of_joint(1), Some("spine"));
+        let missing = info.missing_required();
+        assert!(missing.contains(&"head") && !missing.contains(&"hips"), "{missing:?}");
+        assert_eq!(missing.len(), 13);
+    }
+}
