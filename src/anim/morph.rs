@@ -57,15 +57,62 @@ pub fn morph_weights(
     overridden_weights(morphs, &clip_morph_weights(morphs, clip, frame, default_fps), overrides)
 }
 
+/// VRM's expression rules (VRM 1.0 `expressions.md`, as three-vrm 3.5.5 applies them) on the weights the clip
+/// and the sliders give: a binary expression weighs 1 above 0.5 and 0 otherwise; then each expression that
+/// overrides the blink, lookAt or mouth expressions takes from them, 1 while it is on when it blocks, its weight
+/// when it blends, and those are scaled by one minus the sum (at least 0).
+pub fn vrm_expression_weights(vrm: &crate::scene::VrmInfo, weights: &mut [f32]) {
+    use crate::scene::Override;
+    let weight_of = |w: &[f32], e: &crate::scene::Expression| {
+        let w = w.get(e.morph).copied().unwrap_or(0.0);
+        if e.is_binary { if w > 0.5 { 1.0 } else { 0.0 } } else { w }
+    };
+    let mut left = [1.0f32; 3];
+    for e in &vrm.expressions {
+        let w = weight_of(weights, e);
+        for (left, o) in left.iter_mut().zip(e.overrides) {
+            *left -= match o {
+                Override::None => 0.0,
+                Override::Block => f32::from(u8::from(w > 0.0)),
+                Override::Blend => w,
+            };
+        }
+    }
+    let kind = |name: &str| match name {
+        "blink" | "blinkLeft" | "blinkRight" => Some(0),
+        "lookUp" | "lookDown" | "lookLeft" | "lookRight" => Some(1),
+        "aa" | "ih" | "ou" | "ee" | "oh" => Some(2),
+        _ => None,
+    };
+    let out: Vec<(usize, f32)> = vrm
+        .expressions
+        .iter()
+        .map(|e| {
+            let scale = kind(&e.name).filter(|_| e.preset).map_or(1.0, |k| left[k].max(0.0));
+            (e.morph, weight_of(weights, e) * scale)
+        })
+        .collect();
+    for (m, w) in out {
+        if let Some(slot) = weights.get_mut(m) {
+            *slot = w;
+        }
+    }
+}
+
 /// [`effective_morph_weights`] of the clip's weights with `overrides[i]`, when set, in place of morph `i`'s.
 pub fn overridden_weights(morphs: &[Morph], clip_weights: &[f32], overrides: &[Option<f32>]) -> Vec<f32> {
+    effective_morph_weights(morphs, &with_overrides(clip_weights, overrides))
+}
+
+/// The clip's weights with `overrides[i]`, when set, in place of morph `i`'s.
+pub(crate) fn with_overrides(clip_weights: &[f32], overrides: &[Option<f32>]) -> Vec<f32> {
     let mut w = clip_weights.to_vec();
     for (w, o) in w.iter_mut().zip(overrides) {
         if let Some(o) = o {
             *w = *o;
         }
     }
-    effective_morph_weights(morphs, &w)
+    w
 }
 
 /// The weight every morph ends up with: its own plus what the group and flip morphs that contain it pass on.
@@ -268,6 +315,53 @@ pub fn apply_morphs(morphs: &[Morph], weights: &[f32], positions: &mut [Vec3], m
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// VRM's rules: a binary expression snaps to 0 or 1; one that blends blink away scales blink by one minus
+    /// its weight, one that blocks the mouth zeroes the visemes while it is on; a custom expression named like a
+    /// preset is left alone.
+    #[test]
+    fn vrm_binary_and_override_rules() {
+        use crate::scene::{Expression, Override, VrmInfo};
+        let e = |name: &str, morph, preset, is_binary, overrides| Expression {
+            name: name.into(),
+            preset,
+            morph,
+            is_binary,
+            overrides,
+            morph_binds: 1,
+            material_binds: 0,
+            texture_binds: 0,
+        };
+        let none = [Override::None; 3];
+        let vrm = VrmInfo {
+            expressions: vec![
+                e("happy", 0, true, true, [Override::Blend, Override::None, Override::None]),
+                e("blink", 1, true, false, none),
+                e("angry", 2, true, false, [Override::None, Override::None, Override::Block]),
+                e("aa", 3, true, false, none),
+                e("aa", 4, false, false, none),
+            ],
+            ..VrmInfo::default()
+        };
+        let run = |w: [f32; 5]| {
+            let mut w = w.to_vec();
+            vrm_expression_weights(&vrm, &mut w);
+            w
+        };
+        assert_eq!(run([0.4, 0.8, 0.0, 0.7, 0.7]), [0.0, 0.8, 0.0, 0.7, 0.7], "happy under 0.5 is off");
+        assert_eq!(run([0.6, 0.8, 0.0, 0.7, 0.7]), [1.0, 0.0, 0.0, 0.7, 0.7], "happy on blends blink to 0");
+        assert_eq!(run([0.0, 0.8, 0.1, 0.7, 0.7]), [0.0, 0.8, 0.1, 0.0, 0.7], "angry blocks the preset aa");
+        let half = VrmInfo {
+            expressions: vec![
+                e("happy", 0, true, false, [Override::Blend, Override::None, Override::None]),
+                e("blink", 1, true, false, none),
+            ],
+            ..VrmInfo::default()
+        };
+        let mut w = vec![0.25, 1.0];
+        vrm_expression_weights(&half, &mut w);
+        assert_eq!(w, [0.25, 0.75]);
+    }
     use crate::scene::{Easing, Key, MorphPanel, MorphWeight, VertexOffset};
 
     fn morph(name: &str, kind: MorphKind) -> Morph {

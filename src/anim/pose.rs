@@ -102,7 +102,15 @@ impl Pose {
         self.morphs = if scene.morphs.is_empty() {
             Vec::new()
         } else {
-            super::overridden_weights(&scene.morphs, &clip_weights, input.overrides)
+            match scene.vrm.as_deref() {
+                // VRM's binary and override rules act on the expressions' weights before groups pass them on.
+                Some(vrm) => {
+                    let mut w = super::morph::with_overrides(&clip_weights, input.overrides);
+                    super::vrm_expression_weights(vrm, &mut w);
+                    super::effective_morph_weights(&scene.morphs, &w)
+                }
+                None => super::overridden_weights(&scene.morphs, &clip_weights, input.overrides),
+            }
         };
         if super::apply_bone_morphs(&scene.morphs, &self.morphs, &mut self.locals) {
             self.evaluate(skeleton);
