@@ -559,3 +559,34 @@ fn check_names_missing_humanoid_bones_and_licence_fields() {
     assert!(missing.message.contains("head") && missing.message.contains("leftHand"), "{}", missing.message);
     assert!(findings.iter().any(|f| f.rule == "vrm.meta.missing" && f.message.contains("licenseUrl")));
 }
+
+/// The VRM specification's isBinary samples (in the corpus) show a green window of check marks when the
+/// expressions' binary and override rules and their texture transform binds are applied as three-vrm applies
+/// them, and a red cross when not; their meters fill with the expressions' weights. Every combination of
+/// weights around the 0.5 threshold is checked on both.
+#[test]
+fn the_vrm_is_binary_samples_show_check_marks_at_every_weight() {
+    let pixels = |img: &image::RgbaImage, red: bool| {
+        img.pixels()
+            .filter(|p| {
+                let [r, g, _, _] = p.0;
+                if red { r > 150 && g < 80 } else { g > 80 && r < 60 }
+            })
+            .count()
+    };
+    for file in ["Overrides", "Overridden"] {
+        let path = common::corpus(&format!("vrm/VRMC_vrm_expressions_isBinary_{file}.vrm"));
+        let path = path.to_str().unwrap();
+        let mut meters = Vec::new();
+        for (happy, blink) in [(0.0, 0.0), (1.0, 1.0), (0.4, 0.6), (0.6, 0.4), (0.3, 0.0), (0.0, 0.7), (0.7, 0.7)] {
+            let (h, b) = (format!("happy={happy}"), format!("blink={blink}"));
+            let args = [path, "--yaw", "0", "--pitch", "0", "--size", "160x160", "--morph", &h, "--morph", &b];
+            let (img, _) = common::render_png("vrm-expressions", &format!("{file}-{happy}-{blink}"), &args);
+            let (red, green) = (pixels(&img, true), pixels(&img, false));
+            assert!(red < 20 && green > 3000, "{file} happy {happy} blink {blink}: {red} red, {green} green pixels");
+            meters.push(img);
+        }
+        let changed = meters[0].pixels().zip(meters[1].pixels()).filter(|(a, b)| a != b).count();
+        assert!(changed > 300, "{file}: the meters move with the expressions ({changed} pixels)");
+    }
+}

@@ -60,7 +60,8 @@ pub fn morph_weights(
 /// VRM's expression rules (VRM 1.0 `expressions.md`, as three-vrm 3.5.5 applies them) on the weights the clip
 /// and the sliders give: a binary expression weighs 1 above 0.5 and 0 otherwise; then each expression that
 /// overrides the blink, lookAt or mouth expressions takes from them, 1 while it is on when it blocks, its weight
-/// when it blends, and those are scaled by one minus the sum (at least 0).
+/// when it blends, and those are scaled by one minus the sum (at least 0). A binary expression left under 1 by
+/// that is off ("the override value must be also treated as binary").
 pub fn vrm_expression_weights(vrm: &crate::scene::VrmInfo, weights: &mut [f32]) {
     use crate::scene::Override;
     let weight_of = |w: &[f32], e: &crate::scene::Expression| {
@@ -89,7 +90,8 @@ pub fn vrm_expression_weights(vrm: &crate::scene::VrmInfo, weights: &mut [f32]) 
         .iter()
         .map(|e| {
             let scale = kind(&e.name).filter(|_| e.preset).map_or(1.0, |k| left[k].max(0.0));
-            (e.morph, weight_of(weights, e) * scale)
+            let w = weight_of(weights, e) * scale;
+            (e.morph, if e.is_binary && w < 1.0 { 0.0 } else { w })
         })
         .collect();
     for (m, w) in out {
@@ -351,6 +353,17 @@ mod tests {
         assert_eq!(run([0.4, 0.8, 0.0, 0.7, 0.7]), [0.0, 0.8, 0.0, 0.7, 0.7], "happy under 0.5 is off");
         assert_eq!(run([0.6, 0.8, 0.0, 0.7, 0.7]), [1.0, 0.0, 0.0, 0.7, 0.7], "happy on blends blink to 0");
         assert_eq!(run([0.0, 0.8, 0.1, 0.7, 0.7]), [0.0, 0.8, 0.1, 0.0, 0.7], "angry blocks the preset aa");
+        // A binary expression an override leaves under 1 is off.
+        let binary_blink = VrmInfo {
+            expressions: vec![
+                e("happy", 0, true, false, [Override::Blend, Override::None, Override::None]),
+                e("blink", 1, true, true, none),
+            ],
+            ..VrmInfo::default()
+        };
+        let mut w = vec![0.4, 0.6];
+        vrm_expression_weights(&binary_blink, &mut w);
+        assert_eq!(w, [0.4, 0.0]);
         let half = VrmInfo {
             expressions: vec![
                 e("happy", 0, true, false, [Override::Blend, Override::None, Override::None]),

@@ -56,6 +56,10 @@ pub(crate) struct Draw {
     /// The colour the parameters were last written with (material morphs change it per frame).
     written_color: std::cell::Cell<Vec4>,
     uv_animation: Option<UvAnimation>,
+    /// The material's own texture transform (glTF's `KHR_texture_transform`), when it has one.
+    uv_base: Option<crate::scene::TextureTransform>,
+    /// The UV transform the parameters were last written with.
+    written_uv: std::cell::Cell<[[f32; 3]; 2]>,
     /// The bind-pose centre of the draw's vertices and the joint of its first vertex: blended draws are sorted
     /// back to front by where that joint carries the centre.
     pub center: Vec3,
@@ -66,8 +70,34 @@ pub(crate) struct Draw {
 const DRAW_PARAM_FLOATS: usize = 32;
 
 impl Draw {
-    fn params(&self, time: f32, c: Vec4) -> [f32; DRAW_PARAM_FLOATS] {
-        let uv = self.uv_animation.as_ref().map_or(UV_IDENTITY, |a| a.matrix(time));
+    /// The UV transform at `time` with the texture transform morphs `binds` at the effective `weights`: the
+    /// mesh's UV animation where it has one, else the material's own transform moved by the morphs (VRM:
+    /// `base + Σ (bind − base) · weight`).
+    fn uv_at(
+        &self,
+        time: f32,
+        binds: &[(usize, crate::scene::TextureTransformOffset)],
+        weights: &[f32],
+    ) -> [[f32; 3]; 2] {
+        if let Some(a) = &self.uv_animation {
+            return a.matrix(time);
+        }
+        let identity =
+            crate::scene::TextureTransform { offset: glam::Vec2::ZERO, scale: glam::Vec2::ONE, rotation: 0.0 };
+        let mut t = self.uv_base.unwrap_or(identity);
+        let mut moved = false;
+        for (morph, b) in binds.iter().filter(|(_, b)| Some(b.material) == self.material) {
+            let w = weights.get(*morph).copied().unwrap_or(0.0);
+            if w != 0.0 && w.is_finite() {
+                t.offset += b.offset * w;
+                t.scale += b.scale * w;
+                moved = true;
+            }
+        }
+        if moved || self.uv_base.is_some() { t.matrix() } else { UV_IDENTITY }
+    }
+
+    fn params(&self, uv: [[f32; 3]; 2], c: Vec4) -> [f32; DRAW_PARAM_FLOATS] {
         let cutoff = match self.alpha {
             AlphaMode::Opaque => 0.0,
             AlphaMode::Cutout => self.alpha_cutoff,
@@ -131,6 +161,8 @@ pub struct GpuModel {
     pub(crate) morphs: super::morph::GpuMorphs,
     /// The material morphs, and each scene material's own colour they apply to.
     material_morphs: Vec<(usize, Vec<crate::scene::MaterialOffset>)>,
+    /// The texture transform morphs (VRM's texture transform binds): each offset with its morph.
+    uv_morphs: Vec<(usize, crate::scene::TextureTransformOffset)>,
     base_colors: Vec<Vec4>,
     /// MikuMikuDance materials' diffuse and ambient ([`crate::anim::light_parts`]), relit by a light colour.
     light_parts: Vec<Option<(Vec4, glam::Vec3)>>,
@@ -205,6 +237,15 @@ impl GpuModel {
             palette_group,
             morphs: super::morph::GpuMorphs::upload(renderer, &scene.morphs, n, blend),
             material_morphs: crate::anim::material_morphs(&scene.morphs),
+            uv_morphs: scene
+                .morphs
+                .iter()
+                .enumerate()
+                .flat_map(|(i, m)| match &m.kind {
+                    crate::scene::MorphKind::TextureTransform(v) => v.iter().map(|o| (i, *o)).collect(),
+                    _ => Vec::new(),
+                })
+                .collect(),
             base_colors: scene.materials.iter().map(|m| m.color.unwrap_or(Vec4::ONE)).collect(),
             light_parts: crate::anim::light_parts(scene),
             parents: scene.skeleton.joints.iter().map(|j| j.parent).collect(),
@@ -271,9 +312,11 @@ impl GpuModel {
                 (Some(c), Some(m)) => c.get(m).copied().unwrap_or(d.color),
                 _ => d.color,
             };
-            if d.uv_animation.is_some() || color != d.written_color.get() {
+            let uv = d.uv_at(time, &self.uv_morphs, morph_weights);
+            if uv != d.written_uv.get() || color != d.written_color.get() {
                 d.written_color.set(color);
-                renderer.queue.write_buffer(&d.params, 0, bytes(&d.params(time, color)));
+                d.written_uv.set(uv);
+                renderer.queue.write_buffer(&d.params, 0, bytes(&d.params(uv, color)));
             }
         }
     }
@@ -428,10 +471,14 @@ fn upload_draws(renderer: &Renderer, scene: &Scene, materials: &[GpuMaterial]) -
             material: (material < scene.materials.len()).then_some(material),
             written_color: std::cell::Cell::new(m.color),
             uv_animation: scene_mesh.and_then(|s| s.uv_animation.clone()),
+            uv_base: scene.materials.get(material).and_then(|m| m.uv_transform),
+            written_uv: std::cell::Cell::new(UV_IDENTITY),
             center,
             joint,
         };
-        renderer.queue.write_buffer(&d.params, 0, bytes(&d.params(0.0, d.color)));
+        let uv = d.uv_at(0.0, &[], &[]);
+        d.written_uv.set(uv);
+        renderer.queue.write_buffer(&d.params, 0, bytes(&d.params(uv, d.color)));
         d
     };
     let mut draws: Vec<Draw> = scene

@@ -229,6 +229,26 @@ pub struct Material {
     pub alpha_cutoff: f32,
     /// glTF's other textures: metallic-roughness, normal, occlusion and emissive maps.
     pub maps: SurfaceMaps,
+    /// The colour texture's transform (glTF's `KHR_texture_transform`: an atlas cell), `None` for none.
+    pub uv_transform: Option<TextureTransform>,
+}
+
+/// A texture coordinate transform as `KHR_texture_transform` defines it: `uv' = offset + R(rotation) · (scale ⊙
+/// uv)`, the rotation counter-clockwise in radians.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct TextureTransform {
+    pub offset: Vec2,
+    pub scale: Vec2,
+    pub rotation: f32,
+}
+
+impl TextureTransform {
+    /// The rows of its 2×3 matrix, as [`UvAnimation::matrix`] gives them.
+    pub fn matrix(&self) -> [[f32; 3]; 2] {
+        let (s, c) = self.rotation.sin_cos();
+        let (a, b) = (Vec2::new(c, s) * self.scale.x, Vec2::new(-s, c) * self.scale.y);
+        [[a.x, b.x, self.offset.x], [a.y, b.y, self.offset.y]]
+    }
 }
 
 /// A texture a material reads besides its colour texture, found as [`Material::texture`] is.
@@ -325,6 +345,7 @@ impl Material {
             emissive: glam::Vec3::ZERO,
             alpha_cutoff: 0.5,
             maps: SurfaceMaps::default(),
+            uv_transform: None,
         }
     }
 }

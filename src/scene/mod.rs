@@ -30,8 +30,8 @@ pub use clip::{
 pub use constraint::{AngleLimits, Append, Constraints, IkChain, IkLink, JointDeform};
 pub use geometry::{
     AlphaMode, BlendMethod, CustomStream, Material, Mesh, Outline, SphereBlend, SphereMap, SphericalBlend, Surface,
-    SurfaceMaps, TextureMap, TextureSearch, ToonRamp, UV_IDENTITY, UvAnimation, UvChannel, UvChannelKind, VertexBlend,
-    VertexStreams,
+    SurfaceMaps, TextureMap, TextureSearch, TextureTransform, ToonRamp, UV_IDENTITY, UvAnimation, UvChannel,
+    UvChannelKind, VertexBlend, VertexStreams,
 };
 pub use image::EmbeddedImage;
 pub use light::{Light, LightKey, LightTrack, MMD_DEFAULT_LIGHT, MMD_DEFAULT_SELF_SHADOW, SelfShadow, ShadowKey};
@@ -41,7 +41,7 @@ pub use mmd::{
 };
 pub use morph::{
     BoneOffset, ImpulseOffset, MMD_LIGHT, MaterialOffset, MaterialOp, Morph, MorphKind, MorphPanel, MorphWeight,
-    UvOffset, VertexOffset,
+    TextureTransformOffset, UvOffset, VertexOffset,
 };
 pub use mvd::{
     MMM_GRAVITY_SCALE, MvdAccessoryKey, MvdEffect, MvdEffectKey, MvdEffectParameter, MvdEffectValue, MvdEncoding,

@@ -117,6 +117,18 @@ pub enum MorphKind {
     /// One of the listed morphs, chosen by the weight (PMX 2.1).
     Flip(Vec<MorphWeight>),
     Impulse(Vec<ImpulseOffset>),
+    /// What materials' colour texture transforms gain at full weight (VRM's texture transform binds).
+    TextureTransform(Vec<TextureTransformOffset>),
+}
+
+/// A material's colour texture transform's change at full weight: its offset and scale move by these (VRM's
+/// `textureTransformBinds`: the bind's values less the material's own).
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
+pub struct TextureTransformOffset {
+    /// A scene material.
+    pub material: usize,
+    pub offset: glam::Vec2,
+    pub scale: glam::Vec2,
 }
 
 impl MorphKind {
@@ -131,6 +143,7 @@ impl MorphKind {
             MorphKind::Group(_) => "group",
             MorphKind::Flip(_) => "flip",
             MorphKind::Impulse(_) => "impulse",
+            MorphKind::TextureTransform(_) => "texture transform",
         }
     }
 
@@ -143,6 +156,7 @@ impl MorphKind {
             MorphKind::Material(v) => v.len(),
             MorphKind::Group(v) | MorphKind::Flip(v) => v.len(),
             MorphKind::Impulse(v) => v.len(),
+            MorphKind::TextureTransform(v) => v.len(),
         }
     }
 

@@ -1,12 +1,12 @@
 //! Materials and their base colour textures: files beside the model (relative URIs) or images the file carries
 //! (buffer views, `data:` URIs), which become the scene's embedded images.
 
-use glam::{Vec3, Vec4};
+use glam::{Vec2, Vec3, Vec4};
 
 use super::accessor::Buffers;
 use super::container::{data_uri, relative_path};
 use crate::error::{LoadError, Location, Warning};
-use crate::scene::{AlphaMode, EmbeddedImage, Material, Surface, TextureMap, TextureSearch};
+use crate::scene::{AlphaMode, EmbeddedImage, Material, Surface, TextureMap, TextureSearch, TextureTransform};
 
 /// The scene's materials (the file's, in its order) and the images they embed.
 pub fn read(
@@ -42,6 +42,14 @@ pub fn read(
             && let Some((name, search)) = found.texture(info.texture(), info.tex_coord(), "base colour")?
         {
             (out.texture, out.search) = (Some(name), search);
+            out.uv_transform = info
+                .texture_transform()
+                .map(|t| TextureTransform {
+                    offset: Vec2::from_array(t.offset()),
+                    scale: Vec2::from_array(t.scale()),
+                    rotation: t.rotation(),
+                })
+                .filter(|t| t.offset.is_finite() && t.scale.is_finite() && t.rotation.is_finite());
         }
         let map = |(name, search): (String, TextureSearch), factor: f32| TextureMap {
             texture: name,

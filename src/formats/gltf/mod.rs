@@ -189,8 +189,13 @@ fn read_inner(data: &[u8], dir: Option<&Path>) -> Result<Scene, LoadError> {
     let clips = anim::read(doc, &rig, &geometry, &buffers, w)?;
     let cameras = camera::read(doc, &graph, &buffers, w)?;
     // VRM's expressions come after the morph targets, whose indices the clips use.
-    let vrm = vrm_json
-        .and_then(|root| vrm::read(&root, doc, &rig.joint_of_node, &geometry.node_morphs, geometry.morphs.len(), w));
+    let targets = vrm::Targets {
+        joint_of_node: &rig.joint_of_node,
+        node_morphs: &geometry.node_morphs,
+        material_of: &kept,
+        materials: &materials,
+    };
+    let vrm = vrm_json.and_then(|root| vrm::read(&root, doc, &targets, geometry.morphs.len(), w));
     let mut morphs = geometry.morphs;
     let up = vrm.as_ref().map_or(UpAxis::Y, |v| v.up);
     let vrm = vrm.map(|v| {

@@ -12,7 +12,10 @@ use std::collections::HashMap;
 use serde_json::Value;
 
 use crate::error::Warning;
-use crate::scene::{Expression, HumanBone, Morph, MorphKind, MorphPanel, MorphWeight, Override, UpAxis, VrmInfo};
+use crate::scene::{
+    Expression, HumanBone, Material, Morph, MorphKind, MorphPanel, MorphWeight, Override, TextureTransformOffset,
+    UpAxis, VrmInfo,
+};
 
 /// What a VRM extension adds to the scene: its facts, the expression morphs (appended to the scene's morphs,
 /// numbered from `first_morph`), and how the model faces.
@@ -39,19 +42,27 @@ pub fn humanoid_nodes(root: &Value) -> Vec<usize> {
     v1.into_iter().flat_map(|m| m.values()).chain(v0.into_iter().flatten()).filter_map(index).collect()
 }
 
-/// The VRM facts of a glTF whose JSON is `root` ([`json`]). `joint_of_node` is the scene joint of each node;
-/// `node_morphs` the scene morph of each node's morph target; `first_morph` the index the first expression
+/// What the expressions' binds address besides joints: the scene joint of each node, the scene morph of each
+/// node's morph target, and the scene material (after folding) of each glTF material.
+pub struct Targets<'a> {
+    pub joint_of_node: &'a [Option<usize>],
+    pub node_morphs: &'a HashMap<usize, Vec<usize>>,
+    pub material_of: &'a [usize],
+    pub materials: &'a [Material],
+}
+
+/// The VRM facts of a glTF whose JSON is `root` ([`json`]); `first_morph` is the index the first expression
 /// morph will have.
 pub fn read(
     root: &Value,
     doc: &gltf::Document,
-    joint_of_node: &[Option<usize>],
-    node_morphs: &HashMap<usize, Vec<usize>>,
+    targets: &Targets,
     first_morph: usize,
     w: &mut Vec<Warning>,
 ) -> Option<Vrm> {
     let extensions = root.get("extensions")?;
-    let mut reader = Reader { doc, joint_of_node, node_morphs, first_morph, w, morphs: Vec::new() };
+    let (joint_of_node, node_morphs) = (targets.joint_of_node, targets.node_morphs);
+    let mut reader = Reader { doc, joint_of_node, node_morphs, targets, first_morph, w, morphs: Vec::new() };
     if let Some(v1) = extensions.get("VRMC_vrm").filter(|v| v.is_object()) {
         let info = reader.vrm1(v1);
         return Some(Vrm { info, morphs: reader.morphs, up: UpAxis::Y });
@@ -134,6 +145,13 @@ fn overrides(v: &Value) -> [Override; 3] {
     })
 }
 
+/// What one expression binds: morph targets with weights, texture transforms, and how many material colours.
+struct Binds {
+    morphs: Vec<(usize, f32)>,
+    uv: Vec<TextureTransformOffset>,
+    material_binds: usize,
+}
+
 fn count(v: &Value, key: &str) -> usize {
     v.get(key).and_then(Value::as_array).map_or(0, Vec::len)
 }
@@ -142,6 +160,7 @@ struct Reader<'a> {
     doc: &'a gltf::Document,
     joint_of_node: &'a [Option<usize>],
     node_morphs: &'a HashMap<usize, Vec<usize>>,
+    targets: &'a Targets<'a>,
     first_morph: usize,
     w: &'a mut Vec<Warning>,
     morphs: Vec<Morph>,
@@ -160,16 +179,23 @@ impl Reader<'_> {
         Some(HumanBone { name, node, joint: self.joint_of_node[node] })
     }
 
-    /// An expression's group morph from its morph binds (`(target morphs, weight 0..1)` each), made a scene morph.
-    fn expression(
-        &mut self,
-        name: String,
-        preset: bool,
-        binds: Vec<(usize, f32)>,
-        v: &Value,
-        is_binary: bool,
-    ) -> Expression {
-        let members: Vec<MorphWeight> = binds.iter().map(|&(morph, weight)| MorphWeight { morph, weight }).collect();
+    /// An expression's group morph from its morph binds (`(target morphs, weight 0..1)` each) and texture
+    /// transform binds (a hidden morph of its own in the group), made a scene morph; `material_binds` counts
+    /// its material colour binds (read, not yet drawn).
+    fn expression(&mut self, name: String, preset: bool, binds: Binds, v: &Value, is_binary: bool) -> Expression {
+        let Binds { morphs: targets, uv, material_binds } = binds;
+        let mut members: Vec<MorphWeight> =
+            targets.iter().map(|&(morph, weight)| MorphWeight { morph, weight }).collect();
+        let texture_binds = uv.len();
+        if !uv.is_empty() {
+            members.push(MorphWeight { morph: self.first_morph + self.morphs.len(), weight: 1.0 });
+            self.morphs.push(Morph {
+                name: format!("{name} (texture transform)"),
+                name_en: String::new(),
+                panel: MorphPanel::System,
+                kind: MorphKind::TextureTransform(uv),
+            });
+        }
         let morph = self.first_morph + self.morphs.len();
         self.morphs.push(Morph {
             name: name.clone(),
@@ -177,17 +203,40 @@ impl Reader<'_> {
             panel: panel(&name),
             kind: MorphKind::Group(members),
         });
-        let material_binds = count(v, "materialColorBinds") + count(v, "materialValues");
         Expression {
             name,
             preset,
             morph,
             is_binary,
             overrides: overrides(v),
-            morph_binds: binds.len(),
+            morph_binds: targets.len(),
             material_binds,
-            texture_binds: count(v, "textureTransformBinds"),
+            texture_binds,
         }
+    }
+
+    /// A texture transform bind on glTF material `material` that sets its colour texture's offset and scale to
+    /// these at full weight, as what it changes from the material's own transform.
+    fn texture_bind(
+        &mut self,
+        what: &str,
+        material: Option<usize>,
+        offset: [f32; 2],
+        scale: [f32; 2],
+    ) -> Option<TextureTransformOffset> {
+        let scene_material = material.and_then(|m| self.targets.material_of.get(m).copied());
+        let Some(m) = scene_material.filter(|&m| m < self.targets.materials.len()) else {
+            self.warn("vrm.expression.bind", format!("{what}: a texture transform bind names no material; left out"));
+            return None;
+        };
+        let own = self.targets.materials[m].uv_transform;
+        let (base_offset, base_scale) = own.map_or((glam::Vec2::ZERO, glam::Vec2::ONE), |t| (t.offset, t.scale));
+        let (offset, scale) = (glam::Vec2::from_array(offset), glam::Vec2::from_array(scale));
+        (offset.is_finite() && scale.is_finite()).then(|| TextureTransformOffset {
+            material: m,
+            offset: offset - base_offset,
+            scale: scale - base_scale,
+        })
     }
 
     /// The scene morphs of target `index` on every node that draws mesh `mesh` (VRM 0.x binds address meshes).
@@ -232,7 +281,19 @@ impl Reader<'_> {
                         ),
                     }
                 }
+                let mut uv = Vec::new();
+                for b in e.get("textureTransformBinds").and_then(Value::as_array).into_iter().flatten() {
+                    let material = b.get("material").and_then(Value::as_u64).map(|m| m as usize);
+                    let pair = |key: &str, default: [f32; 2]| {
+                        let v = b.get(key).and_then(Value::as_array);
+                        let at = |i: usize| v.and_then(|v| v.get(i)).and_then(Value::as_f64).map(|x| x as f32);
+                        [at(0).unwrap_or(default[0]), at(1).unwrap_or(default[1])]
+                    };
+                    let what = format!("expression {name}");
+                    uv.extend(self.texture_bind(&what, material, pair("offset", [0.0; 2]), pair("scale", [1.0; 2])));
+                }
                 let is_binary = e.get("isBinary").and_then(Value::as_bool).unwrap_or(false);
+                let binds = Binds { morphs: binds, uv, material_binds: count(e, "materialColorBinds") };
                 let expression = self.expression(name.clone(), preset, binds, e, is_binary);
                 info.expressions.push(expression);
             }
@@ -274,7 +335,27 @@ impl Reader<'_> {
                 }
                 binds.extend(targets.into_iter().map(|m| (m, weight)));
             }
+            // `_MainTex_ST` material values are Unity's scale and offset (x, y, z, w), its V up: three-vrm turns
+            // them into glTF's, offset V = 1 − scale V − offset V. The other material values are colours.
+            let (mut uv, mut colours) = (Vec::new(), 0);
+            for m in g.get("materialValues").and_then(Value::as_array).into_iter().flatten() {
+                if m.get("propertyName").and_then(Value::as_str) != Some("_MainTex_ST") {
+                    colours += 1;
+                    continue;
+                }
+                let st: Vec<f32> = m
+                    .get("targetValue")
+                    .and_then(Value::as_array)
+                    .map(|v| v.iter().filter_map(Value::as_f64).map(|x| x as f32).collect())
+                    .unwrap_or_default();
+                let &[sx, sy, ox, oy, ..] = st.as_slice() else { continue };
+                let name = m.get("materialName").and_then(Value::as_str).unwrap_or("");
+                let material = self.doc.materials().position(|mat| mat.name() == Some(name));
+                let what = format!("blend shape group {own}");
+                uv.extend(self.texture_bind(&what, material, [ox, 1.0 - sy - oy], [sx, sy]));
+            }
             let is_binary = g.get("isBinary").and_then(Value::as_bool).unwrap_or(false);
+            let binds = Binds { morphs: binds, uv, material_binds: colours };
             let expression = self.expression(name, preset.is_some(), binds, g, is_binary);
             info.expressions.push(expression);
         }
