@@ -535,6 +535,15 @@ fn vrm_avatars_read_their_humanoid_meta_and_expressions_and_face_the_camera() {
     assert_eq!(happy.overrides, [Override::Blend, Override::None, Override::None]);
     let blink = vrm.expressions.iter().find(|e| e.name == "blink").unwrap();
     assert!(!blink.is_binary && blink.overrides == [Override::None; 3], "{blink:?}");
+    // The validation window shows one cell of its atlas (KHR_texture_transform), and glTF export keeps it.
+    let window = new.materials.iter().find(|m| m.name == "Validation Window").unwrap();
+    let cell = window.uv_transform.expect("the atlas cell");
+    assert_eq!((cell.offset, cell.scale), (glam::Vec2::ZERO, glam::Vec2::splat(0.125)));
+    let textures = rigscope::textures::TextureSet::load(&new, None);
+    let out = rigscope::convert::to_gltf(&new, &textures, rigscope::convert::Container::Glb).unwrap();
+    let again = rigscope::load_bytes("again.glb", &[out.head, out.body].concat()).unwrap();
+    let kept = again.materials.iter().find(|m| m.name == "Validation Window").unwrap();
+    assert_eq!(kept.uv_transform, window.uv_transform);
     // Each expression is a morph the Morphs tab and --morph drive.
     assert_eq!((new.morphs[blink.morph].name.as_str(), new.morphs[happy.morph].name.as_str()), ("blink", "happy"));
 }

@@ -42,6 +42,8 @@ pub struct Materials<'a> {
     pub unlit: bool,
     /// Some material emits more than glTF's emissive factor holds (KHR_materials_emissive_strength).
     pub emissive_strength: bool,
+    /// Some material's texture carries a transform (KHR_texture_transform).
+    pub texture_transform: bool,
     /// Meshes with UV animation and the glTF material made for each.
     pub uv_animated: Vec<(usize, usize)>,
 }
@@ -59,6 +61,7 @@ impl<'a> Materials<'a> {
             notes: Vec::new(),
             unlit: false,
             emissive_strength: false,
+            texture_transform: false,
             uv_animated: Vec::new(),
         }
     }
@@ -103,12 +106,23 @@ impl<'a> Materials<'a> {
             return b.root.push(json::Material { double_sided: two_sided, ..Default::default() });
         };
         let color = mat.color.unwrap_or(glam::Vec4::ONE).clamp(glam::Vec4::ZERO, glam::Vec4::ONE);
+        // The material's own texture transform where no UV animation moves it.
+        let transform = transform.or_else(|| {
+            mat.uv_transform.map(|t| json::extensions::texture::TextureTransform {
+                offset: json::extensions::texture::TextureTransformOffset(t.offset.to_array()),
+                rotation: json::extensions::texture::TextureTransformRotation(t.rotation),
+                scale: json::extensions::texture::TextureTransformScale(t.scale.to_array()),
+                tex_coord: Some(0),
+                extras: Default::default(),
+            })
+        });
         let texture = match self.textures.materials().get(index) {
             Some(&crate::textures::MaterialTexture::Image(image)) => {
                 Some(self.texture(b, image, mat.texture.as_deref().unwrap_or(&mat.name)))
             }
             _ => None,
         };
+        self.texture_transform |= texture.is_some() && transform.is_some();
         let alpha = match self.textures.alpha(index) {
             _ if color.w < 1.0 => GltfAlpha::Blend,
             AlphaMode::Opaque => GltfAlpha::Opaque,

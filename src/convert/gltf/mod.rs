@@ -180,6 +180,9 @@ pub fn to_gltf(scene: &Scene, textures: &TextureSet, container: Container) -> Re
     if materials.unlit {
         b.root.extensions_used.push("KHR_materials_unlit".into());
     }
+    if materials.texture_transform && !b.root.extensions_used.iter().any(|e| e == "KHR_texture_transform") {
+        b.root.extensions_used.push("KHR_texture_transform".into());
+    }
     if materials.emissive_strength {
         b.root.extensions_used.push("KHR_materials_emissive_strength".into());
     }

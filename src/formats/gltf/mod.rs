@@ -175,10 +175,16 @@ fn read_inner(data: &[u8], dir: Option<&Path>) -> Result<Scene, LoadError> {
     let vrm_json = vrm::json(c.json, doc);
     let humanoid = vrm_json.as_ref().map(vrm::humanoid_nodes).unwrap_or_default();
     let rig = nodes::Rig::new(doc, &graph, &buffers, &humanoid, w)?;
-    let (materials, images) = material::read(doc, &buffers, w)?;
+    let (mut materials, images) = material::read(doc, &buffers, w)?;
     let mut geometry = mesh::read(doc, &graph, &rig, &buffers, materials.len(), w)?;
     // Meshes still name glTF's materials here, which the pointers address.
     pointer::uv_animations(doc, &buffers, &pointers, &mut geometry.meshes, w)?;
+    // An animated texture transform is the mesh's UV animation; the material's own is its rest, not kept twice.
+    for m in geometry.meshes.iter().filter(|m| m.uv_animation.is_some()) {
+        if let Some(mat) = materials.get_mut(m.material) {
+            mat.uv_transform = None;
+        }
+    }
     let (kept, mut materials) = material::fold_sidedness(materials);
     for m in &mut geometry.meshes {
         m.material = kept.get(m.material).copied().unwrap_or(materials.len());
