@@ -428,15 +428,7 @@ fn square_centre(extra: serde_json::Value, texel: [u8; 4]) -> [u8; 4] {
     let pose = Pose::bind(&scene.skeleton);
     let camera = Camera::framing(scene.up, &pose_bounds(&scene, &pose).unwrap(), 0.0, 0.0, 1.0);
     let overlays = Overlays { grid: false, ..Overlays::default() };
-    let input = FrameInput {
-        camera: &camera,
-        pose: &pose,
-        overlays: &overlays,
-        time: 0.0,
-        reference_pose: None,
-        light: None,
-        self_shadow: None,
-    };
+    let input = FrameInput::still(&camera, &pose, &overlays);
     let img =
         h.render(&model, &mut ViewState::new(h.renderer()), &input, (48, 48), Background::Color([0, 0, 0])).unwrap();
     img.get_pixel(24, 24).0

@@ -371,15 +371,7 @@ fn normal_lines_follow_the_pose_in_a_view_kept_across_frames() {
     let overlays = Overlays { mesh: false, normals: true, ..Overlays::default() };
     let mut draw = |frame: f32| {
         let pose = Pose::sample(&scene.skeleton, clip, frame, DEFAULT_FPS);
-        let input = rigscope::render::FrameInput {
-            camera: &camera,
-            pose: &pose,
-            overlays: &overlays,
-            time: 0.0,
-            reference_pose: None,
-            light: None,
-            self_shadow: None,
-        };
+        let input = rigscope::render::FrameInput::still(&camera, &pose, &overlays);
         headless.render(&model, &mut view, &input, (320, 240), Background::Color([0, 0, 0])).unwrap()
     };
     // A quarter of the way in: the wave's arm is at one end of its swing (at half way it is back where it began).
@@ -499,13 +491,8 @@ fn a_reference_model_is_drawn_as_an_orange_ghost() {
     let (pose, theirs) = (Pose::bind(&scene.skeleton), Pose::bind(&bigger.skeleton));
     let mut draw = |reference: Option<&Pose>| {
         let input = rigscope::render::FrameInput {
-            camera: &camera,
-            pose: &pose,
-            overlays: &overlays,
-            time: 0.0,
             reference_pose: reference,
-            light: None,
-            self_shadow: None,
+            ..rigscope::render::FrameInput::still(&camera, &pose, &overlays)
         };
         headless.render(&model, &mut view, &input, (320, 240), Background::Color([0, 0, 0])).unwrap()
     };

@@ -260,15 +260,7 @@ fn a_bent_elbow_draws_differently_with_sdef_and_linear_blending() {
         let bounds = FrameBounds::of_points(&skin_positions(&drawn, &pose.palette)).unwrap();
         let camera = Camera::framing(scene.up, &bounds, 0.0, 0.0, 1.0);
         let overlays = Overlays { linear_skinning, ..Overlays::default() };
-        let input = FrameInput {
-            camera: &camera,
-            pose: &pose,
-            overlays: &overlays,
-            time: 0.0,
-            reference_pose: None,
-            light: None,
-            self_shadow: None,
-        };
+        let input = FrameInput::still(&camera, &pose, &overlays);
         let mut view = ViewState::new(h.renderer());
         h.render(&model, &mut view, &input, size, Background::Color([0, 0, 0])).unwrap()
     };

@@ -246,6 +246,14 @@ pub struct FrameInput<'a> {
     pub self_shadow: Option<crate::scene::SelfShadow>,
 }
 
+impl<'a> FrameInput<'a> {
+    /// A still: `pose` seen by `camera` with `overlays` at time 0, in the viewer's own light, with no reference
+    /// ghost and no self-shadow (set the fields for more).
+    pub fn still(camera: &'a Camera, pose: &'a Pose, overlays: &'a Overlays) -> FrameInput<'a> {
+        FrameInput { camera, pose, overlays, time: 0.0, reference_pose: None, light: None, self_shadow: None }
+    }
+}
+
 /// Colour, optional MSAA resolve, and depth views for [`Renderer::render`]. With MSAA, `color` is the
 /// multisampled texture and `resolve` the single-sample one that receives the picture.
 #[derive(Debug, Clone, Copy)]
