@@ -415,10 +415,10 @@ fn render_file(args: &RenderArgs, parsed: &Parsed, headless: &mut Option<Headles
         onion: args.onion.map(|ghosts| crate::anim::OnionSpacing { ghosts, step: args.onion_step }),
         trails: args.trail.zip(selected_joint).map(|(n, j)| (vec![j], n)),
     };
-    // One picture of the clip at a frame (`None`: the bind pose), as the single-frame render and every frame of a
-    // recording draw it.
     // A still frames the pose it draws (`--framing`); recordings keep the clip's camera.
     let on_pose = args.framing.unwrap_or_default() == Framing::Pose && sheet.is_none() && recording(args).is_none();
+    // One picture of the clip at a frame (`None`: the bind pose), as the single-frame render and every frame of a
+    // recording draw it.
     let draw_at = |clip_frame: Option<(usize, f32)>, view: &mut ViewState| -> Result<image::RgbaImage, CliError> {
         let (clip, f) = match clip_frame {
             Some((c, f)) => (scene.clips.get(c), f),

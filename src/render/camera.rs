@@ -280,7 +280,9 @@ pub fn joints_bounds(scene: &Scene, pose: &Pose, joints: &[usize]) -> Option<Fra
         }
     }
     points.retain(|p| p.is_finite());
-    let least = pose_bounds(scene, pose).map_or(1.0, |all| all.diagonal()) * 0.2;
+    // The whole pose's size, from the vertices just skinned (or the joints, for a file without vertices).
+    let all = FrameBounds::of_points(&skinned).or_else(|| pose_bounds(scene, pose));
+    let least = all.map_or(1.0, |all| all.diagonal()) * 0.2;
     grown_to(FrameBounds::of_points(&points)?, least)
 }
 

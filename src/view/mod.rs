@@ -174,7 +174,7 @@ impl Stage {
         }
         if reset || nav.frame {
             // Reset frames the clip, as opening does; F frames the selection or the pose shown.
-            let target = app.frame_target().filter(|_| !reset).unwrap_or_else(|| self.target(app));
+            let target = if reset { self.target(app) } else { app.frame_target().unwrap_or_else(|| self.target(app)) };
             let c = &self.camera.camera;
             self.camera = if reset {
                 ViewCamera::reset(target, aspect)

@@ -61,8 +61,7 @@ pub fn read(
     w: &mut Vec<Warning>,
 ) -> Option<Vrm> {
     let extensions = root.get("extensions")?;
-    let (joint_of_node, node_morphs) = (targets.joint_of_node, targets.node_morphs);
-    let mut reader = Reader { doc, joint_of_node, node_morphs, targets, first_morph, w, morphs: Vec::new() };
+    let mut reader = Reader { doc, targets, first_morph, w, morphs: Vec::new() };
     if let Some(v1) = extensions.get("VRMC_vrm").filter(|v| v.is_object()) {
         let info = reader.vrm1(v1);
         return Some(Vrm { info, morphs: reader.morphs, up: UpAxis::Y });
@@ -158,8 +157,6 @@ fn count(v: &Value, key: &str) -> usize {
 
 struct Reader<'a> {
     doc: &'a gltf::Document,
-    joint_of_node: &'a [Option<usize>],
-    node_morphs: &'a HashMap<usize, Vec<usize>>,
     targets: &'a Targets<'a>,
     first_morph: usize,
     w: &'a mut Vec<Warning>,
@@ -172,11 +169,11 @@ impl Reader<'_> {
     }
 
     fn human_bone(&mut self, name: String, node: Option<u64>) -> Option<HumanBone> {
-        let Some(node) = node.map(|n| n as usize).filter(|&n| n < self.joint_of_node.len()) else {
+        let Some(node) = node.map(|n| n as usize).filter(|&n| n < self.targets.joint_of_node.len()) else {
             self.warn("vrm.humanoid.node", format!("humanoid bone {name}: no node of that index; left out"));
             return None;
         };
-        Some(HumanBone { name, node, joint: self.joint_of_node[node] })
+        Some(HumanBone { name, node, joint: self.targets.joint_of_node[node] })
     }
 
     /// An expression's group morph from its morph binds (`(target morphs, weight 0..1)` each) and texture
@@ -244,7 +241,7 @@ impl Reader<'_> {
         self.doc
             .nodes()
             .filter(|n| n.mesh().is_some_and(|m| m.index() == mesh))
-            .filter_map(|n| self.node_morphs.get(&n.index()).and_then(|list| list.get(index)).copied())
+            .filter_map(|n| self.targets.node_morphs.get(&n.index()).and_then(|list| list.get(index)).copied())
             .collect()
     }
 
@@ -272,7 +269,7 @@ impl Reader<'_> {
                     let node = b.get("node").and_then(Value::as_u64).map(|n| n as usize);
                     let index = b.get("index").and_then(Value::as_u64).map(|n| n as usize);
                     let weight = b.get("weight").and_then(Value::as_f64).unwrap_or(1.0) as f32;
-                    let target = node.zip(index).and_then(|(n, i)| self.node_morphs.get(&n)?.get(i).copied());
+                    let target = node.zip(index).and_then(|(n, i)| self.targets.node_morphs.get(&n)?.get(i).copied());
                     match target {
                         Some(m) => binds.push((m, weight.clamp(0.0, 1.0))),
                         None => self.warn(
