@@ -591,3 +591,25 @@ fn the_vrm_is_binary_samples_show_check_marks_at_every_weight() {
         assert!(changed > 300, "{file}: the meters move with the expressions ({changed} pixels)");
     }
 }
+
+/// three-vrm's node constraint sample (in the corpus): CubeC copies half of CubeA's rotation from its rest
+/// (`rotation`, weight 0.5) once CubeA turns; CubeB's `roll` is named in a warning and not applied yet.
+#[test]
+fn a_rotation_constraint_takes_its_weight_of_the_source_turn() {
+    let scene = rigscope::load_path(&common::corpus("vrm/constraint/cubes.gltf")).unwrap();
+    let joint = |name: &str| scene.skeleton.joints.iter().position(|j| j.name == name).unwrap();
+    let (a, b, c) = (joint("CubeA"), joint("CubeB"), joint("CubeC"));
+    assert!(scene.meta.warnings.iter().any(|w| w.rule == "vrm.constraint.unsupported" && w.message.contains("roll")));
+    let mut pose = Pose::bind(&scene.skeleton);
+    let turn = Quat::from_rotation_y(1.2) * Quat::from_rotation_x(0.4);
+    pose.locals[a].rotation = scene.skeleton.joints[a].bind.rotation * turn;
+    pose.evaluate(&scene.skeleton);
+    rigscope::anim::apply_constraints(&scene.skeleton, &scene.constraints, &mut pose);
+    let expected = scene.skeleton.joints[c].bind.rotation * Quat::IDENTITY.slerp(turn, 0.5);
+    assert!(
+        pose.locals[c].rotation.angle_between(expected) < 1e-5,
+        "{:?} against {expected:?}",
+        pose.locals[c].rotation
+    );
+    assert!(pose.locals[b].rotation.angle_between(scene.skeleton.joints[b].bind.rotation) < 1e-6, "roll not applied");
+}

@@ -6,7 +6,7 @@
 //! sparse values (`accessor.rs`). The scene keeps glTF's space: Y up, right-handed, front toward +Z, CCW front
 //! faces. `nodes.rs` says which nodes become joints and how inverse bind matrices are honoured; `mesh.rs` how
 //! primitives are placed; `anim.rs` how animations become keyed clips; `material.rs` how textures are found;
-//! `vrm.rs` what VRM 0.x and 1.0 add (humanoid, meta, expressions).
+//! `vrm.rs` what VRM 0.x and 1.0 add (humanoid, meta, expressions, node constraints).
 
 mod accessor;
 mod anim;
@@ -171,10 +171,11 @@ fn read_inner(data: &[u8], dir: Option<&Path>) -> Result<Scene, LoadError> {
     let buffers = accessor::Buffers { data: data_buffers, zero_budget: total };
     let w = &mut meta.warnings;
     let graph = nodes::Graph::new(doc, w);
-    // A VRM's humanoid bones are joints even where they move nothing: they are the avatar's skeleton.
+    // A VRM's humanoid bones are joints even where they move nothing (they are the avatar's skeleton), and so
+    // are the nodes node constraints drive and read.
     let vrm_json = vrm::json(c.json, doc);
-    let humanoid = vrm_json.as_ref().map(vrm::humanoid_nodes).unwrap_or_default();
-    let rig = nodes::Rig::new(doc, &graph, &buffers, &humanoid, w)?;
+    let forced = vrm_json.as_ref().map(vrm::joint_nodes).unwrap_or_default();
+    let rig = nodes::Rig::new(doc, &graph, &buffers, &forced, w)?;
     let (mut materials, images) = material::read(doc, &buffers, w)?;
     let mut geometry = mesh::read(doc, &graph, &rig, &buffers, materials.len(), w)?;
     // Meshes still name glTF's materials here, which the pointers address.
@@ -201,6 +202,10 @@ fn read_inner(data: &[u8], dir: Option<&Path>) -> Result<Scene, LoadError> {
         material_of: &kept,
         materials: &materials,
     };
+    let constraints = crate::scene::Constraints {
+        append: vrm_json.as_ref().map(|root| vrm::constraints(root, &rig.joint_of_node, w)).unwrap_or_default(),
+        ..Default::default()
+    };
     let vrm = vrm_json.and_then(|root| vrm::read(&root, doc, &targets, geometry.morphs.len(), w));
     let mut morphs = geometry.morphs;
     let up = vrm.as_ref().map_or(UpAxis::Y, |v| v.up);
@@ -221,6 +226,7 @@ fn read_inner(data: &[u8], dir: Option<&Path>) -> Result<Scene, LoadError> {
         images,
         cameras,
         vrm,
+        constraints,
         ..Scene::empty(meta)
     })
 }

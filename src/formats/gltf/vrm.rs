@@ -13,8 +13,8 @@ use serde_json::Value;
 
 use crate::error::Warning;
 use crate::scene::{
-    Expression, HumanBone, Material, Morph, MorphKind, MorphPanel, MorphWeight, Override, TextureTransformOffset,
-    UpAxis, VrmInfo,
+    Append, Expression, HumanBone, Material, Morph, MorphKind, MorphPanel, MorphWeight, Override,
+    TextureTransformOffset, UpAxis, VrmInfo,
 };
 
 /// What a VRM extension adds to the scene: its facts, the expression morphs (appended to the scene's morphs,
@@ -25,21 +25,81 @@ pub struct Vrm {
     pub up: UpAxis,
 }
 
-/// The JSON of a glTF that declares `VRMC_vrm` or `VRM` (`None` for any other glTF, which is parsed once only).
+/// The JSON of a glTF that declares `VRMC_vrm`, `VRM` or `VRMC_node_constraint` (`None` for any other glTF,
+/// which is parsed once only).
 pub fn json(json: &[u8], doc: &gltf::Document) -> Option<Value> {
     let used = |name: &str| doc.extensions_used().any(|e| e == name);
-    if !used("VRMC_vrm") && !used("VRM") {
+    if !used("VRMC_vrm") && !used("VRM") && !used("VRMC_node_constraint") {
         return None;
     }
     serde_json::from_slice(json).ok()
 }
 
-/// The nodes the humanoid names: they are the avatar's skeleton, joints whether or not they move a vertex.
-pub fn humanoid_nodes(root: &Value) -> Vec<usize> {
+/// The nodes that must be joints whether or not they move a vertex: the humanoid's bones (the avatar's
+/// skeleton) and the nodes node constraints drive or read.
+pub fn joint_nodes(root: &Value) -> Vec<usize> {
     let index = |b: &Value| b.get("node").and_then(Value::as_u64).map(|n| n as usize);
     let v1 = root.pointer("/extensions/VRMC_vrm/humanoid/humanBones").and_then(Value::as_object);
     let v0 = root.pointer("/extensions/VRM/humanoid/humanBones").and_then(Value::as_array);
-    v1.into_iter().flat_map(|m| m.values()).chain(v0.into_iter().flatten()).filter_map(index).collect()
+    let humanoid = v1.into_iter().flat_map(|m| m.values()).chain(v0.into_iter().flatten()).filter_map(index);
+    let constrained = node_constraints(root).into_iter().flat_map(|c| [c.node, c.source]);
+    humanoid.chain(constrained).collect()
+}
+
+/// One `VRMC_node_constraint` as the file gives it: the node it drives, its kind (`roll`, `aim`, `rotation`),
+/// its source node and weight.
+struct NodeConstraint {
+    node: usize,
+    kind: String,
+    source: usize,
+    weight: f32,
+}
+
+fn node_constraints(root: &Value) -> Vec<NodeConstraint> {
+    let nodes = root.get("nodes").and_then(Value::as_array);
+    let mut out = Vec::new();
+    for (node, n) in nodes.into_iter().flatten().enumerate() {
+        let Some(c) = n.pointer("/extensions/VRMC_node_constraint/constraint").and_then(Value::as_object) else {
+            continue;
+        };
+        for (kind, v) in c {
+            let Some(source) = v.get("source").and_then(Value::as_u64).map(|s| s as usize) else { continue };
+            let weight = v.get("weight").and_then(Value::as_f64).unwrap_or(1.0).clamp(0.0, 1.0) as f32;
+            out.push(NodeConstraint { node, kind: kind.clone(), source, weight });
+        }
+    }
+    out
+}
+
+/// The file's node constraints as scene constraints. A rotation constraint is an append of the source's
+/// rotation from its rest, slerped by the weight (`target = destRest · slerp(I, srcRest⁻¹ · src, weight)`,
+/// exactly what an append gives a destination its motion leaves at rest); roll and aim constraints are named
+/// in a warning and left out (not drawn yet).
+pub fn constraints(root: &Value, joint_of_node: &[Option<usize>], w: &mut Vec<Warning>) -> Vec<Append> {
+    let joint = |n: usize| joint_of_node.get(n).copied().flatten();
+    let mut out = Vec::new();
+    let mut skipped: Vec<String> = Vec::new();
+    for c in node_constraints(root) {
+        match (c.kind.as_str(), joint(c.node), joint(c.source)) {
+            ("rotation", Some(j), Some(s)) if j != s => out.push(Append {
+                joint: j,
+                source: s,
+                ratio: c.weight,
+                rotation: true,
+                translation: false,
+                local: true,
+            }),
+            _ => skipped.push(format!("{} on node {}", c.kind, c.node)),
+        }
+    }
+    if !skipped.is_empty() {
+        let message = format!(
+            "node constraint(s) not applied (roll and aim are not drawn yet, or a node is missing): {}",
+            skipped.join(", ")
+        );
+        super::warn(w, "vrm.constraint.unsupported", message);
+    }
+    out
 }
 
 /// What the expressions' binds address besides joints: the scene joint of each node, the scene morph of each
