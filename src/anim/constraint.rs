@@ -84,7 +84,7 @@ pub(crate) fn apply_to_evaluated(
     after_physics: Option<bool>,
 ) {
     let n = skeleton.len();
-    if (constraints.ik.is_empty() && constraints.append.is_empty())
+    if (constraints.ik.is_empty() && constraints.append.is_empty() && constraints.roll.is_empty())
         || pose.locals.len() != n
         || pose.world.len() != n
         || pose.palette.len() != n
@@ -158,6 +158,31 @@ pub(crate) fn apply_to_evaluated(
         pose.evaluate_changed(skeleton, changed, s);
     }
     pose.scratch = scratch;
+    if after_physics != Some(true) && !constraints.roll.is_empty() {
+        apply_rolls(skeleton, &constraints.roll, pose);
+    }
+}
+
+/// VRM's roll constraints (`VRMC_node_constraint` 1.0): the source's turn from its rest, brought into the
+/// destination's rest frame (`d = dstRest⁻¹ · srcRest · (srcRest⁻¹ · src) · srcRest⁻¹ · dstRest`), stripped
+/// of its swing off the roll axis (`fromTo(axis, d · axis)⁻¹ · d`, the twist), put on the destination's rest and
+/// slerped from that rest by the weight. Evaluates the pose again when any destination turned.
+fn apply_rolls(skeleton: &Skeleton, rolls: &[crate::scene::Roll], pose: &mut Pose) {
+    let n = skeleton.len();
+    let mut turned = false;
+    for r in rolls.iter().filter(|r| r.joint < n && r.source < n && r.joint != r.source) {
+        let (src_rest, dst_rest) = (skeleton.joints[r.source].bind.rotation, skeleton.joints[r.joint].bind.rotation);
+        let delta = (src_rest.inverse() * pose.locals[r.source].rotation).normalize();
+        let in_dst = (dst_rest.inverse() * src_rest * delta * src_rest.inverse() * dst_rest).normalize();
+        let Some(axis) = r.axis.try_normalize() else { continue };
+        let swing = Quat::from_rotation_arc(axis, (in_dst * axis).normalize());
+        let target = (dst_rest * swing.inverse() * in_dst).normalize();
+        pose.locals[r.joint].rotation = dst_rest.slerp(target, r.weight.clamp(0.0, 1.0)).normalize();
+        turned = true;
+    }
+    if turned {
+        pose.evaluate(skeleton);
+    }
 }
 
 /// Buffers `apply_to_evaluated` and `solve` reuse from frame to frame (kept in the [`Pose`]), so that applying

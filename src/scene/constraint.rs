@@ -46,6 +46,16 @@ pub struct Append {
     pub local: bool,
 }
 
+/// `joint` turns about its own `axis` (joint space, unit) by `weight` of the twist `source` has about that axis
+/// from its rest (VRM's roll constraint: what a forearm's twist bone takes of the hand's turn).
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
+pub struct Roll {
+    pub joint: usize,
+    pub source: usize,
+    pub axis: glam::Vec3,
+    pub weight: f32,
+}
+
 /// How and when one joint is evaluated.
 #[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
 pub struct JointDeform {
@@ -66,13 +76,15 @@ pub struct JointDeform {
 pub struct Constraints {
     pub ik: Vec<IkChain>,
     pub append: Vec<Append>,
+    /// VRM roll constraints (twist bones), applied after the appends and IK.
+    pub roll: Vec<Roll>,
     /// One entry per joint when the format orders its evaluation; empty otherwise (plain parents-first).
     pub deform: Vec<JointDeform>,
 }
 
 impl Constraints {
     pub fn is_empty(&self) -> bool {
-        self.ik.is_empty() && self.append.is_empty() && self.deform.is_empty()
+        self.ik.is_empty() && self.append.is_empty() && self.roll.is_empty() && self.deform.is_empty()
     }
 
     /// Joints in evaluation order: those before physics, then those after, each by layer and file order. Plain

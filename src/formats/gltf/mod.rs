@@ -202,10 +202,7 @@ fn read_inner(data: &[u8], dir: Option<&Path>) -> Result<Scene, LoadError> {
         material_of: &kept,
         materials: &materials,
     };
-    let constraints = crate::scene::Constraints {
-        append: vrm_json.as_ref().map(|root| vrm::constraints(root, &rig.joint_of_node, w)).unwrap_or_default(),
-        ..Default::default()
-    };
+    let constraints = vrm_json.as_ref().map(|root| vrm::constraints(root, &rig.joint_of_node, w)).unwrap_or_default();
     let vrm = vrm_json.and_then(|root| vrm::read(&root, doc, &targets, geometry.morphs.len(), w));
     let mut morphs = geometry.morphs;
     let up = vrm.as_ref().map_or(UpAxis::Y, |v| v.up);

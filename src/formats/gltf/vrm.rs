@@ -13,7 +13,7 @@ use serde_json::Value;
 
 use crate::error::Warning;
 use crate::scene::{
-    Append, Expression, HumanBone, Material, Morph, MorphKind, MorphPanel, MorphWeight, Override,
+    Append, Constraints, Expression, HumanBone, Material, Morph, MorphKind, MorphPanel, MorphWeight, Override, Roll,
     TextureTransformOffset, UpAxis, VrmInfo,
 };
 
@@ -53,6 +53,8 @@ struct NodeConstraint {
     kind: String,
     source: usize,
     weight: f32,
+    /// A roll constraint's `rollAxis` (X, Y or Z), as a unit vector.
+    roll_axis: Option<glam::Vec3>,
 }
 
 fn node_constraints(root: &Value) -> Vec<NodeConstraint> {
@@ -65,7 +67,13 @@ fn node_constraints(root: &Value) -> Vec<NodeConstraint> {
         for (kind, v) in c {
             let Some(source) = v.get("source").and_then(Value::as_u64).map(|s| s as usize) else { continue };
             let weight = v.get("weight").and_then(Value::as_f64).unwrap_or(1.0).clamp(0.0, 1.0) as f32;
-            out.push(NodeConstraint { node, kind: kind.clone(), source, weight });
+            let roll_axis = match v.get("rollAxis").and_then(Value::as_str) {
+                Some("X") => Some(glam::Vec3::X),
+                Some("Y") => Some(glam::Vec3::Y),
+                Some("Z") => Some(glam::Vec3::Z),
+                _ => None,
+            };
+            out.push(NodeConstraint { node, kind: kind.clone(), source, weight, roll_axis });
         }
     }
     out
@@ -73,15 +81,19 @@ fn node_constraints(root: &Value) -> Vec<NodeConstraint> {
 
 /// The file's node constraints as scene constraints. A rotation constraint is an append of the source's
 /// rotation from its rest, slerped by the weight (`target = destRest · slerp(I, srcRest⁻¹ · src, weight)`,
-/// exactly what an append gives a destination its motion leaves at rest); roll and aim constraints are named
-/// in a warning and left out (not drawn yet).
-pub fn constraints(root: &Value, joint_of_node: &[Option<usize>], w: &mut Vec<Warning>) -> Vec<Append> {
+/// exactly what an append gives a destination its motion leaves at rest); a roll constraint is a [`Roll`]; aim
+/// constraints are named in a warning and left out (not drawn yet).
+pub fn constraints(root: &Value, joint_of_node: &[Option<usize>], w: &mut Vec<Warning>) -> Constraints {
     let joint = |n: usize| joint_of_node.get(n).copied().flatten();
-    let mut out = Vec::new();
+    let mut out = Constraints::default();
     let mut skipped: Vec<String> = Vec::new();
     for c in node_constraints(root) {
         match (c.kind.as_str(), joint(c.node), joint(c.source)) {
-            ("rotation", Some(j), Some(s)) if j != s => out.push(Append {
+            ("roll", Some(j), Some(s)) if j != s && c.roll_axis.is_some() => {
+                let axis = c.roll_axis.unwrap_or(glam::Vec3::X);
+                out.roll.push(Roll { joint: j, source: s, axis, weight: c.weight });
+            }
+            ("rotation", Some(j), Some(s)) if j != s => out.append.push(Append {
                 joint: j,
                 source: s,
                 ratio: c.weight,
@@ -94,7 +106,7 @@ pub fn constraints(root: &Value, joint_of_node: &[Option<usize>], w: &mut Vec<Wa
     }
     if !skipped.is_empty() {
         let message = format!(
-            "node constraint(s) not applied (roll and aim are not drawn yet, or a node is missing): {}",
+            "node constraint(s) not applied (aim is not drawn yet, or a node or roll axis is missing): {}",
             skipped.join(", ")
         );
         super::warn(w, "vrm.constraint.unsupported", message);
