@@ -363,11 +363,38 @@ impl ViewState {
 
     /// Uploads the view uniforms, the pose's palette and the overlay lines for a `size` viewport.
     pub fn prepare(&mut self, renderer: &Renderer, model: &GpuModel, input: &FrameInput<'_>, size: (u32, u32)) {
-        let aspect = size.0.max(1) as f32 / size.1.max(1) as f32;
-        let wire = if input.overlays.mesh { colors::WIRE_ON_MESH } else { colors::WIRE };
-        // params.w: the highlighted joint + 1 (0 = none), exact as a float below 2^24.
-        let highlight = input.overlays.highlight_joint.map_or(0.0, |j| (j as f32) + 1.0);
         let o = input.overlays;
+        self.hidden = input.pose.hidden;
+        let shadow = self.write_view(renderer, model, input, size);
+        self.ground_shadow = o.ground_shadow && input.light.is_some();
+        self.upload_poses(renderer, model, input);
+        if shadow {
+            self.draw_shadow_map(renderer, model, &o.hidden_meshes);
+        }
+        let camera = input.camera;
+        self.blend_order = mesh::blend_order(model, &input.pose.palette, camera.model_matrix(), camera.eye());
+        let (v, tested) = self.overlay_lines(model, input);
+        self.tested = 0..tested;
+        self.on_top = tested..v.len() as u32;
+        if !v.is_empty() {
+            let need = v.len() as u64;
+            if need > self.line_capacity {
+                self.line_capacity = need.next_power_of_two();
+                self.lines = line_buffer(&renderer.device, self.line_capacity);
+            }
+            renderer.queue.write_buffer(&self.lines, 0, bytes(&v));
+        }
+        self.overlays = o.clone();
+    }
+
+    /// Writes the `View` uniforms for a `size` viewport: camera, line and debug-view parameters, the light and
+    /// the self-shadow's view. Returns whether a self-shadow map is drawn this frame.
+    fn write_view(&self, renderer: &Renderer, model: &GpuModel, input: &FrameInput<'_>, size: (u32, u32)) -> bool {
+        let aspect = size.0.max(1) as f32 / size.1.max(1) as f32;
+        let o = input.overlays;
+        let wire = if o.mesh { colors::WIRE_ON_MESH } else { colors::WIRE };
+        // params.w: the highlighted joint + 1 (0 = none), exact as a float below 2^24.
+        let highlight = o.highlight_joint.map_or(0.0, |j| (j as f32) + 1.0);
         let weight_joint = o.selected_joint.map_or(0.0, |j| (j as f32) + 1.0);
         let modes = [
             f32::from(u8::from(o.weights)),
@@ -381,7 +408,6 @@ impl ViewState {
             let [r, g, b] = l.color.to_array();
             [x, y, z, 1.0, r, g, b, 1.0]
         });
-        self.hidden = input.pose.hidden;
         let frame = super::shadow::ShadowInput {
             camera: input.camera,
             light: input.light,
@@ -392,10 +418,14 @@ impl ViewState {
         let shadow = super::shadow::shadow_view(frame, model.bind_bounds()).filter(|_| o.mesh && !self.hidden);
         let shadow_uniforms = super::shadow::ShadowView::uniforms(shadow.as_ref());
         write_uniforms(renderer, &self.uniforms, input.camera, aspect, [wire, params, modes], light, &shadow_uniforms);
-        self.ground_shadow = o.ground_shadow && input.light.is_some();
+        shadow.is_some()
+    }
+
+    /// Uploads the pose (palette, morphs, draw parameters), the onion ghosts and the reference model's pose.
+    fn upload_poses(&mut self, renderer: &Renderer, model: &GpuModel, input: &FrameInput<'_>) {
         model.write_palette(renderer, &input.pose.palette);
         model.morphs.write(renderer, &input.pose.morphs);
-        self.prepare_ghosts(renderer, model, &o.ghosts);
+        self.prepare_ghosts(renderer, model, &input.overlays.ghosts);
         self.reference_drawn = false;
         if let (Some((r, buffer, _)), Some(pose)) = (&self.reference, input.reference_pose) {
             r.write_palette_into(renderer, buffer, &pose.palette, REFERENCE_GHOST);
@@ -404,37 +434,42 @@ impl ViewState {
             self.reference_drawn = true;
         }
         model.write_draw_params(renderer, input.time, &input.pose.morphs, input.light.map(|l| l.color));
-        if shadow.is_some() {
-            self.draw_shadow_map(renderer, model, &o.hidden_meshes);
-        }
-        let camera = input.camera;
-        self.blend_order = mesh::blend_order(model, &input.pose.palette, camera.model_matrix(), camera.eye());
+    }
 
-        let mut v: Vec<LineVertex> = Vec::new();
-        let scale = model.bind_bounds().map_or(1.0, |b| b.diagonal()).max(1e-6);
-        if o.normals || o.tangents {
-            // Skinned on the CPU only when model, pose or switches change (a paused view costs nothing).
-            let key = DirectionKey {
-                model: model.id,
-                palette: input.pose.palette.clone(),
+    /// The normal and tangent lines of the pose, skinned on the CPU only when model, pose or switches change (a
+    /// paused view costs nothing); `None` when neither is shown.
+    fn update_directions(&mut self, model: &GpuModel, input: &FrameInput<'_>, length: f32) {
+        let o = input.overlays;
+        if !(o.normals || o.tangents) {
+            self.directions = None;
+            return;
+        }
+        let key = DirectionKey {
+            model: model.id,
+            palette: input.pose.palette.clone(),
+            normals: o.normals,
+            tangents: o.tangents,
+        };
+        if self.directions.as_ref().is_none_or(|(k, _, _)| *k != key) {
+            let d = lines::Directions {
+                streams: &model.cpu,
+                flipped: &model.flipped,
                 normals: o.normals,
                 tangents: o.tangents,
+                length,
             };
-            if self.directions.as_ref().is_none_or(|(k, _, _)| *k != key) {
-                let d = lines::Directions {
-                    streams: &model.cpu,
-                    flipped: &model.flipped,
-                    normals: o.normals,
-                    tangents: o.tangents,
-                    length: scale * DIRECTION_LINE,
-                };
-                let (mut lines, mut flipped) = (Vec::new(), Vec::new());
-                d.build(&input.pose.palette, &mut lines, &mut flipped);
-                self.directions = Some((key, lines, flipped));
-            }
-        } else {
-            self.directions = None;
+            let (mut lines, mut flipped) = (Vec::new(), Vec::new());
+            d.build(&input.pose.palette, &mut lines, &mut flipped);
+            self.directions = Some((key, lines, flipped));
         }
+    }
+
+    /// The overlay lines of this frame, and how many of them are depth-tested (the rest draw on top).
+    fn overlay_lines(&mut self, model: &GpuModel, input: &FrameInput<'_>) -> (Vec<LineVertex>, u32) {
+        let (o, camera) = (input.overlays, input.camera);
+        let mut v: Vec<LineVertex> = Vec::new();
+        let scale = model.bind_bounds().map_or(1.0, |b| b.diagonal()).max(1e-6);
+        self.update_directions(model, input, scale * DIRECTION_LINE);
         if let Some((_, lines, _)) = &self.directions {
             v.extend_from_slice(lines);
         }
@@ -505,17 +540,7 @@ impl ViewState {
                 lines::line(&mut v, p - axis * r, p + axis * r, colors::SELECTED);
             }
         }
-        self.tested = 0..tested;
-        self.on_top = tested..v.len() as u32;
-        if !v.is_empty() {
-            let need = v.len() as u64;
-            if need > self.line_capacity {
-                self.line_capacity = need.next_power_of_two();
-                self.lines = line_buffer(&renderer.device, self.line_capacity);
-            }
-            renderer.queue.write_buffer(&self.lines, 0, bytes(&v));
-        }
-        self.overlays = o.clone();
+        (v, tested)
     }
 
     /// Draws the self-shadow map of `model` (its palette, morphs and the uniforms written) in a submission of its
