@@ -242,24 +242,6 @@ pub fn actions(input: &mut egui::InputState, has_clip: bool, speed: f32, help_op
     out
 }
 
-/// A command of the palette (Ctrl+K): a row of the shortcut table by its description. Every window action has
-/// a key, so the palette and the help overlay (F1) list the same table.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Command {
-    pub name: &'static str,
-    pub keys: KeyboardShortcut,
-    pub does: Does,
-}
-
-static COMMANDS: LazyLock<Vec<Command>> = LazyLock::new(|| {
-    table().iter().map(|s| Command { name: s.description, keys: s.keys, does: s.does.clone() }).collect()
-});
-
-/// Every command of the palette, in the table's order.
-pub fn commands() -> &'static [Command] {
-    &COMMANDS
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -292,12 +274,11 @@ mod tests {
 
     #[test]
     fn every_command_has_a_name_and_none_is_listed_twice() {
-        let c = commands();
-        assert_eq!(c.len(), table().len());
+        let c = table();
         for (i, a) in c.iter().enumerate() {
-            assert!(!a.name.is_empty());
+            assert!(!a.description.is_empty());
             for b in &c[i + 1..] {
-                assert!(a.does != b.does || a.keys != b.keys, "{} and {}", a.name, b.name);
+                assert!(a.does != b.does || a.keys != b.keys, "{} and {}", a.description, b.description);
             }
         }
     }

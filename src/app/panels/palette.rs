@@ -1,10 +1,10 @@
 //! The command palette (Ctrl+K): every command by name with its key, found by typing part of its name; ↑ and
 //! ↓ choose, Enter or a click runs it, Escape closes. The commands are the shortcut table's
-//! (`shortcuts::commands`), so it lists what F1 lists.
+//! (`shortcuts::table`), so it lists what F1 lists.
 
 use crate::app::actions::Action;
 use crate::app::filter::{Query, lower};
-use crate::app::shortcuts::{Command, commands};
+use crate::app::shortcuts::{Shortcut, table};
 
 /// The window's title (tests find it by this).
 pub const TITLE: &str = "Commands";
@@ -26,12 +26,12 @@ impl Palette {
 }
 
 /// The commands whose name holds every word typed, in table order.
-pub fn matching(text: &str) -> Vec<&'static Command> {
+pub fn matching(text: &str) -> Vec<&'static Shortcut> {
     let query = Query::new(text);
-    commands()
+    table()
         .iter()
         .enumerate()
-        .filter(|(i, c)| query.matches(&[lower(c.name).as_str()], *i))
+        .filter(|(i, c)| query.matches(&[lower(c.description).as_str()], *i))
         .map(|(_, c)| c)
         .collect()
 }
@@ -57,7 +57,7 @@ pub fn show(ctx: &egui::Context, palette: &mut Palette, speed: f32, out: &mut Ve
         palette.chosen = palette.chosen.saturating_sub(1);
     }
     palette.chosen = palette.chosen.min(found.len().saturating_sub(1));
-    let mut run: Option<&Command> = enter.then(|| found.get(palette.chosen).copied()).flatten();
+    let mut run: Option<&Shortcut> = enter.then(|| found.get(palette.chosen).copied()).flatten();
     let mut still_open = !escape;
     egui::Window::new(TITLE)
         .open(&mut still_open)
@@ -75,7 +75,7 @@ pub fn show(ctx: &egui::Context, palette: &mut Palette, speed: f32, out: &mut Ve
             egui::ScrollArea::vertical().max_height(ctx.content_rect().height() * 0.6).show(ui, |ui| {
                 egui::Grid::new("rigscope palette").num_columns(2).show(ui, |ui| {
                     for (i, c) in found.iter().enumerate() {
-                        let row = ui.selectable_label(i == palette.chosen, c.name);
+                        let row = ui.selectable_label(i == palette.chosen, c.description);
                         if i == palette.chosen && (up || down) {
                             row.scroll_to_me(None);
                         }
@@ -106,10 +106,10 @@ mod tests {
 
     #[test]
     fn words_find_commands_by_name() {
-        let names: Vec<&str> = matching("key next").iter().map(|c| c.name).collect();
+        let names: Vec<&str> = matching("key next").iter().map(|c| c.description).collect();
         assert_eq!(names, ["Next key (of the selected joint)"]);
-        assert!(matching("").len() == commands().len());
-        assert!(matching("export").iter().any(|c| c.name == "Export glTF…"));
+        assert!(matching("").len() == table().len());
+        assert!(matching("export").iter().any(|c| c.description == "Export glTF…"));
         assert!(matching("zzzz").is_empty());
     }
 }
