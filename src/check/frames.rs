@@ -2,14 +2,17 @@
 //! in each channel from one frame to the next, and any joint's local transform at any frame.
 //!
 //! A sampled clip's frames are read as stored. A keyed clip is not posed at every frame: between two keys a
-//! track moves along one interpolation, and where that is linear (a lerp, the shortest slerp, a straight Bézier
-//! ease: 99.4 % of a MikuMikuDance dance's curves) a frame's step is the segment's whole distance times the
-//! frame's share of the segment, found once per pair of keys. Only frames in a curved or stepped segment, or
-//! straddling a key, are posed, and then their joint alone; a transform at one frame (where a pop is judged) is
-//! sampled when asked. On the corpus dance that replaces posing 53 moving bones at each of 2 810 frames
-//! (BENCHMARKS.md, "Motion detectors").
+//! channel moves along one path (the shortest slerp's arc, a lerp's line per axis), so the step between two
+//! frames of a segment is the keys' distance times the change of the segment's weight between them: the
+//! frames' share of its time where it is straight (99.4 % of a MikuMikuDance dance's curves), of its eased
+//! weight where a Bézier curve eases it. Only a stepped segment's frames and an interval straddling a key are
+//! posed, their joint alone, and a channel whose keys all hold one value has no steps at all; a transform at one
+//! frame (where a pop is judged) is sampled when asked. On the corpus dance that replaces posing 53 moving bones
+//! at each of 2 810 frames (BENCHMARKS.md, "Motion detectors").
 
 use std::borrow::Cow;
+
+use glam::Vec3;
 
 use super::motion::Channel;
 use crate::scene::{Clip, ClipData, DEFAULT_FPS, Easing, Interpolation, Key, Scene, Track, TrackMode, Transform};
@@ -122,23 +125,24 @@ impl<'a> Frames<'a> {
         }
     }
 
-    /// Every joint's steps in every channel: `steps[joint][channel][i]` from sample `i` to `i + 1`; none for a joint
-    /// that doesn't move (`moving`), whose steps are all 0.
+    /// Every joint's steps in every channel: `steps[joint][channel][i]` from sample `i` to `i + 1`; none (an empty
+    /// list) for a channel of a keyed clip that never moves, and for every channel of a joint that doesn't move
+    /// (`moving`): their steps are all 0.
     pub fn steps(&self) -> Vec<[Vec<f32>; 3]> {
         let n = self.count - 1;
         match &self.store {
             Store::Dense(local) => dense_steps(local, self.joints, n),
             Store::Keyed { tracks, of_joint } => {
-                // A joint that never moves has no steps (its every step is 0; callers skip it by `moving`).
-                let zeros =
-                    |moving: bool| if moving { [vec![0.0; n], vec![0.0; n], vec![0.0; n]] } else { Default::default() };
-                let mut out: Vec<[Vec<f32>; 3]> = self.moving.iter().map(|&m| zeros(m)).collect();
+                let mut out: Vec<[Vec<f32>; 3]> = (0..self.joints).map(|_| Default::default()).collect();
                 let times: Vec<f32> = (0..self.count).map(|i| self.time(i)).collect();
                 for (joint, steps) in out.iter_mut().enumerate().filter(|(j, _)| self.moving[*j]) {
                     match of_joint[joint].as_slice() {
                         [t] => self.track_steps(joint, &tracks[*t], &times, steps),
                         // Several tracks on one joint (a file that splits its channels): posed at every frame.
-                        _ => self.posed_steps(joint, steps, 0..n),
+                        _ => {
+                            *steps = std::array::from_fn(|_| vec![0.0; n]);
+                            self.posed_steps(joint, steps, 0..n);
+                        }
                     }
                 }
                 out
@@ -151,9 +155,10 @@ impl<'a> Frames<'a> {
         self.frame(i) as f32 / self.clip.fps(DEFAULT_FPS)
     }
 
-    /// Steps of `joint` over `intervals` (in increasing order), from its transforms posed at each end. Intervals
-    /// come in runs (every frame, or a curved segment's): each interval after the first of a run starts where
-    /// the one before ended, whose pose is kept.
+    /// Steps of `joint` over `intervals` (in increasing order), from its transforms posed at each end, in the
+    /// channels that have steps (a channel's empty list is left so). Intervals come in runs (every frame, or a
+    /// curved segment's): each interval after the first of a run starts where the one before ended, whose pose
+    /// is kept.
     fn posed_steps(&self, joint: usize, steps: &mut [Vec<f32>; 3], intervals: impl Iterator<Item = usize>) {
         let mut before: Option<(usize, Transform)> = None;
         for i in intervals {
@@ -163,45 +168,51 @@ impl<'a> Frames<'a> {
             };
             let b = self.at(i + 1, joint);
             for (c, channel) in Channel::ALL.into_iter().enumerate() {
-                steps[c][i] = channel.distance(&a, &b);
+                if let Some(step) = steps[c].get_mut(i) {
+                    *step = channel.distance(&a, &b);
+                }
             }
             before = Some((i + 1, b));
         }
     }
 
-    /// Steps of `joint`, moved by `track` alone: per channel, from each pair of keys where the segment between
-    /// them is linear, posed where it is not.
+    /// Steps of `joint`, moved by `track` alone: per channel that moves, from each pair of keys (the segment's
+    /// distance shared out by the frames' share of its time, or of its eased weight on a curved segment), posed
+    /// only where a stepped segment jumps or an interval straddles a key.
     fn track_steps(&self, joint: usize, track: &Track, times: &[f32], steps: &mut [Vec<f32>; 3]) {
         let n = self.count - 1;
         let bind_scale = match track.mode {
             TrackMode::DeltaOnBind => self.scene.skeleton.joints[joint].bind.scale,
-            TrackMode::Replace => glam::Vec3::ONE,
+            TrackMode::Replace => Vec3::ONE,
         };
-        // A segment is linear for a linear track, never for a stepped one (it jumps at its end), and for a Bézier
-        // track where its curves (a missing one is linear) are straight.
         let ease = track.ease.as_ref();
-        let linear = |straight: bool| match track.interpolation {
-            Interpolation::Linear => true,
-            Interpolation::Step => false,
-            Interpolation::Bezier => straight,
+        // A segment's ease: straight for a linear track, posed for a stepped one (it jumps at its end), and for a
+        // Bézier track its curves (a missing one is linear; all three axes share a rotation's or scale's curve).
+        let segment = |curves: Option<[Easing; 3]>| match (track.interpolation, curves) {
+            (Interpolation::Step, _) => Ease::Posed,
+            (Interpolation::Bezier, Some(c)) if !c.iter().all(Easing::is_linear) => Ease::Curved(c),
+            _ => Ease::Straight,
         };
-        let rotation = Segments::new(
-            &track.rotation,
-            |i| linear(ease.is_none_or(|e| curve(&e.rotation, i))),
-            super::motion::turn_degrees,
-        );
-        let translation = Segments::new(
-            &track.translation,
-            |i| linear(ease.is_none_or(|e| e.translation.get(i).is_none_or(|c| c.iter().all(Easing::is_linear)))),
-            |a, b| a.distance(b),
-        );
-        let scale = Segments::new(
-            &track.scale,
-            |i| linear(ease.is_none_or(|e| curve(&e.scale, i))),
-            |a, b| ((a - b) * bind_scale).abs().max_element(),
-        );
-        // Each channel in one pass over the samples (rotation, translation, scale: `Channel::ALL`'s order),
-        // marking the intervals that must be posed.
+        let one = |curves: Option<&Vec<Easing>>, i: usize| curves.and_then(|c| c.get(i)).map(|&c| [c; 3]);
+        // Between two keys a rotation moves along one arc (the shortest slerp), a translation or scale along one
+        // line per axis: the distance between two points of it is the keys' distance times the weights' change.
+        let rotation = Segments {
+            keys: &track.rotation,
+            ease: |i| segment(one(ease.map(|e| &e.rotation), i)),
+            delta: |a, b, w: Vec3| super::motion::turn_degrees(a, b) * w.x.abs(),
+        };
+        let translation = Segments {
+            keys: &track.translation,
+            ease: |i| segment(ease.and_then(|e| e.translation.get(i).copied())),
+            delta: |a: Vec3, b: Vec3, w: Vec3| ((b - a) * w).length(),
+        };
+        let scale = Segments {
+            keys: &track.scale,
+            ease: |i| segment(one(ease.map(|e| &e.scale), i)),
+            delta: |a: Vec3, b: Vec3, w: Vec3| ((a - b) * bind_scale).abs().max_element() * w.x.abs(),
+        };
+        // Each channel that moves in one pass over the samples (rotation, translation, scale: `Channel::ALL`'s
+        // order), marking the intervals that must be posed.
         let mut posed = vec![false; n];
         rotation.fill(times, &mut steps[0], &mut posed);
         translation.fill(times, &mut steps[1], &mut posed);
@@ -210,29 +221,37 @@ impl<'a> Frames<'a> {
     }
 }
 
-/// Whether `curves[i]` (an entry per key; a missing one is linear) is a straight ease.
-fn curve(curves: &[Easing], i: usize) -> bool {
-    curves.get(i).is_none_or(Easing::is_linear)
+/// How a channel moves between two keys.
+#[derive(Debug, Clone, Copy)]
+enum Ease {
+    /// In proportion to time.
+    Straight,
+    /// By each axis's eased weight.
+    Curved([Easing; 3]),
+    /// Only posing tells (a stepped segment holds, then jumps at its end).
+    Posed,
 }
 
-/// One channel's keys, with which segments are linear and how far apart two values are.
-struct Segments<'k, T, L, D> {
+/// One channel's keys, how each segment between them eases (`ease(i)` from key `i` to `i + 1`), and `delta(a, b,
+/// w)`: how far apart the points at weights `w` and `w + Δ` of the segment from `a` to `b` are, per axis of
+/// `Δ = w` (the whole distance for weights of one).
+struct Segments<'k, T, E, D> {
     keys: &'k [Key<T>],
-    linear: L,
-    distance: D,
+    ease: E,
+    delta: D,
 }
 
-impl<'k, T: Copy + PartialEq, L: Fn(usize) -> bool, D: Fn(T, T) -> f32> Segments<'k, T, L, D> {
-    fn new(keys: &'k [Key<T>], linear: L, distance: D) -> Self {
-        Segments { keys, linear, distance }
-    }
-
-    /// `steps[i]`, the step from `times[i]` to `times[i + 1]`, where it lies in one linear segment; elsewhere
-    /// `posed[i]` is set, for the interval to be posed. Where the channel holds (before its first key, after its
-    /// last, a channel of one key or none) `steps` is left at 0.
-    fn fill(&self, times: &[f32], steps: &mut [f32], posed: &mut [bool]) {
-        let (keys, n) = (self.keys, steps.len());
-        let Some(first) = keys.first().filter(|_| keys.len() > 1) else { return };
+impl<'k, T: Copy + PartialEq, E: Fn(usize) -> Ease, D: Fn(T, T, Vec3) -> f32> Segments<'k, T, E, D> {
+    /// `steps[i]`, the step from `times[i]` to `times[i + 1]`, where it lies in one segment that is straight or
+    /// curved; elsewhere `posed[i]` is set, for the interval to be posed. A channel that holds one value
+    /// throughout (a channel of one key or none, or of equal keys) leaves `steps` empty: its steps are all 0.
+    fn fill(&self, times: &[f32], steps: &mut Vec<f32>, posed: &mut [bool]) {
+        let (keys, n) = (self.keys, posed.len());
+        let Some(first) = keys.first() else { return };
+        if keys.iter().all(|k| k.value == first.value) {
+            return;
+        }
+        *steps = vec![0.0; n];
         let mut i = (0..n).find(|&i| times[i + 1] > first.time).unwrap_or(n);
         // Segment by segment: the intervals starting in [k0, k1) lie in it unless they straddle a key.
         for (j, pair) in keys.windows(2).enumerate() {
@@ -240,13 +259,30 @@ impl<'k, T: Copy + PartialEq, L: Fn(usize) -> bool, D: Fn(T, T) -> f32> Segments
             let span = k1.time - k0.time;
             // Two equal keys hold the channel whatever the ease between them.
             let held = k0.value == k1.value;
-            let linear = span > 0.0 && (held || (self.linear)(j));
-            let whole = if linear && !held { (self.distance)(k0.value, k1.value) } else { 0.0 };
+            let ease = if held { Ease::Straight } else { (self.ease)(j) };
+            let whole = if held { 0.0 } else { (self.delta)(k0.value, k1.value, Vec3::ONE) };
+            // The weights at the start of interval `i` are those at the end of the one before.
+            let mut weights: Option<(usize, Vec3)> = None;
             while i < n && times[i] < k1.time {
-                if linear && times[i] >= k0.time && times[i + 1] <= k1.time {
-                    steps[i] = whole * (times[i + 1] - times[i]) / span;
-                } else {
-                    posed[i] = true;
+                let inside = span > 0.0 && times[i] >= k0.time && times[i + 1] <= k1.time;
+                match ease {
+                    _ if !inside => posed[i] = true,
+                    _ if held => {}
+                    Ease::Straight => steps[i] = whole * (times[i + 1] - times[i]) / span,
+                    Ease::Curved(curves) => {
+                        // One solve where the axes share a curve (a rotation's or a scale's always do).
+                        let shared = curves[1] == curves[0] && curves[2] == curves[0];
+                        let at = |t: f32| {
+                            let u = (t - k0.time) / span;
+                            let w = curves[0].weight(u);
+                            if shared { Vec3::splat(w) } else { Vec3::new(w, curves[1].weight(u), curves[2].weight(u)) }
+                        };
+                        let w0 = weights.filter(|(at, _)| *at == i).map_or_else(|| at(times[i]), |(_, w)| w);
+                        let w1 = at(times[i + 1]);
+                        steps[i] = (self.delta)(k0.value, k1.value, w1 - w0);
+                        weights = Some((i + 1, w1));
+                    }
+                    Ease::Posed => posed[i] = true,
                 }
                 i += 1;
             }

@@ -432,7 +432,8 @@ fn loop_seam(
     // A joint that never moves can't jump at the seam.
     for (joint, of_joint) in all.iter().enumerate().filter(|(j, _)| frames.moving[*j]) {
         let mut joint_jumps = false;
-        for (channel, steps) in Channel::ALL.into_iter().zip(of_joint) {
+        // A channel without steps never moves.
+        for (channel, steps) in Channel::ALL.into_iter().zip(of_joint).filter(|(_, s)| !s.is_empty()) {
             let seam = channel.distance(&frames.at(last, joint), &frames.at(0, joint));
             if seam <= floor(channel, size) {
                 continue;
