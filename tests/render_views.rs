@@ -504,6 +504,53 @@ fn a_reference_model_is_drawn_as_an_orange_ghost() {
     assert_eq!(draw(None), alone, "without a reference pose the ghost is not drawn");
 }
 
+/// Compare side by side: the model in the left pane, the reference (1.5 times bigger) in the right one, both
+/// seen by one camera with the same projection; no orange ghost in either. Each half equals the model alone (or
+/// the reference alone) drawn at the pane's size, so nothing of one pane leaks into the other.
+#[test]
+fn side_by_side_draws_the_model_and_the_reference_in_panes_of_their_own() {
+    use rigscope::render::{Background, GpuModel, Headless, Overlays, Panes, PixelRect, ViewState};
+    let scene = rigscope::load_path(&demo()).unwrap();
+    let mut bigger = scene.clone();
+    rigscope::convert::transform_scene(&mut bigger, 1.5, glam::Quat::IDENTITY);
+    let headless = Headless::new().unwrap_or_else(|e| panic!("{e}"));
+    let r = headless.renderer();
+    let model = GpuModel::upload(r, &scene, None);
+    let bounds = animation_bounds(&bigger, None, DEFAULT_FPS, &[], 1).unwrap();
+    let camera = Camera::framing(scene.up, &bounds, 0.3, 0.2, 160.0 / 240.0);
+    let (pose, theirs) = (Pose::bind(&scene.skeleton), Pose::bind(&bigger.skeleton));
+    let black = Background::Color([0, 0, 0]);
+    let beside = Overlays { grid: false, reference_beside: true, ..Overlays::default() };
+    let input = rigscope::render::FrameInput {
+        reference_pose: Some(&theirs),
+        ..rigscope::render::FrameInput::still(&camera, &pose, &beside)
+    };
+    let mut view = ViewState::new(r);
+    view.set_reference(r, Some(GpuModel::upload(r, &bigger, None)));
+    let left = PixelRect { x: 0, y: 0, width: 160, height: 240 };
+    let right = PixelRect { x: 164, y: 0, width: 160, height: 240 };
+    let panes = Panes { model: left, reference: Some(right) };
+    let both = rigscope::render::render_panes_offscreen(r, &model, &mut view, &input, ((324, 240), Some(panes)), black)
+        .unwrap();
+    // Each alone at the pane's size: the model, and the reference drawn as the model.
+    let overlays = Overlays { grid: false, ..Overlays::default() };
+    let alone = |m: &GpuModel, p: &Pose| {
+        let mut view = ViewState::new(r);
+        let input = rigscope::render::FrameInput::still(&camera, p, &overlays);
+        headless.render(m, &mut view, &input, (160, 240), black).unwrap()
+    };
+    let ours = alone(&model, &pose);
+    let reference = alone(&GpuModel::upload(r, &bigger, None), &theirs);
+    let half = |x0: u32| image::imageops::crop_imm(&both, x0, 0, 160, 240).to_image();
+    let (l, rr) = (half(0), half(164));
+    let lit = |img: &image::RgbaImage| img.pixels().filter(|p| p.0[..3] != [0, 0, 0]).count();
+    assert!(lit(&ours) > 1000 && lit(&reference) > lit(&ours), "{} and {} pixels", lit(&ours), lit(&reference));
+    assert_eq!(differing_pixels(&l, &ours), 0, "the left pane is the model alone");
+    assert_eq!(differing_pixels(&rr, &reference), 0, "the right pane is the reference alone");
+    let gap = image::imageops::crop_imm(&both, 160, 0, 4, 240).to_image();
+    assert_eq!(lit(&gap), 0, "nothing is drawn between the panes");
+}
+
 /// A still frames the pose it draws (`render --frame`, issue 37 step 6): a panel that travels 20 units along X
 /// over its clip stands in the middle of its picture at the last frame, and fills more of it than a picture
 /// framed on the whole clip (`--framing clip`), where it stands off to the side its travel ends on.

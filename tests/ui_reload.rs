@@ -346,6 +346,40 @@ fn compare_with_another_version_lists_the_joints_that_moved_and_draws_its_skelet
     assert!(h.state().overlays().reference_bones.is_empty());
 }
 
+/// Compare side by side: the section's checkbox (or Ctrl+Shift+D) splits the view in two equal halves, the
+/// model's on the left (its view rect: labels, picking) and the reference's on the right; the overlays tell the
+/// renderer, a click in the reference's half picks nothing, and the reference's textures are looked for beside
+/// its file.
+#[test]
+fn compare_side_by_side_splits_the_view_in_two_halves() {
+    let dir = temp_dir("compare-beside");
+    let bytes = model(600, 20);
+    let (_, mut app) = opened_grid(&dir, &bytes);
+    let other = dir.join("grid_big.iqm");
+    std::fs::write(&other, scaled(&bytes, 1.5)).unwrap();
+    app.compare_with_path(&other);
+    let mut h = harness(app);
+    h.run();
+    let whole = h.state().view_rect().unwrap();
+    assert!(h.state().reference_rect().is_none() && !h.state().overlays().reference_beside);
+    assert_eq!(h.state().reference().unwrap().2, Some(&*dir));
+    h.get_by_label("Side by side").click();
+    h.run();
+    let (left, right) = (h.state().view_rect().unwrap(), h.state().reference_rect().unwrap());
+    assert_eq!(left.size(), right.size());
+    assert_eq!((left.min, right.max), (whole.min, whole.max));
+    assert!(left.max.x < right.min.x && left.width() * 2.0 > whole.width() - 4.0);
+    let o = h.state().overlays();
+    assert!(o.reference_beside && o.reference_bones.len() == 5);
+    h.state_mut().pick_at(right.center());
+    assert!(h.state().picked().is_none(), "the reference's half doesn't pick");
+    // Ctrl+Shift+D: a ghost over the whole view again.
+    h.key_press_modifiers(egui::Modifiers::COMMAND | egui::Modifiers::SHIFT, egui::Key::D);
+    h.run();
+    assert!(h.state().reference_rect().is_none() && !h.state().overlays().reference_beside);
+    assert_eq!(h.state().view_rect(), Some(whole));
+}
+
 /// A reference held across a reload of the model is compared again with the new version, but its own scene has
 /// not changed, so it keeps its stamp: the window keeps the ghost it uploaded instead of uploading it again.
 /// A new reference gets a new stamp.
@@ -357,10 +391,10 @@ fn reloading_the_model_keeps_the_references_uploaded_ghost() {
     let other = dir.join("grid_big.iqm");
     std::fs::write(&other, scaled(&bytes, 1.5)).unwrap();
     app.compare_with_path(&other);
-    let (stamp, _) = app.reference().expect("a reference");
+    let (stamp, ..) = app.reference().expect("a reference");
     std::fs::write(&file, scaled(&bytes, 2.0)).unwrap();
     assert_eq!(app.files_changed(std::slice::from_ref(&file)).len(), 1);
-    let (after, scene) = app.reference().expect("still a reference");
+    let (after, scene, _) = app.reference().expect("still a reference");
     assert_eq!(after, stamp, "the same reference scene: the same ghost");
     assert_eq!(scene.skeleton.len(), 6);
     app.compare_with_path(&other);

@@ -24,7 +24,7 @@ pub mod settings;
 pub mod shortcuts;
 
 use document::{model, player};
-use panels::{gizmo, help, labels, menu, palette, start, status, tabs, timeline};
+use panels::{gizmo, help, labels, menu, palette, panes, start, status, tabs, timeline};
 pub use sections::bone_facts;
 use sections::{bounds, files, physics, picked, toggles};
 
@@ -78,8 +78,11 @@ struct Chrome {
     pending_copy: Option<String>,
     /// Whether the bounds section was open when last drawn.
     bounds_open: bool,
-    /// The part of the window the panels leave for the 3D view, as of the last `ui` call.
+    /// The model's 3D view, as of the last `ui` call: the part of the window the panels leave, or its left half
+    /// with Compare side by side.
     view_rect: Option<egui::Rect>,
+    /// With Compare side by side, the reference's view: the right half.
+    reference_rect: Option<egui::Rect>,
     /// Model space to clip space for the 3D view's rect, set by the window each frame (joint-name labels).
     view_projection: Option<glam::Mat4>,
     /// The intents of the current frame's passes so far (see [`App::ui`]).
@@ -191,9 +194,9 @@ impl App {
     }
 
     /// The shown document's reference (Compare with…): a stamp unique to it and its scene, in the model's axes.
-    pub fn reference(&self) -> Option<(u64, &Scene)> {
+    pub fn reference(&self) -> Option<(u64, &Scene, Option<&Path>)> {
         let r = self.document()?.reference.as_deref()?;
-        Some((r.stamp, &r.scene))
+        Some((r.stamp, &r.scene, r.texture_dir.as_deref()))
     }
 
     /// The reference posed as the model is shown ([`Document::reference_pose`]).
@@ -429,7 +432,15 @@ impl App {
             files::report_window(ui.ctx(), &doc.model, i, &mut actions);
         }
         self.apply_all(&mut actions);
-        self.chrome.view_rect = Some(ui.available_rect_before_wrap());
+        let area = ui.available_rect_before_wrap();
+        let (view, beside) = panes::split(area, self.side_by_side());
+        (self.chrome.view_rect, self.chrome.reference_rect) = (Some(view), beside);
+        if let (Some(doc), Some(beside)) = (self.document(), beside) {
+            let theirs = doc.reference.as_deref().map_or("", |r| r.name.as_str());
+            let ours =
+                Path::new(&doc.model.name).file_name().map_or(doc.model.name.as_str(), |n| n.to_str().unwrap_or(""));
+            panes::paint(ui, (view, beside), (ours, theirs));
+        }
         self.refresh();
         if let Some(text) = self.chrome.pending_copy.take() {
             ui.ctx().copy_text(text);
@@ -589,6 +600,8 @@ impl App {
                     Some(r.bones(&*d.reference_pose()?))
                 })
                 .unwrap_or_default(),
+            reference_beside: self.side_by_side(),
+            reference_joint: doc.and_then(|d| d.reference.as_deref()?.counterpart(d.selection.joint?)),
             shapes: match doc {
                 Some(d) if t.rigid_bodies => physics::shapes(d),
                 _ => Vec::new(),
@@ -739,5 +752,15 @@ impl App {
     /// The part of the window the panels left for the 3D view at the last `ui` call (egui points).
     pub fn view_rect(&self) -> Option<egui::Rect> {
         self.chrome.view_rect
+    }
+
+    /// With Compare side by side, the reference's 3D view (the right half; [`App::view_rect`] is the left).
+    pub fn reference_rect(&self) -> Option<egui::Rect> {
+        self.chrome.reference_rect
+    }
+
+    /// Whether the shown document's reference has a view of its own beside the model's.
+    fn side_by_side(&self) -> bool {
+        self.toggles.compare_side_by_side && self.document().is_some_and(|d| d.reference.is_some())
     }
 }

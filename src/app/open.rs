@@ -47,7 +47,8 @@ impl App {
         };
         let Some(doc) = self.documents.get_mut(self.active) else { return };
         let short = path.file_name().map_or(name.clone(), |n| n.to_string_lossy().into_owned());
-        doc.reference = Some(Box::new(document::Reference::new(short, scene, doc.scene(), doc.model_name())));
+        let reference = document::Reference::new(short, scene, doc.scene(), doc.model_name());
+        doc.reference = Some(Box::new(reference.with_texture_dir(path.parent().map(Path::to_path_buf))));
     }
 
     /// Opens a file from memory (tests, the demo); as [`App::open_path`], with no folder for textures and

@@ -27,6 +27,10 @@ impl App {
     /// Picks what lies under `at` (egui points in the view) on the shown document's posed mesh, with the view's
     /// projection as of this frame; a click on the background clears the pick.
     pub fn pick_at(&mut self, at: egui::Pos2) {
+        // Side by side, the reference's half shows but doesn't pick.
+        if !self.chrome.view_rect.is_some_and(|r| r.contains(at)) {
+            return;
+        }
         // With the skeleton drawn, a click within a few points of a bone selects its joint first.
         if let Some(j) = self.bone_near(at) {
             self.apply(Action::SelectJoint(Some(j)));
@@ -44,6 +48,7 @@ impl App {
     /// next to the pointer on the next pass. Over models of more than [`HOVER_MAX_VERTICES`] the pick waits until
     /// the pointer has rested [`HOVER_REST`] in one place ([`App::hover_pending`] says when to look again).
     pub fn hover_at(&mut self, at: Option<egui::Pos2>) {
+        let at = at.filter(|p| self.chrome.view_rect.is_some_and(|r| r.contains(*p)));
         let key = at.zip(self.document()).map(|(at, d)| (at, d.id(), d.pose_stamp(), self.chrome.view_projection));
         if key.is_some() && key == self.chrome.hover_key {
             return;

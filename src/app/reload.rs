@@ -1,7 +1,7 @@
 //! Hot reload and detaching: the files to watch, rebuilding the shown document when one of its files changes
 //! on disk (documents in other tabs are rebuilt when shown), and removing an attached file.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use super::document::{Source, build};
@@ -116,7 +116,8 @@ impl App {
                         .map_or(name.clone(), |n| n.to_string_lossy().into_owned());
                     let label = format!("{short} before reload {}", doc.reloads + 1);
                     let reference = super::document::Reference::new(label, old, doc.scene(), doc.model_name());
-                    doc.reference = Some(Box::new(reference));
+                    let dir = doc.texture_dir().map(Path::to_path_buf);
+                    doc.reference = Some(Box::new(reference.with_texture_dir(dir)));
                 } else if let Some(r) = doc.reference.take() {
                     // The comparison is with the new version now.
                     doc.reference = Some(Box::new(r.against(doc.scene(), doc.model_name())));

@@ -171,6 +171,7 @@ static TABLE: LazyLock<Vec<Shortcut>> = LazyLock::new(|| {
         row(CMD, Key::W, Models, "Close the model", act(A::CloseModel(usize::MAX))),
         row(CMD_SHIFT, Key::O, Models, "Compare with…", window(Intent::CompareDialog)),
         row(CMD_SHIFT, Key::X, Models, "Stop comparing", act(A::ClearReference)),
+        row(CMD_SHIFT, Key::D, Models, "Compare side by side (else a ghost)", toggle(Toggle::CompareSideBySide)),
         row(CMD, Key::O, Files, "Open…", window(Intent::OpenDialog)),
         row(NONE, Key::F12, Files, "Screenshot (PNG)", window(Intent::Screenshot)),
         row(CMD_SHIFT, Key::S, Files, "Contact sheet (PNG)", window(Intent::ContactSheet)),

@@ -343,6 +343,8 @@ fn base_overlays(
         camera_path: Vec::new(),
         camera_frustum: Vec::new(),
         reference_bones: Vec::new(),
+        reference_beside: false,
+        reference_joint: None,
         weights: args.weights,
         uv_checker: args.uv_checker,
         normals: args.normals,

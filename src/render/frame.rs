@@ -45,8 +45,14 @@ pub struct Overlays {
     pub camera_path: Vec<Vec3>,
     /// An animated camera's frustum at the current time, world space segments, drawn in white.
     pub camera_frustum: Vec<[Vec3; 2]>,
-    /// The reference's bones (Compare with…), model space: drawn as a ghost skeleton.
+    /// The reference's bones (Compare with…), model space: drawn as a ghost skeleton, or side by side in the
+    /// reference's own view when `skeleton` is on.
     pub reference_bones: Vec<[Vec3; 2]>,
+    /// Compare side by side: the reference is drawn solid in a view of its own ([`ViewState::paint_reference`]),
+    /// not as a ghost over the model.
+    pub reference_beside: bool,
+    /// The reference's joint matching `selected_joint` (side by side, its tint and weight view).
+    pub reference_joint: Option<usize>,
     /// Weight view: the mesh painted as a heat map of `selected_joint`'s weights (dark blue 0, through cyan,
     /// green and yellow, to red 1) instead of texture and lighting; with no joint selected everything is 0.
     pub weights: bool,
@@ -134,6 +140,8 @@ impl Default for Overlays {
             camera_path: Vec::new(),
             camera_frustum: Vec::new(),
             reference_bones: Vec::new(),
+            reference_beside: false,
+            reference_joint: None,
             light: false,
             ground_shadow: false,
             self_shadow: false,
@@ -254,7 +262,7 @@ impl<'a> FrameInput<'a> {
     }
 }
 
-/// Colour, optional MSAA resolve, and depth views for [`Renderer::render`]. With MSAA, `color` is the
+/// Colour, optional MSAA resolve, and depth views for [`Renderer::paint_frame`]. With MSAA, `color` is the
 /// multisampled texture and `resolve` the single-sample one that receives the picture.
 #[derive(Debug, Clone, Copy)]
 pub struct Targets<'a> {
@@ -263,6 +271,50 @@ pub struct Targets<'a> {
     pub depth: &'a wgpu::TextureView,
     /// Width and height in pixels (for the aspect ratio).
     pub size: (u32, u32),
+}
+
+/// A rectangle of a frame's target in physical pixels: where a view goes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PixelRect {
+    pub x: u32,
+    pub y: u32,
+    pub width: u32,
+    pub height: u32,
+}
+
+impl PixelRect {
+    /// The smallest rectangle holding both.
+    pub fn union(self, other: PixelRect) -> PixelRect {
+        let (x, y) = (self.x.min(other.x), self.y.min(other.y));
+        let right = (self.x + self.width).max(other.x + other.width);
+        let bottom = (self.y + self.height).max(other.y + other.height);
+        PixelRect { x, y, width: right - x, height: bottom - y }
+    }
+
+    /// Viewport and scissor of `pass` set to this rectangle.
+    fn bound(self, pass: &mut wgpu::RenderPass<'_>) {
+        pass.set_viewport(self.x as f32, self.y as f32, self.width as f32, self.height as f32, 0.0, 1.0);
+        pass.set_scissor_rect(self.x, self.y, self.width, self.height);
+    }
+
+    fn is_empty(self) -> bool {
+        self.width == 0 || self.height == 0
+    }
+}
+
+/// Where a frame's views go in its target: the model's, and with Compare side by side the reference's (of the
+/// same size, so one projection serves both).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Panes {
+    pub model: PixelRect,
+    pub reference: Option<PixelRect>,
+}
+
+impl Panes {
+    /// What the panes cover together (a screenshot's crop).
+    pub fn bounds(&self) -> PixelRect {
+        self.reference.map_or(self.model, |r| self.model.union(r))
+    }
 }
 
 /// Per-view GPU state: the uniform buffer and the overlay line buffer. A window's viewport keeps one; so does
@@ -299,6 +351,14 @@ pub struct ViewState {
     /// group; `reference_drawn`: posed for this frame.
     reference: Option<(GpuModel, super::data_texture::DataTexture, wgpu::BindGroup)>,
     reference_drawn: bool,
+    /// Side by side ([`Overlays::reference_beside`]): the reference's view uniforms (the same camera; its own
+    /// selected joint, no self-shadow) and their group, its draws in order, and its lines: the grid
+    /// (depth-tested) and its bones (on top).
+    beside_uniforms: wgpu::Buffer,
+    beside_group: wgpu::BindGroup,
+    reference_order: Vec<usize>,
+    beside_tested: std::ops::Range<u32>,
+    beside_on_top: std::ops::Range<u32>,
 }
 
 /// The tint of the reference ghost (Compare with…): the orange of its skeleton lines, translucent.
@@ -323,6 +383,13 @@ impl ViewState {
         });
         let shadow_map = super::shadow::ShadowMap::new(&renderer.device, 1);
         let group = view_group(renderer, &uniforms, &shadow_map);
+        let beside_uniforms = renderer.device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("rigscope reference view uniforms"),
+            size: UNIFORM_FLOATS as u64 * 4,
+            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        let beside_group = view_group(renderer, &beside_uniforms, &shadow_map);
         let uniforms_group = renderer.device.create_bind_group(&wgpu::BindGroupDescriptor {
             label: Some("rigscope view uniforms"),
             layout: &renderer.layouts.view_uniforms,
@@ -348,6 +415,11 @@ impl ViewState {
             directions: None,
             reference: None,
             reference_drawn: false,
+            beside_uniforms,
+            beside_group,
+            reference_order: Vec::new(),
+            beside_tested: 0..0,
+            beside_on_top: 0..0,
         }
     }
 
@@ -358,6 +430,8 @@ impl ViewState {
             let (buffer, group) = super::model::palette_buffer(renderer, m.palette_len(), "reference ghost palette");
             (m, buffer, group)
         });
+        // Its blended draws in the file's order (only the model's are sorted back to front each frame).
+        self.reference_order = self.reference.as_ref().map_or_else(Vec::new, |(m, ..)| (0..m.draws.len()).collect());
         self.reference_drawn = false;
     }
 
@@ -373,9 +447,21 @@ impl ViewState {
         }
         let camera = input.camera;
         self.blend_order = mesh::blend_order(model, &input.pose.palette, camera.model_matrix(), camera.eye());
-        let (v, tested) = self.overlay_lines(model, input);
+        let (mut v, tested) = self.overlay_lines(model, input);
         self.tested = 0..tested;
         self.on_top = tested..v.len() as u32;
+        // Side by side, the reference's view: the model's grid, so both stand on one floor, and its bones.
+        let start = v.len() as u32;
+        if o.reference_beside && o.grid {
+            grid::grid(&mut v, model.up, model.bind_bounds().as_ref(), o.ground);
+        }
+        let middle = v.len() as u32;
+        if o.reference_beside && o.skeleton {
+            for [a, b] in &o.reference_bones {
+                lines::line(&mut v, *a, *b, colors::REFERENCE);
+            }
+        }
+        (self.beside_tested, self.beside_on_top) = (start..middle, middle..v.len() as u32);
         if !v.is_empty() {
             let need = v.len() as u64;
             if need > self.line_capacity {
@@ -418,6 +504,14 @@ impl ViewState {
         let shadow = super::shadow::shadow_view(frame, model.bind_bounds()).filter(|_| o.mesh && !self.hidden);
         let shadow_uniforms = super::shadow::ShadowView::uniforms(shadow.as_ref());
         write_uniforms(renderer, &self.uniforms, input.camera, aspect, [wire, params, modes], light, &shadow_uniforms);
+        if o.reference_beside && self.reference.is_some() {
+            // The reference's own joint for the tint and the weight view; the self-shadow map is the model's.
+            let joint = o.reference_joint.map_or(0.0, |j| (j as f32) + 1.0);
+            let params = [params[0], params[1], params[2], if o.highlight_joint.is_some() { joint } else { 0.0 }];
+            let modes = [modes[0], modes[1], joint, modes[3]];
+            let none = super::shadow::ShadowView::uniforms(None);
+            write_uniforms(renderer, &self.beside_uniforms, input.camera, aspect, [wire, params, modes], light, &none);
+        }
         shadow.is_some()
     }
 
@@ -494,7 +588,7 @@ impl ViewState {
         for [a, b] in &o.camera_frustum {
             lines::line(&mut v, to_model.transform_point3(*a), to_model.transform_point3(*b), colors::CAMERA_FRUSTUM);
         }
-        for [a, b] in &o.reference_bones {
+        for [a, b] in o.reference_bones.iter().filter(|_| !o.reference_beside) {
             lines::line(&mut v, *a, *b, colors::REFERENCE);
         }
         if let (true, Some(light), Some(bounds)) = (o.light, input.light, model.bind_bounds()) {
@@ -550,6 +644,7 @@ impl ViewState {
         if self.shadow_map.size() != size {
             self.shadow_map = super::shadow::ShadowMap::new(&renderer.device, size);
             self.group = view_group(renderer, &self.uniforms, &self.shadow_map);
+            self.beside_group = view_group(renderer, &self.beside_uniforms, &self.shadow_map);
         }
         let mut encoder =
             renderer.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("self-shadow") });
@@ -615,7 +710,8 @@ impl ViewState {
             renderer.mesh.draw_ghosts(pass, model, o.cull_back_faces, &o.hidden_meshes, &ghosts);
             pass.set_bind_group(1, &model.palette_group, &[]);
         }
-        if let Some((r, _, group)) = self.reference.as_ref().filter(|_| self.reference_drawn && self.overlays.mesh) {
+        let ghost = self.reference_drawn && self.overlays.mesh && !self.overlays.reference_beside;
+        if let Some((r, _, group)) = self.reference.as_ref().filter(|_| ghost) {
             pass.set_bind_group(3, &r.morphs.group, &[]);
             renderer.mesh.draw_ghosts(pass, r, self.overlays.cull_back_faces, &[], &[group]);
             pass.set_bind_group(1, &model.palette_group, &[]);
@@ -627,25 +723,43 @@ impl ViewState {
         renderer.lines.draw(pass, &self.lines, self.tested.clone(), false);
         renderer.lines.draw(pass, &self.lines, self.on_top.clone(), true);
     }
+
+    /// Side by side ([`Overlays::reference_beside`]): records the reference's view into `pass`: its mesh,
+    /// textured and lit as the model's is (outlines too, no ground shadow), the grid and its bones. Nothing
+    /// without a reference posed this frame.
+    pub fn paint_reference(&self, renderer: &Renderer, pass: &mut wgpu::RenderPass<'_>) {
+        let o = &self.overlays;
+        let Some((r, _, palette)) = self.reference.as_ref().filter(|_| self.reference_drawn && o.reference_beside)
+        else {
+            return;
+        };
+        pass.set_bind_group(0, &self.beside_group, &[]);
+        if o.mesh {
+            pass.set_bind_group(1, palette, &[]);
+            pass.set_bind_group(3, &r.morphs.group, &[]);
+            renderer.mesh.draw(pass, r, o.cull_back_faces, &[], &self.reference_order, (o.outline, false));
+        }
+        renderer.lines.draw(pass, &self.lines, self.beside_tested.clone(), false);
+        renderer.lines.draw(pass, &self.lines, self.beside_on_top.clone(), true);
+    }
+
+    /// Records the prepared frame's views into `pass`, each inside its pane: the model's, then side by side the
+    /// reference's.
+    pub fn paint_panes(&self, renderer: &Renderer, model: &GpuModel, pass: &mut wgpu::RenderPass<'_>, panes: Panes) {
+        if !panes.model.is_empty() {
+            panes.model.bound(pass);
+            self.paint(renderer, model, pass);
+        }
+        if let Some(rect) = panes.reference.filter(|r| !r.is_empty()) {
+            rect.bound(pass);
+            self.paint_reference(renderer, pass);
+        }
+    }
 }
 
 impl Renderer {
-    /// Prepares and draws one frame into `targets`, cleared to `clear` (linear RGBA), recorded into `encoder`.
-    /// Submit the encoder before preparing `view` again.
-    pub fn render(
-        &self,
-        encoder: &mut wgpu::CommandEncoder,
-        targets: &Targets<'_>,
-        clear: wgpu::Color,
-        model: &GpuModel,
-        view: &mut ViewState,
-        input: &FrameInput<'_>,
-    ) {
-        view.prepare(self, model, input, targets.size);
-        self.paint_frame(encoder, targets, clear, model, view);
-    }
-
-    /// Draws a frame `view` was prepared for ([`ViewState::prepare`]) into `targets`, cleared to `clear`.
+    /// Draws a frame `view` was prepared for ([`ViewState::prepare`]) into `targets`, cleared to `clear`: over
+    /// the whole target, or inside `panes`.
     pub fn paint_frame(
         &self,
         encoder: &mut wgpu::CommandEncoder,
@@ -653,6 +767,7 @@ impl Renderer {
         clear: wgpu::Color,
         model: &GpuModel,
         view: &ViewState,
+        panes: Option<Panes>,
     ) {
         let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
             label: Some("rigscope frame"),
@@ -671,7 +786,10 @@ impl Renderer {
             occlusion_query_set: None,
             multiview_mask: None,
         });
-        view.paint(self, model, &mut pass);
+        match panes {
+            Some(panes) => view.paint_panes(self, model, &mut pass, panes),
+            None => view.paint(self, model, &mut pass),
+        }
     }
 }
 

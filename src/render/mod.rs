@@ -50,14 +50,16 @@ pub use camera::{
     mmd_view_to_world, pose_bounds, ray_through, skeleton_bounds,
 };
 pub use encode::{ENCODED_FORMAT, EncodeSrgb};
-pub use frame::{FrameInput, FrameOverlays, Overlays, Targets, ViewState, WireKind, WireShape, frame_bounds};
+pub use frame::{
+    FrameInput, FrameOverlays, Overlays, Panes, PixelRect, Targets, ViewState, WireKind, WireShape, frame_bounds,
+};
 pub use grid::ground_height;
 pub use headless::{Background, Offscreen, RenderError, choose_sample_count};
 pub use model::GpuModel;
 #[cfg(not(target_arch = "wasm32"))]
 pub use readback::{
     Headless, SheetSpec, SkinCapture, capture_skinning, compose_sheet, draw_bones, draw_label, read_texels,
-    render_offscreen, render_sheet, sheet_frames,
+    render_offscreen, render_panes_offscreen, render_sheet, sheet_frames,
 };
 
 /// A single-level 2D texture of `size` (at least 1×1): the one shape of texture the renderer makes for frames,

@@ -11,7 +11,7 @@ pub mod navigate;
 use std::collections::{HashMap, HashSet};
 
 use crate::app::{App, ViewChange};
-use crate::render::{Camera, FrameInput, GpuModel, Renderer, ViewState};
+use crate::render::{Camera, FrameInput, GpuModel, PixelRect, Renderer, ViewState};
 use crate::textures::TextureSet;
 pub use navigate::{Framing, Navigation, ViewCamera};
 
@@ -34,6 +34,17 @@ pub fn screenshot_name(model: &str, clip: Option<(&str, f32)>) -> String {
         }
         None => format!("{}-bind.png", clean(model)),
     }
+}
+
+/// `rect` (points) in physical pixels, inside a target of `size` (the whole target for an empty rect).
+pub fn pixel_rect(rect: egui::Rect, pixels_per_point: f32, (width, height): (u32, u32)) -> PixelRect {
+    if !rect.is_positive() || !rect.is_finite() {
+        return PixelRect { x: 0, y: 0, width, height };
+    }
+    let px = |v: f32, max: u32| ((v * pixels_per_point).round().max(0.0) as u32).min(max);
+    let (x0, y0) = (px(rect.min.x, width), px(rect.min.y, height));
+    let (x1, y1) = (px(rect.max.x, width), px(rect.max.y, height));
+    PixelRect { x: x0, y: y0, width: x1.saturating_sub(x0), height: y1.saturating_sub(y0) }
 }
 
 /// What the 3D view shows and from where.
@@ -197,10 +208,12 @@ impl Stage {
     /// camera (the followed animated camera in place of the orbit camera while following), the pose, overlays,
     /// light and self-shadow. Returns whether there is a model to paint.
     pub fn prepare(&mut self, app: &App, renderer: &Renderer, size: (u32, u32)) -> bool {
-        let stamp = app.reference().map(|(stamp, _)| stamp);
+        let stamp = app.reference().map(|(stamp, ..)| stamp);
         if stamp != self.reference {
-            let model =
-                app.reference().map(|(_, scene)| GpuModel::upload_textures(renderer, scene, &TextureSet::default()));
+            // With its textures, for the view that shows it side by side (the ghost is a flat tint).
+            let model = app
+                .reference()
+                .map(|(_, scene, dir)| GpuModel::upload_textures(renderer, scene, &TextureSet::load(scene, dir)));
             self.view.set_reference(renderer, model);
             self.reference = stamp;
         }
@@ -239,5 +252,13 @@ mod tests {
         assert_eq!(screenshot_name("mrfixit", Some(("idle", 12.7))), "mrfixit-idle-f012.png");
         assert_eq!(screenshot_name("../x", Some(("a/b c", 0.0))), "x-a_b_c-f000.png");
         assert_eq!(screenshot_name("", None), "model-bind.png");
+    }
+
+    #[test]
+    fn the_view_rect_is_clamped_to_the_target_in_pixels() {
+        let r =
+            pixel_rect(egui::Rect::from_min_max(egui::pos2(200.0, 20.0), egui::pos2(700.0, 500.0)), 2.0, (1280, 800));
+        assert_eq!(r, PixelRect { x: 400, y: 40, width: 880, height: 760 });
+        assert_eq!(pixel_rect(egui::Rect::NOTHING, 1.0, (10, 20)), PixelRect { x: 0, y: 0, width: 10, height: 20 });
     }
 }

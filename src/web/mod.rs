@@ -24,7 +24,7 @@ use wasm_bindgen::prelude::*;
 use web_time::Instant;
 
 use crate::app::{App, Intent, Notice, Settings};
-use crate::render::{ENCODED_FORMAT, EncodeSrgb, Offscreen, Renderer};
+use crate::render::{ENCODED_FORMAT, EncodeSrgb, Offscreen, Panes, Renderer};
 use crate::view::{BACKGROUND, Navigation, Stage, navigate};
 
 /// The key the settings are kept under in the browser's local storage.
@@ -308,11 +308,13 @@ impl WebApp {
             .unwrap_or_else(|| "model".to_string())
     }
 
-    /// Draws the 3D view for this frame into the view's texture (made or resized to `size` pixels) and returns
-    /// the texture to show, or `None` without a model.
-    fn draw_view(&mut self, size: (u32, u32)) -> Option<egui::TextureId> {
+    /// Draws the 3D view for this frame into the view's texture (made or resized to `size` pixels; with Compare
+    /// side by side, both views inside their `panes` of it) and returns the texture to show, or `None` without a
+    /// model.
+    fn draw_view(&mut self, size: (u32, u32), panes: Option<Panes>) -> Option<egui::TextureId> {
         let gpu = self.gpu.as_mut()?;
-        if !gpu.stage.prepare(&self.app, &gpu.renderer, size) {
+        let view_size = panes.map_or(size, |p| (p.model.width, p.model.height));
+        if !gpu.stage.prepare(&self.app, &gpu.renderer, view_size) {
             return None;
         }
         let (model, view) = gpu.stage.scene()?;
@@ -324,7 +326,8 @@ impl WebApp {
         let device = gpu.renderer.device();
         let mut encoder =
             device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("page 3D view") });
-        gpu.renderer.paint_frame(&mut encoder, &target.frame.targets(), BACKGROUND.clear_color(), model, view);
+        let clear = BACKGROUND.clear_color();
+        gpu.renderer.paint_frame(&mut encoder, &target.frame.targets(), clear, model, view, panes);
         gpu.encode.record(&mut encoder, &target.encode_group, &target.shown_view);
         gpu.renderer.queue().submit([encoder.finish()]);
         Some(target.id)
@@ -434,12 +437,18 @@ impl WebApp {
         let (reset, snap) = self.perform(intents, &mut nav);
         let ppp = ui.ctx().pixels_per_point();
         let size = ((central.width() * ppp).round().max(1.0) as u32, (central.height() * ppp).round().max(1.0) as u32);
-        let aspect = size.0 as f32 / size.1 as f32;
+        // Compare side by side: the app's two halves of the central area, in the view texture's pixels.
+        let panes = self.app.view_rect().zip(self.app.reference_rect()).map(|(model, reference)| {
+            let px = |r: egui::Rect| crate::view::pixel_rect(r.translate(-central.min.to_vec2()), ppp, size);
+            Panes { model: px(model), reference: Some(px(reference)) }
+        });
+        let view = panes.map_or(size, |p| (p.model.width.max(1), p.model.height.max(1)));
+        let aspect = view.0 as f32 / view.1 as f32;
         if let Some(gpu) = &mut self.gpu {
             gpu.stage.sync(&mut self.app, &gpu.renderer, aspect);
             gpu.stage.aim(&self.app, snap, reset, &nav, aspect, central.height());
         }
-        if let Some(id) = self.draw_view(size) {
+        if let Some(id) = self.draw_view(size, panes) {
             let uv = egui::Rect::from_min_max(egui::pos2(0.0, 0.0), egui::pos2(1.0, 1.0));
             ui.painter().set(under, egui::Shape::image(id, central, uv, egui::Color32::WHITE));
             let mut st = self.status.borrow_mut();

@@ -6,14 +6,14 @@ use std::path::{Path, PathBuf};
 use image::RgbaImage;
 
 use super::gpu::{Gpu, PixelRect, UiFrame};
-use crate::render::{GpuModel, ViewState, read_texels};
+use crate::render::{GpuModel, Panes, ViewState, read_texels};
 
 /// Draws the frame offscreen (the 3D view, and egui when `ui` is given) and returns it as sRGB RGBA, cropped
 /// to `crop` when given. [`ViewState::prepare`] must have run for this frame and the egui buffers be current.
 pub fn capture(
     gpu: &Gpu,
     clear: wgpu::Color,
-    scene: Option<(&GpuModel, &ViewState, PixelRect)>,
+    scene: Option<(&GpuModel, &ViewState, Panes)>,
     ui: Option<&UiFrame>,
     crop: Option<PixelRect>,
 ) -> Result<RgbaImage, String> {

@@ -6,16 +6,8 @@ use std::sync::Arc;
 
 use winit::window::Window;
 
-use crate::render::{DEPTH_FORMAT, GpuModel, Renderer, ViewState, check_adapter, choose_sample_count};
-
-/// A rectangle of the target in physical pixels: where the 3D view goes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct PixelRect {
-    pub x: u32,
-    pub y: u32,
-    pub width: u32,
-    pub height: u32,
-}
+pub use crate::render::PixelRect;
+use crate::render::{DEPTH_FORMAT, GpuModel, Panes, Renderer, ViewState, check_adapter, choose_sample_count};
 
 /// The egui part of a frame: tessellated shapes and their screen.
 pub struct UiFrame {
@@ -153,15 +145,15 @@ impl Gpu {
         }
     }
 
-    /// Records one frame into `target` (a view of a texture of the surface's size and format): the 3D view
-    /// inside `viewport` when there is a model, then egui when `ui` is given. [`ViewState::prepare`] must have
+    /// Records one frame into `target` (a view of a texture of the surface's size and format): the 3D views
+    /// inside their panes when there is a model, then egui when `ui` is given. [`ViewState::prepare`] must have
     /// run for this frame.
     pub fn draw(
         &self,
         encoder: &mut wgpu::CommandEncoder,
         target: &wgpu::TextureView,
         clear: wgpu::Color,
-        scene: Option<(&GpuModel, &ViewState, PixelRect)>,
+        scene: Option<(&GpuModel, &ViewState, Panes)>,
         ui: Option<&UiFrame>,
     ) {
         {
@@ -183,13 +175,8 @@ impl Gpu {
                 occlusion_query_set: None,
                 multiview_mask: None,
             });
-            if let Some((model, view, rect)) = scene
-                && rect.width > 0
-                && rect.height > 0
-            {
-                pass.set_viewport(rect.x as f32, rect.y as f32, rect.width as f32, rect.height as f32, 0.0, 1.0);
-                pass.set_scissor_rect(rect.x, rect.y, rect.width, rect.height);
-                view.paint(&self.renderer, model, &mut pass);
+            if let Some((model, view, panes)) = scene {
+                view.paint_panes(&self.renderer, model, &mut pass, panes);
             }
         }
         if let Some(ui) = ui {

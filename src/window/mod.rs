@@ -31,6 +31,7 @@ use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop, EventLoopProxy}
 use winit::window::{Window, WindowId};
 
 use crate::app::{App, Intent, Notice};
+use crate::render::Panes;
 use crate::view::{BACKGROUND, Navigation, Stage, navigate};
 use gpu::{Gpu, PixelRect, UiFrame};
 
@@ -302,11 +303,11 @@ impl Viewer {
         // Intents change what the next frame shows (a notice, a new model): draw it.
         let again = !pass.intents.is_empty();
         let reset = self.perform(event_loop, w, &mut pass);
-        let rect = pixel_rect(pass.central, pass.pixels_per_point, w.gpu.size());
-        self.sync_document(w, rect);
-        self.aim(w, &pass, rect, reset);
+        let panes = self.panes(&pass, w.gpu.size());
+        self.sync_document(w, panes.model);
+        self.aim(w, &pass, panes.model, reset);
         let recording = self.step_recording(w);
-        let Some(done) = self.draw(event_loop, w, &mut pass, rect, now) else { return };
+        let Some(done) = self.draw(event_loop, w, &mut pass, panes, now) else { return };
         if let Some(e) = self.persist.tick(&self.app, &self.egui, &w.window) {
             self.notify(e);
         }
@@ -383,6 +384,16 @@ impl Viewer {
         reset
     }
 
+    /// Where the 3D views go in the window, in pixels: the central area the panels leave, or with Compare side
+    /// by side the app's two halves of it.
+    fn panes(&self, pass: &UiPass, size: (u32, u32)) -> Panes {
+        let px = |r: egui::Rect| crate::view::pixel_rect(r, pass.pixels_per_point, size);
+        match (self.app.view_rect(), self.app.reference_rect()) {
+            (Some(model), Some(reference)) => Panes { model: px(model), reference: Some(px(reference)) },
+            _ => Panes { model: px(pass.central), reference: None },
+        }
+    }
+
     /// Brings the 3D view in line with the documents ([`Stage::sync`]); a newly shown model gets the window's
     /// title and its files watched.
     fn sync_document(&mut self, w: &mut WindowState, rect: PixelRect) {
@@ -409,7 +420,7 @@ impl Viewer {
         event_loop: &ActiveEventLoop,
         w: &mut WindowState,
         pass: &mut UiPass,
-        rect: PixelRect,
+        panes: Panes,
         started: Instant,
     ) -> Option<bool> {
         let mut encoder =
@@ -425,8 +436,8 @@ impl Viewer {
             return None;
         };
         let after_acquire = Instant::now();
-        w.stage.prepare(&self.app, &w.gpu.renderer, (rect.width, rect.height));
-        let scene = w.stage.scene().map(|(m, v)| (m, v, rect));
+        w.stage.prepare(&self.app, &w.gpu.renderer, (panes.model.width, panes.model.height));
+        let scene = w.stage.scene().map(|(m, v)| (m, v, panes));
         let target = frame.texture.create_view(&wgpu::TextureViewDescriptor::default());
         let clear = BACKGROUND.clear_color();
         w.gpu.draw(&mut encoder, &target, clear, scene, Some(&pass.ui));
@@ -434,7 +445,7 @@ impl Viewer {
         app_work += after_acquire.elapsed();
         w.gpu.renderer.queue().submit([encoded]);
         if std::mem::take(&mut self.screenshot_requested) {
-            self.save_screenshot(w, rect);
+            self.save_screenshot(w, panes);
         }
         w.window.pre_present_notify();
         w.gpu.renderer.queue().present(frame);
@@ -443,7 +454,7 @@ impl Viewer {
         let after = self.harness.presented(app_work, drawn_by);
         if let Some(path) = after.screenshot {
             // The test flags: save the last frame as the window shows it, then leave.
-            let scene = w.stage.scene().map(|(m, v)| (m, v, rect));
+            let scene = w.stage.scene().map(|(m, v)| (m, v, panes));
             let saved = capture::capture(&w.gpu, clear, scene, Some(&pass.ui), None)
                 .and_then(|i| crate::watch::save_png(&i, &path));
             if let Err(e) = saved {
@@ -458,8 +469,8 @@ impl Viewer {
     }
 
     /// F12: the 3D view as shown, saved as `<model>-<clip>-fNNN.png` in the current folder.
-    fn save_screenshot(&mut self, w: &WindowState, rect: PixelRect) {
-        let scene = w.stage.scene().map(|(m, v)| (m, v, rect));
+    fn save_screenshot(&mut self, w: &WindowState, panes: Panes) {
+        let scene = w.stage.scene().map(|(m, v)| (m, v, panes));
         let stamp = self.app.settings().toggles.frame_in_screenshots;
         // Frame / last frame, then seconds, in the label font (digits and punctuation).
         let text = self.app.current_clip_frame().and_then(|(c, f)| {
@@ -467,8 +478,8 @@ impl Viewer {
             let last = clip.frame_count.saturating_sub(1);
             Some(format!("{f:.2}/{last} {:.3}", f / clip.fps(crate::scene::DEFAULT_FPS)))
         });
-        let result =
-            capture::capture(&w.gpu, BACKGROUND.clear_color(), scene, None, Some(rect)).and_then(|mut image| {
+        let result = capture::capture(&w.gpu, BACKGROUND.clear_color(), scene, None, Some(panes.bounds())).and_then(
+            |mut image| {
                 if let (true, Some(text)) = (stamp, &text) {
                     capture::stamp(&mut image, text);
                 }
@@ -480,7 +491,8 @@ impl Viewer {
                 let dir = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
                 let path = capture::unused_path(&dir, &name);
                 crate::watch::save_png(&image, &path).map(|()| path)
-            });
+            },
+        );
         match result {
             Ok(path) => self.notify(format!("Saved {}", path.display())),
             Err(e) => self.notify(format!("Screenshot failed: {e}")),
@@ -652,30 +664,5 @@ impl ApplicationHandler<UserEvent> for Viewer {
             Some(at) => event_loop.set_control_flow(ControlFlow::WaitUntil(at)),
             None => event_loop.set_control_flow(ControlFlow::Wait),
         }
-    }
-}
-
-/// What distinguishes one model from another well enough to tell a replaced model from an attached animation.
-/// `rect` (points) in physical pixels, inside a target of `size`.
-fn pixel_rect(rect: egui::Rect, pixels_per_point: f32, (width, height): (u32, u32)) -> PixelRect {
-    if !rect.is_positive() || !rect.is_finite() {
-        return PixelRect { x: 0, y: 0, width, height };
-    }
-    let px = |v: f32, max: u32| ((v * pixels_per_point).round().max(0.0) as u32).min(max);
-    let (x0, y0) = (px(rect.min.x, width), px(rect.min.y, height));
-    let (x1, y1) = (px(rect.max.x, width), px(rect.max.y, height));
-    PixelRect { x: x0, y: y0, width: x1.saturating_sub(x0), height: y1.saturating_sub(y0) }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_view_rect_is_clamped_to_the_target_in_pixels() {
-        let r =
-            pixel_rect(egui::Rect::from_min_max(egui::pos2(200.0, 20.0), egui::pos2(700.0, 500.0)), 2.0, (1280, 800));
-        assert_eq!(r, PixelRect { x: 400, y: 40, width: 880, height: 760 });
-        assert_eq!(pixel_rect(egui::Rect::NOTHING, 1.0, (10, 20)), PixelRect { x: 0, y: 0, width: 10, height: 20 });
     }
 }

@@ -379,6 +379,11 @@ impl Document {
         self.pose.key
     }
 
+    /// Where the model's textures are looked for.
+    pub(super) fn texture_dir(&self) -> Option<&Path> {
+        self.texture_dir.as_deref()
+    }
+
     /// The name of the model's own file ("" for none).
     pub(super) fn model_name(&self) -> &str {
         self.sources.first().map_or("", |s| s.name.as_str())

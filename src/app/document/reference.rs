@@ -4,6 +4,7 @@
 //! importing each other; the Compare section is `sections/compare.rs`.
 
 use std::cell::{Ref, RefCell};
+use std::path::PathBuf;
 
 use glam::Vec3;
 
@@ -19,6 +20,9 @@ pub struct Reference {
     pub diff: Diff,
     /// Unique to this reference, so the window knows when to upload another ghost model.
     pub stamp: u64,
+    /// Where its textures are looked for (its file's folder), for the view that draws it side by side; `None`:
+    /// its embedded images only.
+    pub texture_dir: Option<PathBuf>,
     /// The reference's pose for the document's pose it was computed for: the ghost, its bones and the
     /// deviations all read it, and it is posed again only when the document's pose changes.
     posed: RefCell<Option<(Option<PoseKey>, Pose)>>,
@@ -38,20 +42,26 @@ impl Reference {
 
     /// The same reference against the model as it is now (after a reload): compared again, and keeping its
     /// stamp when its scene is unchanged, so the window keeps the ghost it uploaded.
+    /// This reference with its textures looked for in `dir`.
+    pub fn with_texture_dir(self, dir: Option<PathBuf>) -> Reference {
+        Reference { texture_dir: dir, ..self }
+    }
+
     pub fn against(self, model: &Scene, model_name: &str) -> Reference {
         let stamp = if self.scene.up == model.up {
             self.stamp
         } else {
             STAMPS.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
         };
-        Reference::with_stamp(self.name, self.scene, model, model_name, stamp)
+        let dir = self.texture_dir;
+        Reference::with_stamp(self.name, self.scene, model, model_name, stamp).with_texture_dir(dir)
     }
 
     fn with_stamp(name: String, mut scene: Scene, model: &Scene, model_name: &str, stamp: u64) -> Reference {
         crate::convert::to_up(&mut scene, model.up);
         let d = diff(&scene, &name, model, model_name, &DiffOptions::default());
         let counterparts = (0..model.skeleton.len()).map(|i| scene.skeleton.counterpart(&model.skeleton, i)).collect();
-        Reference { name, scene, diff: d, stamp, posed: RefCell::new(None), counterparts }
+        Reference { name, scene, diff: d, stamp, texture_dir: None, posed: RefCell::new(None), counterparts }
     }
 
     /// The reference posed as the document shows its model (its pose `key`, the shown clip's name and frame):

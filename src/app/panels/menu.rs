@@ -28,7 +28,7 @@ pub struct MenuState<'a> {
 }
 
 /// The view switches the View menu lists, with their labels.
-const VIEW_TOGGLES: [(Toggle, &str); 17] = [
+const VIEW_TOGGLES: [(Toggle, &str); 18] = [
     (Toggle::Outliner, "Outliner"),
     (Toggle::Inspector, "Inspector"),
     (Toggle::Timeline, "Timeline"),
@@ -46,6 +46,7 @@ const VIEW_TOGGLES: [(Toggle, &str); 17] = [
     (Toggle::BindPose, "Bind pose"),
     (Toggle::Onion, "Onion skin"),
     (Toggle::Trail, "Motion trails of the selected joints"),
+    (Toggle::CompareSideBySide, "Compare side by side"),
 ];
 
 /// A menu command with its shortcut text from the table.

@@ -9,6 +9,7 @@ pub mod labels;
 pub mod menu;
 pub mod outliner;
 pub mod palette;
+pub mod panes;
 pub mod start;
 pub mod status;
 pub mod tabs;

@@ -181,6 +181,7 @@ impl App {
         let focus = std::mem::take(&mut self.chrome.outliner.focus_filter);
         let watch = (self.prefs.watch, self.prefs.play_on_open);
         let cjk_missing = self.chrome.cjk_font_missing.clone();
+        let side_by_side = self.toggles.compare_side_by_side;
         let Some(doc) = self.documents.get(self.active) else {
             ui.label("No model: File > Open (Ctrl+O), or drop a file on the window.");
             return;
@@ -192,7 +193,7 @@ impl App {
                 egui::ScrollArea::vertical().id_salt("scene tab").auto_shrink([false, false]).show(ui, |ui| {
                     filter_bar(ui, filter, &[], focus, "Filter meshes, materials, clips");
                     files::section(ui, doc, watch, actions);
-                    compare::section(ui, doc, actions);
+                    compare::section(ui, doc, side_by_side, actions);
                     meshes::section(ui, doc, filter, actions);
                     animations::section(ui, doc, filter, actions);
                     mvd::section(ui, doc, actions);

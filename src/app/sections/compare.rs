@@ -1,8 +1,9 @@
 //! Compare with…: a second file of the same asset (an older export, the version before a reload) held beside
 //! the shown document as its reference. The Compare section lists what `rigscope diff REFERENCE MODEL` says
 //! (computed by the same `report::diff`, in the model's axes), the joints that deviate most at the frame shown,
-//! and the view draws the reference at that frame as a translucent ghost (a second model in the view,
-//! `render::ViewState::set_reference`) with its skeleton (`Overlays::reference_bones`).
+//! and the view draws the reference at that frame: as a translucent ghost over the model (a second model in the
+//! view, `render::ViewState::set_reference`) with its skeleton (`Overlays::reference_bones`), or side by side, in
+//! the right half of the view under the same camera (`App::view_panes`, `ViewState::paint_reference`).
 
 use crate::app::actions::Action;
 use crate::app::document::Document;
@@ -10,8 +11,9 @@ use crate::app::document::Document;
 /// Joints listed per part of the section.
 const LISTED: usize = 12;
 
-/// The Compare section: shown while the document has a reference.
-pub fn section(ui: &mut egui::Ui, doc: &Document, out: &mut Vec<Action>) {
+/// The Compare section: shown while the document has a reference; `side_by_side`: the reference has a view of
+/// its own ([`crate::app::sections::toggles::ViewToggles::compare_side_by_side`]).
+pub fn section(ui: &mut egui::Ui, doc: &Document, side_by_side: bool, out: &mut Vec<Action>) {
     let Some(r) = doc.reference.as_deref() else { return };
     egui::CollapsingHeader::new("Compare").id_salt("compare").default_open(true).show(ui, |ui| {
         ui.horizontal(|ui| {
@@ -20,7 +22,16 @@ pub fn section(ui: &mut egui::Ui, doc: &Document, out: &mut Vec<Action>) {
                 out.push(Action::ClearReference);
             }
         });
-        ui.weak("drawn as a translucent orange ghost, with its skeleton");
+        let mut beside = side_by_side;
+        let tip = "Ctrl+Shift+D: the reference in a view of its own beside the model's, seen by the same camera";
+        if ui.checkbox(&mut beside, "Side by side").on_hover_text(tip).changed() {
+            out.push(Action::Toggle(crate::app::sections::toggles::Toggle::CompareSideBySide));
+        }
+        if beside {
+            ui.weak("drawn in the right half of the view, with its skeleton when the model's shows");
+        } else {
+            ui.weak("drawn as a translucent orange ghost, with its skeleton");
+        }
         for note in &r.diff.notes {
             ui.weak(note);
         }

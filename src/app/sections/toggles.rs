@@ -72,6 +72,9 @@ pub struct ViewToggles {
     /// Skin every vertex by linear blending, PMX's SDEF and QDEF vertices too (what an engine without them
     /// shows); the renderer's switch, so picking and bounds keep the file's blending.
     pub linear_skinning: bool,
+    /// Compare with…: the reference in a view of its own beside the model's (the same camera), instead of as a
+    /// ghost over it.
+    pub compare_side_by_side: bool,
     /// The Outliner panel (left) is shown.
     pub outliner: bool,
     /// The Inspector panel (right) is shown.
@@ -118,6 +121,7 @@ impl Default for ViewToggles {
             self_shadow: true,
             view_self_shadow: false,
             linear_skinning: false,
+            compare_side_by_side: false,
             outliner: true,
             inspector: true,
             timeline: true,
@@ -162,6 +166,7 @@ pub enum Toggle {
     ViewSelfShadow,
     LinearSkinning,
     FrameInScreenshots,
+    CompareSideBySide,
 }
 
 impl ViewToggles {
@@ -210,6 +215,7 @@ impl ViewToggles {
             Toggle::ViewSelfShadow => &mut self.view_self_shadow,
             Toggle::LinearSkinning => &mut self.linear_skinning,
             Toggle::FrameInScreenshots => &mut self.frame_in_screenshots,
+            Toggle::CompareSideBySide => &mut self.compare_side_by_side,
         }
     }
 
@@ -334,6 +340,7 @@ mod tests {
             Toggle::ViewSelfShadow,
             Toggle::LinearSkinning,
             Toggle::FrameInScreenshots,
+            Toggle::CompareSideBySide,
         ];
         let mut t = ViewToggles::default();
         for toggle in all {

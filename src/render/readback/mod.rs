@@ -13,7 +13,7 @@ pub use bones::draw_bones;
 pub use capture::{SkinCapture, capture_skinning};
 pub use sheet::{SheetSpec, compose_sheet, draw_label, render_sheet, sheet_frames};
 
-use super::frame::{FrameInput, ViewState};
+use super::frame::{FrameInput, Panes, ViewState};
 use super::model::GpuModel;
 use super::{Background, Offscreen, RenderError, Renderer, choose_sample_count};
 
@@ -92,9 +92,23 @@ pub fn render_offscreen(
     size: (u32, u32),
     background: Background,
 ) -> Result<RgbaImage, RenderError> {
+    render_panes_offscreen(r, model, view, input, (size, None), background)
+}
+
+/// [`render_offscreen`] with the views inside `panes` of the picture (Compare side by side), the view prepared
+/// for the model's pane; with `None`, over the whole picture.
+pub fn render_panes_offscreen(
+    r: &Renderer,
+    model: &GpuModel,
+    view: &mut ViewState,
+    input: &FrameInput<'_>,
+    (size, panes): ((u32, u32), Option<Panes>),
+    background: Background,
+) -> Result<RgbaImage, RenderError> {
     let target = Offscreen::new(r, size, wgpu::TextureUsages::COPY_SRC);
     let mut encoder = r.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("offscreen") });
-    r.render(&mut encoder, &target.targets(), background.clear_color(), model, view, input);
+    view.prepare(r, model, input, panes.map_or(size, |p| (p.model.width, p.model.height)));
+    r.paint_frame(&mut encoder, &target.targets(), background.clear_color(), model, view, panes);
     let mut image = read_texture(r, encoder, &target.resolve_texture, size)?;
     if matches!(r.color_format(), wgpu::TextureFormat::Bgra8Unorm | wgpu::TextureFormat::Bgra8UnormSrgb) {
         for px in image.pixels_mut() {
