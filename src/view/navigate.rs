@@ -102,7 +102,15 @@ impl Framing {
     ) -> (UpAxis, FrameBounds) {
         if self.key != Some((document, clip)) {
             self.key = Some((document, clip));
-            self.target = scene.and_then(|s| Some((s.up, clip_bounds().or_else(|| camera_bounds(s))?)));
+            // Without geometry: the cameras' paths, else the skeleton over the clip (as `render` frames a rig or
+            // an animation), in the scene's own up axis.
+            let skeleton = |s: &Scene| {
+                crate::render::skeleton_bounds(s, clip, crate::scene::DEFAULT_FPS, crate::render::FRAMING_SAMPLES)
+            };
+            self.target = scene.and_then(|s| {
+                let bounds = clip_bounds().or_else(|| camera_bounds(s)).or_else(|| skeleton(s))?;
+                Some((s.up, bounds))
+            });
         }
         self.target
             .unwrap_or((UpAxis::Z, FrameBounds { min: Vec3::splat(-1.0), max: Vec3::ONE, xy_radius: 1.0, radius: 1.0 }))
