@@ -6,6 +6,9 @@
 //! - `step_miku_45_bodies`: the corpus character (45 bodies, 27 joints), one step, posed by the dance.
 //! - `frame_with_physics` / `frame_without_physics`: one 30 fps frame of the corpus dance played forward, the
 //!   pose as the window computes it with and without physics (same run: the difference is what physics adds).
+//! - `spring_step_300_joints_30_colliders`: VRM spring bones (issue 38's figure, under 0.2 ms on one core):
+//!   `physics::fixtures::spring_rig(30, 10, 30)`, 30 hair chains of 10 joints each meeting all 30 colliders of
+//!   the head, one 1/60 s step.
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use rigscope::anim::Pose;
@@ -46,6 +49,14 @@ fn physics(c: &mut Criterion) {
             frame = if frame >= 2700.0 { 300.0 } else { frame + 1.0 };
             pose.update_scene(&miku, Some(clip), std::hint::black_box(frame), 30.0, &[]);
         })
+    });
+
+    let rig = fixtures::spring_rig(30, 10, 30);
+    let mut springs = rigscope::physics::SpringSim::new(&rig).unwrap();
+    let mut pose = Pose::bind(&rig.skeleton);
+    springs.reset(&pose);
+    g.bench_function("spring_step_300_joints_30_colliders", |b| {
+        b.iter(|| springs.step(&rig, std::hint::black_box(&mut pose), 1.0 / 60.0))
     });
     g.finish();
 }

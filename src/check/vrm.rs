@@ -1,7 +1,10 @@
 //! Checks on a VRM avatar's humanoid and meta: a required humanoid bone the file doesn't map (retargeting and
 //! VRMA motions have nothing to drive), a humanoid bone with a non-positive scale (VRM 1.0 requires positive
 //! scale), a bone listed twice, and licence fields absent (VRM 1.0's meta requires `name`, `authors` and
-//! `licenseUrl`; VRM 0.x's meta names its licence in `licenseName`).
+//! `licenseUrl`; VRM 0.x's meta names its licence in `licenseName`). Spring bones: a joint in two chains
+//! (`VRMC_springBone` forbids it; the chains would fight over it), and a collider a chain names that none of its
+//! joints can reach from where the rest pose puts them, whichever way they swing (a group listed on the wrong
+//! chain, or a collider offset in the wrong units).
 
 use super::{Finding, Place, Severity};
 use crate::scene::Scene;
@@ -12,8 +15,8 @@ fn finding(file: &str, rule: &str, severity: Severity, joint: Option<usize>, mes
 }
 
 pub fn check(file: &str, scene: &Scene) -> Vec<Finding> {
-    let Some(vrm) = scene.vrm.as_deref() else { return Vec::new() };
-    let mut out = Vec::new();
+    let mut out = springs(file, scene);
+    let Some(vrm) = scene.vrm.as_deref() else { return out };
     let missing = vrm.missing_required();
     if !missing.is_empty() {
         let message = format!(
@@ -48,6 +51,74 @@ pub fn check(file: &str, scene: &Scene) -> Vec<Finding> {
             absent.join(", ")
         );
         out.push(finding(file, "vrm.meta.missing", Severity::Warning, None, message));
+    }
+    out
+}
+
+/// The spring rules: joints in two chains, and colliders out of their chains' reach at rest.
+fn springs(file: &str, scene: &Scene) -> Vec<Finding> {
+    use crate::scene::ColliderShape;
+    let Some(springs) = scene.springs.as_deref() else { return Vec::new() };
+    let mut out = Vec::new();
+    let name = |j: usize| scene.skeleton.display_name(j);
+    let mut seen: Vec<(usize, &str)> = Vec::new();
+    for chain in &springs.chains {
+        for j in &chain.joints {
+            match seen.iter().find(|(s, _)| *s == j.joint) {
+                Some((_, first)) => {
+                    let message = format!(
+                        "joint \"{}\" is in spring chains \"{first}\" and \"{}\"; only the first turns it",
+                        name(j.joint),
+                        chain.name
+                    );
+                    out.push(finding(file, "vrm.spring.duplicate", Severity::Warning, Some(j.joint), message));
+                }
+                None => seen.push((j.joint, chain.name.as_str())),
+            }
+        }
+    }
+    let rest = crate::anim::Pose::bind(&scene.skeleton);
+    let at = |j: usize| rest.world.get(j).map(|m| m.w_axis.truncate());
+    for chain in &springs.chains {
+        // Each joint's head, and how far its tail can swing from it (the bone's length and the tail's radius).
+        let reach: Vec<(glam::Vec3, f32)> = chain
+            .joints
+            .iter()
+            .filter_map(|j| {
+                let head = at(j.joint)?;
+                let tail = j.tail.and_then(at).unwrap_or(head);
+                Some((head, head.distance(tail).max(crate::scene::LEAF_TAIL) + j.hit_radius))
+            })
+            .collect();
+        let colliders = chain.groups.iter().filter_map(|&g| springs.groups.get(g)).flat_map(|g| &g.colliders);
+        for &c in colliders {
+            let Some(collider) = springs.colliders.get(c) else { continue };
+            let Some(m) = rest.world.get(collider.joint) else { continue };
+            // How far a head is from the collider's surface (inside shapes always hold their joints).
+            let gap = |p: glam::Vec3| match collider.shape {
+                ColliderShape::Sphere { inside: true, .. } | ColliderShape::Capsule { inside: true, .. } => 0.0,
+                ColliderShape::Sphere { offset, radius, .. } => p.distance(m.transform_point3(offset)) - radius,
+                ColliderShape::Capsule { offset, tail, radius, .. } => {
+                    let (a, b) = (m.transform_point3(offset), m.transform_point3(tail));
+                    let t = ((p - a).dot(b - a) / (b - a).length_squared().max(f32::MIN_POSITIVE)).clamp(0.0, 1.0);
+                    p.distance(a + (b - a) * t) - radius
+                }
+                ColliderShape::Plane { offset, normal } => {
+                    let n = (glam::Mat3::from_mat4(*m).inverse().transpose() * normal).normalize_or_zero();
+                    (p - m.transform_point3(offset)).dot(n)
+                }
+            };
+            if !reach.is_empty() && reach.iter().all(|&(head, r)| gap(head) > r) {
+                let root = chain.joints.first().map(|j| j.joint);
+                let message = format!(
+                    "spring chain \"{}\" names collider {c} (on joint \"{}\"), which none of its joints can reach \
+                     from the rest pose however they swing",
+                    chain.name,
+                    name(collider.joint)
+                );
+                out.push(finding(file, "vrm.spring.collider.unreachable", Severity::Warning, root, message));
+            }
+        }
     }
     out
 }

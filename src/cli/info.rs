@@ -63,10 +63,53 @@ struct Info<'a> {
     mmd: Option<MmdSummary<'a>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     vrm: Option<&'a crate::scene::VrmInfo>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    springs: Option<SpringsSummary>,
     warnings: Vec<WarningInfo>,
     /// What `info` left out and why (the stored bounds of a large file are verified by `check`).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     notes: Vec<String>,
+}
+
+/// Spring bones for `info`: each chain with its joints by name, and the colliders by shape.
+#[derive(Serialize)]
+struct SpringsSummary {
+    chains: Vec<SpringChainSummary>,
+    spheres: usize,
+    capsules: usize,
+    planes: usize,
+}
+
+#[derive(Serialize)]
+struct SpringChainSummary {
+    name: String,
+    joints: Vec<String>,
+    colliders: usize,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    center: Option<String>,
+}
+
+fn springs_summary(s: &crate::scene::Scene) -> Option<SpringsSummary> {
+    use crate::scene::ColliderShape;
+    let springs = s.springs.as_deref()?;
+    let name = |j: usize| s.skeleton.display_name(j);
+    let chains = springs
+        .chains
+        .iter()
+        .map(|c| SpringChainSummary {
+            name: c.name.clone(),
+            joints: c.joints.iter().map(|j| name(j.joint)).collect(),
+            colliders: c.groups.iter().filter_map(|&g| springs.groups.get(g)).map(|g| g.colliders.len()).sum(),
+            center: c.center.map(name),
+        })
+        .collect();
+    let count = |f: fn(&ColliderShape) -> bool| springs.colliders.iter().filter(|c| f(&c.shape)).count();
+    Some(SpringsSummary {
+        chains,
+        spheres: count(|s| matches!(s, ColliderShape::Sphere { .. })),
+        capsules: count(|s| matches!(s, ColliderShape::Capsule { .. })),
+        planes: count(|s| matches!(s, ColliderShape::Plane { .. })),
+    })
 }
 
 /// PMX/PMD facts for `info`: the file's own tables (per-vertex data left out), morphs and constraints.
@@ -337,6 +380,7 @@ fn build<'a>(file: String, s: &'a Scene) -> Info<'a> {
         vpd: s.vpd.as_deref(),
         mmd: s.mmd.as_deref().map(|m| mmd_summary(s, m)),
         vrm: s.vrm.as_deref(),
+        springs: springs_summary(s),
         cameras: s
             .cameras
             .iter()
@@ -396,6 +440,9 @@ fn text(i: &Info) -> String {
     }
     if let Some(v) = i.vrm {
         vrm_text(&mut o, v);
+    }
+    if let Some(s) = &i.springs {
+        springs_text(&mut o, s);
     }
     for c in &i.cameras {
         let clip = c.clip.map_or(String::new(), |n| format!(" (clip \"{n}\")"));
@@ -685,7 +732,6 @@ fn vmd_text(o: &mut String, v: &crate::scene::VmdInfo) {
     }
 }
 
-/// VPD facts: the model file and the posed bones and morphs.
 /// VRM's humanoid, expressions and meta: what an avatar's author checks before sharing it.
 fn vrm_text(o: &mut String, v: &crate::scene::VrmInfo) {
     let version = if v.major == 0 { "VRM 0.x" } else { "VRM 1.0" };
@@ -728,6 +774,33 @@ fn vrm_text(o: &mut String, v: &crate::scene::VrmInfo) {
     }
 }
 
+/// Spring chains (joints, colliders met, centre) and colliders by shape.
+fn springs_text(o: &mut String, s: &SpringsSummary) {
+    let chains: Vec<String> = s
+        .chains
+        .iter()
+        .map(|c| {
+            let centre = c.center.as_ref().map_or(String::new(), |n| format!(", in {n}'s space"));
+            format!(
+                "{} ({}, {}{centre})",
+                c.name,
+                plural(c.joints.len(), "joint", "joints"),
+                plural(c.colliders, "collider", "colliders")
+            )
+        })
+        .collect();
+    let _ = writeln!(
+        o,
+        "  springs: {}: {}; colliders: {} sphere(s), {} capsule(s), {} plane(s)",
+        plural(s.chains.len(), "chain", "chains"),
+        chains.join("; "),
+        s.spheres,
+        s.capsules,
+        s.planes
+    );
+}
+
+/// VPD facts: the model file and the posed bones and morphs.
 fn vpd_text(o: &mut String, v: &crate::scene::VpdInfo) {
     let _ = writeln!(
         o,

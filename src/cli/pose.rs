@@ -59,11 +59,12 @@ pub struct PoseArgs {
     /// what an engine without them would show.
     #[arg(long)]
     pub linear_skinning: bool,
-    /// Simulate the model's rigid bodies (PMX, PMD) as the window does: from a reset at the first frame asked
-    /// for (or at --frame), then forward at the fixed step.
+    /// Simulate the model's rigid bodies (PMX, PMD) and spring bones (VRM) as the window does: from a reset at
+    /// the first frame asked for (or at --frame), then forward at the fixed step.
     #[arg(long)]
     pub physics: bool,
-    /// With --physics: add each rigid body's model-space position and rotation, with its name, bone and mode.
+    /// With --physics: add each rigid body's model-space position and rotation, with its name, bone and mode,
+    /// and each spring joint's (mode `spring`).
     #[arg(long, requires = "physics")]
     pub bodies: bool,
     /// With --physics: steps the pose is held for after the reset.
@@ -209,7 +210,7 @@ fn run_frames(args: &PoseArgs, scene: &Scene) -> Result<(), CliError> {
     let settings = physics_settings(args.warmup, args.step, args.gravity.as_deref())?;
     let mut sim = if args.physics { crate::physics::Simulation::new(scene, settings) } else { None };
     if args.physics && sim.is_none() {
-        return Err(CliError::usage("--physics: the model has no rigid bodies"));
+        return Err(CliError::usage("--physics: the model has no rigid bodies or spring bones"));
     }
     let options = PoseOptions {
         vertices: args.vertices,
@@ -228,7 +229,7 @@ fn run_frames(args: &PoseArgs, scene: &Scene) -> Result<(), CliError> {
         // Without a clip or physics, the report shows the skeleton's bind pose itself.
         let pose = (clip_ref.is_some() || sim.is_some())
             .then(|| crate::physics::frame_pose(scene, sim.as_mut(), &input, crate::physics::Seek::Held));
-        let bodies = sim.as_ref().filter(|_| args.bodies).map(|sim| bodies_out(scene, sim));
+        let bodies = sim.as_ref().filter(|_| args.bodies).map(|sim| bodies_out(scene, sim, pose.as_ref()));
         let line = crate::report::pose_json_with(scene, &file, clip.map(|c| (c, frame)), &options, pose, bodies)
             .map_err(CliError::load)?;
         out.push_str(&line);
@@ -241,21 +242,41 @@ fn run_frames(args: &PoseArgs, scene: &Scene) -> Result<(), CliError> {
     super::print(&out)
 }
 
-/// Each rigid body's place now.
-pub fn bodies_out(scene: &Scene, sim: &crate::physics::Simulation) -> Vec<crate::report::BodyOut> {
+/// Each rigid body's place now, then each spring joint's (VRM): its joint's model-space position and rotation in
+/// `pose`, with mode `spring`.
+pub fn bodies_out(
+    scene: &Scene,
+    sim: &crate::physics::Simulation,
+    pose: Option<&crate::anim::Pose>,
+) -> Vec<crate::report::BodyOut> {
     let places = sim.places();
-    sim.rig()
+    let name = |j: usize| scene.skeleton.joints.get(j).map(|j| j.name.clone());
+    let mut out: Vec<crate::report::BodyOut> = sim
+        .rig()
         .bodies
         .iter()
         .zip(places)
         .map(|(b, p)| crate::report::BodyOut {
             name: b.name.clone(),
-            bone: b.joint.and_then(|j| scene.skeleton.joints.get(j)).map(|j| j.name.clone()),
+            bone: b.joint.and_then(name),
             mode: b.mode.label(),
             position: p.position.to_array(),
             rotation: p.rotation.to_array(),
         })
-        .collect()
+        .collect();
+    let springs = scene.springs.as_deref().map(|s| s.joints().map(|j| j.joint).collect::<Vec<_>>());
+    for j in springs.into_iter().flatten() {
+        let Some(world) = pose.and_then(|p| p.world.get(j)) else { continue };
+        let (_, rotation, position) = world.to_scale_rotation_translation();
+        out.push(crate::report::BodyOut {
+            name: name(j).unwrap_or_default(),
+            bone: name(j),
+            mode: "spring",
+            position: position.to_array(),
+            rotation: rotation.normalize().to_array(),
+        });
+    }
+    out
 }
 
 /// The model-space ray through the centre of pixel `at` ("X,Y") of `render`'s picture of this selection, with

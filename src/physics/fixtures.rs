@@ -244,3 +244,53 @@ pub fn many_chains(chains: usize, links: usize) -> PmxDocument {
     }
     document("chains", bones, bodies, joints)
 }
+
+/// A head (joint 1 under a root, joint 0) with `chains` hair chains of `links` spring joints each (and a tail
+/// joint), spread in a ring and hanging down, meeting `colliders` colliders on the head (spheres and capsules in
+/// turn): a VRM-sized spring load with no geometry, for the spring step's benchmark.
+pub fn spring_rig(chains: usize, links: usize, colliders: usize) -> crate::scene::Scene {
+    use crate::scene::{
+        Collider, ColliderGroup, ColliderShape, Format, Joint, Metadata, Scene, Skeleton, SpringChain, SpringJoint,
+        Springs, Transform,
+    };
+    let joint = |name: String, parent: Option<usize>, at: Vec3| Joint {
+        name,
+        parent,
+        bind: Transform { translation: at, ..Transform::IDENTITY },
+    };
+    let mut joints =
+        vec![joint("root".into(), None, Vec3::ZERO), joint("head".into(), Some(0), Vec3::new(0.0, 1.5, 0.0))];
+    let mut springs = Springs::default();
+    for c in 0..colliders {
+        let a = c as f32 / colliders.max(1) as f32 * std::f32::consts::TAU;
+        let offset = Vec3::new(a.cos() * 0.08, 0.05 - 0.01 * c as f32, a.sin() * 0.08);
+        let shape = if c % 2 == 0 {
+            ColliderShape::Sphere { offset, radius: 0.06, inside: false }
+        } else {
+            ColliderShape::Capsule { offset, tail: offset + Vec3::new(0.0, -0.1, 0.02), radius: 0.03, inside: false }
+        };
+        springs.colliders.push(Collider { joint: 1, shape });
+    }
+    springs.groups.push(ColliderGroup { name: "head".into(), colliders: (0..colliders).collect() });
+    for c in 0..chains {
+        let a = c as f32 / chains.max(1) as f32 * std::f32::consts::TAU;
+        let mut parent = 1;
+        let mut chain = SpringChain { name: format!("hair {c}"), groups: vec![0], ..Default::default() };
+        for k in 0..=links {
+            let at = if k == 0 { Vec3::new(a.cos() * 0.1, 0.1, a.sin() * 0.1) } else { Vec3::new(0.0, -0.05, 0.0) };
+            joints.push(joint(format!("hair {c}.{k}"), Some(parent), at));
+            let me = joints.len() - 1;
+            if k > 0 {
+                let mut j = SpringJoint::new(parent, Some(me));
+                (j.hit_radius, j.stiffness, j.gravity_power, j.drag) = (0.01, 1.0, 0.5, 0.4);
+                chain.joints.push(j);
+            }
+            parent = me;
+        }
+        springs.chains.push(chain);
+    }
+    let mut scene = Scene::empty(Metadata::new(Format::Gltf, "2.0"));
+    scene.skeleton = Skeleton::new(joints, true).expect("parents first");
+    scene.springs = Some(Box::new(springs));
+    scene
+}

@@ -13,6 +13,7 @@ use glam::{Mat4, Vec3};
 
 use super::engine::{BodyState, Engine, Place};
 use super::rig::Rig;
+use super::spring::SpringSim;
 use crate::anim::{Pose, PoseInput};
 use crate::scene::Scene;
 
@@ -83,6 +84,7 @@ struct Snapshot {
     last_step: f32,
     bodies: Vec<BodyState>,
     switched_off: Vec<bool>,
+    springs: Option<SpringSim>,
 }
 
 /// A model's rigid bodies through time.
@@ -105,12 +107,19 @@ pub struct Simulation {
     /// Per body: the first body on its bone's parent bone (`None` for a body without a bone, on a root bone or
     /// under a bone without bodies), as babylon-mmd walks up to decide how a switched-off body follows.
     parent_body: Vec<Option<usize>>,
+    /// VRM spring bones, stepped at the same fixed step and by the same clock, after the bodies' bones.
+    springs: Option<SpringSim>,
 }
 
 impl Simulation {
-    /// The simulation of a scene with rigid bodies; `None` when it has none.
+    /// The simulation of a scene with rigid bodies or spring bones; `None` when it has neither.
     pub fn new(scene: &Scene, settings: PhysicsSettings) -> Option<Simulation> {
-        let rig = Rig::of_scene(scene)?;
+        let springs = SpringSim::new(scene);
+        let rig = match Rig::of_scene(scene) {
+            Some(rig) => rig,
+            None if springs.is_some() => Rig::default(),
+            None => return None,
+        };
         let engine = Engine::new(&rig, settings.gravity);
         let switched_off = vec![false; rig.bodies.len()];
         let parent_body = parent_bodies(scene, &rig);
@@ -127,6 +136,7 @@ impl Simulation {
             next_snapshot: 0.0,
             reached: Reached::Reset,
             steps: 0,
+            springs,
         })
     }
 
@@ -191,13 +201,13 @@ impl Simulation {
                         self.reached = Reached::Restored;
                     }
                     None => {
-                        self.reset(&pose, t, 1.0 / input.fps(), self.gravity_at(input));
+                        self.reset(scene, &pose, t, 1.0 / input.fps(), self.gravity_at(input));
                         self.set_off(off);
                     }
                 }
             }
             _ => {
-                self.reset(&pose, t, 1.0 / input.fps(), self.gravity_at(input));
+                self.reset(scene, &pose, t, 1.0 / input.fps(), self.gravity_at(input));
                 self.set_off(off);
             }
         }
@@ -241,7 +251,7 @@ impl Simulation {
 
     /// Places every body at `pose` with no velocity, holds the pose for the warm-up under `gravity`, and keeps a
     /// snapshot.
-    fn reset(&mut self, pose: &Pose, t: f64, frame_seconds: f64, gravity: Vec3) {
+    fn reset(&mut self, scene: &Scene, pose: &Pose, t: f64, frame_seconds: f64, gravity: Vec3) {
         // As babylon-mmd starts: every body with a bone goes to where the pose puts it, the simulated ones held
         // there (kinematic) through one motion frame's steps, in which only bodies without a bone move; then
         // they are let go at rest.
@@ -256,10 +266,17 @@ impl Simulation {
         self.steps += u64::from(frame_steps);
         let free: Vec<bool> = self.rig.bodies.iter().map(|b| !b.simulated()).collect();
         self.engine.set_kinematic(&self.rig, &free);
-        // Then the warm-up: the pose held while the bodies settle.
+        // Then the warm-up: the pose held while the bodies settle, and the springs from their rest directions.
         self.place_followers(pose);
         self.engine.steps(self.settings.warmup_steps, step);
         self.steps += u64::from(self.settings.warmup_steps);
+        if let Some(springs) = &mut self.springs {
+            springs.reset(pose);
+            let mut held = pose.clone();
+            for _ in 0..self.settings.warmup_steps {
+                springs.step(scene, &mut held, step);
+            }
+        }
         self.time = Some(t);
         self.accumulator = 0.0;
         self.snapshots.clear();
@@ -280,6 +297,7 @@ impl Simulation {
             self.engine.set_state(i, *state);
         }
         self.engine.set_last_step(s.last_step);
+        self.springs = s.springs;
         self.time = Some(s.time);
         self.accumulator = s.accumulator;
         self.next_snapshot = s.time.floor() + 1.0;
@@ -295,6 +313,7 @@ impl Simulation {
             last_step: self.engine.last_step(),
             bodies: self.states(),
             switched_off: self.switched_off.clone(),
+            springs: self.springs.clone(),
         });
         self.next_snapshot = t.floor() + 1.0;
     }
@@ -310,7 +329,7 @@ impl Simulation {
             self.set_off(self.off_at(scene, &at));
             let frame_pose = before_physics(scene, &self.rig, &at, self.switched_off.contains(&true));
             self.engine.set_gravity(self.gravity_at(&at));
-            self.advance(&frame_pose, (k / fps - t) as f32);
+            self.advance(scene, &frame_pose, (k / fps - t) as f32);
             t = k / fps;
             self.time = Some(t);
             self.snapshot_if_due(t);
@@ -318,7 +337,7 @@ impl Simulation {
         }
         self.set_off(off);
         self.engine.set_gravity(self.gravity_at(input));
-        self.advance(pose, (to - t) as f32);
+        self.advance(scene, pose, (to - t) as f32);
         self.time = Some(to);
         self.snapshot_if_due(to);
     }
@@ -375,7 +394,7 @@ impl Simulation {
     }
 
     /// Advances `dt` seconds toward `pose` in whole fixed steps (the remainder waits for the next frame).
-    fn advance(&mut self, pose: &Pose, dt: f32) {
+    fn advance(&mut self, scene: &Scene, pose: &Pose, dt: f32) {
         self.place_followers(pose);
         self.steer(pose);
         self.accumulator += dt.max(0.0);
@@ -387,6 +406,12 @@ impl Simulation {
         let count = due.min(budget);
         self.engine.steps(count, step);
         self.steps += u64::from(count);
+        if let Some(springs) = self.springs.as_mut().filter(|_| count > 0) {
+            let mut moving = pose.clone();
+            for _ in 0..count {
+                springs.step(scene, &mut moving, step);
+            }
+        }
         self.accumulator = (self.accumulator - count as f32 * step).max(0.0);
         let budget = budget - count;
         if budget == 0 {
@@ -456,6 +481,15 @@ impl Simulation {
         }
         let skipped: &[bool] = if self.switched_off.contains(&true) { &[] } else { &self.rig.skipped_ik };
         pose.update_scene_phase(scene, input, Some(true), skipped);
+        // Springs last (VRM's order: humanoid, look-at, expressions, constraints, springs).
+        if let Some(springs) = &self.springs {
+            springs.apply(scene, pose);
+        }
+    }
+
+    /// The spring bones' tails now, model space, with their joints (none without springs).
+    pub fn spring_tails(&self, pose: &Pose) -> Vec<(usize, Vec3)> {
+        self.springs.as_ref().map_or_else(Vec::new, |s| s.tails(pose))
     }
 }
 

@@ -46,7 +46,8 @@ pub struct BodyOut {
     pub name: String,
     /// The bone's name, if the body has one.
     pub bone: Option<String>,
-    /// `follows bone`, `physics` or `physics + bone position` (after MikuMikuDance's mode-2 rule).
+    /// `follows bone`, `physics` or `physics + bone position` (after MikuMikuDance's mode-2 rule); `spring` for a VRM
+    /// spring joint.
     pub mode: &'static str,
     pub position: [f32; 3],
     /// Quaternion x, y, z, w.

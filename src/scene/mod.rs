@@ -17,6 +17,7 @@ mod morph;
 mod mvd;
 mod rsm;
 mod skeleton;
+mod spring;
 mod vmd;
 mod vrm;
 
@@ -49,6 +50,7 @@ pub use mvd::{
 };
 pub use rsm::{RsmInfo, RsmLayout, RsmNode, RsmUvAnimation, RsmVolumeBox};
 pub use skeleton::{Joint, Skeleton, Transform};
+pub use spring::{Collider, ColliderGroup, ColliderShape, LEAF_TAIL, SpringChain, SpringJoint, Springs};
 pub use vmd::{
     VMD_NAME_BYTES, VmdCounts, VmdIkSwitch, VmdInfo, VmdLightKey, VmdName, VmdPropertyKey, VmdShadowKey, VmdTrackInfo,
     VpdInfo,
@@ -240,6 +242,8 @@ pub struct Scene {
     pub mmd: Option<Box<MmdInfo>>,
     /// VRM avatar facts (humanoid, meta, expressions); `None` for files that aren't VRM.
     pub vrm: Option<Box<VrmInfo>>,
+    /// Spring bones and their colliders (VRM); `None` without any.
+    pub springs: Option<Box<Springs>>,
     /// Images stored in the model file (glTF), which materials with [`TextureSearch::Embedded`] name.
     pub images: Vec<EmbeddedImage>,
 }
@@ -267,6 +271,7 @@ impl Scene {
             constraints: Constraints::default(),
             mmd: None,
             vrm: None,
+            springs: None,
             images: Vec::new(),
         }
     }

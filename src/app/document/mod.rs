@@ -579,9 +579,11 @@ impl Document {
         }
     }
 
-    /// The model has rigid bodies to simulate (PMX, PMD).
+    /// The model has something to simulate: rigid bodies (PMX, PMD) or spring bones (VRM).
     pub fn has_rigid_bodies(&self) -> bool {
-        self.model.scene.mmd.as_ref().is_some_and(|m| !m.rigid_bodies.is_empty())
+        let scene = &self.model.scene;
+        scene.mmd.as_ref().is_some_and(|m| !m.rigid_bodies.is_empty())
+            || scene.springs.as_ref().is_some_and(|s| !s.is_empty())
     }
 
     /// Makes the simulation for the model shown (again after a rebuild) and gives it `settings`.

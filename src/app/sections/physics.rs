@@ -17,8 +17,18 @@ pub fn section(
     settings: PhysicsSettings,
     out: &mut Vec<Action>,
 ) {
-    let Some(mmd) = doc.scene().mmd.as_ref().filter(|m| !m.rigid_bodies.is_empty()) else { return };
-    let title = format!("Physics simulation ({} rigid bodies, {} joints)", mmd.rigid_bodies.len(), mmd.joints.len());
+    let scene = doc.scene();
+    let mut parts = Vec::new();
+    if let Some(mmd) = scene.mmd.as_ref().filter(|m| !m.rigid_bodies.is_empty()) {
+        parts.push(format!("{} rigid bodies, {} joints", mmd.rigid_bodies.len(), mmd.joints.len()));
+    }
+    if let Some(s) = scene.springs.as_ref().filter(|s| !s.is_empty()) {
+        parts.push(format!("{} spring joints, {} colliders", s.joints().count(), s.colliders.len()));
+    }
+    if parts.is_empty() {
+        return;
+    }
+    let title = format!("Physics simulation ({})", parts.join("; "));
     egui::CollapsingHeader::new(title).id_salt("physics").default_open(true).show(ui, |ui| {
         ui.horizontal(|ui| {
             let mut on = toggles.physics;
@@ -40,7 +50,10 @@ pub fn section(
         let mut show = toggles.rigid_bodies;
         if ui
             .checkbox(&mut show, "Show rigid bodies")
-            .on_hover_text("Follow bone: blue; physics: orange; physics + bone position: green; joints: small axes")
+            .on_hover_text(
+                "Follow bone: blue; physics: orange; physics + bone position: green; joints: small axes; VRM spring \
+                 colliders: blue, spring tails: orange",
+            )
             .changed()
         {
             out.push(Action::Toggle(Toggle::RigidBodies));
@@ -94,9 +107,62 @@ const DYNAMIC: [f32; 4] = [1.0, 0.55, 0.15, 1.0];
 const DYNAMIC_ROTATION: [f32; 4] = [0.45, 0.9, 0.35, 1.0];
 const SELECTED: [f32; 4] = [1.0, 1.0, 1.0, 1.0];
 
+/// VRM spring bones: the colliders where their joints are in the pose shown (in the followers' blue), and with
+/// the simulation running each tail as a ball of its hit radius (in the simulated bodies' orange). A collider's
+/// radius is not scaled by its joint (three-vrm); a plane is drawn as a square a third of the model across.
+fn spring_shapes(doc: &Document) -> Vec<crate::render::WireShape> {
+    use crate::render::{WireKind, WireShape};
+    use crate::scene::ColliderShape;
+    use glam::{Mat4, Quat, Vec3};
+    let Some(springs) = doc.scene().springs.as_deref() else { return Vec::new() };
+    let world = &doc.pose().world;
+    let across = crate::scene::FrameBounds::of_points(&doc.scene().vertices.positions).map_or(1.0, |b| b.diagonal());
+    let mut out = Vec::new();
+    for c in &springs.colliders {
+        let Some(m) = world.get(c.joint) else { continue };
+        let (transform, kind) = match c.shape {
+            ColliderShape::Sphere { offset, radius, .. } => {
+                (Mat4::from_translation(m.transform_point3(offset)), WireKind::Sphere { radius })
+            }
+            ColliderShape::Capsule { offset, tail, radius, .. } => {
+                let (a, b) = (m.transform_point3(offset), m.transform_point3(tail));
+                let along = Quat::from_rotation_arc(Vec3::Y, (b - a).normalize_or(Vec3::Y));
+                let half_height = a.distance(b) * 0.5;
+                (Mat4::from_rotation_translation(along, (a + b) * 0.5), WireKind::Capsule { radius, half_height })
+            }
+            ColliderShape::Plane { offset, normal } => {
+                let n = (glam::Mat3::from_mat4(*m).inverse().transpose() * normal).normalize_or(Vec3::Y);
+                let facing = Quat::from_rotation_arc(Vec3::Y, n);
+                let half = Vec3::new(across / 6.0, 0.0, across / 6.0);
+                (Mat4::from_rotation_translation(facing, m.transform_point3(offset)), WireKind::Box { half })
+            }
+        };
+        out.push(WireShape { transform, kind, color: FOLLOW });
+    }
+    if let Some(sim) = doc.physics().filter(|_| doc.physics_shown()) {
+        let radius: std::collections::HashMap<usize, f32> = springs.joints().map(|j| (j.joint, j.hit_radius)).collect();
+        for (joint, tail) in sim.spring_tails(doc.pose()) {
+            let radius = radius.get(&joint).copied().unwrap_or(0.0).max(across * 0.004);
+            out.push(WireShape {
+                transform: Mat4::from_translation(tail),
+                kind: WireKind::Sphere { radius },
+                color: DYNAMIC,
+            });
+        }
+    }
+    out
+}
+
 /// The rigid bodies of the shown model as wire shapes, where the pose shown puts them (simulated when physics
 /// ran for it), and each joint's frame as small axes.
 pub fn shapes(doc: &Document) -> Vec<crate::render::WireShape> {
+    let mut out = body_shapes(doc);
+    out.extend(spring_shapes(doc));
+    out
+}
+
+/// The MMD rigid bodies and their joints' frames.
+fn body_shapes(doc: &Document) -> Vec<crate::render::WireShape> {
     use crate::physics::{Mode, Shape};
     use crate::render::{WireKind, WireShape};
     let own;

@@ -18,6 +18,7 @@ mod mesh;
 mod nodes;
 mod pointer;
 mod sampler;
+mod spring;
 #[cfg(test)]
 mod tests;
 mod vrm;
@@ -172,9 +173,10 @@ fn read_inner(data: &[u8], dir: Option<&Path>) -> Result<Scene, LoadError> {
     let w = &mut meta.warnings;
     let graph = nodes::Graph::new(doc, w);
     // A VRM's humanoid bones are joints even where they move nothing (they are the avatar's skeleton), and so
-    // are the nodes node constraints drive and read.
+    // are the nodes node constraints drive and read, and the spring bones' joints and colliders.
     let vrm_json = vrm::json(c.json, doc);
-    let forced = vrm_json.as_ref().map(vrm::joint_nodes).unwrap_or_default();
+    let forced: Vec<usize> =
+        vrm_json.as_ref().map(|root| [vrm::joint_nodes(root), spring::nodes(root)].concat()).unwrap_or_default();
     let rig = nodes::Rig::new(doc, &graph, &buffers, &forced, w)?;
     let (mut materials, images) = material::read(doc, &buffers, w)?;
     let mut geometry = mesh::read(doc, &graph, &rig, &buffers, materials.len(), w)?;
@@ -203,6 +205,7 @@ fn read_inner(data: &[u8], dir: Option<&Path>) -> Result<Scene, LoadError> {
         materials: &materials,
     };
     let constraints = vrm_json.as_ref().map(|root| vrm::constraints(root, &rig.joint_of_node, w)).unwrap_or_default();
+    let springs = vrm_json.as_ref().and_then(|root| spring::read(root, &rig.joint_of_node, w)).map(Box::new);
     let vrm = vrm_json.and_then(|root| vrm::read(&root, doc, &targets, geometry.morphs.len(), w));
     let mut morphs = geometry.morphs;
     let up = vrm.as_ref().map_or(UpAxis::Y, |v| v.up);
@@ -223,6 +226,7 @@ fn read_inner(data: &[u8], dir: Option<&Path>) -> Result<Scene, LoadError> {
         images,
         cameras,
         vrm,
+        springs,
         constraints,
         ..Scene::empty(meta)
     })

@@ -25,11 +25,11 @@ pub struct Vrm {
     pub up: UpAxis,
 }
 
-/// The JSON of a glTF that declares `VRMC_vrm`, `VRM` or `VRMC_node_constraint` (`None` for any other glTF,
-/// which is parsed once only).
+/// The JSON of a glTF that declares `VRMC_vrm`, `VRM`, `VRMC_node_constraint` or `VRMC_springBone` (`None` for
+/// any other glTF, which is parsed once only).
 pub fn json(json: &[u8], doc: &gltf::Document) -> Option<Value> {
     let used = |name: &str| doc.extensions_used().any(|e| e == name);
-    if !used("VRMC_vrm") && !used("VRM") && !used("VRMC_node_constraint") {
+    if !["VRMC_vrm", "VRM", "VRMC_node_constraint", "VRMC_springBone"].into_iter().any(used) {
         return None;
     }
     serde_json::from_slice(json).ok()
