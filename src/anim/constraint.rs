@@ -161,6 +161,32 @@ pub(crate) fn apply_to_evaluated(
     if after_physics != Some(true) && !constraints.roll.is_empty() {
         apply_rolls(skeleton, &constraints.roll, pose);
     }
+    if after_physics != Some(true) && !constraints.aim.is_empty() {
+        apply_aims(skeleton, &constraints.aim, pose);
+    }
+}
+
+/// VRM's aim constraints (`VRMC_node_constraint` 1.0, as three-vrm 3.5.5's `VRMAimConstraint` updates one): the
+/// aim axis on the destination's rest rotation under its parent's turn now (`a₀ = P · rest · axis`) is turned
+/// onto the direction from the destination to the source (`a₁`), that turn taken into the parent's frame
+/// (`target = P⁻¹ · fromTo(a₀, a₁) · P · rest`), and the destination slerped from its rest toward it by the
+/// weight. Each one is evaluated before the next, which may read it.
+fn apply_aims(skeleton: &Skeleton, aims: &[crate::scene::Aim], pose: &mut Pose) {
+    let n = skeleton.len().min(pose.world.len());
+    for a in aims.iter().filter(|a| a.joint < n && a.source < n && a.joint != a.source) {
+        let rest = skeleton.joints[a.joint].bind.rotation;
+        let parent = skeleton.joints[a.joint].parent.filter(|&p| p < n).map_or(Quat::IDENTITY, |p| {
+            let (_, r, _) = pose.world[p].to_scale_rotation_translation();
+            r.normalize()
+        });
+        let Some(axis) = a.axis.try_normalize() else { continue };
+        let from = parent * rest * axis;
+        let to = pose.world[a.source].w_axis.truncate() - pose.world[a.joint].w_axis.truncate();
+        let Some(to) = to.try_normalize() else { continue };
+        let target = (parent.inverse() * Quat::from_rotation_arc(from, to) * parent * rest).normalize();
+        pose.locals[a.joint].rotation = rest.slerp(target, a.weight.clamp(0.0, 1.0)).normalize();
+        pose.evaluate(skeleton);
+    }
 }
 
 /// VRM's roll constraints (`VRMC_node_constraint` 1.0): the source's turn from its rest, brought into the

@@ -1,7 +1,8 @@
 //! Checks on a VRM avatar's humanoid and meta: a required humanoid bone the file doesn't map (retargeting and
 //! VRMA motions have nothing to drive), a humanoid bone with a non-positive scale (VRM 1.0 requires positive
 //! scale), a bone listed twice, and licence fields absent (VRM 1.0's meta requires `name`, `authors` and
-//! `licenseUrl`; VRM 0.x's meta names its licence in `licenseName`). Spring bones: a joint in two chains
+//! `licenseUrl`; VRM 0.x's meta names its licence in `licenseName`), and a VRM 0.x node with a rotation at rest
+//! (the 0.x specification's T-pose has none). Spring bones: a joint in two chains
 //! (`VRMC_springBone` forbids it; the chains would fight over it), and a collider a chain names that none of its
 //! joints can reach from where the rest pose puts them, whichever way they swing (a group listed on the wrong
 //! chain, or a collider offset in the wrong units).
@@ -42,6 +43,9 @@ pub fn check(file: &str, scene: &Scene) -> Vec<Finding> {
             out.push(finding(file, "vrm.humanoid.scale", Severity::Warning, Some(j), message));
         }
     }
+    if vrm.major == 0 {
+        out.extend(v0_rotations(file, scene));
+    }
     let required: &[&str] =
         if vrm.major == 0 { &["title", "author", "licenseName"] } else { &["name", "authors", "licenseUrl"] };
     let absent: Vec<&str> = required.iter().copied().filter(|k| vrm.meta_value(k).is_none()).collect();
@@ -53,6 +57,33 @@ pub fn check(file: &str, scene: &Scene) -> Vec<Finding> {
         out.push(finding(file, "vrm.meta.missing", Severity::Warning, None, message));
     }
     out
+}
+
+/// VRM 0.x's rule that the model's nodes carry no rotation at rest (the 0.x specification's T-pose is the
+/// nodes' translations alone; UniVRM's exporter bakes rotations away, and 0.x players, spring bones and
+/// retargeting assume it): one finding naming the joints that do, the first of them its place.
+fn v0_rotations(file: &str, scene: &Scene) -> Option<Finding> {
+    // Below this a rotation is float noise from an exporter's matrix decomposition.
+    const NOISE: f32 = 1e-4;
+    let turned: Vec<usize> = (0..scene.skeleton.len())
+        .filter(|&j| {
+            let q = scene.skeleton.joints[j].bind.rotation;
+            2.0 * q.xyz().length().atan2(q.w.abs()) > NOISE
+        })
+        .collect();
+    let first = *turned.first()?;
+    let mut names: Vec<String> =
+        turned.iter().take(5).map(|&j| format!("\"{}\"", scene.skeleton.display_name(j))).collect();
+    if turned.len() > 5 {
+        names.push(format!("and {} more", turned.len() - 5));
+    }
+    let message = format!(
+        "{} joint(s) carry a rotation at rest ({}); VRM 0.x asks for none (a T-pose of translations alone), which \
+         0.x players, spring bones and retargeting assume",
+        turned.len(),
+        names.join(", ")
+    );
+    Some(finding(file, "vrm.v0.rotation", Severity::Warning, Some(first), message))
 }
 
 /// The spring rules: joints in two chains, and colliders out of their chains' reach at rest.

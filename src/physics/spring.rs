@@ -1,5 +1,5 @@
 //! VRM spring bones through time, stepped as three-vrm 3.5.5 steps them (`VRMSpringBoneJoint.update`, the
-//! reference `tests/vrm_spring.rs` compares with; `../shared/notes/vrm.md` §2 has the formulas and where the
+//! reference `tests/vrm_reference.rs` compares with; `../shared/notes/vrm.md` §2 has the formulas and where the
 //! spec, three-vrm and UniVRM part ways):
 //!
 //! - A joint's tail moves by Verlet inertia kept in its chain's centre space (`(cur − prev)·(1 − drag)`), plus

@@ -56,6 +56,16 @@ pub struct Roll {
     pub weight: f32,
 }
 
+/// `joint` turns from its rest so that its `axis` (joint space, unit) points at `source`'s position, by `weight`
+/// (VRM's aim constraint: an eye or a turret following a target).
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
+pub struct Aim {
+    pub joint: usize,
+    pub source: usize,
+    pub axis: glam::Vec3,
+    pub weight: f32,
+}
+
 /// How and when one joint is evaluated.
 #[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
 pub struct JointDeform {
@@ -78,13 +88,19 @@ pub struct Constraints {
     pub append: Vec<Append>,
     /// VRM roll constraints (twist bones), applied after the appends and IK.
     pub roll: Vec<Roll>,
+    /// VRM aim constraints, applied after the rolls.
+    pub aim: Vec<Aim>,
     /// One entry per joint when the format orders its evaluation; empty otherwise (plain parents-first).
     pub deform: Vec<JointDeform>,
 }
 
 impl Constraints {
     pub fn is_empty(&self) -> bool {
-        self.ik.is_empty() && self.append.is_empty() && self.roll.is_empty() && self.deform.is_empty()
+        self.ik.is_empty()
+            && self.append.is_empty()
+            && self.roll.is_empty()
+            && self.aim.is_empty()
+            && self.deform.is_empty()
     }
 
     /// Joints in evaluation order: those before physics, then those after, each by layer and file order. Plain

@@ -1,21 +1,23 @@
-// three-vrm 3.5.5's spring bones, headless, as a reference for rigscope (tests/vrm_spring.rs).
+// three-vrm 3.5.5's spring bones and node constraints, headless, as a reference for rigscope
+// (tests/vrm_reference.rs).
 //
 //   node run.mjs FILE.gltf|.glb|.vrm [--steps 120] [--dt 1/60]
 //
-// Loads FILE with three.js's GLTFLoader and three-vrm's VRMSpringBoneLoaderPlugin (VRMC_springBone 1.0 with
-// extended colliders, or VRM 0.x secondaryAnimation), plays the file's animations with an AnimationMixer, and for
-// step k = 1..steps sets the mixer to k·dt, runs the spring bone manager once with dt and refreshes every world
-// matrix, as an app that renders each frame does. Each step is one line of JSON on stdout:
+// Loads FILE with three.js's GLTFLoader and three-vrm's VRMNodeConstraintLoaderPlugin (VRMC_node_constraint 1.0)
+// and VRMSpringBoneLoaderPlugin (VRMC_springBone 1.0 with extended colliders, or VRM 0.x secondaryAnimation),
+// plays the file's animations with an AnimationMixer, and for step k = 1..steps sets the mixer to k·dt, updates
+// the constraints, then the springs once with dt (VRM's order), and refreshes every world matrix, as an app
+// that renders each frame does. Each step is one line of JSON on stdout:
 //
-//   {"step": k, "time": k·dt, "nodes": [[x, y, z] | null, ...]}
+//   {"step": k, "time": k·dt, "nodes": [[x, y, z] | null, ...], "rotations": [[x, y, z, w] | null, ...]}
 //
-// the world position of every glTF node by its index (null for one three.js made no object for). Nothing is
-// drawn and no texture is read. Diagnostics go to stderr.
+// the world position and rotation of every glTF node by its index (null for one three.js made no object for).
+// Nothing is drawn and no texture is read. Diagnostics go to stderr.
 import fs from 'node:fs';
 import path from 'node:path';
 import * as THREE from 'three';
 import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
-import { VRMSpringBoneLoaderPlugin } from '@pixiv/three-vrm';
+import { VRMNodeConstraintLoaderPlugin, VRMSpringBoneLoaderPlugin } from '@pixiv/three-vrm';
 
 const args = process.argv.slice(2);
 const file = args.find((a) => !a.startsWith('--') && !/^[0-9/.]+$/.test(a));
@@ -49,11 +51,13 @@ if (file.endsWith('.gltf')) {
 
 const loader = new GLTFLoader();
 loader.register((parser) => ({ name: 'rigscope_no_textures', loadTexture: () => Promise.resolve(new THREE.Texture()) }));
+loader.register((parser) => new VRMNodeConstraintLoaderPlugin(parser));
 loader.register((parser) => new VRMSpringBoneLoaderPlugin(parser));
 const gltf = await loader.parseAsync(input, '');
-const manager = gltf.userData.vrmSpringBoneManager;
-if (!manager) {
-  console.error(`${file}: no spring bones`);
+const springs = gltf.userData.vrmSpringBoneManager;
+const constraints = gltf.userData.vrmNodeConstraintManager;
+if (!springs && !constraints) {
+  console.error(`${file}: no spring bones and no node constraints`);
   process.exit(1);
 }
 const nodes = await gltf.parser.getDependencies('node');
@@ -63,10 +67,13 @@ for (const clip of gltf.animations) {
 }
 gltf.scene.updateMatrixWorld(true);
 const position = new THREE.Vector3();
+const rotation = new THREE.Quaternion();
 for (let k = 1; k <= steps; k++) {
   mixer.setTime(k * dt);
-  manager.update(dt);
+  constraints?.update();
+  springs?.update(dt);
   gltf.scene.updateMatrixWorld(true);
   const at = nodes.map((n) => (n ? n.getWorldPosition(position).toArray() : null));
-  process.stdout.write(JSON.stringify({ step: k, time: k * dt, nodes: at }) + '\n');
+  const turned = nodes.map((n) => (n ? n.getWorldQuaternion(rotation).toArray() : null));
+  process.stdout.write(JSON.stringify({ step: k, time: k * dt, nodes: at, rotations: turned }) + '\n');
 }

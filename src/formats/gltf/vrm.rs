@@ -13,8 +13,8 @@ use serde_json::Value;
 
 use crate::error::Warning;
 use crate::scene::{
-    Append, Constraints, Expression, HumanBone, Material, Morph, MorphKind, MorphPanel, MorphWeight, Override, Roll,
-    TextureTransformOffset, UpAxis, VrmInfo,
+    Aim, Append, Constraints, Expression, HumanBone, Material, Morph, MorphKind, MorphPanel, MorphWeight, Override,
+    Roll, TextureTransformOffset, UpAxis, VrmInfo,
 };
 
 /// What a VRM extension adds to the scene: its facts, the expression morphs (appended to the scene's morphs,
@@ -55,6 +55,8 @@ struct NodeConstraint {
     weight: f32,
     /// A roll constraint's `rollAxis` (X, Y or Z), as a unit vector.
     roll_axis: Option<glam::Vec3>,
+    /// An aim constraint's `aimAxis` (PositiveX … NegativeZ), as a unit vector.
+    aim_axis: Option<glam::Vec3>,
 }
 
 fn node_constraints(root: &Value) -> Vec<NodeConstraint> {
@@ -73,7 +75,16 @@ fn node_constraints(root: &Value) -> Vec<NodeConstraint> {
                 Some("Z") => Some(glam::Vec3::Z),
                 _ => None,
             };
-            out.push(NodeConstraint { node, kind: kind.clone(), source, weight, roll_axis });
+            let aim_axis = match v.get("aimAxis").and_then(Value::as_str) {
+                Some("PositiveX") => Some(glam::Vec3::X),
+                Some("NegativeX") => Some(glam::Vec3::NEG_X),
+                Some("PositiveY") => Some(glam::Vec3::Y),
+                Some("NegativeY") => Some(glam::Vec3::NEG_Y),
+                Some("PositiveZ") => Some(glam::Vec3::Z),
+                Some("NegativeZ") => Some(glam::Vec3::NEG_Z),
+                _ => None,
+            };
+            out.push(NodeConstraint { node, kind: kind.clone(), source, weight, roll_axis, aim_axis });
         }
     }
     out
@@ -93,6 +104,10 @@ pub fn constraints(root: &Value, joint_of_node: &[Option<usize>], w: &mut Vec<Wa
                 let axis = c.roll_axis.unwrap_or(glam::Vec3::X);
                 out.roll.push(Roll { joint: j, source: s, axis, weight: c.weight });
             }
+            ("aim", Some(j), Some(s)) if j != s && c.aim_axis.is_some() => {
+                let axis = c.aim_axis.unwrap_or(glam::Vec3::X);
+                out.aim.push(Aim { joint: j, source: s, axis, weight: c.weight });
+            }
             ("rotation", Some(j), Some(s)) if j != s => out.append.push(Append {
                 joint: j,
                 source: s,
@@ -106,7 +121,7 @@ pub fn constraints(root: &Value, joint_of_node: &[Option<usize>], w: &mut Vec<Wa
     }
     if !skipped.is_empty() {
         let message = format!(
-            "node constraint(s) not applied (aim is not drawn yet, or a node or roll axis is missing): {}",
+            "node constraint(s) not applied (an unknown kind, or a node, roll axis or aim axis missing): {}",
             skipped.join(", ")
         );
         super::warn(w, "vrm.constraint.unsupported", message);
