@@ -518,9 +518,19 @@ fn vrm_avatars_read_their_humanoid_meta_and_expressions_and_face_the_camera() {
     let names: Vec<&str> = vrm.expressions.iter().map(|e| e.name.as_str()).collect();
     assert!(names.contains(&"happy") && names.contains(&"blinkLeft") && names.contains(&"aa"), "{names:?}");
     assert!(vrm.bone("leftThumbMetacarpal").is_some(), "0.x thumbProximal is 1.0 thumbMetacarpal");
+    // Its look-at turns the eye bones (lookAtTypeName "Bone"), 90° of target to 10° of eye each way.
+    let look = vrm.look_at.as_ref().expect("a 0.x look-at");
+    assert_eq!(look.kind, "bone");
+    assert!(look.ranges.iter().all(|r| (r.input_max, r.output_scale) == (90.0, 10.0)), "{look:?}");
+    assert_eq!(vrm.first_person.len(), 6, "{:?}", vrm.first_person);
     let new = rigscope::load_path(&common::corpus("vrm/VRMC_vrm_expressions_isBinary_Overrides.vrm")).unwrap();
     let vrm = new.vrm.as_deref().unwrap();
     assert_eq!(vrm.meta_value("licenseUrl"), Some("https://vrm.dev/licenses/1.0/"));
+    // Its look-at weights the look expressions from 6 cm above the head; the validation window is hidden from
+    // a first-person camera.
+    let look = vrm.look_at.as_ref().expect("a 1.0 look-at");
+    assert_eq!((look.kind.as_str(), look.offset), ("expression", [0.0, 0.06, 0.0]));
+    assert_eq!(vrm.first_person, vec![("Validation Window".to_string(), "thirdPersonOnly".to_string())]);
     // The sample's happy is binary and blends blink away; blink is neither.
     let happy = vrm.expressions.iter().find(|e| e.name == "happy").unwrap();
     assert!(happy.is_binary && happy.preset && happy.texture_binds == 2, "{happy:?}");

@@ -769,6 +769,13 @@ fn vrm_text(o: &mut String, v: &crate::scene::VrmInfo) {
             .collect();
         let _ = writeln!(o, "  expressions: {}", list.join("; "));
     }
+    if let Some(l) = &v.look_at {
+        let _ = writeln!(o, "  vrm lookAt: {}", l.describe());
+    }
+    if !v.first_person.is_empty() {
+        let list: Vec<String> = v.first_person.iter().map(|(name, kind)| format!("{name} ({kind})")).collect();
+        let _ = writeln!(o, "  vrm firstPerson: {}", list.join(", "));
+    }
     for (k, value) in &v.meta {
         let _ = writeln!(o, "  vrm meta {k}: {value}");
     }

@@ -55,7 +55,7 @@ pub use vmd::{
     VMD_NAME_BYTES, VmdCounts, VmdIkSwitch, VmdInfo, VmdLightKey, VmdName, VmdPropertyKey, VmdShadowKey, VmdTrackInfo,
     VpdInfo,
 };
-pub use vrm::{Expression, HumanBone, Override, REQUIRED_HUMAN_BONES, VrmInfo};
+pub use vrm::{Expression, HumanBone, LookAt, Override, REQUIRED_HUMAN_BONES, RangeMap, VrmInfo};
 
 use crate::error::Warning;
 

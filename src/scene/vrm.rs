@@ -39,6 +39,31 @@ pub struct VrmInfo {
     pub humanoid: Vec<HumanBone>,
     /// The expressions (VRM 0.x blend shape groups), each a scene morph.
     pub expressions: Vec<Expression>,
+    /// How the eyes follow a target (VRM 1.0 `lookAt`, VRM 0.x `firstPerson.lookAt*`).
+    pub look_at: Option<LookAt>,
+    /// Which meshes a first-person camera shows (VRM 1.0 `firstPerson.meshAnnotations`, VRM 0.x's with their
+    /// `firstPersonFlag`), by mesh or node name.
+    pub first_person: Vec<(String, String)>,
+}
+
+/// How an avatar's eyes follow a target: by turning the eye bones (`bone`) or by weighting the lookUp, lookDown,
+/// lookLeft and lookRight expressions (`expression`), from a point offset from the head.
+#[derive(Debug, Clone, PartialEq, Default, Serialize)]
+pub struct LookAt {
+    /// `bone` or `expression` (VRM 0.x's `Bone` and `BlendShape`).
+    pub kind: String,
+    /// From the head bone (VRM 0.x: the first-person bone), in its space.
+    pub offset: [f32; 3],
+    /// Horizontal inner, horizontal outer, vertical down, vertical up: how far the target may turn the eyes
+    /// (degrees in) and how far that turns them (degrees for bones, a weight for expressions).
+    pub ranges: [RangeMap; 4],
+}
+
+/// One of [`LookAt::ranges`]: an input angle's maximum, in degrees, and what it maps to.
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize)]
+pub struct RangeMap {
+    pub input_max: f32,
+    pub output_scale: f32,
 }
 
 /// One humanoid bone: its VRM 1.0 name (VRM 0.x's thumbs renamed as VRM 1.0 names them), the glTF node and
@@ -79,6 +104,21 @@ pub struct Expression {
     pub morph_binds: usize,
     pub material_binds: usize,
     pub texture_binds: usize,
+}
+
+impl LookAt {
+    /// Its kind, head offset and range maps in words, as `info` and the Info tab show them.
+    pub fn describe(&self) -> String {
+        let unit = if self.kind == "expression" { "" } else { "°" };
+        let names = ["horizontal inner", "horizontal outer", "vertical down", "vertical up"];
+        let ranges: Vec<String> = names
+            .iter()
+            .zip(&self.ranges)
+            .map(|(n, r)| format!("{n} {}° → {}{unit}", r.input_max, r.output_scale))
+            .collect();
+        let [x, y, z] = self.offset;
+        format!("{}, from the head + ({x}, {y}, {z}); {}", self.kind, ranges.join(", "))
+    }
 }
 
 impl VrmInfo {

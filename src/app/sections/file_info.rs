@@ -43,6 +43,13 @@ pub fn section(ui: &mut egui::Ui, model: &mut Model) {
                 if !missing.is_empty() {
                     row("Missing bones", missing.join(", "));
                 }
+                if let Some(l) = &v.look_at {
+                    row("Look at", l.describe());
+                }
+                if !v.first_person.is_empty() {
+                    let list: Vec<String> = v.first_person.iter().map(|(n, k)| format!("{n} ({k})")).collect();
+                    row("First person", list.join(", "));
+                }
             }
         });
         if let Some(v) = s.vrm.as_deref().filter(|v| !v.meta.is_empty()) {

@@ -13,8 +13,8 @@ use serde_json::Value;
 
 use crate::error::Warning;
 use crate::scene::{
-    Aim, Append, Constraints, Expression, HumanBone, Material, Morph, MorphKind, MorphPanel, MorphWeight, Override,
-    Roll, TextureTransformOffset, UpAxis, VrmInfo,
+    Aim, Append, Constraints, Expression, HumanBone, LookAt, Material, Morph, MorphKind, MorphPanel, MorphWeight,
+    Override, RangeMap, Roll, TextureTransformOffset, UpAxis, VrmInfo,
 };
 
 /// What a VRM extension adds to the scene: its facts, the expression morphs (appended to the scene's morphs,
@@ -348,6 +348,8 @@ impl Reader<'_> {
                 info.humanoid.push(b);
             }
         }
+        info.look_at = look_at_1(v);
+        info.first_person = self.first_person(v.pointer("/firstPerson/meshAnnotations"), "node", "type");
         for (group, preset) in [("preset", true), ("custom", false)] {
             let list = v.pointer(&format!("/expressions/{group}")).and_then(Value::as_object);
             for (name, e) in list.into_iter().flatten() {
@@ -385,6 +387,31 @@ impl Reader<'_> {
         info
     }
 
+    /// First-person mesh annotations as (name, kind): `key` names a node (VRM 1.0) or a mesh (VRM 0.x), `kind`
+    /// is `type` (`auto`, `both`, `thirdPersonOnly`, `firstPersonOnly`) or 0.x's `firstPersonFlag` (the same,
+    /// capitalised), given in 1.0's spelling.
+    fn first_person(&self, list: Option<&Value>, key: &str, kind: &str) -> Vec<(String, String)> {
+        let name = |index: usize| -> String {
+            let named = if key == "node" {
+                self.doc.nodes().nth(index).and_then(|n| n.name().map(str::to_string))
+            } else {
+                self.doc.meshes().nth(index).and_then(|m| m.name().map(str::to_string))
+            };
+            named.unwrap_or_else(|| format!("{key} {index}"))
+        };
+        let mut out = Vec::new();
+        for a in list.and_then(Value::as_array).into_iter().flatten() {
+            let Some(index) = a.get(key).and_then(Value::as_u64).map(|n| n as usize) else { continue };
+            let k = a.get(kind).and_then(Value::as_str).unwrap_or("auto");
+            let mut k: Vec<char> = k.chars().collect();
+            if let Some(c) = k.first_mut() {
+                *c = c.to_ascii_lowercase();
+            }
+            out.push((name(index), k.into_iter().collect()));
+        }
+        out
+    }
+
     fn vrm0(&mut self, v: &Value) -> VrmInfo {
         let version = ["specVersion", "exporterVersion"].iter().find_map(|k| v.get(*k).and_then(Value::as_str));
         let mut info = VrmInfo { major: 0, spec_version: version.unwrap_or("0.0").to_string(), ..VrmInfo::default() };
@@ -399,6 +426,8 @@ impl Reader<'_> {
                 info.humanoid.push(b);
             }
         }
+        info.look_at = v.get("firstPerson").and_then(look_at_0);
+        info.first_person = self.first_person(v.pointer("/firstPerson/meshAnnotations"), "mesh", "firstPersonFlag");
         let groups = v.pointer("/blendShapeMaster/blendShapeGroups").and_then(Value::as_array);
         for g in groups.into_iter().flatten() {
             let own = g.get("name").and_then(Value::as_str).unwrap_or("");
@@ -466,4 +495,47 @@ mod tests {
             (MorphPanel::Eye, MorphPanel::Mouth, MorphPanel::Other)
         );
     }
+}
+
+/// VRM 1.0's `lookAt`: its type, head offset and four range maps (what the file leaves out: 90° → 10° for
+/// bones, 90° → 1 for expressions, three-vrm's defaults).
+fn look_at_1(v: &Value) -> Option<LookAt> {
+    let l = v.get("lookAt")?;
+    let kind = l.get("type").and_then(Value::as_str).unwrap_or("bone").to_string();
+    let scale = if kind == "expression" { 1.0 } else { 10.0 };
+    let range = |key: &str| {
+        let r = l.get(key);
+        let number = |k: &str, d: f32| r.and_then(|r| r.get(k)).and_then(Value::as_f64).map_or(d, |x| x as f32);
+        RangeMap { input_max: number("inputMaxValue", 90.0), output_scale: number("outputScale", scale) }
+    };
+    let offset = l.get("offsetFromHeadBone").and_then(Value::as_array);
+    let at = |i: usize| offset.and_then(|o| o.get(i)).and_then(Value::as_f64).map_or(0.0, |x| x as f32);
+    Some(LookAt {
+        kind,
+        offset: [at(0), at(1), at(2)],
+        ranges: ["rangeMapHorizontalInner", "rangeMapHorizontalOuter", "rangeMapVerticalDown", "rangeMapVerticalUp"]
+            .map(range),
+    })
+}
+
+/// VRM 0.x's look-at, from its `firstPerson`: `lookAtTypeName` (`Bone` or `BlendShape`), the first-person bone's
+/// offset, and the four `lookAt*` curves' `xRange` (degrees in) and `yRange` (what they map to).
+fn look_at_0(fp: &Value) -> Option<LookAt> {
+    let kind = match fp.get("lookAtTypeName").and_then(Value::as_str)? {
+        "BlendShape" => "expression",
+        _ => "bone",
+    };
+    let range = |key: &str| {
+        let r = fp.get(key);
+        let number = |k: &str| r.and_then(|r| r.get(k)).and_then(Value::as_f64).map_or(0.0, |x| x as f32);
+        RangeMap { input_max: number("xRange"), output_scale: number("yRange") }
+    };
+    let offset = fp.get("firstPersonBoneOffset");
+    let at = |k: &str| offset.and_then(|o| o.get(k)).and_then(Value::as_f64).map_or(0.0, |x| x as f32);
+    Some(LookAt {
+        kind: kind.to_string(),
+        // VRM 0.x's z is opposite (three-vrm negates it as it does for collider offsets).
+        offset: [at("x"), at("y"), 0.0 - at("z")],
+        ranges: ["lookAtHorizontalInner", "lookAtHorizontalOuter", "lookAtVerticalDown", "lookAtVerticalUp"].map(range),
+    })
 }
