@@ -151,7 +151,6 @@ fn data_uri(floats: &[f32]) -> String {
 /// its shoulder, a capsule across its front and a floor plane, and a tail chain kept in the body's space that
 /// meets the sphere and the capsule.
 fn fixture() -> serde_json::Value {
-    let times = [0.0f32, 0.5, 1.0, 1.5, 2.0, 2.5];
     let moves =
         [[0.0f32, 0.0, 0.0], [0.9, 0.0, 0.0], [0.9, 0.3, 0.5], [-0.6, 0.0, 0.2], [-0.6, -0.2, -0.4], [0.0, 0.0, 0.0]];
     let turn = |deg: f32| {
@@ -159,12 +158,9 @@ fn fixture() -> serde_json::Value {
         [q.x, q.y, q.z, q.w]
     };
     let turns = [turn(0.0), turn(25.0), turn(-10.0), turn(-35.0), turn(15.0), turn(0.0)];
-    let mut floats: Vec<f32> = times.to_vec();
-    floats.extend(moves.iter().flatten());
-    floats.extend(turns.iter().flatten());
     let joint = |node: usize| json!({"node": node, "hitRadius": 0.05, "stiffness": 1.0, "gravityPower": 1.0, "gravityDir": [0, -1, 0], "dragForce": 0.4});
     let tail = |node: usize| json!({"node": node, "hitRadius": 0.02, "stiffness": 2.0, "gravityPower": 0.5, "gravityDir": [0, -1, 0], "dragForce": 0.2});
-    json!({
+    let mut gltf = json!({
         "asset": {"version": "2.0", "generator": "rigscope tests/vrm_reference.rs"},
         "extensionsUsed": ["VRMC_springBone", "VRMC_springBone_extended_collider"],
         "scene": 0,
@@ -183,22 +179,6 @@ fn fixture() -> serde_json::Value {
             {"name": "Tail B", "translation": [0, 0, -0.5], "children": [11]},
             {"name": "Tail C", "translation": [0, 0, -0.5]}
         ],
-        "buffers": [{"byteLength": floats.len() * 4, "uri": data_uri(&floats)}],
-        "bufferViews": [
-            {"buffer": 0, "byteOffset": 0, "byteLength": 24},
-            {"buffer": 0, "byteOffset": 24, "byteLength": 72},
-            {"buffer": 0, "byteOffset": 96, "byteLength": 96}
-        ],
-        "accessors": [
-            {"bufferView": 0, "componentType": 5126, "count": 6, "type": "SCALAR", "min": [0.0], "max": [2.5]},
-            {"bufferView": 1, "componentType": 5126, "count": 6, "type": "VEC3"},
-            {"bufferView": 2, "componentType": 5126, "count": 6, "type": "VEC4"}
-        ],
-        "animations": [{
-            "name": "sway",
-            "samplers": [{"input": 0, "output": 1, "interpolation": "LINEAR"}, {"input": 0, "output": 2, "interpolation": "LINEAR"}],
-            "channels": [{"sampler": 0, "target": {"node": 0, "path": "translation"}}, {"sampler": 1, "target": {"node": 0, "path": "rotation"}}]
-        }],
         "extensions": {"VRMC_springBone": {
             "specVersion": "1.0",
             "colliders": [
@@ -213,7 +193,38 @@ fn fixture() -> serde_json::Value {
                 {"name": "tail", "joints": [tail(9), tail(10), {"node": 11}], "colliderGroups": [0], "center": 0}
             ]
         }}
-    })
+    });
+    animate(&mut gltf, "sway", moves, turns);
+    gltf
+}
+
+/// Adds to `gltf` an animation `name` of node 0 over 2.5 s, keyed every half second with `moves` (translations)
+/// and `turns` (rotations), linear, its keys in a data URI buffer.
+fn animate(gltf: &mut serde_json::Value, name: &str, moves: [[f32; 3]; 6], turns: [[f32; 4]; 6]) {
+    let mut floats = vec![0.0f32, 0.5, 1.0, 1.5, 2.0, 2.5];
+    floats.extend(moves.iter().flatten());
+    floats.extend(turns.iter().flatten());
+    let parts = json!({
+        "buffers": [{"byteLength": floats.len() * 4, "uri": data_uri(&floats)}],
+        "bufferViews": [
+            {"buffer": 0, "byteOffset": 0, "byteLength": 24},
+            {"buffer": 0, "byteOffset": 24, "byteLength": 72},
+            {"buffer": 0, "byteOffset": 96, "byteLength": 96}
+        ],
+        "accessors": [
+            {"bufferView": 0, "componentType": 5126, "count": 6, "type": "SCALAR", "min": [0.0], "max": [2.5]},
+            {"bufferView": 1, "componentType": 5126, "count": 6, "type": "VEC3"},
+            {"bufferView": 2, "componentType": 5126, "count": 6, "type": "VEC4"}
+        ],
+        "animations": [{
+            "name": name,
+            "samplers": [{"input": 0, "output": 1, "interpolation": "LINEAR"}, {"input": 0, "output": 2, "interpolation": "LINEAR"}],
+            "channels": [{"sampler": 0, "target": {"node": 0, "path": "translation"}}, {"sampler": 1, "target": {"node": 0, "path": "rotation"}}]
+        }]
+    });
+    for (k, v) in parts.as_object().unwrap() {
+        gltf[k] = v.clone();
+    }
 }
 
 #[test]
@@ -361,15 +372,11 @@ fn node_constraints_turn_as_three_vrm_turns_them() {
         [q.x, q.y, q.z, q.w]
     };
     let slant = Vec3::new(0.3, 1.0, 0.2);
-    let times = [0.0f32, 0.5, 1.0, 1.5, 2.0, 2.5];
     let turns = [0.0, 60.0, -40.0, 120.0, 10.0, 0.0].map(|d| turn(slant, d));
     let moves =
         [[0.0f32, 0.0, 0.0], [0.5, 0.0, 0.0], [0.5, 0.4, -0.3], [-0.4, 0.0, 0.6], [0.0, -0.2, 0.0], [0.0, 0.0, 0.0]];
-    let mut floats: Vec<f32> = times.to_vec();
-    floats.extend(turns.iter().flatten());
-    floats.extend(moves.iter().flatten());
     let constraint = |kind: &str, body: serde_json::Value| json!({"VRMC_node_constraint": {"specVersion": "1.0", "constraint": {kind: body}}});
-    let gltf = json!({
+    let mut gltf = json!({
         "asset": {"version": "2.0", "generator": "rigscope tests/vrm_reference.rs"},
         "extensionsUsed": ["VRMC_node_constraint"],
         "scene": 0,
@@ -386,24 +393,9 @@ fn node_constraints_turn_as_three_vrm_turns_them() {
              "extensions": constraint("aim", json!({"source": 3, "aimAxis": "PositiveZ", "weight": 1.0}))},
             {"name": "Turret", "translation": [2, 1, -2],
              "extensions": constraint("aim", json!({"source": 3, "aimAxis": "NegativeY", "weight": 0.6}))}
-        ],
-        "buffers": [{"byteLength": floats.len() * 4, "uri": data_uri(&floats)}],
-        "bufferViews": [
-            {"buffer": 0, "byteOffset": 0, "byteLength": 24},
-            {"buffer": 0, "byteOffset": 24, "byteLength": 96},
-            {"buffer": 0, "byteOffset": 120, "byteLength": 72}
-        ],
-        "accessors": [
-            {"bufferView": 0, "componentType": 5126, "count": 6, "type": "SCALAR", "min": [0.0], "max": [2.5]},
-            {"bufferView": 1, "componentType": 5126, "count": 6, "type": "VEC4"},
-            {"bufferView": 2, "componentType": 5126, "count": 6, "type": "VEC3"}
-        ],
-        "animations": [{
-            "name": "turn",
-            "samplers": [{"input": 0, "output": 1, "interpolation": "LINEAR"}, {"input": 0, "output": 2, "interpolation": "LINEAR"}],
-            "channels": [{"sampler": 0, "target": {"node": 0, "path": "rotation"}}, {"sampler": 1, "target": {"node": 0, "path": "translation"}}]
-        }]
+        ]
     });
+    animate(&mut gltf, "turn", moves, turns);
     let file = dir.join("constraints.gltf");
     std::fs::write(&file, serde_json::to_vec_pretty(&gltf).unwrap()).unwrap();
     let scene = rigscope::load_path(&file).unwrap_or_else(|e| panic!("{e}"));
