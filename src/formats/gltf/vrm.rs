@@ -476,27 +476,6 @@ impl Reader<'_> {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn vrm0_names_become_vrm1_names() {
-        assert_eq!(bone_name_1("leftThumbProximal"), "leftThumbMetacarpal");
-        assert_eq!(bone_name_1("rightThumbIntermediate"), "rightThumbProximal");
-        assert_eq!(bone_name_1("leftThumbDistal"), "leftThumbDistal");
-        assert_eq!(bone_name_1("hips"), "hips");
-        assert_eq!(
-            (preset_1("joy"), preset_1("blink_l"), preset_1("unknown")),
-            (Some("happy"), Some("blinkLeft"), None)
-        );
-        assert_eq!(
-            (panel("blink"), panel("aa"), panel("happy")),
-            (MorphPanel::Eye, MorphPanel::Mouth, MorphPanel::Other)
-        );
-    }
-}
-
 /// VRM 1.0's `lookAt`: its type, head offset and four range maps (what the file leaves out: 90° → 10° for
 /// bones, 90° → 1 for expressions, three-vrm's defaults).
 fn look_at_1(v: &Value) -> Option<LookAt> {
@@ -538,4 +517,25 @@ fn look_at_0(fp: &Value) -> Option<LookAt> {
         offset: [at("x"), at("y"), 0.0 - at("z")],
         ranges: ["lookAtHorizontalInner", "lookAtHorizontalOuter", "lookAtVerticalDown", "lookAtVerticalUp"].map(range),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn vrm0_names_become_vrm1_names() {
+        assert_eq!(bone_name_1("leftThumbProximal"), "leftThumbMetacarpal");
+        assert_eq!(bone_name_1("rightThumbIntermediate"), "rightThumbProximal");
+        assert_eq!(bone_name_1("leftThumbDistal"), "leftThumbDistal");
+        assert_eq!(bone_name_1("hips"), "hips");
+        assert_eq!(
+            (preset_1("joy"), preset_1("blink_l"), preset_1("unknown")),
+            (Some("happy"), Some("blinkLeft"), None)
+        );
+        assert_eq!(
+            (panel("blink"), panel("aa"), panel("happy")),
+            (MorphPanel::Eye, MorphPanel::Mouth, MorphPanel::Other)
+        );
+    }
 }
