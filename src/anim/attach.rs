@@ -47,10 +47,16 @@ pub enum AttachError {
     IndexMismatch { file: String, poses: usize, joints: usize },
     #[error("{0}: no joint name matches the model's")]
     NoMatch(String),
+    #[error("{0}: a VRMA motion attaches to a VRM avatar, through its humanoid; the model has none")]
+    NotHumanoid(String),
 }
 
 /// Adds `anim`'s clips to `model`, matched by joint name (or by index for unnamed files).
 pub fn attach(model: &mut Scene, anim: &Scene, source: &str) -> Result<AttachReport, AttachError> {
+    // A VRMA motion goes through the humanoid, not by joint name.
+    if anim.vrm_animation.is_some() {
+        return super::retarget::attach_vrma(model, anim, source);
+    }
     let (ms, fs) = (&model.skeleton, &anim.skeleton);
     // A file with cameras or light keys attaches them even where no joint matches (a camera or light motion).
     let has_cameras = !anim.cameras.is_empty() || !anim.lights.is_empty();

@@ -12,6 +12,7 @@ mod onion;
 mod pick;
 mod pose;
 mod reach;
+mod retarget;
 mod sample;
 mod skin;
 mod trail;

@@ -65,6 +65,8 @@ struct Info<'a> {
     vrm: Option<&'a crate::scene::VrmInfo>,
     #[serde(skip_serializing_if = "Option::is_none")]
     springs: Option<SpringsSummary>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    vrm_animation: Option<&'a crate::scene::VrmAnimation>,
     warnings: Vec<WarningInfo>,
     /// What `info` left out and why (the stored bounds of a large file are verified by `check`).
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -381,6 +383,7 @@ fn build<'a>(file: String, s: &'a Scene) -> Info<'a> {
         mmd: s.mmd.as_deref().map(|m| mmd_summary(s, m)),
         vrm: s.vrm.as_deref(),
         springs: springs_summary(s),
+        vrm_animation: s.vrm_animation.as_deref(),
         cameras: s
             .cameras
             .iter()
@@ -443,6 +446,18 @@ fn text(i: &Info) -> String {
     }
     if let Some(s) = &i.springs {
         springs_text(&mut o, s);
+    }
+    if let Some(a) = i.vrm_animation {
+        let names: Vec<&str> = a.expressions.iter().map(|(n, _)| n.as_str()).collect();
+        let expressions =
+            if names.is_empty() { "no expressions".to_string() } else { format!("expressions {}", names.join(", ")) };
+        let look = if a.look_at.is_some() { ", a look-at" } else { "" };
+        let _ = writeln!(
+            o,
+            "  vrma: spec {}, {} humanoid bones, {expressions}{look}; attaches to a VRM avatar through its humanoid",
+            a.spec_version,
+            a.humanoid.len()
+        );
     }
     for c in &i.cameras {
         let clip = c.clip.map_or(String::new(), |n| format!(" (clip \"{n}\")"));

@@ -56,7 +56,7 @@ impl FileFormat {
 }
 
 /// Every format, in the order their `sniff`s are tried.
-pub static FORMATS: [FileFormat; 9] = [
+pub static FORMATS: [FileFormat; 10] = [
     FileFormat {
         id: "gltf",
         extensions: &["glb", "gltf", "vrm"],
@@ -66,6 +66,16 @@ pub static FORMATS: [FileFormat; 9] = [
             super::gltf::looks_like_json,
             "not a glTF file: it neither starts with \"glTF\" (GLB) nor is a JSON object",
         ),
+        read: super::gltf::read_in,
+    },
+    // A VRMA motion is a GLB (which the glTF entry's sniff recognises first): its own entry makes it a motion,
+    // attached to the avatar shown and opened after the models given with it.
+    FileFormat {
+        id: "vrma",
+        extensions: &["vrma"],
+        role: Role::Motion,
+        sniff: |_| false,
+        unrecognised: Unrecognised::Refuse("not a VRMA motion: a VRMA is a GLB file, which starts with \"glTF\""),
         read: super::gltf::read_in,
     },
     FileFormat {
@@ -228,6 +238,7 @@ mod tests {
         assert_eq!(by_extension("scene.GLB").map(|f| f.id), Some("gltf"));
         assert!(by_extension("notes.txt").is_none() && by_extension("noext").is_none());
         assert!(is_motion_name("pose.vpd") && is_motion_name("m.MVD") && !is_motion_name("m.pmx"));
+        assert!(is_motion_name("dance.vrma") && !is_motion_name("avatar.vrm"));
         assert!(is_companion_name("tex/Body.PNG") && !is_companion_name("a.iqm"));
     }
 

@@ -55,7 +55,9 @@ pub use vmd::{
     VMD_NAME_BYTES, VmdCounts, VmdIkSwitch, VmdInfo, VmdLightKey, VmdName, VmdPropertyKey, VmdShadowKey, VmdTrackInfo,
     VpdInfo,
 };
-pub use vrm::{Expression, HumanBone, LookAt, Override, REQUIRED_HUMAN_BONES, RangeMap, VrmInfo};
+pub use vrm::{
+    Expression, HumanBone, LookAt, Override, REQUIRED_HUMAN_BONES, RangeMap, VRM_BONE_PARENTS, VrmAnimation, VrmInfo,
+};
 
 use crate::error::Warning;
 
@@ -244,6 +246,8 @@ pub struct Scene {
     pub vrm: Option<Box<VrmInfo>>,
     /// Spring bones and their colliders (VRM); `None` without any.
     pub springs: Option<Box<Springs>>,
+    /// A VRMA motion's humanoid and expression nodes; `None` for any other file.
+    pub vrm_animation: Option<Box<VrmAnimation>>,
     /// Images stored in the model file (glTF), which materials with [`TextureSearch::Embedded`] name.
     pub images: Vec<EmbeddedImage>,
 }
@@ -272,6 +276,7 @@ impl Scene {
             mmd: None,
             vrm: None,
             springs: None,
+            vrm_animation: None,
             images: Vec::new(),
         }
     }

@@ -25,6 +25,85 @@ pub const REQUIRED_HUMAN_BONES: [&str; 15] = [
     "rightHand",
 ];
 
+/// Each humanoid bone with the humanoid bone it hangs from (three-vrm's `VRMHumanBoneParentMap`): what a
+/// retargeted rotation is relative to where the file lacks a bone in between.
+pub const VRM_BONE_PARENTS: [(&str, Option<&str>); 55] = [
+    ("hips", None),
+    ("spine", Some("hips")),
+    ("chest", Some("spine")),
+    ("upperChest", Some("chest")),
+    ("neck", Some("upperChest")),
+    ("head", Some("neck")),
+    ("leftEye", Some("head")),
+    ("rightEye", Some("head")),
+    ("jaw", Some("head")),
+    ("leftUpperLeg", Some("hips")),
+    ("leftLowerLeg", Some("leftUpperLeg")),
+    ("leftFoot", Some("leftLowerLeg")),
+    ("leftToes", Some("leftFoot")),
+    ("rightUpperLeg", Some("hips")),
+    ("rightLowerLeg", Some("rightUpperLeg")),
+    ("rightFoot", Some("rightLowerLeg")),
+    ("rightToes", Some("rightFoot")),
+    ("leftShoulder", Some("upperChest")),
+    ("leftUpperArm", Some("leftShoulder")),
+    ("leftLowerArm", Some("leftUpperArm")),
+    ("leftHand", Some("leftLowerArm")),
+    ("rightShoulder", Some("upperChest")),
+    ("rightUpperArm", Some("rightShoulder")),
+    ("rightLowerArm", Some("rightUpperArm")),
+    ("rightHand", Some("rightLowerArm")),
+    ("leftThumbMetacarpal", Some("leftHand")),
+    ("leftThumbProximal", Some("leftThumbMetacarpal")),
+    ("leftThumbDistal", Some("leftThumbProximal")),
+    ("leftIndexProximal", Some("leftHand")),
+    ("leftIndexIntermediate", Some("leftIndexProximal")),
+    ("leftIndexDistal", Some("leftIndexIntermediate")),
+    ("leftMiddleProximal", Some("leftHand")),
+    ("leftMiddleIntermediate", Some("leftMiddleProximal")),
+    ("leftMiddleDistal", Some("leftMiddleIntermediate")),
+    ("leftRingProximal", Some("leftHand")),
+    ("leftRingIntermediate", Some("leftRingProximal")),
+    ("leftRingDistal", Some("leftRingIntermediate")),
+    ("leftLittleProximal", Some("leftHand")),
+    ("leftLittleIntermediate", Some("leftLittleProximal")),
+    ("leftLittleDistal", Some("leftLittleIntermediate")),
+    ("rightThumbMetacarpal", Some("rightHand")),
+    ("rightThumbProximal", Some("rightThumbMetacarpal")),
+    ("rightThumbDistal", Some("rightThumbProximal")),
+    ("rightIndexProximal", Some("rightHand")),
+    ("rightIndexIntermediate", Some("rightIndexProximal")),
+    ("rightIndexDistal", Some("rightIndexIntermediate")),
+    ("rightMiddleProximal", Some("rightHand")),
+    ("rightMiddleIntermediate", Some("rightMiddleProximal")),
+    ("rightMiddleDistal", Some("rightMiddleIntermediate")),
+    ("rightRingProximal", Some("rightHand")),
+    ("rightRingIntermediate", Some("rightRingProximal")),
+    ("rightRingDistal", Some("rightRingIntermediate")),
+    ("rightLittleProximal", Some("rightHand")),
+    ("rightLittleIntermediate", Some("rightLittleProximal")),
+    ("rightLittleDistal", Some("rightLittleIntermediate")),
+];
+
+/// A VRMA motion's facts (`VRMC_vrm_animation`): which joint is each humanoid bone, which joint carries each
+/// expression's weight (its translation x), and the look-at's joint.
+#[derive(Debug, Clone, PartialEq, Default, Serialize)]
+pub struct VrmAnimation {
+    pub spec_version: String,
+    /// (VRM 1.0 bone name, joint).
+    pub humanoid: Vec<(String, usize)>,
+    /// (expression name, joint).
+    pub expressions: Vec<(String, usize)>,
+    pub look_at: Option<usize>,
+}
+
+impl VrmAnimation {
+    /// The joint of humanoid bone `name`.
+    pub fn bone(&self, name: &str) -> Option<usize> {
+        self.humanoid.iter().find(|(n, _)| n == name).map(|&(_, j)| j)
+    }
+}
+
 /// A VRM file's avatar facts.
 #[derive(Debug, Clone, PartialEq, Default, Serialize)]
 pub struct VrmInfo {

@@ -2,6 +2,7 @@
 // (tests/vrm_reference.rs).
 //
 //   node run.mjs FILE.gltf|.glb|.vrm [--steps 120] [--dt 1/60]
+//   node run.mjs AVATAR.vrm --vrma MOTION.vrma [--steps 90] [--dt 1/30]
 //
 // Loads FILE with three.js's GLTFLoader and three-vrm's VRMNodeConstraintLoaderPlugin (VRMC_node_constraint 1.0)
 // and VRMSpringBoneLoaderPlugin (VRMC_springBone 1.0 with extended colliders, or VRM 0.x secondaryAnimation),
@@ -12,15 +13,22 @@
 //   {"step": k, "time": k·dt, "nodes": [[x, y, z] | null, ...], "rotations": [[x, y, z, w] | null, ...]}
 //
 // the world position and rotation of every glTF node by its index (null for one three.js made no object for).
+//
+// With --vrma, AVATAR is loaded with three-vrm's VRMLoaderPlugin and MOTION with VRMAnimationLoaderPlugin;
+// createVRMAnimationClip carries the motion onto the avatar's normalized humanoid, and each step sets the mixer to
+// k·dt (k = 0..steps−1) and runs `vrm.update(dt)` (the humanoid written to the raw bones, expressions applied).
+// Each line then also has "expressions": {name: weight} and "morphs": {"node index": [influences]}.
+//
 // Nothing is drawn and no texture is read. Diagnostics go to stderr.
 import fs from 'node:fs';
 import path from 'node:path';
 import * as THREE from 'three';
 import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
-import { VRMNodeConstraintLoaderPlugin, VRMSpringBoneLoaderPlugin } from '@pixiv/three-vrm';
+import { VRMLoaderPlugin, VRMNodeConstraintLoaderPlugin, VRMSpringBoneLoaderPlugin } from '@pixiv/three-vrm';
+import { VRMAnimationLoaderPlugin, createVRMAnimationClip } from '@pixiv/three-vrm-animation';
 
 const args = process.argv.slice(2);
-const file = args.find((a) => !a.startsWith('--') && !/^[0-9/.]+$/.test(a));
+const file = args.find((a, i) => !a.startsWith('--') && !/^[0-9/.]+$/.test(a) && args[i - 1] !== '--vrma');
 const option = (name, fallback) => {
   const i = args.indexOf(name);
   return i >= 0 ? args[i + 1] : fallback;
@@ -35,22 +43,63 @@ if (!file) {
 
 // A .gltf's buffers are read here and inlined as data URIs (the loader would fetch them).
 globalThis.ProgressEvent ??= class ProgressEvent {};
-let input = fs.readFileSync(file);
-if (file.endsWith('.gltf')) {
+const read = (name) => {
+  const input = fs.readFileSync(name);
+  if (!name.endsWith('.gltf')) {
+    return input.buffer.slice(input.byteOffset, input.byteOffset + input.byteLength);
+  }
   const json = JSON.parse(input.toString('utf8'));
   for (const b of json.buffers ?? []) {
     if (b.uri && !b.uri.startsWith('data:')) {
-      const bytes = fs.readFileSync(path.join(path.dirname(file), decodeURIComponent(b.uri)));
+      const bytes = fs.readFileSync(path.join(path.dirname(name), decodeURIComponent(b.uri)));
       b.uri = 'data:application/octet-stream;base64,' + bytes.toString('base64');
     }
   }
-  input = JSON.stringify(json);
-} else {
-  input = input.buffer.slice(input.byteOffset, input.byteOffset + input.byteLength);
+  return JSON.stringify(json);
+};
+const input = read(file);
+const noTextures = () => ({ name: 'rigscope_no_textures', loadTexture: () => Promise.resolve(new THREE.Texture()) });
+
+const vrmaFile = option('--vrma', null);
+if (vrmaFile) {
+  const avatarLoader = new GLTFLoader();
+  avatarLoader.register(noTextures);
+  avatarLoader.register((parser) => new VRMLoaderPlugin(parser));
+  const avatar = await avatarLoader.parseAsync(input, '');
+  const vrm = avatar.userData.vrm;
+  const motionLoader = new GLTFLoader();
+  motionLoader.register((parser) => new VRMAnimationLoaderPlugin(parser));
+  const motion = await motionLoader.parseAsync(read(vrmaFile), '');
+  const clip = createVRMAnimationClip(motion.userData.vrmAnimations[0], vrm);
+  const mixer = new THREE.AnimationMixer(vrm.scene);
+  mixer.clipAction(clip).play();
+  const nodes = await avatar.parser.getDependencies('node');
+  const position = new THREE.Vector3();
+  for (let k = 0; k < steps; k++) {
+    mixer.setTime(k * dt);
+    vrm.update(dt);
+    vrm.scene.updateMatrixWorld(true);
+    const at = nodes.map((n) => (n ? n.getWorldPosition(position).toArray() : null));
+    const expressions = Object.fromEntries(
+      (vrm.expressionManager?.expressions ?? []).map((e) => [e.expressionName, e.weight]),
+    );
+    const morphs = {};
+    nodes.forEach((n, i) => {
+      n?.traverse((o) => {
+        if (o.morphTargetInfluences && o.morphTargetInfluences.some((w) => w !== 0)) {
+          morphs[i] = Array.from(o.morphTargetInfluences);
+        }
+      });
+    });
+    process.stdout.write(JSON.stringify({ step: k, time: k * dt, nodes: at, expressions, morphs }) + '\n');
+  }
+  // Exit once everything written has reached the pipe (an exit drops what is still buffered).
+  await new Promise((done) => process.stdout.write('', done));
+  process.exit(0);
 }
 
 const loader = new GLTFLoader();
-loader.register((parser) => ({ name: 'rigscope_no_textures', loadTexture: () => Promise.resolve(new THREE.Texture()) }));
+loader.register(noTextures);
 loader.register((parser) => new VRMNodeConstraintLoaderPlugin(parser));
 loader.register((parser) => new VRMSpringBoneLoaderPlugin(parser));
 const gltf = await loader.parseAsync(input, '');

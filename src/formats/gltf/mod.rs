@@ -206,6 +206,7 @@ fn read_inner(data: &[u8], dir: Option<&Path>) -> Result<Scene, LoadError> {
     };
     let constraints = vrm_json.as_ref().map(|root| vrm::constraints(root, &rig.joint_of_node, w)).unwrap_or_default();
     let springs = vrm_json.as_ref().and_then(|root| spring::read(root, &rig.joint_of_node, w)).map(Box::new);
+    let vrm_animation = vrm_json.as_ref().and_then(|root| vrm::animation(root, &rig.joint_of_node)).map(Box::new);
     let vrm = vrm_json.and_then(|root| vrm::read(&root, doc, &targets, geometry.morphs.len(), w));
     let mut morphs = geometry.morphs;
     let up = vrm.as_ref().map_or(UpAxis::Y, |v| v.up);
@@ -227,6 +228,7 @@ fn read_inner(data: &[u8], dir: Option<&Path>) -> Result<Scene, LoadError> {
         cameras,
         vrm,
         springs,
+        vrm_animation,
         constraints,
         ..Scene::empty(meta)
     })

@@ -14,7 +14,7 @@ use serde_json::Value;
 use crate::error::Warning;
 use crate::scene::{
     Aim, Append, Constraints, Expression, HumanBone, LookAt, Material, Morph, MorphKind, MorphPanel, MorphWeight,
-    Override, RangeMap, Roll, TextureTransformOffset, UpAxis, VrmInfo,
+    Override, RangeMap, Roll, TextureTransformOffset, UpAxis, VrmAnimation, VrmInfo,
 };
 
 /// What a VRM extension adds to the scene: its facts, the expression morphs (appended to the scene's morphs,
@@ -25,11 +25,11 @@ pub struct Vrm {
     pub up: UpAxis,
 }
 
-/// The JSON of a glTF that declares `VRMC_vrm`, `VRM`, `VRMC_node_constraint` or `VRMC_springBone` (`None` for
-/// any other glTF, which is parsed once only).
+/// The JSON of a glTF that declares `VRMC_vrm`, `VRM`, `VRMC_node_constraint`, `VRMC_springBone` or
+/// `VRMC_vrm_animation` (`None` for any other glTF, which is parsed once only).
 pub fn json(json: &[u8], doc: &gltf::Document) -> Option<Value> {
     let used = |name: &str| doc.extensions_used().any(|e| e == name);
-    if !["VRMC_vrm", "VRM", "VRMC_node_constraint", "VRMC_springBone"].into_iter().any(used) {
+    if !["VRMC_vrm", "VRM", "VRMC_node_constraint", "VRMC_springBone", "VRMC_vrm_animation"].into_iter().any(used) {
         return None;
     }
     serde_json::from_slice(json).ok()
@@ -43,7 +43,43 @@ pub fn joint_nodes(root: &Value) -> Vec<usize> {
     let v0 = root.pointer("/extensions/VRM/humanoid/humanBones").and_then(Value::as_array);
     let humanoid = v1.into_iter().flat_map(|m| m.values()).chain(v0.into_iter().flatten()).filter_map(index);
     let constrained = node_constraints(root).into_iter().flat_map(|c| [c.node, c.source]);
-    humanoid.chain(constrained).collect()
+    // A VRMA motion's humanoid, expression and look-at nodes.
+    let a = root.pointer("/extensions/VRMC_vrm_animation");
+    let bones = a
+        .and_then(|a| a.pointer("/humanoid/humanBones"))
+        .and_then(Value::as_object)
+        .into_iter()
+        .flat_map(|m| m.values());
+    let expressions = ["preset", "custom"]
+        .into_iter()
+        .filter_map(move |g| a.and_then(|a| a.pointer(&format!("/expressions/{g}"))).and_then(Value::as_object))
+        .flat_map(|m| m.values());
+    let look = a.and_then(|a| a.get("lookAt")).into_iter();
+    let animated = bones.chain(expressions).chain(look).filter_map(index);
+    humanoid.chain(constrained).chain(animated).collect()
+}
+
+/// A VRMA motion's humanoid bones, expressions and look-at by the scene's joints (`joint_of_node`); `None` for
+/// a glTF without `VRMC_vrm_animation`. VRM 0.x thumb names are taken as VRM 1.0's.
+pub fn animation(root: &Value, joint_of_node: &[Option<usize>]) -> Option<VrmAnimation> {
+    let a = root.pointer("/extensions/VRMC_vrm_animation").filter(|a| a.is_object())?;
+    let joint = |v: &Value| {
+        v.get("node").and_then(Value::as_u64).and_then(|n| joint_of_node.get(n as usize).copied().flatten())
+    };
+    let mut out = VrmAnimation {
+        spec_version: a.get("specVersion").and_then(Value::as_str).unwrap_or("1.0").to_string(),
+        ..VrmAnimation::default()
+    };
+    for (name, b) in a.pointer("/humanoid/humanBones").and_then(Value::as_object).into_iter().flatten() {
+        out.humanoid.extend(joint(b).map(|j| (name.clone(), j)));
+    }
+    for group in ["preset", "custom"] {
+        for (name, e) in a.pointer(&format!("/expressions/{group}")).and_then(Value::as_object).into_iter().flatten() {
+            out.expressions.extend(joint(e).map(|j| (name.clone(), j)));
+        }
+    }
+    out.look_at = a.get("lookAt").and_then(joint);
+    Some(out)
 }
 
 /// One `VRMC_node_constraint` as the file gives it: the node it drives, its kind (`roll`, `aim`, `rotation`),
