@@ -561,10 +561,17 @@ fn check_names_missing_humanoid_bones_and_licence_fields() {
         vrm["humanoid"]["humanBones"].as_object_mut().unwrap().remove("leftHand");
         vrm["humanoid"]["humanBones"]["head"]["node"] = json!(9999);
         vrm["meta"].as_object_mut().unwrap().remove("licenseUrl");
+        // A colour bind to a material the file doesn't have.
+        vrm["expressions"]["preset"]["happy"]["materialColorBinds"] =
+            json!([{"material": 999, "type": "color", "targetValue": [1, 0, 0, 1]}]);
     });
     let scene = rigscope::load_bytes("broken.vrm", &broken).unwrap();
     let rules: Vec<&str> = scene.meta.warnings.iter().map(|w| w.rule).collect();
     assert!(rules.contains(&"vrm.humanoid.node"), "{rules:?}");
+    let bind = scene.meta.warnings.iter().find(|w| w.rule == "vrm.expression.bind").expect("the colour bind is named");
+    assert!(bind.message.contains("expression happy: a material colour bind names no material"), "{}", bind.message);
+    let happy = scene.vrm.as_ref().unwrap().expressions.iter().find(|e| e.name == "happy").unwrap();
+    assert_eq!(happy.material_binds, 0, "the bind is left out");
     let findings = rigscope::check::check_bytes("broken.vrm", &broken);
     let missing = findings.iter().find(|f| f.rule == "vrm.humanoid.missing").expect("the missing bones are named");
     assert!(missing.message.contains("head") && missing.message.contains("leftHand"), "{}", missing.message);

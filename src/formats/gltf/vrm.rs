@@ -274,10 +274,6 @@ struct Binds {
     material_binds: usize,
 }
 
-fn count(v: &Value, key: &str) -> usize {
-    v.get(key).and_then(Value::as_array).map_or(0, Vec::len)
-}
-
 struct Reader<'a> {
     doc: &'a gltf::Document,
     targets: &'a Targets<'a>,
@@ -337,6 +333,15 @@ impl Reader<'_> {
 
     /// A texture transform bind on glTF material `material` that sets its colour texture's offset and scale to
     /// these at full weight, as what it changes from the material's own transform.
+    /// Whether a material colour bind of `what` names a material of the file (warned and left out when not).
+    fn colour_bind(&mut self, what: &str, material: Option<usize>) -> bool {
+        let found = material.and_then(|m| self.targets.material_of.get(m)).is_some();
+        if !found {
+            self.warn("vrm.expression.bind", format!("{what}: a material colour bind names no material; left out"));
+        }
+        found
+    }
+
     fn texture_bind(
         &mut self,
         what: &str,
@@ -415,7 +420,10 @@ impl Reader<'_> {
                     uv.extend(self.texture_bind(&what, material, pair("offset", [0.0; 2]), pair("scale", [1.0; 2])));
                 }
                 let is_binary = e.get("isBinary").and_then(Value::as_bool).unwrap_or(false);
-                let binds = Binds { morphs: binds, uv, material_binds: count(e, "materialColorBinds") };
+                let colours = e.get("materialColorBinds").and_then(Value::as_array).into_iter().flatten();
+                let material = |b: &Value| b.get("material").and_then(Value::as_u64).map(|m| m as usize);
+                let colours = colours.filter(|b| self.colour_bind(&format!("expression {name}"), material(b))).count();
+                let binds = Binds { morphs: binds, uv, material_binds: colours };
                 let expression = self.expression(name.clone(), preset, binds, e, is_binary);
                 info.expressions.push(expression);
             }
@@ -488,8 +496,11 @@ impl Reader<'_> {
             // them into glTF's, offset V = 1 − scale V − offset V. The other material values are colours.
             let (mut uv, mut colours) = (Vec::new(), 0);
             for m in g.get("materialValues").and_then(Value::as_array).into_iter().flatten() {
+                let name = m.get("materialName").and_then(Value::as_str).unwrap_or("");
+                let material = self.doc.materials().position(|mat| mat.name() == Some(name));
+                let what = format!("blend shape group {own}");
                 if m.get("propertyName").and_then(Value::as_str) != Some("_MainTex_ST") {
-                    colours += 1;
+                    colours += usize::from(self.colour_bind(&what, material));
                     continue;
                 }
                 let st: Vec<f32> = m
@@ -498,9 +509,6 @@ impl Reader<'_> {
                     .map(|v| v.iter().filter_map(Value::as_f64).map(|x| x as f32).collect())
                     .unwrap_or_default();
                 let &[sx, sy, ox, oy, ..] = st.as_slice() else { continue };
-                let name = m.get("materialName").and_then(Value::as_str).unwrap_or("");
-                let material = self.doc.materials().position(|mat| mat.name() == Some(name));
-                let what = format!("blend shape group {own}");
                 uv.extend(self.texture_bind(&what, material, [ox, 1.0 - sy - oy], [sx, sy]));
             }
             let is_binary = g.get("isBinary").and_then(Value::as_bool).unwrap_or(false);
