@@ -470,27 +470,6 @@ fn surface_maps_bend_the_normal_occlude_emit_and_make_metal() {
     assert!(luma(dielectric).abs_diff(luma(flat)) <= 3, "blue 0 is metalness 0: {dielectric:?} {flat:?}");
 }
 
-/// A GLB's JSON chunk, changed by `edit` and packed again (for VRM files whose extension a test breaks).
-fn edited_glb(bytes: &[u8], edit: impl FnOnce(&mut serde_json::Value)) -> Vec<u8> {
-    let len = u32::from_le_bytes(bytes[12..16].try_into().unwrap()) as usize;
-    let mut json: serde_json::Value = serde_json::from_slice(&bytes[20..20 + len]).unwrap();
-    edit(&mut json);
-    let mut text = serde_json::to_vec(&json).unwrap();
-    while !text.len().is_multiple_of(4) {
-        text.push(b' ');
-    }
-    let rest = &bytes[20 + len..];
-    let total = 12 + 8 + text.len() + rest.len();
-    let mut out = Vec::with_capacity(total);
-    out.extend_from_slice(&bytes[..8]);
-    out.extend_from_slice(&(total as u32).to_le_bytes());
-    out.extend_from_slice(&(text.len() as u32).to_le_bytes());
-    out.extend_from_slice(b"JSON");
-    out.extend_from_slice(&text);
-    out.extend_from_slice(rest);
-    out
-}
-
 /// The corpus avatars read as VRM: every humanoid bone a joint (even where it moves no vertex), VRM 0.x's
 /// names and presets in VRM 1.0's, the licence fields, and both versions standing with their left hand on the
 /// viewer's right once brought into the view (VRM 0.x faces −Z and is turned about Y).
@@ -556,7 +535,7 @@ fn vrm_avatars_read_their_humanoid_meta_and_expressions_and_face_the_camera() {
 fn check_names_missing_humanoid_bones_and_licence_fields() {
     let path = common::corpus("vrm/VRMC_vrm_expressions_isBinary_Overrides.vrm");
     let bytes = common::read(&path);
-    let broken = edited_glb(&bytes, |j| {
+    let broken = common::edited_glb(&bytes, |j| {
         let vrm = &mut j["extensions"]["VRMC_vrm"];
         vrm["humanoid"]["humanBones"].as_object_mut().unwrap().remove("leftHand");
         vrm["humanoid"]["humanBones"]["head"]["node"] = json!(9999);

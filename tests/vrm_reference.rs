@@ -435,31 +435,73 @@ fn vrma_reference(avatar: &Path, motion: &Path, steps: usize) -> (Steps, Vec<ser
         .output()
         .expect("node is needed to run the three-vrm reference (apt-get install nodejs)");
     assert!(out.status.success(), "reference: {}", String::from_utf8_lossy(&out.stderr));
-    let mut positions = Vec::new();
-    let mut expressions = Vec::new();
+    let (mut positions, mut rotations, mut expressions) = (Vec::new(), Vec::new(), Vec::new());
     for line in String::from_utf8_lossy(&out.stdout).lines() {
         let v: serde_json::Value = serde_json::from_str(line).expect("reference JSON");
         let point =
             |p: &serde_json::Value| Some(Vec3::from_slice(&serde_json::from_value::<[f32; 3]>(p.clone()).ok()?));
+        let quat =
+            |q: &serde_json::Value| Some(glam::Quat::from_slice(&serde_json::from_value::<[f32; 4]>(q.clone()).ok()?));
         positions.push(v["nodes"].as_array().unwrap().iter().map(point).collect());
+        rotations.push(v["rotations"].as_array().unwrap().iter().map(quat).collect());
         expressions.push(v["expressions"].clone());
     }
     assert_eq!(positions.len(), steps, "one reference line per step");
-    (Steps { positions, rotations: Vec::new() }, expressions)
+    (Steps { positions, rotations }, expressions)
+}
+
+/// The avatars `test.vrma` plays on: a VRM 1.0 one, a VRM 0.x one (which faces −Z), each in the corpus, and two
+/// made from the corpus's for the look-at (written into `dir`): the 1.0 avatar with eyes given a bone look-at
+/// (its ranges clamping), and the 0.x one's look-at made an expression look-at.
+fn vrma_avatars(dir: &Path) -> Vec<(String, std::path::PathBuf)> {
+    let range = |input: f64, output: f64| json!({"inputMaxValue": input, "outputScale": output});
+    let eyes =
+        common::edited_glb(&common::read(&common::corpus("vrm/VRMC_materials_mtoon_UV_Animation_Test.vrm")), |j| {
+            j["extensions"]["VRMC_vrm"]["lookAt"] = json!({
+                "type": "bone",
+                "offsetFromHeadBone": [0.0, 0.06, 0.0],
+                "rangeMapHorizontalInner": range(90.0, 8.0),
+                "rangeMapHorizontalOuter": range(20.0, 12.0),
+                "rangeMapVerticalDown": range(90.0, 10.0),
+                "rangeMapVerticalUp": range(10.0, 15.0),
+            });
+            // three-vrm makes no look-at for an avatar without expressions.
+            j["extensions"]["VRMC_vrm"]["expressions"] = json!({"preset": {"blink": {}}});
+        });
+    let looks = common::edited_glb(&common::read(&common::corpus("vrm/EmissionMigration_v0.107.0.vrm")), |j| {
+        let fp = &mut j["extensions"]["VRM"]["firstPerson"];
+        fp["lookAtTypeName"] = json!("BlendShape");
+        for (key, x) in [("lookAtHorizontalOuter", 30.0), ("lookAtVerticalDown", 90.0), ("lookAtVerticalUp", 20.0)] {
+            fp[key]["xRange"] = json!(x);
+            fp[key]["yRange"] = json!(1.0);
+        }
+    });
+    let mut out: Vec<(String, std::path::PathBuf)> =
+        ["vrm/VRMC_vrm_expressions_isBinary_Overrides.vrm", "vrm/EmissionMigration_v0.107.0.vrm"]
+            .iter()
+            .map(|f| (f.to_string(), common::corpus(f)))
+            .collect();
+    for (name, bytes) in [("eyes.vrm", eyes), ("looks.vrm", looks)] {
+        let path = dir.join(name);
+        std::fs::write(&path, bytes).unwrap();
+        out.push((name.to_string(), path));
+    }
+    out
 }
 
 /// `test.vrma` (three-vrm's sample: every humanoid bone, one turning, the hips, `happy` keyed through 0 to 1, a
-/// look-at) on a VRM 1.0 avatar and on a VRM 0.x one (which faces −Z): each humanoid bone within 1e-4 of the
-/// avatar's height of three-vrm's place at every frame of the 3 s at 30 fps, and the happy expression's weight
-/// equal. The eyes of a bone look-at are left out (rigscope doesn't carry the look-at over yet).
+/// look-at) on [`vrma_avatars`]: each humanoid bone within 1e-4 of the avatar's height of three-vrm's place at
+/// every frame of the 3 s at 30 fps, and the happy expression's weight equal. Where the look-at is a bone one,
+/// the eyes' world rotations within 1e-5 rad of three-vrm's (and turning); where it is an expression one, the
+/// lookUp, lookDown, lookLeft and lookRight weights equal (and moving).
 #[test]
 fn test_vrma_plays_on_vrm_avatars_as_three_vrm_plays_it() {
     let motion_path = common::corpus("vrm/test.vrma");
     let motion = rigscope::load_path(&motion_path).unwrap();
     assert!(motion.vrm_animation.as_ref().is_some_and(|a| a.humanoid.len() > 50), "read as a VRMA");
     const FRAMES: usize = 91;
-    for file in ["vrm/VRMC_vrm_expressions_isBinary_Overrides.vrm", "vrm/EmissionMigration_v0.107.0.vrm"] {
-        let path = common::corpus(file);
+    let dir = common::Scratch::new("vrma-avatars");
+    for (file, path) in vrma_avatars(&dir) {
         let mut scene = rigscope::load_path(&path).unwrap();
         let report = rigscope::anim::attach(&mut scene, &motion, "test.vrma").unwrap();
         assert!(!report.matched.is_empty(), "{file}: {report:?}");
@@ -471,24 +513,53 @@ fn test_vrma_plays_on_vrm_avatars_as_three_vrm_plays_it() {
         let (theirs, expressions) = vrma_reference(&path, &motion_path, FRAMES);
         let clip = scene.clips.last().unwrap();
         let fps = clip.fps(30.0);
-        let eyes_look = vrm.look_at.as_ref().is_some_and(|l| l.kind == "bone");
-        let happy = scene.morphs.iter().position(|m| m.name == "happy").unwrap();
-        let (mut worst, mut worst_weight, mut moved) = (0.0f32, 0.0f32, 0.0f32);
-        for (k, (places, weights)) in theirs.positions.iter().zip(&expressions).enumerate() {
+        let happy = scene.morphs.iter().position(|m| m.name == "happy");
+        let looks: Vec<(usize, &str)> = ["lookUp", "lookDown", "lookLeft", "lookRight"]
+            .into_iter()
+            .filter_map(|n| Some((scene.morphs.iter().position(|m| m.name == n)?, n)))
+            .collect();
+        let kind = vrm.look_at.as_ref().map_or("", |l| l.kind.as_str()).to_string();
+        let (mut worst, mut worst_weight, mut moved, mut eyes) = (0.0f32, 0.0f32, 0.0f32, 0.0f32);
+        let (mut eyes_turn, mut looked) = (0.0f32, 0.0f32);
+        for (k, ((places, turns), weights)) in
+            theirs.positions.iter().zip(&theirs.rotations).zip(&expressions).enumerate()
+        {
             let input = PoseInput::at(Some(clip), k as f32 * fps / 30.0, 30.0);
             let pose = frame_pose(&scene, None, &input, Seek::Held);
-            for b in vrm.humanoid.iter().filter(|b| !(eyes_look && b.name.ends_with("Eye"))) {
-                let (Some(j), Some(p)) = (b.joint, places[b.node]) else { continue };
+            for b in &vrm.humanoid {
+                let (Some(j), Some(p), Some(q)) = (b.joint, places[b.node], turns[b.node]) else { continue };
+                if b.name.ends_with("Eye") && kind == "bone" {
+                    let (_, r, _) = pose.world[j].to_scale_rotation_translation();
+                    let d = r.normalize().inverse() * q.normalize();
+                    eyes = eyes.max(2.0 * d.xyz().length().atan2(d.w.abs()));
+                    let first = theirs.rotations[0][b.node].unwrap().normalize().inverse() * q.normalize();
+                    eyes_turn = eyes_turn.max(2.0 * first.xyz().length().atan2(first.w.abs()));
+                }
                 worst = worst.max(pose.world[j].w_axis.truncate().distance(p) / height);
                 moved = moved.max(theirs.positions[0][b.node].map_or(0.0, |first| first.distance(p)) / height);
             }
-            let ours = rigscope::anim::clip_morph_weights(&scene.morphs, Some(clip), input.frame, 30.0)[happy];
-            let theirs = weights["happy"].as_f64().unwrap_or(0.0) as f32;
-            worst_weight = worst_weight.max((ours - theirs).abs());
+            let ours = rigscope::anim::clip_morph_weights(&scene.morphs, Some(clip), input.frame, 30.0);
+            let weight = |name: &str| weights[name].as_f64().unwrap_or(0.0) as f32;
+            for (m, name) in happy.iter().map(|&m| (m, "happy")).chain(looks.iter().copied()) {
+                worst_weight = worst_weight.max((ours[m] - weight(name)).abs());
+                if name != "happy" {
+                    looked = looked.max(weight(name));
+                }
+            }
         }
-        eprintln!("{file}: worst {worst:.2e} of the height, happy within {worst_weight:.1e}");
+        eprintln!(
+            "{file}: worst {worst:.2e} of the height, eyes {eyes:.1e} rad (turning {eyes_turn:.2}), look \
+             expressions up to {looked:.2}, expressions within {worst_weight:.1e}"
+        );
+        assert!(eyes < 1e-5, "{file}: the eyes turn {eyes} rad from three-vrm's");
+        if kind == "bone" && vrm.humanoid.iter().any(|b| b.name == "leftEye") {
+            assert!(eyes_turn > 0.05, "{file}: the eyes turn only {eyes_turn} rad");
+        }
+        if kind == "expression" && !looks.is_empty() {
+            assert!(looks.len() == 4 && looked > 0.1, "{file}: look expressions {looks:?} reach {looked}");
+        }
         assert!(moved > 0.05, "{file}: the motion moves a bone by {moved} of the height");
         assert!(worst < 1e-4, "{file}: {worst} of the height");
-        assert!(worst_weight < 1e-6, "{file}: happy off by {worst_weight}");
+        assert!(worst_weight < 1e-6, "{file}: an expression off by {worst_weight}");
     }
 }

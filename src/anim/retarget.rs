@@ -13,12 +13,17 @@
 //! - An expression node's translation x is that expression's weight, 0 to 1.
 //!
 //! Each key is transformed alone: multiplying by a fixed rotation on either side commutes with slerp, so the clip
-//! plays between keys as three-vrm plays it. The look-at node is not carried over yet.
+//! plays between keys as three-vrm plays it.
+//!
+//! The look-at node's rotation is read as three-vrm's `VRMLookAtQuaternionProxy` reads it (yaw and pitch of its
+//! YXZ Euler angles) and applied as the avatar's look-at applies it, at every frame of the clip (its range maps
+//! clamp, so keys can't be carried alone): the eye bones turned by the mapped angles (a VRM 0.x avatar's face
+//! front is −Z), or the lookUp, lookDown, lookLeft and lookRight expressions weighted.
 
 use glam::{Mat4, Quat, Vec3};
 
 use super::attach::{AttachError, AttachReport};
-use crate::scene::{Clip, ClipData, Key, MorphTrack, Scene, Track, TrackMode, VRM_BONE_PARENTS};
+use crate::scene::{Clip, ClipData, Key, MorphTrack, RangeMap, Scene, Track, TrackMode, VRM_BONE_PARENTS, VrmInfo};
 
 /// One humanoid bone carried from the motion's joint `src` to the avatar's joint `dst`.
 struct Bone {
@@ -132,6 +137,9 @@ pub fn attach_vrma(model: &mut Scene, motion: &Scene, source: &str) -> Result<At
                 morphs.push(MorphTrack { name: name.clone(), keys, ease: Vec::new() });
             }
         }
+        if let Some(t) = vrma.look_at.and_then(|n| tracks.iter().find(|t| t.joint == n && !t.rotation.is_empty())) {
+            look_at(model, avatar, t, clip, (&mut out, &mut morphs));
+        }
         report.clips.push(clip.name.clone());
         let mut c = Clip::new(
             clip.name.clone(),
@@ -156,4 +164,77 @@ fn rest_world(scene: &Scene) -> Vec<Mat4> {
 /// The humanoid parent of bone `name` (three-vrm's `VRMHumanBoneParentMap`).
 fn parent_bone(name: &str) -> Option<&'static str> {
     VRM_BONE_PARENTS.iter().find(|(b, _)| *b == name).and_then(|(_, p)| *p)
+}
+
+/// The look-at of `track` (the VRMA's look-at node) over `clip`'s frames, applied as `avatar`'s look-at applies it:
+/// eye rotation tracks added to `tracks` (bone look-at) or look expression weights to `morphs` (expression
+/// look-at).
+fn look_at(
+    model: &Scene,
+    avatar: &VrmInfo,
+    track: &Track,
+    clip: &Clip,
+    (tracks, morphs): (&mut Vec<Track>, &mut Vec<MorphTrack>),
+) {
+    let Some(look) = avatar.look_at.as_ref() else { return };
+    let [inner, outer, down, up] = look.ranges;
+    let map = |r: RangeMap, v: f32| r.output_scale * (v / r.input_max.max(0.01)).clamp(0.0, 1.0);
+    let fps = clip.fps(crate::scene::DEFAULT_FPS);
+    let frames: Vec<(f32, f32, f32)> = (0..clip.frame_count.max(1))
+        .map(|f| {
+            let time = f as f32 / fps;
+            let q = crate::anim::sample_track(track, time, crate::scene::Transform::IDENTITY).rotation;
+            let (yaw, pitch, _) = q.to_euler(glam::EulerRot::YXZ);
+            (time, yaw.to_degrees(), pitch.to_degrees())
+        })
+        .collect();
+    if look.kind == "expression" {
+        // three-vrm's applier: a negative pitch looks up, a negative yaw right, both ways through the outer map.
+        let mut weights: [Vec<Key<f32>>; 4] = Default::default();
+        for &(time, yaw, pitch) in &frames {
+            let values = [
+                if pitch < 0.0 { map(up, -pitch) } else { 0.0 },
+                if pitch < 0.0 { 0.0 } else { map(down, pitch) },
+                if yaw < 0.0 { 0.0 } else { map(outer, yaw) },
+                if yaw < 0.0 { map(outer, -yaw) } else { 0.0 },
+            ];
+            for (w, value) in weights.iter_mut().zip(values) {
+                w.push(Key { time, value });
+            }
+        }
+        for (name, keys) in ["lookUp", "lookDown", "lookLeft", "lookRight"].into_iter().zip(weights) {
+            morphs.push(MorphTrack { name: name.to_string(), keys, ease: Vec::new() });
+        }
+        return;
+    }
+    // Seen from the avatar's face front: a VRM 0.x avatar faces −Z.
+    let front = if avatar.major == 0 { Quat::from_rotation_y(std::f32::consts::PI) } else { Quat::IDENTITY };
+    let rest = rest_world(model);
+    for (eye, (yaw_in, yaw_out)) in [("leftEye", (inner, outer)), ("rightEye", (outer, inner))] {
+        let Some(j) = avatar.bone(eye).filter(|&j| j < model.skeleton.len()) else { continue };
+        let parent = model.skeleton.joints[j]
+            .parent
+            .map_or(Quat::IDENTITY, |p| rest[p].to_scale_rotation_translation().1.normalize());
+        let own = model.skeleton.joints[j].bind.rotation;
+        let rotation = frames
+            .iter()
+            .map(|&(time, yaw, pitch)| {
+                let pitch = if pitch < 0.0 { -map(down, -pitch) } else { map(up, pitch) };
+                let yaw = if yaw < 0.0 { -map(yaw_in, -yaw) } else { map(yaw_out, yaw) };
+                let turn = Quat::from_euler(glam::EulerRot::YXZ, yaw.to_radians(), pitch.to_radians(), 0.0);
+                let normalized = front * turn * front.inverse();
+                Key { time, value: (parent.inverse() * normalized * parent * own).normalize() }
+            })
+            .collect();
+        tracks.retain(|t| t.joint != j);
+        tracks.push(Track {
+            joint: j,
+            translation: Vec::new(),
+            rotation,
+            scale: Vec::new(),
+            interpolation: crate::scene::Interpolation::Linear,
+            mode: TrackMode::Replace,
+            ease: None,
+        });
+    }
 }

@@ -17,7 +17,8 @@
 // With --vrma, AVATAR is loaded with three-vrm's VRMLoaderPlugin and MOTION with VRMAnimationLoaderPlugin;
 // createVRMAnimationClip carries the motion onto the avatar's normalized humanoid, and each step sets the mixer to
 // k·dt (k = 0..steps−1) and runs `vrm.update(dt)` (the humanoid written to the raw bones, expressions applied).
-// Each line then also has "expressions": {name: weight} and "morphs": {"node index": [influences]}.
+// Each line then also has "expressions": {name: weight} and "morphs": {"node index": [influences]}; the look-at
+// track turns the eyes or weights the look expressions through the avatar's look-at.
 //
 // Nothing is drawn and no texture is read. Diagnostics go to stderr.
 import fs from 'node:fs';
@@ -75,11 +76,13 @@ if (vrmaFile) {
   mixer.clipAction(clip).play();
   const nodes = await avatar.parser.getDependencies('node');
   const position = new THREE.Vector3();
+  const rotation = new THREE.Quaternion();
   for (let k = 0; k < steps; k++) {
     mixer.setTime(k * dt);
     vrm.update(dt);
     vrm.scene.updateMatrixWorld(true);
     const at = nodes.map((n) => (n ? n.getWorldPosition(position).toArray() : null));
+    const turned = nodes.map((n) => (n ? n.getWorldQuaternion(rotation).toArray() : null));
     const expressions = Object.fromEntries(
       (vrm.expressionManager?.expressions ?? []).map((e) => [e.expressionName, e.weight]),
     );
@@ -91,7 +94,8 @@ if (vrmaFile) {
         }
       });
     });
-    process.stdout.write(JSON.stringify({ step: k, time: k * dt, nodes: at, expressions, morphs }) + '\n');
+    const line = { step: k, time: k * dt, nodes: at, rotations: turned, expressions, morphs };
+    process.stdout.write(JSON.stringify(line) + '\n');
   }
   // Exit once everything written has reached the pipe (an exit drops what is still buffered).
   await new Promise((done) => process.stdout.write('', done));

@@ -548,17 +548,19 @@ fn look_at_0(fp: &Value) -> Option<LookAt> {
         "BlendShape" => "expression",
         _ => "bone",
     };
+    // What the file leaves out: three-vrm's 90° in, and 10° (bones) or 1 (expressions) out.
+    let scale = if kind == "expression" { 1.0 } else { 10.0 };
     let range = |key: &str| {
         let r = fp.get(key);
-        let number = |k: &str| r.and_then(|r| r.get(k)).and_then(Value::as_f64).map_or(0.0, |x| x as f32);
-        RangeMap { input_max: number("xRange"), output_scale: number("yRange") }
+        let number = |k: &str, d: f32| r.and_then(|r| r.get(k)).and_then(Value::as_f64).map_or(d, |x| x as f32);
+        RangeMap { input_max: number("xRange", 90.0), output_scale: number("yRange", scale) }
     };
     let offset = fp.get("firstPersonBoneOffset");
-    let at = |k: &str| offset.and_then(|o| o.get(k)).and_then(Value::as_f64).map_or(0.0, |x| x as f32);
+    let at = |k: &str, d: f32| offset.and_then(|o| o.get(k)).and_then(Value::as_f64).map_or(d, |x| x as f32);
     Some(LookAt {
         kind: kind.to_string(),
-        // VRM 0.x's z is opposite (three-vrm negates it as it does for collider offsets).
-        offset: [at("x"), at("y"), 0.0 - at("z")],
+        // VRM 0.x's z is opposite (three-vrm negates it as it does for collider offsets); 6 cm up by default.
+        offset: [at("x", 0.0), at("y", 0.06), 0.0 - at("z", 0.0)],
         ranges: ["lookAtHorizontalInner", "lookAtHorizontalOuter", "lookAtVerticalDown", "lookAtVerticalUp"].map(range),
     })
 }
