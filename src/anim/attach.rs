@@ -57,6 +57,19 @@ pub fn attach(model: &mut Scene, anim: &Scene, source: &str) -> Result<AttachRep
     if anim.vrm_animation.is_some() {
         return super::retarget::attach_vrma(model, anim, source);
     }
+    // A MikuMikuDance motion on a humanoid that isn't an MMD model plays on a proxy MMD skeleton with IK.
+    if super::humanoid::plays_through_humanoid(model, anim) {
+        return super::humanoid::attach_mmd_motion(model, anim, source);
+    }
+    // A humanoid clip onto a humanoid whose bones are named otherwise goes through the two humanoids.
+    if super::humanoid::retargets(model, anim) {
+        return super::humanoid::retarget(model, anim, source);
+    }
+    attach_by_name(model, anim, source)
+}
+
+/// [`attach`] by joint name (or index), whatever the two files are.
+pub(crate) fn attach_by_name(model: &mut Scene, anim: &Scene, source: &str) -> Result<AttachReport, AttachError> {
     let (ms, fs) = (&model.skeleton, &anim.skeleton);
     // A file with cameras or light keys attaches them even where no joint matches (a camera or light motion).
     let has_cameras = !anim.cameras.is_empty() || !anim.lights.is_empty();

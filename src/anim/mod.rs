@@ -1,12 +1,13 @@
 //! Animation: sampling a clip into local transforms, evaluating a pose into world matrices and the skinning
 //! palette, skinning on the CPU (for `pose`, bounds and checks; the renderer skins on the GPU), attaching
-//! animation-only files to a model, and sampling the onion skin's ghost poses.
+//! animation-only files to a model (by joint name, or through a humanoid), and sampling the onion skin's ghost poses.
 
 mod attach;
 mod axes;
 mod bounds;
 mod constraint;
 mod frame;
+pub mod humanoid;
 mod morph;
 mod onion;
 mod pick;

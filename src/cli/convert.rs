@@ -14,7 +14,7 @@ use crate::convert::{
 #[derive(Args, Debug)]
 pub struct ConvertArgs {
     /// The inputs, then the output. The first input is the model; later ones are animation files attached by
-    /// joint name. The output's extension (.iqm, .iqe, .glb or .gltf) picks the format. Models are turned into
+    /// joint name, or through the humanoid (a VRMA, or an MMD motion on a VRM). The output's extension (.iqm, .iqe, .glb or .gltf) picks the format. Models are turned into
     /// the output's axes (Z up for IQM and IQE, Y up for glTF), and motion driven by IK or append transforms
     /// (MMD) is baked frame by frame.
     #[arg(value_name = "FILE", num_args = 2.., required = true)]

@@ -92,8 +92,8 @@ pub enum Command {
     Pose(pose::PoseArgs),
     /// Render the model at one instant (or a contact sheet of an animation) to a PNG, without a window.
     Render(render::RenderArgs),
-    /// Convert any file rigscope reads to IQM or IQE, by the output's extension (a model, then animation files
-    /// to attach by joint name, then the output).
+    /// Convert any file rigscope reads to IQM, IQE or glTF, by the output's extension (a model, then animation
+    /// files to attach, then the output).
     Convert(convert::ConvertArgs),
     /// Name every problem in files: rule id, severity, place and what the spec expects (exit 1 on errors).
     Check(check::CheckArgs),

@@ -11,6 +11,11 @@ pub struct AngleLimits {
     pub max: Vec3,
 }
 
+/// MikuMikuDance's knees: an IK link named ひざ turns about X only, within these limits (radians), whatever the
+/// file says (PMD stores no limits; the proxy skeleton of `anim::humanoid` uses them too).
+pub const MMD_KNEE: AngleLimits =
+    AngleLimits { min: Vec3::new(-std::f32::consts::PI, 0.0, 0.0), max: Vec3::new(-0.008_726_646, 0.0, 0.0) };
+
 /// One joint the IK solver may turn.
 #[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
 pub struct IkLink {

@@ -28,7 +28,7 @@ pub use clip::{
     BoundsAccumulator, Clip, ClipData, DEFAULT_FPS, Easing, FrameBounds, IkSwitchTrack, Interpolation, Key, MorphTrack,
     Track, TrackEase, TrackMode, WHOLE_MODEL,
 };
-pub use constraint::{Aim, AngleLimits, Append, Constraints, IkChain, IkLink, JointDeform, Roll};
+pub use constraint::{Aim, AngleLimits, Append, Constraints, IkChain, IkLink, JointDeform, MMD_KNEE, Roll};
 pub use geometry::{
     AlphaMode, BlendMethod, CustomStream, Material, Mesh, Outline, SphereBlend, SphereMap, SphericalBlend, Surface,
     SurfaceMaps, TextureMap, TextureSearch, TextureTransform, ToonRamp, UV_IDENTITY, UvAnimation, UvChannel,

@@ -2,7 +2,7 @@
 //! kept, bind pose from absolute positions, one mesh per material, skins (after the base) as vertex morphs with
 //! the base-relative indices resolved, the IK list and "rotation influenced" bones as constraints.
 
-use glam::{Vec3, Vec4};
+use glam::Vec4;
 
 use super::parse::{English, RawBone, RawIk, RawMaterial, RawModel, RawSkin};
 use crate::error::LoadError;
@@ -21,9 +21,8 @@ const RULES: Rules = Rules {
     face_unassigned: "pmd.face.unassigned",
 };
 
-/// MikuMikuDance's knee links ("ひざ" in the name) turn about X only, within these limits (radians).
-const KNEE: AngleLimits =
-    AngleLimits { min: Vec3::new(-std::f32::consts::PI, 0.0, 0.0), max: Vec3::new(-0.008_726_646, 0.0, 0.0) };
+/// MikuMikuDance's knee links ("ひざ" in the name) turn about X only, within [`crate::scene::MMD_KNEE`].
+const KNEE: AngleLimits = crate::scene::MMD_KNEE;
 
 /// PMD's IK limit is stored in units of 4 radians (PMX converters multiply by 4).
 const IK_LIMIT_UNIT: f32 = 4.0;

@@ -1,0 +1,158 @@
+//! MikuMikuDance motions on any humanoid (issue 38 step 4), and humanoid clips from one rig onto another.
+//!
+//! A VMD, MVD or VPD names MMD bones and needs MMD's IK legs to land its feet. On a model that isn't an MMD
+//! model but has a humanoid (a VRM, or a glTF whose bones keep MMD names, as one written from a PMX does), the
+//! motion is played on a proxy MMD skeleton placed on the humanoid's bones ([`proxy`]), with IK and appends, and
+//! each frame is carried onto the model's humanoid bones in world space ([`transfer`]). Morph keys find the
+//! model's morph of the same name, or else the VRM expression the MMD morph stands for ([`names`]).
+//!
+//! The motion is baked: the attached clip is sampled, one frame per motion frame, so playing it, exporting it or
+//! checking it needs nothing of the proxy.
+
+pub mod names;
+pub mod proxy;
+pub mod transfer;
+
+use super::attach::{AttachError, AttachReport};
+use crate::scene::{MorphTrack, REQUIRED_HUMAN_BONES, Scene, VRM_BONE_PARENTS};
+pub use transfer::{Rig, transfer_clip};
+
+/// A scene's humanoid bones as `(VRM 1.0 name, joint)`: its VRM humanoid, or else the bones that carry the MMD
+/// names of [`names::MMD_BONES`].
+pub fn humanoid_bones(scene: &Scene) -> Vec<(&'static str, usize)> {
+    match scene.vrm.as_deref() {
+        Some(vrm) => VRM_BONE_PARENTS
+            .iter()
+            .filter_map(|(name, _)| Some((*name, vrm.bone(name).filter(|&j| j < scene.skeleton.len())?)))
+            .collect(),
+        None => mmd_bones(scene),
+    }
+}
+
+/// The bones of `scene` that carry MMD names, as humanoid bones.
+pub fn mmd_bones(scene: &Scene) -> Vec<(&'static str, usize)> {
+    names::MMD_BONES
+        .iter()
+        .filter_map(|(bone, candidates)| Some((*bone, candidates.iter().find_map(|n| scene.skeleton.find(n))?)))
+        .collect()
+}
+
+/// True when `bones` has every bone VRM requires of a humanoid.
+pub fn is_humanoid(bones: &[(&str, usize)]) -> bool {
+    REQUIRED_HUMAN_BONES.iter().all(|r| bones.iter().any(|(b, _)| b == r))
+}
+
+/// True when `motion` is a MikuMikuDance motion or pose with bone keys and `model` plays it through its
+/// humanoid: a model that isn't an MMD model (which plays it by name, with its own IK) but has a humanoid.
+pub fn plays_through_humanoid(model: &Scene, motion: &Scene) -> bool {
+    let mmd_motion = motion.vmd.is_some() || motion.mvd.is_some() || motion.vpd.is_some();
+    mmd_motion && !motion.skeleton.is_empty() && model.mmd.is_none() && is_humanoid(&humanoid_bones(model))
+}
+
+/// Adds `motion`'s clips (a VMD, MVD or VPD) to `model`, a humanoid, through the proxy MMD skeleton.
+pub fn attach_mmd_motion(model: &mut Scene, motion: &Scene, source: &str) -> Result<AttachReport, AttachError> {
+    let bones = humanoid_bones(model);
+    if !is_humanoid(&bones) {
+        return Err(AttachError::NotHumanoid(source.to_string()));
+    }
+    let target = Rig { scene: model, bones };
+    let mut proxy = proxy::build(&target, model.vrm.is_some());
+    let played = super::attach::attach_by_name(&mut proxy, motion, source)?;
+    let proxy_rig = Rig { bones: mmd_bones(&proxy), scene: &proxy };
+    let mut report = AttachReport { source: source.to_string(), ..Default::default() };
+    match_bones(&target, &proxy_rig, &mut report);
+    report.unused_tracks = played.unused_tracks;
+    let mut clips = Vec::with_capacity(proxy.clips.len());
+    for clip in &proxy.clips {
+        let mut baked = transfer_clip(&proxy_rig, clip, &target);
+        baked.morphs = morph_tracks(model, &clip.morphs, &mut report);
+        baked.source = Some(source.to_string());
+        report.clips.push(baked.name.clone());
+        clips.push(baked);
+    }
+    model.clips.extend(clips);
+    report.cameras = played.cameras;
+    model.cameras.extend(proxy.cameras);
+    report.lights = played.lights;
+    model.lights.extend(proxy.lights);
+    Ok(report)
+}
+
+/// A motion's morph tracks on `model` ([`morph_track`]), the first of several that play one morph kept (ウィンク
+/// and ウィンク２ both play blinkLeft).
+fn morph_tracks(model: &Scene, tracks: &[MorphTrack], report: &mut AttachReport) -> Vec<MorphTrack> {
+    let mut out: Vec<MorphTrack> = Vec::with_capacity(tracks.len());
+    for t in tracks {
+        match morph_track(model, t, report) {
+            Some(m) if out.iter().any(|o| o.name == m.name) => report.unused_tracks.push(t.name.clone()),
+            Some(m) => out.push(m),
+            None => {}
+        }
+    }
+    out
+}
+
+/// A motion's morph track on `model`: by its own name when the model has that morph, else renamed to the VRM
+/// expression the MMD morph stands for when the model has that; `None` (reported unused) otherwise.
+fn morph_track(model: &Scene, track: &MorphTrack, report: &mut AttachReport) -> Option<MorphTrack> {
+    let has = |name: &str| model.morphs.iter().any(|m| m.name == name);
+    if has(&track.name) {
+        return Some(track.clone());
+    }
+    match names::vrm_expression(&track.name).filter(|e| has(e)) {
+        Some(expression) => {
+            report.matched.push((expression.to_string(), track.name.clone()));
+            Some(MorphTrack { name: expression.to_string(), ..track.clone() })
+        }
+        None => {
+            report.unused_tracks.push(track.name.clone());
+            None
+        }
+    }
+}
+
+/// True when `motion`'s clips go onto `model` through both humanoids rather than by joint name: both are
+/// humanoids and fewer than half of the model's humanoid bones find a joint of their name in the motion (a VRM
+/// or glTF clip onto an avatar whose bones are named otherwise).
+pub fn retargets(model: &Scene, motion: &Scene) -> bool {
+    let (bones, from) = (humanoid_bones(model), humanoid_bones(motion));
+    let named = bones.iter().filter(|(_, j)| motion.skeleton.find(&model.skeleton.joints[*j].name).is_some()).count();
+    !motion.clips.is_empty() && is_humanoid(&bones) && is_humanoid(&from) && named * 2 < bones.len()
+}
+
+/// Adds `motion`'s clips (any scene whose bones are a humanoid: a glTF, a VRM, an MMD model) to `model` through
+/// both humanoids, baked frame by frame.
+pub fn retarget(model: &mut Scene, motion: &Scene, source: &str) -> Result<AttachReport, AttachError> {
+    let (bones, from) = (humanoid_bones(model), humanoid_bones(motion));
+    if !is_humanoid(&bones) || !is_humanoid(&from) {
+        return Err(AttachError::NotHumanoid(source.to_string()));
+    }
+    if motion.clips.is_empty() {
+        return Err(AttachError::NoClips(source.to_string()));
+    }
+    let target = Rig { scene: model, bones };
+    let motion_rig = Rig { scene: motion, bones: from };
+    let mut report = AttachReport { source: source.to_string(), ..Default::default() };
+    match_bones(&target, &motion_rig, &mut report);
+    let mut clips = Vec::with_capacity(motion.clips.len());
+    for clip in &motion.clips {
+        let mut baked = transfer_clip(&motion_rig, clip, &target);
+        baked.morphs = morph_tracks(model, &clip.morphs, &mut report);
+        baked.source = Some(source.to_string());
+        report.clips.push(baked.name.clone());
+        clips.push(baked);
+    }
+    model.clips.extend(clips);
+    Ok(report)
+}
+
+/// The report's matched and unmatched joints: the target's humanoid bones the motion has, and those it lacks.
+fn match_bones(target: &Rig, motion: &Rig, report: &mut AttachReport) {
+    for (bone, joint) in &target.bones {
+        let name = target.scene.skeleton.display_name(*joint);
+        match motion.bone(bone) {
+            Some(m) => report.matched.push((name, motion.scene.skeleton.display_name(m))),
+            None => report.unmatched_joints.push(name),
+        }
+    }
+}
