@@ -39,8 +39,8 @@ struct DrawParams {
     color: vec4<f32>,
     // The outline's colour (linear RGBA).
     edge: vec4<f32>,
-    // x: the sphere map, 0 none, 1 multiplied, 2 added; y: 1 toon-shaded through the toon ramp; z: 1 receives
-    // self-shadow; w unused.
+    // x: the sphere map, 0 none, 1 multiplied, 2 added; y: 1 toon-shaded through the toon ramp with
+    // MikuMikuDance's highlight, 2 without one (MToon); z: 1 receives self-shadow; w unused.
     shade: vec4<f32>,
     // glTF's metallic-roughness surface: x metallic, y perceptual roughness, z 1 when the material has one (0:
     // the viewer's own shading); w the occlusion map's strength (0: none).
@@ -329,7 +329,8 @@ fn fs_mesh(in: MeshOut, @builtin(front_facing) front: bool) -> @location(0) vec4
     var color = albedo * (ambient + 0.72 * facing * lit_by_map) + vec3<f32>(specular * lit_by_map);
     if draw.shade.y > 0.5 {
         // MikuMikuDance's look: the colour as it is, darkened only by the ramp's shadow rows.
-        color = albedo * toon + vec3<f32>(0.5 * specular);
+        let highlight = select(0.5 * specular, 0.0, draw.shade.y > 1.5);
+        color = albedo * toon + vec3<f32>(highlight);
         if view.shadow.x > 0.5 && draw.shade.z > 0.5 {
             // MikuMikuDance's self-shadow shading of a receiver: the toon term becomes saturate(3·N·L), the
             // shadow map's light is the lesser of it and that, and the colour runs from the colour times the
@@ -338,7 +339,7 @@ fn fs_mesh(in: MeshOut, @builtin(front_facing) front: bool) -> @location(0) vec4
             if shadow >= 0.0 {
                 lit = min(clamp(3.0 * key, 0.0, 1.0), shadow);
             }
-            color = mix(albedo * toon_shadow, albedo + vec3<f32>(0.5 * specular), lit);
+            color = mix(albedo * toon_shadow, albedo + vec3<f32>(highlight), lit);
         }
     }
     if draw.surface.z > 0.5 && draw.shade.y < 0.5 {

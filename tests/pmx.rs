@@ -176,8 +176,14 @@ fn written_pmx_reads_back_exactly_in_both_encodings_and_every_index_size() {
             // Drawn with their sphere maps and toon ramps: shared toon 3 is MikuMikuDance's toon04.bmp.
             let sphere = SphereMap { texture: "sub/sphere.spa".into(), blend: SphereBlend::Add };
             assert_eq!(s.materials[0].sphere.as_ref(), Some(&sphere));
-            assert_eq!(s.materials[0].toon, Some(ToonRamp { texture: Some("toon04.bmp".into()), shared: true }));
-            assert_eq!(s.materials[1].toon, Some(ToonRamp { texture: Some("toon.bmp".into()), shared: false }));
+            assert_eq!(
+                s.materials[0].toon,
+                Some(ToonRamp { texture: Some("toon04.bmp".into()), shared: true, highlight: true })
+            );
+            assert_eq!(
+                s.materials[1].toon,
+                Some(ToonRamp { texture: Some("toon.bmp".into()), shared: false, highlight: true })
+            );
             assert_eq!(mmd.display_frames, doc.frames);
             assert_eq!(mmd.rigid_bodies, doc.rigid_bodies);
             assert_eq!(mmd.joints, doc.joints);

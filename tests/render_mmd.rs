@@ -348,7 +348,8 @@ fn ramp_ball(name: &str) -> (Scene, Scratch) {
         .save(dir.join("ramp.png"))
         .unwrap();
     let mut scene = ball();
-    scene.materials[0].toon = Some(rigscope::scene::ToonRamp { texture: Some("ramp.png".into()), shared: false });
+    scene.materials[0].toon =
+        Some(rigscope::scene::ToonRamp { texture: Some("ramp.png".into()), shared: false, highlight: true });
     (scene, dir)
 }
 
@@ -399,7 +400,7 @@ fn toon_ramps_shade_the_rim_with_their_bottom_rows() {
     assert!(centre.iter().all(|&c| c > 240.0), "the lit middle stays white: {centre:?}");
     assert!(rim[2] > 200.0 && rim[0] < 40.0 && rim[1] < 40.0, "the rim below is blue: {rim:?}");
 
-    scene.materials[0].toon = Some(ToonRamp { texture: Some("toon03.bmp".into()), shared: true });
+    scene.materials[0].toon = Some(ToonRamp { texture: Some("toon03.bmp".into()), shared: true, highlight: true });
     let builtin = draw_textured(&headless, &scene, &dir);
     let (centre, rim) = (mean(&builtin, 64, (top + bottom) / 2), pixel(&builtin, 64, bottom - 2));
     assert!(centre.iter().all(|&c| c > 240.0), "the built-in ramp is white where lit: {centre:?}");
@@ -659,7 +660,7 @@ fn stage(name: &str) -> (Scene, Scratch) {
         uv_animation: None,
     };
     scene.meshes = vec![mesh(0), mesh(1)];
-    let toon = Some(ToonRamp { texture: Some("ramp.png".into()), shared: false });
+    let toon = Some(ToonRamp { texture: Some("ramp.png".into()), shared: false, highlight: true });
     let material = |name: &str| Material {
         color: Some(Vec4::ONE),
         toon: toon.clone(),

@@ -577,3 +577,44 @@ fn a_still_frames_the_pose_and_framing_clip_frames_the_whole_travel() {
     assert!((clip_x - 160.0).abs() > 48.0, "framed on the clip, it stands to one side: column {clip_x}");
     assert!(on_pose > 4 * on_clip, "framed on the pose it fills more: {on_pose} against {on_clip} pixels");
 }
+
+/// MToon through the toon path (VRM 1.0's `VRMC_materials_mtoon`): the corpus sample's ScrollX panel given a blue
+/// shade colour and drawn once lit (shading shift 0: the panel faces the light) and once shifted into its shade
+/// (shift −1). In shade, red and green fall to the shade's quarter (plus the toon path's small highlight) and
+/// blue keeps its value; every other panel is unchanged.
+#[test]
+fn an_mtoon_material_draws_its_shade_colour_where_its_shading_shift_puts_it_in_shade() {
+    let dir = common::Scratch::new("mtoon-shade");
+    let sample = common::read(&common::corpus("vrm/VRMC_materials_mtoon_UV_Animation_Test.vrm"));
+    let shaded = |shift: f64| {
+        let bytes = common::edited_glb(&sample, |j| {
+            let m = j["materials"].as_array_mut().unwrap().iter_mut().find(|m| m["name"] == "ScrollX").unwrap();
+            let ext = &mut m["extensions"]["VRMC_materials_mtoon"];
+            ext["shadeColorFactor"] = serde_json::json!([0.25, 0.25, 1.0]);
+            ext["shadingShiftFactor"] = serde_json::json!(shift);
+            ext["shadingToonyFactor"] = serde_json::json!(0.95);
+        });
+        let path = dir.join(format!("shift{shift}.vrm"));
+        std::fs::write(&path, bytes).unwrap();
+        render(&format!("mtoon_shift_{shift}"), &path, &[])
+    };
+    let (lit, shade) = (shaded(0.0), shaded(-1.0));
+    let linear = |c: u8| {
+        let v = c as f32 / 255.0;
+        if v <= 0.04045 { v / 12.92 } else { ((v + 0.055) / 1.055).powf(2.4) }
+    };
+    let (mut changed, mut red, mut blue) = (0usize, 0.0f32, 0.0f32);
+    for (a, b) in lit.pixels().zip(shade.pixels()) {
+        if a == b || a.0[0] < 128 {
+            continue;
+        }
+        changed += 1;
+        red += linear(b.0[0]) / linear(a.0[0]);
+        blue += linear(b.0[2]) / linear(a.0[2]);
+    }
+    assert!(changed > 500, "only {changed} pixels changed");
+    let (red, blue) = (red / changed as f32, blue / changed as f32);
+    eprintln!("{changed} bright pixels went into shade: red × {red:.3}, blue × {blue:.3}");
+    assert!((0.24..0.28).contains(&red), "red × {red}");
+    assert!(blue > 0.9, "blue × {blue}");
+}

@@ -173,9 +173,13 @@ pub fn toon_ramp(toon: &Toon) -> Option<crate::scene::ToonRamp> {
     use crate::scene::ToonRamp;
     match toon {
         Toon::None => None,
-        Toon::Shared(i) => Some(ToonRamp { texture: Some(format!("toon{:02}.bmp", u16::from(*i) + 1)), shared: true }),
+        Toon::Shared(i) => {
+            Some(ToonRamp { texture: Some(format!("toon{:02}.bmp", u16::from(*i) + 1)), shared: true, highlight: true })
+        }
         Toon::Texture(name) if name.is_empty() => None,
-        Toon::Texture(name) => Some(ToonRamp { texture: Some(name.clone()), shared: is_shared_toon_name(name) }),
+        Toon::Texture(name) => {
+            Some(ToonRamp { texture: Some(name.clone()), shared: is_shared_toon_name(name), highlight: true })
+        }
     }
 }
 

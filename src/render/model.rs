@@ -30,7 +30,8 @@ pub(crate) struct Draw {
     /// Drawn without culling.
     pub two_sided: bool,
     lit: bool,
-    /// 0 no sphere map, 1 multiplied, 2 added; 1 toon-shaded (shaders/mesh.wgsl `DrawParams.shade`).
+    /// 0 no sphere map, 1 multiplied, 2 added; 1 toon-shaded, 2 toon-shaded without a highlight
+    /// (shaders/mesh.wgsl `DrawParams.shade`).
     shade: [f32; 2],
     /// The material's colour (linear RGBA), multiplied with its texture.
     color: Vec4,
@@ -622,7 +623,13 @@ fn upload_materials(renderer: &Renderer, scene: &Scene, textures: &TextureSet) -
                 },
                 None => neutral[k].clone(),
             });
-            let shade = [sphere_mode, if toon.is_some() { 1.0 } else { 0.0 }];
+            // 1 toon-shaded with MikuMikuDance's highlight, 2 without (MToon has none).
+            let toon_mode = match &m.toon {
+                Some(t) if t.highlight => 1.0,
+                Some(_) => 2.0,
+                None => 0.0,
+            };
+            let shade = [sphere_mode, toon_mode];
             let (view, alpha) = match textures.materials().get(i) {
                 Some(MaterialTexture::Image(k)) if *k < views.len() => (views[*k].clone(), textures.alpha(i)),
                 // An untextured material with a colour of its own draws in that colour.

@@ -312,6 +312,8 @@ pub struct ToonRamp {
     /// A shared ramp that ships with the authoring tool, not with models (MikuMikuDance's toon01–toon10): when
     /// its texture isn't beside the model the built-in ramp draws it, and nothing is reported missing.
     pub shared: bool,
+    /// MikuMikuDance's small highlight on top (MMD materials); MToon draws none.
+    pub highlight: bool,
 }
 
 /// A toon outline: the back faces pushed out along their normals, in one colour.

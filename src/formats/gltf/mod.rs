@@ -15,6 +15,7 @@ mod container;
 mod extras;
 mod material;
 mod mesh;
+mod mtoon;
 mod nodes;
 mod pointer;
 mod sampler;
@@ -178,7 +179,7 @@ fn read_inner(data: &[u8], dir: Option<&Path>) -> Result<Scene, LoadError> {
     let forced: Vec<usize> =
         vrm_json.as_ref().map(|root| [vrm::joint_nodes(root), spring::nodes(root)].concat()).unwrap_or_default();
     let rig = nodes::Rig::new(doc, &graph, &buffers, &forced, w)?;
-    let (mut materials, images) = material::read(doc, &buffers, w)?;
+    let (mut materials, mut images) = material::read(doc, &buffers, w)?;
     let mut geometry = mesh::read(doc, &graph, &rig, &buffers, materials.len(), w)?;
     // Meshes still name glTF's materials here, which the pointers address.
     pointer::uv_animations(doc, &buffers, &pointers, &mut geometry.meshes, w)?;
@@ -194,6 +195,9 @@ fn read_inner(data: &[u8], dir: Option<&Path>) -> Result<Scene, LoadError> {
     }
     if geometry.default_material_used {
         materials.push(material::default_material());
+    }
+    if let Some(root) = vrm_json.as_ref() {
+        mtoon::apply(&mtoon::read(root), &kept, &mut materials, &mut images);
     }
     let clips = anim::read(doc, &rig, &geometry, &buffers, w)?;
     let cameras = camera::read(doc, &graph, &buffers, w)?;

@@ -25,11 +25,13 @@ pub struct Vrm {
     pub up: UpAxis,
 }
 
-/// The JSON of a glTF that declares `VRMC_vrm`, `VRM`, `VRMC_node_constraint`, `VRMC_springBone` or
-/// `VRMC_vrm_animation` (`None` for any other glTF, which is parsed once only).
+/// The JSON of a glTF that declares `VRMC_vrm`, `VRM`, `VRMC_node_constraint`, `VRMC_springBone`,
+/// `VRMC_vrm_animation` or `VRMC_materials_mtoon` (`None` for any other glTF, which is parsed once only).
 pub fn json(json: &[u8], doc: &gltf::Document) -> Option<Value> {
     let used = |name: &str| doc.extensions_used().any(|e| e == name);
-    if !["VRMC_vrm", "VRM", "VRMC_node_constraint", "VRMC_springBone", "VRMC_vrm_animation"].into_iter().any(used) {
+    let vrm =
+        ["VRMC_vrm", "VRM", "VRMC_node_constraint", "VRMC_springBone", "VRMC_vrm_animation", "VRMC_materials_mtoon"];
+    if !vrm.into_iter().any(used) {
         return None;
     }
     serde_json::from_slice(json).ok()
