@@ -2,7 +2,8 @@
 //! and the CPU time per frame of morph playback (`morph_frame`): what the viewer computes each frame for the
 //! GPU (clip tracks sampled, sliders applied, groups passed on) with the same 30 morphs over 1 000 and over
 //! 1 000 000 morphed vertices; baseline: applying the same morphs to the vertices on the CPU, which grows with
-//! them, and one frame of the real dance on its character with IK (`pose_frame_miku_dance`). `cargo bench --bench mmd`.
+//! them, and one frame of the real dance on its character with IK (`pose_frame_miku_dance`); the real dance
+//! baked onto a VRM avatar through the proxy MMD skeleton (`vmd_on_vrm`). `cargo bench --bench mmd`.
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use glam::{Vec2, Vec3, Vec4};
@@ -197,6 +198,26 @@ fn pose_frame(c: &mut Criterion) {
     g.finish();
 }
 
+/// The whole dance (2 810 frames) attached to the corpus's VRM 0.x avatar through the proxy MMD skeleton and
+/// baked onto its humanoid (`anim::attach`: proxy built, VMD matched, every frame posed with IK and carried over);
+/// baseline: the same dance attached to its own PMD character by name (no frame posed).
+fn humanoid_bake(c: &mut Criterion) {
+    let corpus = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/corpus");
+    let load = |rel: &str| rigscope::load_path(std::path::Path::new(&format!("{corpus}/{rel}"))).unwrap();
+    let avatar = load("vrm/EmissionMigration_v0.107.0.vrm");
+    let miku = load("mmd/threejs/miku/miku_v2.pmd");
+    let dance = load("mmd/threejs/vmds/wavefile_v2.vmd");
+    let mut g = c.benchmark_group("vmd_on_vrm");
+    g.sample_size(10);
+    g.bench_function("attach_through_proxy", |b| {
+        b.iter(|| rigscope::anim::attach(&mut avatar.clone(), std::hint::black_box(&dance), "wavefile").unwrap())
+    });
+    g.bench_function("baseline_attach_by_name_to_pmd", |b| {
+        b.iter(|| rigscope::anim::attach(&mut miku.clone(), std::hint::black_box(&dance), "wavefile").unwrap())
+    });
+    g.finish();
+}
+
 /// `scene` and its `clip` grown to `bones` bones and `morphs` morphs: each added bone hangs from an existing one
 /// (round robin over the skeleton) and plays a copy of an existing bone's track; each added morph copies an
 /// existing morph and its weight track under a new name.
@@ -231,5 +252,5 @@ fn widened(scene: &rigscope::scene::Scene, clip: &Clip, bones: usize, morphs: us
     (scene, clip)
 }
 
-criterion_group!(benches, load, morph_frame, pose_frame);
+criterion_group!(benches, load, morph_frame, pose_frame, humanoid_bake);
 criterion_main!(benches);
