@@ -59,17 +59,9 @@ pub fn attach_mmd_motion(model: &mut Scene, motion: &Scene, source: &str) -> Res
     let mut proxy = proxy::build(&target, model.vrm.is_some());
     let played = super::attach::attach_by_name(&mut proxy, motion, source)?;
     let proxy_rig = Rig { bones: mmd_bones(&proxy), scene: &proxy };
-    let mut report = AttachReport { source: source.to_string(), ..Default::default() };
-    match_bones(&target, &proxy_rig, &mut report);
-    report.unused_tracks = played.unused_tracks;
-    let mut clips = Vec::with_capacity(proxy.clips.len());
-    for clip in &proxy.clips {
-        let mut baked = transfer_clip(&proxy_rig, clip, &target);
-        baked.morphs = morph_tracks(model, &clip.morphs, &mut report);
-        baked.source = Some(source.to_string());
-        report.clips.push(baked.name.clone());
-        clips.push(baked);
-    }
+    let mut report =
+        AttachReport { source: source.to_string(), unused_tracks: played.unused_tracks, ..Default::default() };
+    let clips = bake(&proxy_rig, &target, &mut report);
     model.clips.extend(clips);
     report.cameras = played.cameras;
     model.cameras.extend(proxy.cameras);
@@ -133,17 +125,24 @@ pub fn retarget(model: &mut Scene, motion: &Scene, source: &str) -> Result<Attac
     let target = Rig { scene: model, bones };
     let motion_rig = Rig { scene: motion, bones: from };
     let mut report = AttachReport { source: source.to_string(), ..Default::default() };
-    match_bones(&target, &motion_rig, &mut report);
-    let mut clips = Vec::with_capacity(motion.clips.len());
-    for clip in &motion.clips {
-        let mut baked = transfer_clip(&motion_rig, clip, &target);
-        baked.morphs = morph_tracks(model, &clip.morphs, &mut report);
-        baked.source = Some(source.to_string());
+    let clips = bake(&motion_rig, &target, &mut report);
+    model.clips.extend(clips);
+    Ok(report)
+}
+
+/// Every clip of `motion`'s scene carried onto `target` ([`transfer_clip`]) with its morph tracks, named in
+/// `report` with the bones matched.
+fn bake(motion: &Rig, target: &Rig, report: &mut AttachReport) -> Vec<crate::scene::Clip> {
+    match_bones(target, motion, report);
+    let mut clips = Vec::with_capacity(motion.scene.clips.len());
+    for clip in &motion.scene.clips {
+        let mut baked = transfer_clip(motion, clip, target);
+        baked.morphs = morph_tracks(target.scene, &clip.morphs, report);
+        baked.source = Some(report.source.clone());
         report.clips.push(baked.name.clone());
         clips.push(baked);
     }
-    model.clips.extend(clips);
-    Ok(report)
+    clips
 }
 
 /// The report's matched and unmatched joints: the target's humanoid bones the motion has, and those it lacks.
