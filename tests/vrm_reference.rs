@@ -563,3 +563,74 @@ fn test_vrma_plays_on_vrm_avatars_as_three_vrm_plays_it() {
         assert!(worst_weight < 1e-6, "{file}: an expression off by {worst_weight}");
     }
 }
+
+/// The corpus dance (`wavefile_v2.vmd`) played on the VRM 0.x avatar through the proxy MMD skeleton, written by
+/// rigscope as a VRMA (`convert::to_vrma`, as `rigscope convert avatar.vrm dance.vmd dance.vrma` writes it), then
+/// played on the same avatar by three-vrm and by rigscope reading it back: every humanoid bone within 1e-4 of the
+/// height of the pose it was written from over the first 10 s (three-vrm) and over all of it at every 10th frame
+/// (rigscope), and the expressions' weights (あ → aa, まばたき → blink) within what f32 key times allow.
+#[test]
+fn a_dance_written_as_vrma_plays_in_three_vrm_as_it_was_written() {
+    const STEPS: usize = 300;
+    let avatar_path = common::corpus("vrm/EmissionMigration_v0.107.0.vrm");
+    let mut avatar = rigscope::load_path(&avatar_path).unwrap();
+    let dance = rigscope::load_path(&common::corpus("mmd/threejs/vmds/wavefile_v2.vmd")).unwrap();
+    rigscope::anim::attach(&mut avatar, &dance, "wavefile").unwrap();
+    let clip = avatar.clips.last().unwrap().clone();
+    let bytes = rigscope::convert::to_vrma(&avatar, &clip).unwrap();
+    let dir = common::Scratch::new("vrma-written");
+    let vrma_path = dir.join("dance.vrma");
+    std::fs::write(&vrma_path, &bytes).unwrap();
+    let motion = rigscope::load_path(&vrma_path).unwrap();
+    let read = motion.vrm_animation.as_deref().expect("read back as a VRMA");
+    assert!(read.humanoid.len() >= 50 && read.expressions.iter().any(|(n, _)| n == "aa"), "{read:?}");
+
+    let vrm = avatar.vrm.clone().unwrap();
+    let height = {
+        let world = rigscope::anim::Pose::bind(&avatar.skeleton).world;
+        world[vrm.bone("head").unwrap()].w_axis.y
+    };
+    let ours = |scene: &Scene, clip: &rigscope::scene::Clip, frame: usize| {
+        let pose = frame_pose(scene, None, &PoseInput::at(Some(clip), frame as f32, 30.0), Seek::Held);
+        let weights = rigscope::anim::clip_morph_weights(&scene.morphs, Some(clip), frame as f32, 30.0);
+        (pose, weights)
+    };
+    // three-vrm on the written file.
+    let (theirs, expressions) = vrma_reference(&avatar_path, &vrma_path, STEPS);
+    let (mut worst, mut worst_weight, mut moved) = (0.0f32, 0.0f32, 0.0f32);
+    for (k, (places, weights)) in theirs.positions.iter().zip(&expressions).enumerate() {
+        let (pose, ours_weights) = ours(&avatar, &clip, k);
+        for b in &vrm.humanoid {
+            let (Some(j), Some(p)) = (b.joint, places[b.node]) else { continue };
+            worst = worst.max(pose.world[j].w_axis.truncate().distance(p) / height);
+            moved = moved.max(theirs.positions[0][b.node].map_or(0.0, |first| first.distance(p)) / height);
+        }
+        for name in ["aa", "blink"] {
+            let m = avatar.morphs.iter().position(|m| m.name == name).unwrap();
+            let theirs = weights[name].as_f64().unwrap_or(0.0) as f32;
+            worst_weight = worst_weight.max((ours_weights[m] - theirs).abs());
+        }
+    }
+    // rigscope reading it back onto a fresh copy of the avatar.
+    let mut again = rigscope::load_path(&avatar_path).unwrap();
+    rigscope::anim::attach(&mut again, &motion, "dance.vrma").unwrap();
+    let replayed = again.clips.last().unwrap().clone();
+    let mut worst_back = 0.0f32;
+    for frame in (0..clip.frame_count as usize).step_by(10) {
+        let (a, b) = (ours(&avatar, &clip, frame).0, ours(&again, &replayed, frame).0);
+        for j in vrm.humanoid.iter().filter_map(|b| b.joint) {
+            worst_back = worst_back.max(a.world[j].w_axis.truncate().distance(b.world[j].w_axis.truncate()) / height);
+        }
+    }
+    eprintln!(
+        "dance.vrma ({} bytes): three-vrm within {worst:.2e} of the height over {STEPS} steps (bones moved up to \
+         {moved:.2}), expressions within {worst_weight:.1e}; read back by rigscope within {worst_back:.2e}",
+        bytes.len()
+    );
+    assert!(moved > 0.1, "the dance moves the bones only {moved} of the height");
+    assert!(worst < 1e-4, "three-vrm: {worst} of the height");
+    // The keys' times are f32 seconds (10 s holds them to 6e-7 s) and a weight may swing 0 to 1 in one frame
+    // (30 a second): 2e-5 is what the format itself allows.
+    assert!(worst_weight < 2e-5, "expressions off by {worst_weight}");
+    assert!(worst_back < 1e-4, "read back: {worst_back} of the height");
+}

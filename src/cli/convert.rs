@@ -1,4 +1,5 @@
-//! `rigscope convert IN… OUT`: IQE → IQM, IQM → IQE (and any input rigscope reads), by the output's extension.
+//! `rigscope convert IN… OUT`: IQE → IQM, IQM → IQE, glTF, VRMA (and any input rigscope reads), by the
+//! output's extension.
 
 use std::path::PathBuf;
 
@@ -8,15 +9,17 @@ use glam::{Quat, Vec3};
 use super::CliError;
 use crate::anim::attach;
 use crate::convert::{
-    ClipOverrides, GltfExport, Target, encode, for_inter_quake, rotation_from_degrees, transform_scene, write_gltf,
+    ClipOverrides, GltfExport, Target, encode, for_inter_quake, rotation_from_degrees, to_vrma, transform_scene,
+    write_gltf,
 };
 
 #[derive(Args, Debug)]
 pub struct ConvertArgs {
     /// The inputs, then the output. The first input is the model; later ones are animation files attached by
-    /// joint name, or through the humanoid (a VRMA, or an MMD motion on a VRM). The output's extension (.iqm, .iqe, .glb or .gltf) picks the format. Models are turned into
-    /// the output's axes (Z up for IQM and IQE, Y up for glTF), and motion driven by IK or append transforms
-    /// (MMD) is baked frame by frame.
+    /// joint name, or through the humanoid (a VRMA, or an MMD motion on a VRM). The output's extension (.iqm,
+    /// .iqe, .glb, .gltf or .vrma) picks the format. Models are turned into the output's axes (Z up for IQM and
+    /// IQE, Y up for glTF), and motion driven by IK or append transforms (MMD) is baked frame by frame. A .vrma
+    /// holds the last motion, carried through the model's humanoid.
     #[arg(value_name = "FILE", num_args = 2.., required = true)]
     pub files: Vec<PathBuf>,
     /// Scale the model, skeleton and animation uniformly about the origin.
@@ -59,7 +62,7 @@ pub fn run(args: &ConvertArgs) -> Result<(), CliError> {
         return Err(CliError::usage("convert needs an input and an output file"));
     };
     let target = Target::from_path(output).ok_or_else(|| {
-        CliError::usage(format!("{}: the output must end in .iqm, .iqe, .glb or .gltf", output.display()))
+        CliError::usage(format!("{}: the output must end in .iqm, .iqe, .glb, .gltf or .vrma", output.display()))
     })?;
     if inputs.iter().any(|i| i == output) {
         return Err(CliError::usage(format!("{}: the output would overwrite an input", output.display())));
@@ -116,7 +119,20 @@ pub fn run(args: &ConvertArgs) -> Result<(), CliError> {
     let rotation = args.rotate.map_or(Quat::IDENTITY, rotation_from_degrees);
     let (joints, meshes) = (scene.skeleton.len(), scene.meshes.len());
     let (clips, frames) = (scene.clips.len(), scene.clips.iter().map(|c| c.frame_count).sum::<u32>());
-    let (bytes, notes) = if target.is_gltf() {
+    let (bytes, notes) = if target == Target::Vrma {
+        // The motion attached last (or the model's own, alone): a VRMA holds one.
+        let clip = scene.clips.last().ok_or_else(|| CliError::usage("a VRMA holds a motion: the inputs have none"))?;
+        let bytes = to_vrma(&scene, clip).map_err(|e| CliError::load(format!("{}: {e}", output.display())))?;
+        crate::watch::write_atomically(output, &[&bytes])
+            .map_err(|e| CliError::load(format!("{}: cannot write: {e}", output.display())))?;
+        return super::print(&format!(
+            "wrote {}: {} bytes; the motion \"{}\" through the humanoid, {} frames\n",
+            output.display(),
+            bytes.len(),
+            clip.name,
+            clip.frame_count
+        ));
+    } else if target.is_gltf() {
         let options = GltfExport { bake_fps: args.bake_fps, scale: args.scale, rotation, physics: !args.no_physics };
         let written = write_gltf(scene, inputs[0].parent(), output, options).map_err(|e| CliError::load(e.0))?;
         (written.bytes, written.notes)

@@ -9,6 +9,7 @@ mod gltf;
 mod iqe_out;
 mod iqm_out;
 mod transform;
+mod vrma;
 
 use std::path::Path;
 
@@ -19,6 +20,7 @@ pub use gltf::{Container, GltfFile, SideFile, to_gltf};
 pub use iqe_out::to_iqe;
 pub use iqm_out::{IqmFile, to_iqm};
 pub use transform::{rotation_from_degrees, to_up, to_z_up, transform_scene};
+pub use vrma::{VrmaScene, to_vrma, vrma_scene};
 
 use crate::scene::Scene;
 
@@ -113,6 +115,8 @@ pub enum Target {
     Glb,
     /// glTF 2.0 JSON (.gltf) with its buffer and images beside it.
     Gltf,
+    /// A VRMA motion (.vrma: a .glb with `VRMC_vrm_animation`), written from a humanoid's clip by [`to_vrma`].
+    Vrma,
 }
 
 impl Target {
@@ -123,6 +127,7 @@ impl Target {
             "iqe" => Some(Target::Iqe),
             "glb" => Some(Target::Glb),
             "gltf" => Some(Target::Gltf),
+            "vrma" => Some(Target::Vrma),
             _ => None,
         }
     }
@@ -182,6 +187,9 @@ pub fn encode(scene: &Scene, target: Target) -> Result<(Vec<u8>, Vec<String>), C
         Target::Iqe => {
             let (text, notes) = to_iqe(scene);
             (text.into_bytes(), notes)
+        }
+        Target::Vrma => {
+            return Err(ConvertError("a VRMA is written from a humanoid's clip: use convert::to_vrma".into()));
         }
         Target::Glb | Target::Gltf => {
             return Err(ConvertError("glTF is encoded with the scene's textures: use convert::to_gltf".into()));

@@ -141,21 +141,5 @@ pub fn click_tab<S>(h: &mut egui_kittest::Harness<'_, S>, name: &str) {
 
 /// A GLB's JSON chunk, changed by `edit` and packed again (for VRM files whose extension a test breaks).
 pub fn edited_glb(bytes: &[u8], edit: impl FnOnce(&mut serde_json::Value)) -> Vec<u8> {
-    let len = u32::from_le_bytes(bytes[12..16].try_into().unwrap()) as usize;
-    let mut json: serde_json::Value = serde_json::from_slice(&bytes[20..20 + len]).unwrap();
-    edit(&mut json);
-    let mut text = serde_json::to_vec(&json).unwrap();
-    while !text.len().is_multiple_of(4) {
-        text.push(b' ');
-    }
-    let rest = &bytes[20 + len..];
-    let total = 12 + 8 + text.len() + rest.len();
-    let mut out = Vec::with_capacity(total);
-    out.extend_from_slice(&bytes[..8]);
-    out.extend_from_slice(&(total as u32).to_le_bytes());
-    out.extend_from_slice(&(text.len() as u32).to_le_bytes());
-    out.extend_from_slice(b"JSON");
-    out.extend_from_slice(&text);
-    out.extend_from_slice(rest);
-    out
+    rigscope::formats::gltf::edit_glb_json(bytes, edit).expect("a GLB with a JSON chunk")
 }

@@ -72,35 +72,25 @@ pub fn attach_mmd_motion(model: &mut Scene, motion: &Scene, source: &str) -> Res
 
 /// A motion's morph tracks on `model` ([`morph_track`]), the first of several that play one morph kept (ウィンク
 /// and ウィンク２ both play blinkLeft).
-fn morph_tracks(model: &Scene, tracks: &[MorphTrack], report: &mut AttachReport) -> Vec<MorphTrack> {
+fn morph_tracks(model: &Scene, tracks: &[MorphTrack]) -> Vec<MorphTrack> {
     let mut out: Vec<MorphTrack> = Vec::with_capacity(tracks.len());
-    for t in tracks {
-        match morph_track(model, t, report) {
-            Some(m) if out.iter().any(|o| o.name == m.name) => report.unused_tracks.push(t.name.clone()),
-            Some(m) => out.push(m),
-            None => {}
+    for m in tracks.iter().filter_map(|t| morph_track(model, t)) {
+        if !out.iter().any(|o| o.name == m.name) {
+            out.push(m);
         }
     }
     out
 }
 
 /// A motion's morph track on `model`: by its own name when the model has that morph, else renamed to the VRM
-/// expression the MMD morph stands for when the model has that; `None` (reported unused) otherwise.
-fn morph_track(model: &Scene, track: &MorphTrack, report: &mut AttachReport) -> Option<MorphTrack> {
+/// expression the MMD morph stands for when the model has that; `None` otherwise.
+fn morph_track(model: &Scene, track: &MorphTrack) -> Option<MorphTrack> {
     let has = |name: &str| model.morphs.iter().any(|m| m.name == name);
     if has(&track.name) {
         return Some(track.clone());
     }
-    match names::vrm_expression(&track.name).filter(|e| has(e)) {
-        Some(expression) => {
-            report.matched.push((expression.to_string(), track.name.clone()));
-            Some(MorphTrack { name: expression.to_string(), ..track.clone() })
-        }
-        None => {
-            report.unused_tracks.push(track.name.clone());
-            None
-        }
-    }
+    let expression = names::vrm_expression(&track.name).filter(|e| has(e))?;
+    Some(MorphTrack { name: expression.to_string(), ..track.clone() })
 }
 
 /// True when `motion`'s clips go onto `model` through both humanoids rather than by joint name: both are
@@ -137,7 +127,7 @@ fn bake(motion: &Rig, target: &Rig, report: &mut AttachReport) -> Vec<crate::sce
     let mut clips = Vec::with_capacity(motion.scene.clips.len());
     for clip in &motion.scene.clips {
         let mut baked = transfer_clip(motion, clip, target);
-        baked.morphs = morph_tracks(target.scene, &clip.morphs, report);
+        baked.morphs = morph_tracks(target.scene, &clip.morphs);
         baked.source = Some(report.source.clone());
         report.clips.push(baked.name.clone());
         clips.push(baked);

@@ -178,6 +178,28 @@ fn read_external(i: usize, uri: &str, dir: Option<&Path>) -> Result<Vec<u8>, Loa
         .map_err(|e| LoadError::whole(format!("buffer {i}: cannot read \"{}\": {e}", path.display())))
 }
 
+/// A GLB whose JSON chunk `edit` changed, packed again with the rest of the file as it was; `None` when `glb`
+/// isn't a GLB with a JSON chunk (the writers' post-processing, and tests that make broken files from good ones).
+pub fn edit_glb_json(glb: &[u8], edit: impl FnOnce(&mut serde_json::Value)) -> Option<Vec<u8>> {
+    let len = u32::from_le_bytes(glb.get(12..16)?.try_into().ok()?) as usize;
+    let mut json: serde_json::Value = serde_json::from_slice(glb.get(20..20usize.checked_add(len)?)?).ok()?;
+    edit(&mut json);
+    let mut text = serde_json::to_vec(&json).ok()?;
+    while !text.len().is_multiple_of(4) {
+        text.push(b' ');
+    }
+    let rest = &glb[20 + len..];
+    let total = 12 + 8 + text.len() + rest.len();
+    let mut out = Vec::with_capacity(total);
+    out.extend_from_slice(&glb[..8]);
+    out.extend_from_slice(&u32::try_from(total).ok()?.to_le_bytes());
+    out.extend_from_slice(&u32::try_from(text.len()).ok()?.to_le_bytes());
+    out.extend_from_slice(b"JSON");
+    out.extend_from_slice(&text);
+    out.extend_from_slice(rest);
+    Some(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -32,7 +32,7 @@ use std::path::Path;
 use crate::error::{LoadError, Location, Warning};
 use crate::scene::{Format, FrontFace, Metadata, Scene, UpAxis};
 
-pub use container::GLB_MAGIC;
+pub use container::{GLB_MAGIC, edit_glb_json};
 
 /// True when the bytes start like a binary glTF (GLB).
 pub fn sniff(bytes: &[u8]) -> bool {
