@@ -840,3 +840,19 @@ fn the_linear_skinning_switch_shows_for_sdef_models_and_has_a_key() {
     h.run();
     assert!(h.query_by_label(label).is_none(), "the demo blends linearly anyway");
 }
+
+/// A MikuMikuDance dance dropped on a VRM avatar goes through its humanoid, and the Files section says so: the
+/// avatar's 51 humanoid bones the proxy has matched, its jaw-less, eye-less rest unmatched.
+#[test]
+fn a_dance_on_a_vrm_avatar_says_it_went_through_the_humanoid() {
+    let root = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/corpus"));
+    let mut app = opened(&root.join("vrm/EmissionMigration_v0.107.0.vrm"));
+    app.open_path(&root.join("mmd/threejs/vmds/wavefile_v2.vmd"));
+    let mut h = harness_with(app, true);
+    h.run();
+    h.get_by_label_contains("51 matched through the humanoid, 1 unmatched");
+    h.get_by_label_contains("51 joint(s) matched through the humanoid, 1 unmatched");
+    h.get_by_label("Report").click();
+    h.run();
+    h.get_by_label("51 joint(s) of 52 matched through the humanoid");
+}

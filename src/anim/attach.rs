@@ -13,6 +13,9 @@ pub struct AttachReport {
     pub source: String,
     /// True when joints were matched by index because the file has no joint names.
     pub by_index: bool,
+    /// True when the motion went through the humanoid (a VRMA, an MMD motion on a humanoid, a humanoid clip from
+    /// another rig): `matched` pairs humanoid bones, and the clips are the motion carried over.
+    pub through_humanoid: bool,
     /// `(model joint, file joint)` pairs, by name.
     pub matched: Vec<(String, String)>,
     /// Model joints the file doesn't animate: they keep their bind pose.
@@ -32,6 +35,19 @@ pub struct AttachReport {
     pub cameras: Vec<String>,
     /// Names of the light tracks added to the model (`Scene::lights`).
     pub lights: Vec<String>,
+}
+
+impl AttachReport {
+    /// How the joints were matched, for the window: "by index", "through the humanoid" or "by name".
+    pub fn how(&self) -> &'static str {
+        if self.by_index {
+            "by index"
+        } else if self.through_humanoid {
+            "through the humanoid"
+        } else {
+            "by name"
+        }
+    }
 }
 
 /// Why a file can't be attached.

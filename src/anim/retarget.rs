@@ -60,7 +60,7 @@ pub fn attach_vrma(model: &mut Scene, motion: &Scene, source: &str) -> Result<At
     let src_parent = |j: usize| motion.skeleton.joints[j].parent.map_or(Mat4::IDENTITY, |p| src_world[p]);
     let dst_parent = |j: usize| model.skeleton.joints[j].parent.map_or(Mat4::IDENTITY, |p| dst_world[p]);
     let mut bones = Vec::new();
-    let mut report = AttachReport { source: source.to_string(), ..Default::default() };
+    let mut report = AttachReport { source: source.to_string(), through_humanoid: true, ..Default::default() };
     for (name, src) in vrma.humanoid.iter().filter(|(_, j)| *j < motion.skeleton.len()) {
         let Some(dst) = avatar.bone(name).filter(|&j| j < model.skeleton.len()) else {
             report.unused_tracks.push(name.clone());

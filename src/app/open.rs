@@ -136,7 +136,11 @@ impl App {
                         "{name}: attached {} animation(s); {} joint(s) matched{}, {} unmatched",
                         report.clips.len(),
                         report.matched.len(),
-                        if report.by_index { " by index" } else { "" },
+                        if report.by_index || report.through_humanoid {
+                            format!(" {}", report.how())
+                        } else {
+                            String::new()
+                        },
                         report.unmatched_joints.len()
                     )));
                 }

@@ -59,8 +59,12 @@ pub fn attach_mmd_motion(model: &mut Scene, motion: &Scene, source: &str) -> Res
     let mut proxy = proxy::build(&target, model.vrm.is_some());
     let played = super::attach::attach_by_name(&mut proxy, motion, source)?;
     let proxy_rig = Rig { bones: mmd_bones(&proxy), scene: &proxy };
-    let mut report =
-        AttachReport { source: source.to_string(), unused_tracks: played.unused_tracks, ..Default::default() };
+    let mut report = AttachReport {
+        source: source.to_string(),
+        unused_tracks: played.unused_tracks,
+        through_humanoid: true,
+        ..Default::default()
+    };
     let clips = bake(&proxy_rig, &target, &mut report);
     model.clips.extend(clips);
     report.cameras = played.cameras;
@@ -114,7 +118,7 @@ pub fn retarget(model: &mut Scene, motion: &Scene, source: &str) -> Result<Attac
     }
     let target = Rig { scene: model, bones };
     let motion_rig = Rig { scene: motion, bones: from };
-    let mut report = AttachReport { source: source.to_string(), ..Default::default() };
+    let mut report = AttachReport { source: source.to_string(), through_humanoid: true, ..Default::default() };
     let clips = bake(&motion_rig, &target, &mut report);
     model.clips.extend(clips);
     Ok(report)

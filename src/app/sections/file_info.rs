@@ -73,9 +73,9 @@ pub fn section(ui: &mut egui::Ui, model: &mut Model) {
             // Matching by index requires the same parents, so "reparented" only means something by name.
             let reparented = if r.by_index { String::new() } else { format!(", {} reparented", r.reparented.len()) };
             ui.label(format!(
-                "{} matched{}, {} unmatched (bind pose), {} unused track(s){reparented}",
+                "{} matched {}, {} unmatched (bind pose), {} unused track(s){reparented}",
                 r.matched.len(),
-                if r.by_index { " by index" } else { " by name" },
+                r.how(),
                 r.unmatched_joints.len(),
                 r.unused_tracks.len(),
             ));

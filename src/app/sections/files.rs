@@ -41,7 +41,7 @@ pub fn section(ui: &mut egui::Ui, doc: &Document, (watch, play_on_open): (bool, 
             // Wrapping where the panel is narrow, rather than widening it.
             ui.horizontal_wrapped(|ui| {
                 ui.add_space(12.0);
-                let how = if r.by_index { "by index" } else { "by name" };
+                let how = r.how();
                 ui.weak(format!(
                     "{} matched {how}, {} unmatched, {} unused",
                     r.matched.len(),
@@ -110,7 +110,7 @@ pub fn report_window(ctx: &egui::Context, model: &Model, i: usize, out: &mut Vec
         .default_width(360.0)
         .default_height(420.0)
         .show(ctx, |ui| {
-            let how = if r.by_index { "by index (the file has no joint names)" } else { "by name" };
+            let how = if r.by_index { "by index (the file has no joint names)" } else { r.how() };
             ui.label(format!("{} joint(s) of {} matched {how}", r.matched.len(), model.scene.skeleton.len()));
             egui::ScrollArea::vertical().auto_shrink([false, false]).show(ui, |ui| {
                 egui::CollapsingHeader::new(format!("Matched ({})", r.matched.len())).default_open(true).show(
