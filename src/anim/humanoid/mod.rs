@@ -58,6 +58,10 @@ pub fn attach_mmd_motion(model: &mut Scene, motion: &Scene, source: &str) -> Res
     let target = Rig { scene: model, bones };
     let mut proxy = proxy::build(&target, model.vrm.is_some());
     let played = super::attach::attach_by_name(&mut proxy, motion, source)?;
+    // The same motion by joint name on the model's own skeleton, for the joints the proxy hasn't (hair, twist
+    // and centre bones of a model that keeps MMD names); none on a model whose names the motion doesn't use.
+    let mut by_name = Scene { skeleton: model.skeleton.clone(), ..Scene::empty(model.meta.clone()) };
+    let named = super::attach::attach_by_name(&mut by_name, motion, source).ok();
     let proxy_rig = Rig { bones: mmd_bones(&proxy), scene: &proxy };
     let mut report = AttachReport {
         source: source.to_string(),
@@ -65,7 +69,12 @@ pub fn attach_mmd_motion(model: &mut Scene, motion: &Scene, source: &str) -> Res
         through_humanoid: true,
         ..Default::default()
     };
-    let clips = bake(&proxy_rig, &target, &mut report);
+    let clips = bake(&proxy_rig, &target, named.as_ref().map(|_| by_name.clips.as_slice()), &mut report);
+    if let Some(named) = &named {
+        // The joints the motion drives by name besides the humanoid's.
+        let humanoid: Vec<String> = report.matched.iter().map(|(m, _)| m.clone()).collect();
+        report.matched.extend(named.matched.iter().filter(|(m, _)| !humanoid.contains(m)).cloned());
+    }
     model.clips.extend(clips);
     report.cameras = played.cameras;
     model.cameras.extend(proxy.cameras);
@@ -119,18 +128,23 @@ pub fn retarget(model: &mut Scene, motion: &Scene, source: &str) -> Result<Attac
     let target = Rig { scene: model, bones };
     let motion_rig = Rig { scene: motion, bones: from };
     let mut report = AttachReport { source: source.to_string(), through_humanoid: true, ..Default::default() };
-    let clips = bake(&motion_rig, &target, &mut report);
+    let clips = bake(&motion_rig, &target, None, &mut report);
     model.clips.extend(clips);
     Ok(report)
 }
 
-/// Every clip of `motion`'s scene carried onto `target` ([`transfer_clip`]) with its morph tracks, named in
-/// `report` with the bones matched.
-fn bake(motion: &Rig, target: &Rig, report: &mut AttachReport) -> Vec<crate::scene::Clip> {
+/// Every clip of `motion`'s scene carried onto `target` ([`transfer_clip`], with `named[i]` the same clip by joint
+/// name on the target's skeleton when given) with its morph tracks, named in `report` with the bones matched.
+fn bake(
+    motion: &Rig,
+    target: &Rig,
+    named: Option<&[crate::scene::Clip]>,
+    report: &mut AttachReport,
+) -> Vec<crate::scene::Clip> {
     match_bones(target, motion, report);
     let mut clips = Vec::with_capacity(motion.scene.clips.len());
-    for clip in &motion.scene.clips {
-        let mut baked = transfer_clip(motion, clip, target);
+    for (i, clip) in motion.scene.clips.iter().enumerate() {
+        let mut baked = transfer_clip(motion, clip, target, named.and_then(|n| n.get(i)));
         baked.morphs = morph_tracks(target.scene, &clip.morphs);
         baked.source = Some(report.source.clone());
         report.clips.push(baked.name.clone());

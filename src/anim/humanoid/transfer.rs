@@ -15,7 +15,7 @@
 //! - The hips are placed so that the point between the target's upper legs moves as the source's does, scaled
 //!   by the ratio of the two points' rest heights (each rig's "hip height").
 //! - Joints that aren't humanoid bones (hair, skirts, twist bones) keep their rest pose relative to their
-//!   parents, so they follow.
+//!   parents, so they follow, unless a clip on the target's own skeleton (the motion by joint name) keys them.
 //!
 //! The result is a sampled clip with one frame per source frame, which switches the target's own IK chains off
 //! (an MMD target's IK would pull the baked legs back to its IK bones).
@@ -144,7 +144,11 @@ fn pairs(source: &Rig, target: &Rig, src_rest: &[Mat4], dst_rest: &[Mat4]) -> Ve
 
 /// `clip` of `source` (its clip, attached with its constraints) baked onto `target` as a sampled clip named and
 /// timed as `clip`: one frame per source frame, every target joint's local transform.
-pub fn transfer_clip(source: &Rig, clip: &Clip, target: &Rig) -> Clip {
+///
+/// `named`, when given, is a clip on the target's own skeleton (the motion attached by joint name): the joints
+/// it keys that aren't humanoid bones (an MMD-named model's hair, twist and centre bones) take its keys, within
+/// the same pass, so the humanoid bones below them still land where the source's do.
+pub fn transfer_clip(source: &Rig, clip: &Clip, target: &Rig, named: Option<&Clip>) -> Clip {
     let (src_scene, dst_scene) = (source.scene, target.scene);
     let src_rest = Pose::bind(&src_scene.skeleton).world;
     let dst_rest = Pose::bind(&dst_scene.skeleton).world;
@@ -181,6 +185,13 @@ pub fn transfer_clip(source: &Rig, clip: &Clip, target: &Rig) -> Clip {
     let mut pose = Pose::default();
     let mut targets = vec![None; joints];
     let mut world = vec![Mat4::IDENTITY; joints];
+    let keyed: Vec<bool> = match named.map(|c| &c.data) {
+        Some(ClipData::Keyed { tracks }) => {
+            (0..joints).map(|j| tracks.iter().any(|t| t.joint == j) && !pairs.iter().any(|p| p.dst == j)).collect()
+        }
+        _ => vec![false; joints],
+    };
+    let mut named_locals = binds.clone();
     for f in 0..frames {
         pose.update_input(src_scene, &PoseInput::at(Some(clip), f as f32, fps));
         targets.fill(None);
@@ -201,9 +212,12 @@ pub fn transfer_clip(source: &Rig, clip: &Clip, target: &Rig) -> Clip {
             let (scale, _, _) = dst_rest[h].to_scale_rotation_translation();
             Some(Mat4::from_scale_rotation_translation(scale, targets[h]?, at) * dst_rest[h].inverse())
         });
+        if let Some(named) = named.filter(|_| keyed.contains(&true)) {
+            crate::anim::sample_clip(&dst_scene.skeleton, named, f as f32, fps, &mut named_locals);
+        }
         for (j, joint) in dst_scene.skeleton.joints.iter().enumerate() {
             let parent = joint.parent.map_or(Mat4::IDENTITY, |p| world[p]);
-            let mut local = binds[j];
+            let mut local = if keyed[j] { named_locals[j] } else { binds[j] };
             if let Some(q) = targets[j] {
                 local.rotation = (rotation(&parent).inverse() * q).normalize();
             }
@@ -283,7 +297,7 @@ mod tests {
         let (scene, bones) = t_pose();
         let clip = wave(&scene, &bones);
         let rig = Rig { scene: &scene, bones: bones.clone() };
-        let baked = transfer_clip(&rig, &clip, &rig);
+        let baked = transfer_clip(&rig, &clip, &rig, None);
         assert!(matches!(baked.data, ClipData::Sampled { .. }) && baked.frame_count == 31);
         for frame in [0.0, 10.0, 30.0] {
             for (a, b) in places(&scene, &clip, frame).iter().zip(places(&scene, &baked, frame)) {
@@ -307,6 +321,7 @@ mod tests {
             &Rig { scene: &scene, bones: bones.clone() },
             &clip,
             &Rig { scene: &big, bones: bones.clone() },
+            None,
         );
         let mirror = Vec3::new(2.0, 2.0, -2.0);
         for frame in [0.0, 15.0, 30.0] {
