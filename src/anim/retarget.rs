@@ -23,7 +23,7 @@
 use glam::{Mat4, Quat, Vec3};
 
 use super::attach::{AttachError, AttachReport};
-use crate::scene::{Clip, ClipData, Key, MorphTrack, RangeMap, Scene, Track, TrackMode, VRM_BONE_PARENTS, VrmInfo};
+use crate::scene::{Clip, ClipData, Key, MorphTrack, RangeMap, Scene, Track, TrackMode, VrmInfo, humanoid_parent};
 
 /// One humanoid bone carried from the motion's joint `src` to the avatar's joint `dst`.
 struct Bone {
@@ -55,7 +55,7 @@ pub fn attach_vrma(model: &mut Scene, motion: &Scene, source: &str) -> Result<At
     if motion.clips.is_empty() {
         return Err(AttachError::NoClips(source.to_string()));
     }
-    let (src_world, dst_world) = (rest_world(motion), rest_world(model));
+    let (src_world, dst_world) = (&motion.skeleton.bind_world, &model.skeleton.bind_world);
     let rotation = |m: &Mat4| m.to_scale_rotation_translation().1.normalize();
     let src_parent = |j: usize| motion.skeleton.joints[j].parent.map_or(Mat4::IDENTITY, |p| src_world[p]);
     let dst_parent = |j: usize| model.skeleton.joints[j].parent.map_or(Mat4::IDENTITY, |p| dst_world[p]);
@@ -67,10 +67,7 @@ pub fn attach_vrma(model: &mut Scene, motion: &Scene, source: &str) -> Result<At
             continue;
         };
         // The nearest humanoid ancestor the motion has, else (the hips) the node's own parent.
-        let mut up = parent_bone(name);
-        while let Some(p) = up.filter(|p| vrma.bone(p).is_none()) {
-            up = parent_bone(p);
-        }
+        let up = humanoid_parent(name, |p| vrma.bone(p).is_some());
         let wp = up.and_then(|p| vrma.bone(p)).map_or_else(|| rotation(&src_parent(*src)), |p| rotation(&src_world[p]));
         let pw = rotation(&dst_parent(dst));
         let rest = model.skeleton.joints[dst].bind.rotation;
@@ -156,16 +153,6 @@ pub fn attach_vrma(model: &mut Scene, motion: &Scene, source: &str) -> Result<At
     Ok(report)
 }
 
-/// Each joint's rest world matrix.
-fn rest_world(scene: &Scene) -> Vec<Mat4> {
-    crate::anim::Pose::bind(&scene.skeleton).world
-}
-
-/// The humanoid parent of bone `name` (three-vrm's `VRMHumanBoneParentMap`).
-fn parent_bone(name: &str) -> Option<&'static str> {
-    VRM_BONE_PARENTS.iter().find(|(b, _)| *b == name).and_then(|(_, p)| *p)
-}
-
 /// The look-at of `track` (the VRMA's look-at node) over `clip`'s frames, applied as `avatar`'s look-at applies it:
 /// eye rotation tracks added to `tracks` (bone look-at) or look expression weights to `morphs` (expression
 /// look-at).
@@ -209,7 +196,7 @@ fn look_at(
     }
     // Seen from the avatar's face front: a VRM 0.x avatar faces −Z.
     let front = if avatar.major == 0 { Quat::from_rotation_y(std::f32::consts::PI) } else { Quat::IDENTITY };
-    let rest = rest_world(model);
+    let rest = &model.skeleton.bind_world;
     for (eye, (yaw_in, yaw_out)) in [("leftEye", (inner, outer)), ("rightEye", (outer, inner))] {
         let Some(j) = avatar.bone(eye).filter(|&j| j < model.skeleton.len()) else { continue };
         let parent = model.skeleton.joints[j]

@@ -16,13 +16,15 @@ use glam::{Mat3, Mat4, Quat, Vec3};
 use serde_json::{Value, json};
 
 use super::ConvertError;
-use crate::anim::{Pose, PoseInput, humanoid};
-use crate::scene::{Clip, ClipData, Format, Joint, Metadata, Scene, Skeleton, Transform, UpAxis, VRM_BONE_PARENTS};
+use crate::anim::humanoid::{self, transfer};
+use crate::anim::{Pose, PoseInput};
+use crate::scene::{
+    Clip, ClipData, Format, Joint, Metadata, Scene, Skeleton, Transform, UpAxis, VRM_BONE_PARENTS, humanoid_parent,
+};
 
 /// The world rotation of a model-space matrix seen in the viewer's space (`b` the scene's basis).
 fn seen(b: Mat3, m: &Mat4) -> Quat {
-    let r = m.to_scale_rotation_translation().1.normalize();
-    Quat::from_mat3(&(b * Mat3::from_quat(r) * b.transpose())).normalize()
+    transfer::seen(b, transfer::rotation(m))
 }
 
 /// The expressions clip `clip` of `model` moves (VRM expressions, or morphs named as VRM 1.0's presets), with
@@ -54,30 +56,24 @@ pub fn vrma_scene(model: &Scene, clip: &Clip) -> Result<VrmaScene, ConvertError>
         ));
     }
     let basis = Mat3::from_mat4(model.up.basis());
-    let rest = Pose::bind(&model.skeleton).world;
+    let rest = &model.skeleton.bind_world;
     let at = |world: &[Mat4], j: usize| basis * world[j].w_axis.truncate();
     // The humanoid bones in the humanoid's order (parents first), each with its nearest humanoid ancestor.
     let order: Vec<(&'static str, usize, Option<&'static str>)> = VRM_BONE_PARENTS
         .iter()
         .filter_map(|(name, _)| bones.iter().find(|(b, _)| b == name).map(|&(b, j)| (b, j)))
-        .map(|(name, j)| {
-            let mut up = VRM_BONE_PARENTS.iter().find(|(b, _)| *b == name).and_then(|(_, p)| *p);
-            while let Some(p) = up.filter(|p| !bones.iter().any(|(b, _)| b == p)) {
-                up = VRM_BONE_PARENTS.iter().find(|(b, _)| *b == p).and_then(|(_, q)| *q);
-            }
-            (name, j, up)
-        })
+        .map(|(name, j)| (name, j, humanoid_parent(name, |p| bones.iter().any(|(b, _)| *b == p))))
         .collect();
     let node_of = |name: &str| order.iter().position(|(b, _, _)| *b == name);
     let mut joints: Vec<Joint> = order
         .iter()
         .map(|&(name, j, parent)| {
             let from =
-                parent.and_then(|p| bones.iter().find(|(b, _)| *b == p)).map_or(Vec3::ZERO, |&(_, pj)| at(&rest, pj));
+                parent.and_then(|p| bones.iter().find(|(b, _)| *b == p)).map_or(Vec3::ZERO, |&(_, pj)| at(rest, pj));
             Joint {
                 name: name.to_string(),
                 parent: parent.and_then(&node_of),
-                bind: Transform { translation: at(&rest, j) - from, ..Transform::IDENTITY },
+                bind: Transform { translation: at(rest, j) - from, ..Transform::IDENTITY },
             }
         })
         .collect();

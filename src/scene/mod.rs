@@ -57,6 +57,7 @@ pub use vmd::{
 };
 pub use vrm::{
     Expression, HumanBone, LookAt, Override, REQUIRED_HUMAN_BONES, RangeMap, VRM_BONE_PARENTS, VrmAnimation, VrmInfo,
+    humanoid_parent,
 };
 
 use crate::error::Warning;

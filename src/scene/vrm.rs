@@ -85,6 +85,17 @@ pub const VRM_BONE_PARENTS: [(&str, Option<&str>); 55] = [
     ("rightLittleDistal", Some("rightLittleIntermediate")),
 ];
 
+/// The nearest humanoid ancestor of bone `name` (by [`VRM_BONE_PARENTS`]) that `has` accepts: where a rig
+/// lacks a bone in between (no upperChest), the bone above it. `None` for the hips, or when none is had.
+pub fn humanoid_parent(name: &str, has: impl Fn(&str) -> bool) -> Option<&'static str> {
+    let parent = |b: &str| VRM_BONE_PARENTS.iter().find(|(n, _)| *n == b).and_then(|(_, p)| *p);
+    let mut up = parent(name);
+    while let Some(p) = up.filter(|p| !has(p)) {
+        up = parent(p);
+    }
+    up
+}
+
 /// A VRMA motion's facts (`VRMC_vrm_animation`): which joint is each humanoid bone, which joint carries each
 /// expression's weight (its translation x), and the look-at's joint.
 #[derive(Debug, Clone, PartialEq, Default, Serialize)]

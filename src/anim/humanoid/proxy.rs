@@ -53,7 +53,7 @@ impl Bones {
 /// standard model's slope when `t_pose`.
 pub fn build(target: &Rig, t_pose: bool) -> Scene {
     let scene = target.scene;
-    let rest = crate::anim::Pose::bind(&scene.skeleton).world;
+    let rest = &scene.skeleton.bind_world;
     // The target's bones in MMD space: the viewer's space with Z turned back, in MMD units.
     let viewer = Mat3::from_mat4(scene.up.basis());
     let mmd = Mat3::from_mat4(UpAxis::YLeftHanded.basis());
@@ -260,7 +260,7 @@ pub(crate) mod tests {
     fn a_t_pose_proxy_stands_in_mmd_units_with_the_standard_arms_and_legs_on_ik() {
         let (scene, bones) = t_pose();
         let proxy = build(&Rig { scene: &scene, bones }, true);
-        let world = crate::anim::Pose::bind(&proxy.skeleton).world;
+        let world = &proxy.skeleton.bind_world;
         let at = |name: &str| world[proxy.skeleton.find(name).unwrap()].w_axis.truncate();
         // Metres to MMD units; MMD's space turns Z back (the model faces −Z there).
         assert!((at("頭").y - 1.5 * MMD_UNITS_PER_METRE).abs() < 1e-4);

@@ -23,7 +23,7 @@
 use glam::{Mat3, Mat4, Quat, Vec3};
 
 use crate::anim::{Pose, PoseInput};
-use crate::scene::{Clip, ClipData, Scene, VRM_BONE_PARENTS};
+use crate::scene::{Clip, ClipData, Scene, VRM_BONE_PARENTS, humanoid_parent};
 
 /// A scene read as a humanoid: its humanoid bones as `(VRM 1.0 name, joint)`.
 pub struct Rig<'a> {
@@ -91,12 +91,12 @@ struct Pair {
 }
 
 /// A rotation matrix `r` in a scene's space seen in the viewer's (`b · r · bᵀ`; `b` may be a mirror).
-fn seen(b: Mat3, r: Quat) -> Quat {
+pub(crate) fn seen(b: Mat3, r: Quat) -> Quat {
     Quat::from_mat3(&(b * Mat3::from_quat(r) * b.transpose())).normalize()
 }
 
 /// The world rotation of a model-space matrix.
-fn rotation(m: &Mat4) -> Quat {
+pub(crate) fn rotation(m: &Mat4) -> Quat {
     m.to_scale_rotation_translation().1.normalize()
 }
 
@@ -105,18 +105,12 @@ fn pairs(source: &Rig, target: &Rig, src_rest: &[Mat4], dst_rest: &[Mat4]) -> Ve
     let (bs, bt) = (source.basis(), target.basis());
     let mut corrections: Vec<(&str, Quat)> = Vec::new();
     let mut out = Vec::new();
-    for (name, parent) in VRM_BONE_PARENTS {
+    for (name, _) in VRM_BONE_PARENTS {
         let (Some(src), Some(dst)) = (source.bone(name), target.bone(name)) else { continue };
-        let mut up = parent;
-        let inherited = loop {
-            match up {
-                Some(p) => match corrections.iter().find(|(n, _)| *n == p) {
-                    Some(&(_, c)) => break c,
-                    None => up = VRM_BONE_PARENTS.iter().find(|(b, _)| *b == p).and_then(|(_, q)| *q),
-                },
-                None => break Quat::IDENTITY,
-            }
-        };
+        // The correction of the nearest humanoid ancestor both rigs have (each came before its children).
+        let correction_of = |p: &str| corrections.iter().find(|(n, _)| *n == p).map(|&(_, c)| c);
+        let inherited =
+            humanoid_parent(name, |p| correction_of(p).is_some()).and_then(correction_of).unwrap_or(Quat::IDENTITY);
         let aim = aim_of(name).iter().find_map(|c| Some((source.bone(c)?, target.bone(c)?)));
         let correction = match aim {
             Some((cs, ct)) if name != "hips" => {
@@ -150,12 +144,11 @@ fn pairs(source: &Rig, target: &Rig, src_rest: &[Mat4], dst_rest: &[Mat4]) -> Ve
 /// the same pass, so the humanoid bones below them still land where the source's do.
 pub fn transfer_clip(source: &Rig, clip: &Clip, target: &Rig, named: Option<&Clip>) -> Clip {
     let (src_scene, dst_scene) = (source.scene, target.scene);
-    let src_rest = Pose::bind(&src_scene.skeleton).world;
-    let dst_rest = Pose::bind(&dst_scene.skeleton).world;
-    let pairs = pairs(source, target, &src_rest, &dst_rest);
+    let (src_rest, dst_rest) = (&src_scene.skeleton.bind_world, &dst_scene.skeleton.bind_world);
+    let pairs = pairs(source, target, src_rest, dst_rest);
     let (bs, bt) = (source.basis(), target.basis());
     let hips = target.bone("hips").filter(|_| source.bone("hips").is_some());
-    let anchors = source.legs_midpoint(&src_rest).zip(target.legs_midpoint(&dst_rest));
+    let anchors = source.legs_midpoint(src_rest).zip(target.legs_midpoint(dst_rest));
     // Each rig's hip height: its legs' top above its floor (y = 0 in both).
     let ratio = anchors.map_or(1.0, |(s, t)| if s.y.abs() > 1e-6 { t.y / s.y } else { 1.0 });
     let hips_rest = hips.map(|h| bt * dst_rest[h].w_axis.truncate());

@@ -16,6 +16,7 @@
 use glam::Vec3;
 use serde_json::Value;
 
+use crate::scene::color::{linear_to_srgb, srgb_to_linear};
 use crate::scene::{EmbeddedImage, Material, Outline, TextureSearch, ToonRamp};
 
 /// Rows in a generated ramp (the toon path reads it between rows 3 % and 97 % down).
@@ -58,14 +59,7 @@ impl MToon {
 
 /// A linear value as an sRGB byte.
 fn srgb_byte(v: f32) -> u8 {
-    let v = v.clamp(0.0, 1.0);
-    let s = if v <= 0.003_130_8 { 12.92 * v } else { 1.055 * v.powf(1.0 / 2.4) - 0.055 };
-    (s * 255.0).round() as u8
-}
-
-/// An sRGB component as linear (three-vrm's `gammaEOTF`).
-fn linear(v: f32) -> f32 {
-    if v <= 0.040_45 { v / 12.92 } else { ((v + 0.055) / 1.055).powf(2.4) }
+    (linear_to_srgb(v.clamp(0.0, 1.0)) * 255.0).round() as u8
 }
 
 fn number(v: Option<&Value>) -> Option<f32> {
@@ -97,13 +91,13 @@ fn mtoon_1(ext: &Value) -> MToon {
 fn mtoon_0(props: &Value) -> MToon {
     let float = |k: &str| number(props.get("floatProperties").and_then(|f| f.get(k)));
     let vector = |k: &str| colour(props.get("vectorProperties").and_then(|f| f.get(k)));
-    let shade = vector("_ShadeColor").unwrap_or(Vec3::new(0.97, 0.81, 0.86)).to_array().map(linear);
+    let shade = vector("_ShadeColor").unwrap_or(Vec3::new(0.97, 0.81, 0.86)).to_array().map(srgb_to_linear);
     let shift = float("_ShadeShift").unwrap_or(0.0);
     let toony = float("_ShadeToony").unwrap_or(0.9);
     let toony = toony + (1.0 - toony) * (0.5 + 0.5 * shift);
     let outline = (float("_OutlineWidthMode") == Some(1.0))
         .then(|| {
-            let colour = vector("_OutlineColor").unwrap_or(Vec3::ZERO).to_array().map(linear);
+            let colour = vector("_OutlineColor").unwrap_or(Vec3::ZERO).to_array().map(srgb_to_linear);
             (0.01 * float("_OutlineWidth").unwrap_or(0.0), Vec3::from(colour))
         })
         .filter(|(w, _)| *w > 0.0);
