@@ -185,7 +185,8 @@ fn apply_aims(skeleton: &Skeleton, aims: &[crate::scene::Aim], pose: &mut Pose) 
         let Some(to) = to.try_normalize() else { continue };
         let target = (parent.inverse() * Quat::from_rotation_arc(from, to) * parent * rest).normalize();
         pose.locals[a.joint].rotation = rest.slerp(target, a.weight.clamp(0.0, 1.0)).normalize();
-        pose.evaluate(skeleton);
+        // Only the aimed joint turned: its subtree is all that moves.
+        pose.evaluate_subtree(skeleton, a.joint);
     }
 }
 

@@ -62,7 +62,7 @@ pub fn joint_nodes(root: &Value) -> Vec<usize> {
 }
 
 /// A VRMA motion's humanoid bones, expressions and look-at by the scene's joints (`joint_of_node`); `None` for
-/// a glTF without `VRMC_vrm_animation`. VRM 0.x thumb names are taken as VRM 1.0's.
+/// a glTF without `VRMC_vrm_animation`.
 pub fn animation(root: &Value, joint_of_node: &[Option<usize>]) -> Option<VrmAnimation> {
     let a = root.pointer("/extensions/VRMC_vrm_animation").filter(|a| a.is_object())?;
     let joint = |v: &Value| {
@@ -130,23 +130,21 @@ fn node_constraints(root: &Value) -> Vec<NodeConstraint> {
 
 /// The file's node constraints as scene constraints. A rotation constraint is an append of the source's
 /// rotation from its rest, slerped by the weight (`target = destRest · slerp(I, srcRest⁻¹ · src, weight)`,
-/// exactly what an append gives a destination its motion leaves at rest); a roll constraint is a [`Roll`]; aim
-/// constraints are named in a warning and left out (not drawn yet).
+/// exactly what an append gives a destination its motion leaves at rest); a roll constraint is a [`Roll`], an aim
+/// constraint an [`Aim`].
 pub fn constraints(root: &Value, joint_of_node: &[Option<usize>], w: &mut Vec<Warning>) -> Constraints {
     let joint = |n: usize| joint_of_node.get(n).copied().flatten();
     let mut out = Constraints::default();
     let mut skipped: Vec<String> = Vec::new();
     for c in node_constraints(root) {
-        match (c.kind.as_str(), joint(c.node), joint(c.source)) {
-            ("roll", Some(j), Some(s)) if j != s && c.roll_axis.is_some() => {
-                let axis = c.roll_axis.unwrap_or(glam::Vec3::X);
-                out.roll.push(Roll { joint: j, source: s, axis, weight: c.weight });
+        match (c.kind.as_str(), joint(c.node), joint(c.source), c.roll_axis, c.aim_axis) {
+            ("roll", Some(j), Some(s), Some(axis), _) if j != s => {
+                out.roll.push(Roll { joint: j, source: s, axis, weight: c.weight })
             }
-            ("aim", Some(j), Some(s)) if j != s && c.aim_axis.is_some() => {
-                let axis = c.aim_axis.unwrap_or(glam::Vec3::X);
-                out.aim.push(Aim { joint: j, source: s, axis, weight: c.weight });
+            ("aim", Some(j), Some(s), _, Some(axis)) if j != s => {
+                out.aim.push(Aim { joint: j, source: s, axis, weight: c.weight })
             }
-            ("rotation", Some(j), Some(s)) if j != s => out.append.push(Append {
+            ("rotation", Some(j), Some(s), _, _) if j != s => out.append.push(Append {
                 joint: j,
                 source: s,
                 ratio: c.weight,
@@ -333,8 +331,6 @@ impl Reader<'_> {
         }
     }
 
-    /// A texture transform bind on glTF material `material` that sets its colour texture's offset and scale to
-    /// these at full weight, as what it changes from the material's own transform.
     /// Whether a material colour bind of `what` names a material of the file (warned and left out when not).
     fn colour_bind(&mut self, what: &str, material: Option<usize>) -> bool {
         let found = material.and_then(|m| self.targets.material_of.get(m)).is_some();
@@ -344,6 +340,8 @@ impl Reader<'_> {
         found
     }
 
+    /// A texture transform bind on glTF material `material` that sets its colour texture's offset and scale to
+    /// these at full weight, as what it changes from the material's own transform.
     fn texture_bind(
         &mut self,
         what: &str,
