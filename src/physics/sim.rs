@@ -272,10 +272,7 @@ impl Simulation {
         self.steps += u64::from(self.settings.warmup_steps);
         if let Some(springs) = &mut self.springs {
             springs.reset(pose);
-            let mut held = pose.clone();
-            for _ in 0..self.settings.warmup_steps {
-                springs.step(scene, &mut held, step);
-            }
+            springs.steps(scene, pose, self.settings.warmup_steps, step);
         }
         self.time = Some(t);
         self.accumulator = 0.0;
@@ -406,11 +403,8 @@ impl Simulation {
         let count = due.min(budget);
         self.engine.steps(count, step);
         self.steps += u64::from(count);
-        if let Some(springs) = self.springs.as_mut().filter(|_| count > 0) {
-            let mut moving = pose.clone();
-            for _ in 0..count {
-                springs.step(scene, &mut moving, step);
-            }
+        if let Some(springs) = self.springs.as_mut() {
+            springs.steps(scene, pose, count, step);
         }
         self.accumulator = (self.accumulator - count as f32 * step).max(0.0);
         let budget = budget - count;
