@@ -580,8 +580,7 @@ fn a_still_frames_the_pose_and_framing_clip_frames_the_whole_travel() {
 
 /// MToon through the toon path (VRM 1.0's `VRMC_materials_mtoon`): the corpus sample's ScrollX panel given a blue
 /// shade colour and drawn once lit (shading shift 0: the panel faces the light) and once shifted into its shade
-/// (shift −1). In shade, red and green fall to the shade's quarter (plus the toon path's small highlight) and
-/// blue keeps its value; every other panel is unchanged.
+/// (shift −1). In shade, red falls to the shade's quarter and blue keeps its value.
 #[test]
 fn an_mtoon_material_draws_its_shade_colour_where_its_shading_shift_puts_it_in_shade() {
     let dir = common::Scratch::new("mtoon-shade");

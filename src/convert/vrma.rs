@@ -27,7 +27,7 @@ fn seen(b: Mat3, m: &Mat4) -> Quat {
     transfer::seen(b, transfer::rotation(m))
 }
 
-/// The expressions clip `clip` of `model` moves (VRM expressions, or morphs named as VRM 1.0's presets), with
+/// The expressions clip `clip` of `model` moves (a VRM avatar's; none for other humanoids), with
 /// their morph indices and whether each is a preset.
 fn moved_expressions(model: &Scene, clip: &Clip) -> Vec<(String, usize, bool)> {
     let keyed = |name: &str| clip.morphs.iter().any(|t| t.name == name && t.keys.iter().any(|k| k.value != 0.0));
