@@ -48,6 +48,13 @@ struct DrawParams {
     // Light the material gives off itself (linear RGB, times the emissive map), added after lighting; w the
     // normal map's scale (0: none).
     emissive: vec4<f32>,
+    // MToon (VRM): rgb the shade colour, mixed with the lit colour by the toon ramp's lit share; w 0 not MToon, 1
+    // the shade colour as it is, 2 times the colour texture.
+    toon_shade: vec4<f32>,
+    // MToon's rim light: rgb its colour, w the fresnel power.
+    rim: vec4<f32>,
+    // x the rim's lift, y how much the light scales it; zw unused.
+    rim_shape: vec4<f32>,
 };
 
 @group(2) @binding(2) var<uniform> draw: DrawParams;
@@ -288,7 +295,8 @@ fn fs_mesh(in: MeshOut, @builtin(front_facing) front: bool) -> @location(0) vec4
         flat_normal = normalize(across) * select(-1.0, 1.0, dot(across, n) >= 0.0);
     }
     // Sampled before anything is discarded, where control flow is still uniform.
-    var texel = textureSample(albedo, albedo_sampler, in.uv) * draw.color;
+    let sampled = textureSample(albedo, albedo_sampler, in.uv);
+    var texel = sampled * draw.color;
     let sphere = textureSample(sphere_map, albedo_sampler, sphere_uv(n, to_eye)).rgb;
     // The toon key light: the scene's light where it has one (MikuMikuDance reads the ramp at 0.5 − 0.5·N·L
     // toward the light), else from the eye and above it, so shadow bands fall along silhouettes.
@@ -340,6 +348,20 @@ fn fs_mesh(in: MeshOut, @builtin(front_facing) front: bool) -> @location(0) vec4
                 lit = min(clamp(3.0 * key, 0.0, 1.0), shadow);
             }
             color = mix(albedo * toon_shadow, albedo + vec3<f32>(highlight), lit);
+        }
+        if draw.toon_shade.w > 0.5 {
+            // MToon: the ramp holds the lit share (shadowed by the self-shadow map where it has one, as MToon
+            // multiplies its shading by the shadow); the shade colour, by the colour texture where MToon has a shade
+            // texture (exporters write the colour texture into it), takes the unlit side. Then the rim light, whose
+            // light the viewer holds at 1 (MToon's rim lighting mix then changes nothing).
+            var shade = draw.toon_shade.rgb * in.color.rgb;
+            if draw.toon_shade.w > 1.5 && view.modes.y < 0.5 {
+                shade *= sampled.rgb;
+            }
+            let share = toon.r * select(1.0, shadow, shadow >= 0.0);
+            color = mix(shade, albedo, share);
+            let rim_key = clamp(1.0 - dot(to_eye, n) + draw.rim_shape.x, 0.0, 1.0);
+            color += draw.rim.rgb * pow(rim_key, max(draw.rim.w, 1e-4));
         }
     }
     if draw.surface.z > 0.5 && draw.shade.y < 0.5 {

@@ -219,7 +219,10 @@ fn metallic_roughness_emission_and_cutoff_are_read() {
 /// glTF's materials drawn as glTF means them, on UniVRM's emission sample (VRM 0.x, in the corpus): six spheres
 /// coloured by factors alone. None names a texture, so none is looked for (this file used to warn that
 /// "Unlit_SRGB_0.5" wasn't found, taking the material's name for a file); the unlit ones draw their colour
-/// exactly, the emissive ones add their emission (clipped to white at strength 4.6).
+/// exactly, the emissive ones add their emission (clipped to white at strength 4.6). The MToon ones draw the
+/// emission of their MToon properties (`_EmissionColor` 0.5 and 2 from gamma, `c^2.2`, as three-vrm's v0
+/// compatibility plugin reads them), not the glTF fallback's factor (0.5 and 1): all four "0.5" spheres look
+/// alike, as the sample means them to.
 #[test]
 fn untextured_unlit_and_emissive_materials_draw_their_colours() {
     use rigscope::render::{Camera, pose_bounds};
@@ -242,7 +245,7 @@ fn untextured_unlit_and_emissive_materials_draw_their_colours() {
     let expected: [(&str, f32, f32); 6] = [
         ("Unlit_SRGB_0.5", srgb(0.214_041_14) - 3.0, srgb(0.214_041_14) + 3.0),
         ("Unlit_Linear_0.5", srgb(0.5) - 3.0, srgb(0.5) + 3.0),
-        ("MToon_Emission_0.5", srgb(0.5) - 3.0, srgb(0.5) + 3.0),
+        ("MToon_Emission_0.5", srgb(0.5f32.powf(2.2)) - 3.0, srgb(0.5f32.powf(2.2)) + 3.0),
         ("MToon_Emission_2.0", 252.0, 255.0),
         ("Standard_Emission_2.0", 252.0, 255.0),
         // A black dielectric: its emission plus the 4 % reflection of the surroundings and the key light.

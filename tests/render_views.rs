@@ -617,3 +617,180 @@ fn an_mtoon_material_draws_its_shade_colour_where_its_shading_shift_puts_it_in_s
     assert!((0.24..0.28).contains(&red), "red × {red}");
     assert!(blue > 0.9, "blue × {blue}");
 }
+
+/// The corpus's MToon UV animation sample (panels ScrollX, ScrollY and ScrollRot, scrolling at 1 a second and
+/// turning at 1 rad a second) drawn through the library at `time` seconds, straight on, with its textures; its
+/// scene edited by `edit` first. Written to target/render-views/NAME.png.
+fn mtoon_sample_at(name: &str, time: f32, edit: impl FnOnce(&mut Scene)) -> RgbaImage {
+    use rigscope::render::{Background, FrameInput, GpuModel, Headless, Overlays, ViewState};
+    let path = common::corpus("vrm/VRMC_materials_mtoon_UV_Animation_Test.vrm");
+    let mut scene = rigscope::load_path(&path).unwrap();
+    edit(&mut scene);
+    let headless = Headless::new().unwrap_or_else(|e| panic!("{e}"));
+    let textures = rigscope::textures::TextureSet::load(&scene, path.parent());
+    let model = GpuModel::upload_textures(headless.renderer(), &scene, &textures);
+    let pose = Pose::bind(&scene.skeleton);
+    let bounds = pose_bounds(&scene, &pose).unwrap();
+    let camera = Camera::framing(scene.up, &bounds, 0.0, 0.0, 4.0 / 3.0);
+    let overlays = Overlays { grid: false, ..Overlays::default() };
+    let input = FrameInput { time, ..FrameInput::still(&camera, &pose, &overlays) };
+    let mut view = ViewState::new(headless.renderer());
+    let image = headless.render(&model, &mut view, &input, (320, 240), Background::Color([0, 0, 0])).unwrap();
+    let dir = manifest().join("target/render-views");
+    std::fs::create_dir_all(&dir).unwrap();
+    image.save(dir.join(format!("{name}.png"))).unwrap();
+    image
+}
+
+/// The pixel boxes (min x, min y, max x, max y) of the bright regions of `image`, top to bottom: each run of
+/// rows with a bright pixel, and the columns its bright pixels span.
+fn bright_boxes(image: &RgbaImage) -> Vec<(u32, u32, u32, u32)> {
+    let bright = |x: u32, y: u32| image.get_pixel(x, y).0[..3].iter().any(|&c| c > 100);
+    let mut boxes: Vec<(u32, u32, u32, u32)> = Vec::new();
+    let mut open = false;
+    for y in 0..image.height() {
+        let xs: Vec<u32> = (0..image.width()).filter(|&x| bright(x, y)).collect();
+        match (xs.first(), xs.last(), open) {
+            (Some(&a), Some(&b), true) => {
+                let last = boxes.last_mut().unwrap();
+                *last = (last.0.min(a), last.1, last.2.max(b), y);
+            }
+            (Some(&a), Some(&b), false) => boxes.push((a, y, b, y)),
+            _ => {}
+        }
+        open = !xs.is_empty();
+    }
+    boxes
+}
+
+/// The circular shift (dx, dy) inside box `b` (shrunk by 3 pixels) that best carries `a`'s pixels onto `then`'s:
+/// `then(x, y) ≈ a(x + dx, y + dy)`.
+fn shift_within(a: &RgbaImage, then: &RgbaImage, b: (u32, u32, u32, u32)) -> (i32, i32) {
+    let (x0, y0, x1, y1) = (b.0 + 3, b.1 + 3, b.2 - 3, b.3 - 3);
+    let (w, h) = ((x1 - x0) as i32, (y1 - y0) as i32);
+    let grey = |img: &RgbaImage, x: i32, y: i32| {
+        let p = img.get_pixel(x0 + x.rem_euclid(w) as u32, y0 + y.rem_euclid(h) as u32).0;
+        p[0] as i32 + p[1] as i32 + p[2] as i32
+    };
+    let mut best = (i64::MAX, (0, 0));
+    for dy in -h / 2..=h / 2 {
+        for dx in -w / 2..=w / 2 {
+            let mut cost = 0i64;
+            for y in 0..h {
+                for x in 0..w {
+                    cost += (grey(then, x, y) - grey(a, x + dx, y + dy)).abs() as i64;
+                }
+            }
+            best = best.min((cost, (dx, dy)));
+        }
+    }
+    best.1
+}
+
+/// MToon's UV scrolling (three-vrm's sample, VRMC_materials_mtoon_UV_Animation_Test): at 0.25 s the ScrollX
+/// panel's texture has moved a quarter of the panel along u (its arrow points the way it moves: left), the
+/// ScrollY panel's a quarter along v (up), each within 2 pixels; at 1 s both are back where they started (a whole
+/// turn of the texture), and the ScrollRot panel has turned.
+#[test]
+fn mtoon_textures_scroll_and_turn_as_three_vrm_moves_them() {
+    let start = mtoon_sample_at("mtoon_uv_0", 0.0, |_| {});
+    let quarter = mtoon_sample_at("mtoon_uv_0.25", 0.25, |_| {});
+    let whole = mtoon_sample_at("mtoon_uv_1", 1.0, |_| {});
+    let boxes = bright_boxes(&start);
+    assert_eq!(boxes.len(), 3, "three panels: {boxes:?}");
+    let [turning, scroll_y, scroll_x] = [boxes[0], boxes[1], boxes[2]];
+    // Content moving left (or up) shows at x what stood at x + dx (y + dy).
+    for (what, b, expected) in [("ScrollX", scroll_x, (1, 0)), ("ScrollY", scroll_y, (0, 1))] {
+        let side = (b.2 - b.0 + 1) as f32;
+        let (dx, dy) = shift_within(&start, &quarter, b);
+        eprintln!("{what}: moved ({dx}, {dy}) pixels in 0.25 s, the panel {side} pixels across");
+        let want = (expected.0 as f32 * side / 4.0, expected.1 as f32 * side / 4.0);
+        assert!(
+            (dx as f32 - want.0).abs() <= 2.0 && (dy as f32 - want.1).abs() <= 2.0,
+            "{what}: ({dx}, {dy}), {want:?}"
+        );
+        assert_eq!(shift_within(&start, &whole, b), (0, 0), "{what}: back after a whole turn");
+    }
+    let crop = |img: &RgbaImage, b: (u32, u32, u32, u32)| {
+        image::imageops::crop_imm(img, b.0, b.1, b.2 - b.0, b.3 - b.1).to_image()
+    };
+    let changed = crop(&start, turning).pixels().zip(crop(&whole, turning).pixels()).filter(|(a, b)| a != b).count();
+    assert!(changed > 200, "the ScrollRot panel turned: {changed} pixels changed");
+}
+
+/// MToon's rim light: the ScrollX panel given a red rim lifted by 1 (so it lights the whole panel facing the eye)
+/// gains that red (0.3, linear) on its black arrow and keeps its green and blue.
+#[test]
+fn an_mtoon_rim_light_adds_its_colour() {
+    let plain = mtoon_sample_at("mtoon_rim_off", 0.0, |_| {});
+    let rimmed = mtoon_sample_at("mtoon_rim_on", 0.0, |scene| {
+        let m = scene.materials.iter_mut().find(|m| m.name == "ScrollX").unwrap();
+        let t = m.toon_shading.as_mut().expect("MToon");
+        (t.rim, t.rim_lift, t.rim_power) = (Vec3::new(0.3, 0.0, 0.0), 1.0, 5.0);
+    });
+    let scroll_x = bright_boxes(&plain)[2];
+    let linear = |c: u8| {
+        let v = c as f32 / 255.0;
+        if v <= 0.04045 { v / 12.92 } else { ((v + 0.055) / 1.055).powf(2.4) }
+    };
+    let (mut dark, mut red) = (0, 0.0f32);
+    for y in scroll_x.1..=scroll_x.3 {
+        for x in scroll_x.0..=scroll_x.2 {
+            let (a, b) = (plain.get_pixel(x, y).0, rimmed.get_pixel(x, y).0);
+            if a[..3].iter().all(|&c| c < 8) {
+                dark += 1;
+                red += linear(b[0]) - linear(a[0]);
+                assert!(b[1] <= a[1] + 1 && b[2] <= a[2] + 1, "green and blue kept: {a:?} → {b:?}");
+            }
+        }
+    }
+    let red = red / dark as f32;
+    eprintln!("{dark} dark pixels gained red {red:.3}");
+    assert!(dark > 300 && (red - 0.3).abs() < 0.01, "{dark} pixels, red + {red}");
+    let other = bright_boxes(&plain)[1];
+    let crop = |img: &RgbaImage| {
+        image::imageops::crop_imm(img, other.0, other.1, other.2 - other.0, other.3 - other.1).to_image()
+    };
+    assert_eq!(crop(&plain), crop(&rimmed), "the other panels have no rim");
+}
+
+/// VRM material colour binds drawn: the MToon sample given a `happy` expression that binds the ScrollX panel's
+/// base colour to red, rendered with `--morph happy=W`: its white turns red at 1 and halfway (in linear light, as
+/// three-vrm lerps it) at 0.5; the other panels keep their colours.
+#[test]
+fn material_colour_binds_colour_what_they_bind() {
+    let dir = common::Scratch::new("vrm-colour-render");
+    let sample = common::read(&common::corpus("vrm/VRMC_materials_mtoon_UV_Animation_Test.vrm"));
+    let bytes = common::edited_glb(&sample, |j| {
+        j["extensions"]["VRMC_vrm"]["expressions"] = serde_json::json!({"preset": {"happy": {"materialColorBinds": [
+            {"material": 0, "type": "color", "targetValue": [1.0, 0.0, 0.0, 1.0]}
+        ]}}});
+    });
+    let path = dir.join("bound.vrm");
+    std::fs::write(&path, bytes).unwrap();
+    let plain = render("colour_bind_0", &path, &[]);
+    let full = render("colour_bind_1", &path, &["--morph", "happy=1"]);
+    let half = render("colour_bind_half", &path, &["--morph", "happy=0.5"]);
+    let linear = |c: u8| {
+        let v = c as f32 / 255.0;
+        if v <= 0.04045 { v / 12.92 } else { ((v + 0.055) / 1.055).powf(2.4) }
+    };
+    let (mut white, mut kept) = (0, 0);
+    for ((a, b), c) in plain.pixels().zip(full.pixels()).zip(half.pixels()) {
+        let (a, b, c) = (a.0, b.0, c.0);
+        if a[..3].iter().all(|&v| v > 250) && b[..3] != a[..3] {
+            white += 1;
+            assert!(b[0] > 250 && b[1] < 5 && b[2] < 5, "red at weight 1: {b:?}");
+            // Linear light: (1, 0.5, 0.5) of the plain white, within a byte's rounding.
+            let ratio = |i: usize| linear(c[i]) / linear(a[i]);
+            let near = |r: f32, want: f32| (r - want).abs() < 0.015;
+            assert!(near(ratio(0), 1.0) && near(ratio(1), 0.5) && near(ratio(2), 0.5), "halfway at 0.5: {a:?} → {c:?}");
+        } else if a == b {
+            kept += 1;
+        }
+    }
+    eprintln!("{white} white pixels turned red; {kept} kept");
+    assert!(white > 1000, "only {white} white pixels changed");
+    let changed = plain.pixels().zip(full.pixels()).filter(|(a, b)| a != b).count();
+    assert!(changed < white + white / 5, "{changed} pixels changed, {white} of them the bound panel's white");
+}

@@ -24,9 +24,9 @@ pub use bounds::{BOUNDS_TOLERANCE, BoundsMiss, bounds_miss_warnings, stored_boun
 pub use constraint::{IkFinish, apply_constraints, apply_constraints_phase, apply_constraints_switched};
 pub use frame::PoseInput;
 pub use morph::{
-    apply_bone_morphs, apply_morphs, clip_morph_weights, effective_morph_weights, light_parts, lit_colors,
-    material_colors, material_morphs, morph_weights, morphed_vertices, overridden_weights, sample_morph_track,
-    vrm_expression_weights,
+    apply_bone_morphs, apply_morphs, clip_morph_weights, color_morphs, color_shifts, effective_morph_weights,
+    light_parts, lit_colors, material_colors, material_morphs, morph_weights, morphed_vertices, overridden_weights,
+    sample_morph_track, vrm_expression_weights,
 };
 pub use onion::{Ghost, MAX_ONION_FRAMES, MAX_ONION_STEP, OnionSpacing, onion_ghosts};
 pub use pick::{Picked, pick, pick_vertex};

@@ -266,6 +266,37 @@ pub fn material_colors(
     Some(out.into_iter().map(|c| srgba_to_linear(c.clamp(glam::Vec4::ZERO, glam::Vec4::ONE))).collect())
 }
 
+/// The colour offsets of `morphs` (VRM's material colour binds), each with its scene morph index, for
+/// [`color_shifts`].
+pub fn color_morphs(morphs: &[Morph]) -> Vec<(usize, crate::scene::ColorOffset)> {
+    let offsets = |(i, m): (usize, &Morph)| match &m.kind {
+        MorphKind::Color(v) => v.iter().map(|o| (i, *o)).collect(),
+        _ => Vec::new(),
+    };
+    morphs.iter().enumerate().flat_map(offsets).collect()
+}
+
+/// What the colour offsets (from [`color_morphs`]) at the effective `weights` add to each of `materials` scene
+/// materials' colours, by [`crate::scene::ColorTarget`] in its order (linear; alpha in the base colour's `w`):
+/// `Σ delta · weight`, as three-vrm 3.5.5 adds each bind's `(target − own) · weight` to the material's own value.
+/// `None` when no offset has a weight.
+pub fn color_shifts(
+    offsets: &[(usize, crate::scene::ColorOffset)],
+    weights: &[f32],
+    materials: usize,
+) -> Option<Vec<[glam::Vec4; 5]>> {
+    let mut out: Option<Vec<[glam::Vec4; 5]>> = None;
+    for (morph, o) in offsets {
+        let w = weights.get(*morph).copied().unwrap_or(0.0);
+        if w == 0.0 || !w.is_finite() || o.material >= materials {
+            continue;
+        }
+        let shifts = out.get_or_insert_with(|| vec![[glam::Vec4::ZERO; 5]; materials]);
+        shifts[o.material][o.target as usize] += o.delta * w;
+    }
+    out
+}
+
 /// The scene's vertices with the vertex and UV morphs at the effective `weights` applied (borrowed as they
 /// are when no vertex or UV morph has a weight), for CPU skinning of what the renderer draws.
 pub fn morphed_vertices<'a>(

@@ -54,8 +54,10 @@ pub(crate) struct Draw {
     receives_shadow: bool,
     /// The scene material drawn (`None`: the placeholder), whose colour material morphs change.
     material: Option<usize>,
-    /// The colour the parameters were last written with (material morphs change it per frame).
-    written_color: std::cell::Cell<Vec4>,
+    /// MToon's shade colour, rim light and UV scrolling ([`crate::scene::ToonShading`]).
+    toon_shading: Option<crate::scene::ToonShading>,
+    /// The colours the parameters were last written with (material morphs and colour binds change them).
+    written_colors: std::cell::Cell<DrawColors>,
     uv_animation: Option<UvAnimation>,
     /// The material's own texture transform (glTF's `KHR_texture_transform`), when it has one.
     uv_base: Option<crate::scene::TextureTransform>,
@@ -68,7 +70,20 @@ pub(crate) struct Draw {
 }
 
 /// The `DrawParams` uniform block of shaders/mesh.wgsl, in floats.
-const DRAW_PARAM_FLOATS: usize = 32;
+const DRAW_PARAM_FLOATS: usize = 44;
+
+/// A draw's colours that change from frame to frame (material morphs, VRM's material colour binds), linear.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct DrawColors {
+    /// RGBA, multiplied with the texture.
+    pub base: Vec4,
+    pub emissive: Vec3,
+    /// The outline's RGBA.
+    pub outline: Vec4,
+    /// MToon's shade and rim colours (zero without MToon).
+    pub shade: Vec3,
+    pub rim: Vec3,
+}
 
 impl Draw {
     /// The UV transform at `time` with the texture transform morphs `binds` at the effective `weights`: the
@@ -82,6 +97,10 @@ impl Draw {
     ) -> [[f32; 3]; 2] {
         if let Some(a) = &self.uv_animation {
             return a.matrix(time);
+        }
+        if let Some(t) = self.toon_shading.filter(|t| t.scrolls()) {
+            let own = self.uv_base.map_or(glam::Affine2::IDENTITY, |b| crate::scene::uv_affine(b.matrix()));
+            return crate::scene::uv_rows(own * t.uv_transform(time));
         }
         let identity =
             crate::scene::TextureTransform { offset: glam::Vec2::ZERO, scale: glam::Vec2::ONE, rotation: 0.0 };
@@ -98,7 +117,18 @@ impl Draw {
         if moved || self.uv_base.is_some() { t.matrix() } else { UV_IDENTITY }
     }
 
-    fn params(&self, uv: [[f32; 3]; 2], c: Vec4) -> [f32; DRAW_PARAM_FLOATS] {
+    /// The draw's own colours, as its material gives them.
+    fn own_colors(&self) -> DrawColors {
+        DrawColors {
+            base: self.color,
+            emissive: self.emissive,
+            outline: self.outline.map_or(Vec4::ZERO, |o| o.color),
+            shade: self.toon_shading.map_or(Vec3::ZERO, |t| t.shade),
+            rim: self.toon_shading.map_or(Vec3::ZERO, |t| t.rim),
+        }
+    }
+
+    fn params(&self, uv: [[f32; 3]; 2], colors: &DrawColors) -> [f32; DRAW_PARAM_FLOATS] {
         let cutoff = match self.alpha {
             AlphaMode::Opaque => 0.0,
             AlphaMode::Cutout => self.alpha_cutoff,
@@ -106,7 +136,23 @@ impl Draw {
         };
         let blend = if self.alpha == AlphaMode::Blend { 1.0 } else { 0.0 };
         let lit = if self.lit { 1.0 } else { 0.0 };
-        let (size, e) = self.outline.map_or((0.0, Vec4::ZERO), |o| (o.size, o.color));
+        let size = self.outline.map_or(0.0, |o| o.size);
+        let (c, e, emissive) = (colors.base, colors.outline, colors.emissive);
+        let toon = self.toon_shading.unwrap_or(crate::scene::ToonShading {
+            shade: Vec3::ZERO,
+            shade_textured: false,
+            rim: Vec3::ZERO,
+            rim_power: 1.0,
+            rim_lift: 0.0,
+            rim_lighting: 0.0,
+            scroll: glam::Vec2::ZERO,
+            spin: 0.0,
+        });
+        let mtoon = match self.toon_shading {
+            None => 0.0,
+            Some(t) if t.shade_textured => 2.0,
+            Some(_) => 1.0,
+        };
         [
             uv[0][0],
             uv[0][1],
@@ -136,10 +182,22 @@ impl Draw {
             self.surface.map_or(1.0, |s| s.roughness),
             if self.surface.is_some() { 1.0 } else { 0.0 },
             self.occlusion,
-            self.emissive.x,
-            self.emissive.y,
-            self.emissive.z,
+            emissive.x,
+            emissive.y,
+            emissive.z,
             self.normal_scale,
+            colors.shade.x,
+            colors.shade.y,
+            colors.shade.z,
+            mtoon,
+            colors.rim.x,
+            colors.rim.y,
+            colors.rim.z,
+            toon.rim_power,
+            toon.rim_lift,
+            toon.rim_lighting,
+            0.0,
+            0.0,
         ]
     }
 }
@@ -164,6 +222,8 @@ pub struct GpuModel {
     material_morphs: Vec<(usize, Vec<crate::scene::MaterialOffset>)>,
     /// The texture transform morphs (VRM's texture transform binds): each offset with its morph.
     uv_morphs: Vec<(usize, crate::scene::TextureTransformOffset)>,
+    /// The colour offsets (VRM's material colour binds), each with its morph.
+    color_morphs: Vec<(usize, crate::scene::ColorOffset)>,
     base_colors: Vec<Vec4>,
     /// MikuMikuDance materials' diffuse and ambient ([`crate::anim::light_parts`]), relit by a light colour.
     light_parts: Vec<Option<(Vec4, glam::Vec3)>>,
@@ -247,6 +307,7 @@ impl GpuModel {
                     _ => Vec::new(),
                 })
                 .collect(),
+            color_morphs: crate::anim::color_morphs(&scene.morphs),
             base_colors: scene.materials.iter().map(|m| m.color.unwrap_or(Vec4::ONE)).collect(),
             light_parts: crate::anim::light_parts(scene),
             parents: scene.skeleton.joints.iter().map(|j| j.parent).collect(),
@@ -289,12 +350,12 @@ impl GpuModel {
 
     /// Whether any draw's UVs move with time (the window keeps redrawing them only while playing anyway).
     pub fn has_uv_animation(&self) -> bool {
-        self.draws.iter().any(|d| d.uv_animation.is_some())
+        self.draws.iter().any(|d| d.uv_animation.is_some() || d.toon_shading.is_some_and(|t| t.scrolls()))
     }
 
     /// Writes the UV transforms of the animated draws for `time`, seconds into the clip, and the colours of the
-    /// draws whose material the material morphs at `morph_weights` (effective, per scene morph) or a light
-    /// colour other than MikuMikuDance's default (`light`, sRGB-encoded) change.
+    /// draws whose material the material morphs and colour binds at `morph_weights` (effective, per scene morph)
+    /// or a light colour other than MikuMikuDance's default (`light`, sRGB-encoded) change.
     pub(crate) fn write_draw_params(
         &self,
         renderer: &Renderer,
@@ -308,16 +369,25 @@ impl GpuModel {
             .map(|c| crate::anim::lit_colors(&self.light_parts, &self.base_colors, c));
         let base = relit.as_deref().unwrap_or(&self.base_colors);
         let colors = crate::anim::material_colors(&self.material_morphs, morph_weights, base, light.unwrap_or(default));
+        let shifts = crate::anim::color_shifts(&self.color_morphs, morph_weights, self.base_colors.len());
         for d in &self.draws {
-            let color = match (colors.as_ref().or(relit.as_ref()), d.material) {
-                (Some(c), Some(m)) => c.get(m).copied().unwrap_or(d.color),
-                _ => d.color,
-            };
+            let mut c = d.own_colors();
+            if let (Some(colors), Some(m)) = (colors.as_ref().or(relit.as_ref()), d.material) {
+                c.base = colors.get(m).copied().unwrap_or(c.base);
+            }
+            if let Some(s) = d.material.and_then(|m| shifts.as_ref()?.get(m)) {
+                use crate::scene::ColorTarget as T;
+                c.base += s[T::Base as usize];
+                c.emissive += s[T::Emissive as usize].truncate();
+                c.outline += s[T::Outline as usize];
+                c.shade += s[T::Shade as usize].truncate();
+                c.rim += s[T::Rim as usize].truncate();
+            }
             let uv = d.uv_at(time, &self.uv_morphs, morph_weights);
-            if uv != d.written_uv.get() || color != d.written_color.get() {
-                d.written_color.set(color);
+            if uv != d.written_uv.get() || c != d.written_colors.get() {
+                d.written_colors.set(c);
                 d.written_uv.set(uv);
-                renderer.queue.write_buffer(&d.params, 0, bytes(&d.params(uv, color)));
+                renderer.queue.write_buffer(&d.params, 0, bytes(&d.params(uv, &c)));
             }
         }
     }
@@ -470,16 +540,24 @@ fn upload_draws(renderer: &Renderer, scene: &Scene, materials: &[GpuMaterial]) -
             casts_shadow: scene.materials.get(material).is_none_or(|m| m.casts_shadow),
             receives_shadow: scene.materials.get(material).is_none_or(|m| m.receives_shadow),
             material: (material < scene.materials.len()).then_some(material),
-            written_color: std::cell::Cell::new(m.color),
+            toon_shading: scene.materials.get(material).and_then(|m| m.toon_shading),
+            written_colors: std::cell::Cell::new(DrawColors {
+                base: Vec4::ZERO,
+                emissive: Vec3::ZERO,
+                outline: Vec4::ZERO,
+                shade: Vec3::ZERO,
+                rim: Vec3::ZERO,
+            }),
             uv_animation: scene_mesh.and_then(|s| s.uv_animation.clone()),
             uv_base: scene.materials.get(material).and_then(|m| m.uv_transform),
             written_uv: std::cell::Cell::new(UV_IDENTITY),
             center,
             joint,
         };
-        let uv = d.uv_at(0.0, &[], &[]);
+        let (uv, colors) = (d.uv_at(0.0, &[], &[]), d.own_colors());
         d.written_uv.set(uv);
-        renderer.queue.write_buffer(&d.params, 0, bytes(&d.params(uv, d.color)));
+        d.written_colors.set(colors);
+        renderer.queue.write_buffer(&d.params, 0, bytes(&d.params(uv, &colors)));
         d
     };
     let mut draws: Vec<Draw> = scene

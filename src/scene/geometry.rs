@@ -231,6 +231,48 @@ pub struct Material {
     pub maps: SurfaceMaps,
     /// The colour texture's transform (glTF's `KHR_texture_transform`: an atlas cell), `None` for none.
     pub uv_transform: Option<TextureTransform>,
+    /// MToon's shading beyond its toon ramp (VRM's toon material): with it the ramp holds the lit share and the
+    /// shade colour, rim light and UV scrolling come from here.
+    pub toon_shading: Option<ToonShading>,
+}
+
+/// MToon's shading (three-vrm 3.5.5's MToon shader): the colour is `mix(shade, lit, s)` with `s` the lit share
+/// the material's toon ramp holds at the light, plus a rim `rim · saturate(1 − N·V + lift)^power`, scaled by
+/// `mix(1, light, rim_lighting)`; the texture coordinates turn by `spin` radians a second about the texture's
+/// centre (from u toward −v, as three-vrm's column-major `mat2(cos, −sin, sin, cos)` turns them), then move by
+/// `scroll` a second.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ToonShading {
+    /// The unlit side's colour, linear RGB.
+    pub shade: glam::Vec3,
+    /// The shade colour is multiplied by the colour texture (MToon's shade texture, drawn as the colour texture
+    /// that exporters write into it).
+    pub shade_textured: bool,
+    /// The rim light's colour, linear RGB (black: none).
+    pub rim: glam::Vec3,
+    pub rim_power: f32,
+    pub rim_lift: f32,
+    /// 0: the rim ignores the light, 1: scaled by it.
+    pub rim_lighting: f32,
+    /// UV scrolling: texture coordinates a second (u, v).
+    pub scroll: Vec2,
+    /// UV rotation: radians a second about (0.5, 0.5).
+    pub spin: f32,
+}
+
+impl ToonShading {
+    /// The texture coordinate transform after `seconds` of scrolling: `uv' = R(−spin·t)·(uv − ½) + ½ +
+    /// scroll·t`, as three-vrm's MToon moves them (before the colour texture's own transform).
+    pub fn uv_transform(&self, seconds: f32) -> glam::Affine2 {
+        glam::Affine2::from_translation(Vec2::splat(0.5) + self.scroll * seconds)
+            * glam::Affine2::from_angle(-self.spin * seconds)
+            * glam::Affine2::from_translation(-Vec2::splat(0.5))
+    }
+
+    /// Whether the texture coordinates move with time.
+    pub fn scrolls(&self) -> bool {
+        self.scroll != Vec2::ZERO || self.spin != 0.0
+    }
 }
 
 /// A texture coordinate transform as `KHR_texture_transform` defines it: `uv' = offset + R(rotation) · (scale ⊙
@@ -348,6 +390,7 @@ impl Material {
             alpha_cutoff: 0.5,
             maps: SurfaceMaps::default(),
             uv_transform: None,
+            toon_shading: None,
         }
     }
 }
@@ -401,13 +444,24 @@ impl UvAnimation {
     /// It scales and rotates about the texture's centre (0.5, 0.5) after translating: T(½)·S·R·T(t)·T(−½).
     pub fn matrix(&self, time: f32) -> [[f32; 3]; 2] {
         let (t, s, r) = self.components(time);
-        let m = glam::Affine2::from_translation(Vec2::splat(0.5))
-            * glam::Affine2::from_scale(s)
-            * glam::Affine2::from_angle(r)
-            * glam::Affine2::from_translation(t - Vec2::splat(0.5));
-        let (a, b, c) = (m.matrix2.x_axis, m.matrix2.y_axis, m.translation);
-        [[a.x, b.x, c.x], [a.y, b.y, c.y]]
+        uv_rows(
+            glam::Affine2::from_translation(Vec2::splat(0.5))
+                * glam::Affine2::from_scale(s)
+                * glam::Affine2::from_angle(r)
+                * glam::Affine2::from_translation(t - Vec2::splat(0.5)),
+        )
     }
+}
+
+/// A texture coordinate transform as the rows of a 2×3 matrix ([`UvAnimation::matrix`]'s layout).
+pub fn uv_rows(m: glam::Affine2) -> [[f32; 3]; 2] {
+    let (a, b, c) = (m.matrix2.x_axis, m.matrix2.y_axis, m.translation);
+    [[a.x, b.x, c.x], [a.y, b.y, c.y]]
+}
+
+/// The transform of rows `r` ([`uv_rows`]'s inverse).
+pub fn uv_affine(r: [[f32; 3]; 2]) -> glam::Affine2 {
+    glam::Affine2::from_cols(Vec2::new(r[0][0], r[1][0]), Vec2::new(r[0][1], r[1][1]), Vec2::new(r[0][2], r[1][2]))
 }
 
 impl UvAnimation {

@@ -31,8 +31,8 @@ pub use clip::{
 pub use constraint::{Aim, AngleLimits, Append, Constraints, IkChain, IkLink, JointDeform, MMD_KNEE, Roll};
 pub use geometry::{
     AlphaMode, BlendMethod, CustomStream, Material, Mesh, Outline, SphereBlend, SphereMap, SphericalBlend, Surface,
-    SurfaceMaps, TextureMap, TextureSearch, TextureTransform, ToonRamp, UV_IDENTITY, UvAnimation, UvChannel,
-    UvChannelKind, VertexBlend, VertexStreams,
+    SurfaceMaps, TextureMap, TextureSearch, TextureTransform, ToonRamp, ToonShading, UV_IDENTITY, UvAnimation,
+    UvChannel, UvChannelKind, VertexBlend, VertexStreams, uv_affine, uv_rows,
 };
 pub use image::EmbeddedImage;
 pub use light::{Light, LightKey, LightTrack, MMD_DEFAULT_LIGHT, MMD_DEFAULT_SELF_SHADOW, SelfShadow, ShadowKey};
@@ -41,8 +41,8 @@ pub use mmd::{
     SphereMode, Toon, WeightKindCounts, bone_flags, material_flags,
 };
 pub use morph::{
-    BoneOffset, ImpulseOffset, MMD_LIGHT, MaterialOffset, MaterialOp, Morph, MorphKind, MorphPanel, MorphWeight,
-    TextureTransformOffset, UvOffset, VertexOffset,
+    BoneOffset, ColorOffset, ColorTarget, ImpulseOffset, MMD_LIGHT, MaterialOffset, MaterialOp, Morph, MorphKind,
+    MorphPanel, MorphWeight, TextureTransformOffset, UvOffset, VertexOffset,
 };
 pub use mvd::{
     MMM_GRAVITY_SCALE, MvdAccessoryKey, MvdEffect, MvdEffectKey, MvdEffectParameter, MvdEffectValue, MvdEncoding,

@@ -119,6 +119,63 @@ pub enum MorphKind {
     Impulse(Vec<ImpulseOffset>),
     /// What materials' colour texture transforms gain at full weight (VRM's texture transform binds).
     TextureTransform(Vec<TextureTransformOffset>),
+    /// What materials' colours gain at full weight, in linear space (VRM's material colour binds).
+    Color(Vec<ColorOffset>),
+}
+
+/// Which of a material's colours a [`ColorOffset`] moves (VRM's `materialColorBinds` types).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ColorTarget {
+    // The order indexes `anim::color_shifts`' table.
+    /// The base colour and its alpha ([`crate::scene::Material::color`]).
+    Base,
+    /// The light given off ([`crate::scene::Material::emissive`]).
+    Emissive,
+    /// The outline's colour ([`crate::scene::Outline::color`]).
+    Outline,
+    /// MToon's shade colour ([`crate::scene::ToonShading::shade`]).
+    Shade,
+    /// MToon's rim colour ([`crate::scene::ToonShading::rim`]).
+    Rim,
+}
+
+impl ColorTarget {
+    /// VRM 1.0's name of the bind type.
+    pub fn name(self) -> &'static str {
+        match self {
+            ColorTarget::Base => "color",
+            ColorTarget::Emissive => "emissionColor",
+            ColorTarget::Outline => "outlineColor",
+            ColorTarget::Shade => "shadeColor",
+            ColorTarget::Rim => "rimColor",
+        }
+    }
+
+    /// The bind type VRM 1.0 names `name`, or VRM 0.x's material property `name` (`_Color`, `_EmissionColor`,
+    /// `_ShadeColor`, `_RimColor`, `_OutlineColor`), as three-vrm 3.5.5 maps them; `None` for the matcap colour
+    /// (matcaps aren't drawn) and unknown names.
+    pub fn from_name(name: &str) -> Option<ColorTarget> {
+        Some(match name {
+            "color" | "_Color" => ColorTarget::Base,
+            "emissionColor" | "_EmissionColor" => ColorTarget::Emissive,
+            "outlineColor" | "_OutlineColor" => ColorTarget::Outline,
+            "shadeColor" | "_ShadeColor" => ColorTarget::Shade,
+            "rimColor" | "_RimColor" => ColorTarget::Rim,
+            _ => return None,
+        })
+    }
+}
+
+/// A material colour's change at full weight (VRM's `materialColorBinds`: the bind's target less the material's
+/// own value, linear RGB, and alpha for the base colour; emissive already times the material's emissive
+/// strength). Several expressions' offsets add up, as three-vrm 3.5.5 adds them.
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
+pub struct ColorOffset {
+    /// A scene material.
+    pub material: usize,
+    pub target: ColorTarget,
+    pub delta: Vec4,
 }
 
 /// A material's colour texture transform's change at full weight: its offset and scale move by these (VRM's
@@ -144,6 +201,7 @@ impl MorphKind {
             MorphKind::Flip(_) => "flip",
             MorphKind::Impulse(_) => "impulse",
             MorphKind::TextureTransform(_) => "texture transform",
+            MorphKind::Color(_) => "material colour",
         }
     }
 
@@ -157,6 +215,7 @@ impl MorphKind {
             MorphKind::Group(v) | MorphKind::Flip(v) => v.len(),
             MorphKind::Impulse(v) => v.len(),
             MorphKind::TextureTransform(v) => v.len(),
+            MorphKind::Color(v) => v.len(),
         }
     }
 

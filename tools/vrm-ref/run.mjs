@@ -3,6 +3,7 @@
 //
 //   node run.mjs FILE.gltf|.glb|.vrm [--steps 120] [--dt 1/60]
 //   node run.mjs AVATAR.vrm --vrma MOTION.vrma [--steps 90] [--dt 1/30]
+//   node run.mjs AVATAR.vrm --expressions '[{"happy": 0.5}, ...]'
 //
 // Loads FILE with three.js's GLTFLoader and three-vrm's VRMNodeConstraintLoaderPlugin (VRMC_node_constraint 1.0)
 // and VRMSpringBoneLoaderPlugin (VRMC_springBone 1.0 with extended colliders, or VRM 0.x secondaryAnimation),
@@ -19,6 +20,16 @@
 // k·dt (k = 0..steps−1) and runs `vrm.update(dt)` (the humanoid written to the raw bones, expressions applied).
 // Each line then also has "expressions": {name: weight} and "morphs": {"node index": [influences]}; the look-at
 // track turns the eyes or weights the look expressions through the avatar's look-at.
+//
+// With --expressions, AVATAR is loaded with VRMLoaderPlugin (MToon and the v0 compatibility plugins included) and
+// for each set of weights in the JSON list the expressions are given those weights (the rest 0) and
+// `vrm.update(0)` applies them. Each line is
+//
+//   {"expressions": {name: weight}, "morphs": {...}, "materials": [{"color": [r, g, b, opacity],
+//    "emissive": [r, g, b] (times the emissive intensity), "shade", "rim", "matcap", "outline": [r, g, b]} | null]}
+//
+// each glTF material's values by its index, as the expressions' material colour binds leave them (MToon's only
+// where the material is MToon; null for a material no mesh draws).
 //
 // Nothing is drawn and no texture is read. Diagnostics go to stderr.
 import fs from 'node:fs';
@@ -60,6 +71,52 @@ const read = (name) => {
 };
 const input = read(file);
 const noTextures = () => ({ name: 'rigscope_no_textures', loadTexture: () => Promise.resolve(new THREE.Texture()) });
+
+const weightSets = option('--expressions', null);
+if (weightSets) {
+  const loader = new GLTFLoader();
+  loader.register(noTextures);
+  loader.register((parser) => new VRMLoaderPlugin(parser));
+  const avatar = await loader.parseAsync(input, '');
+  const vrm = avatar.userData.vrm;
+  const manager = vrm.expressionManager;
+  const byIndex = [];
+  vrm.scene.traverse((o) => {
+    for (const m of [o.material ?? []].flat()) {
+      const index = avatar.parser.associations.get(m)?.materials;
+      if (index != null && !m.isOutline && !byIndex[index]) {
+        byIndex[index] = m;
+      }
+    }
+  });
+  const rgb = (c) => (c ? [c.r, c.g, c.b] : undefined);
+  for (const weights of JSON.parse(weightSets)) {
+    for (const e of manager.expressions) {
+      manager.setValue(e.expressionName, weights[e.expressionName] ?? 0);
+    }
+    vrm.update(0);
+    const materials = [];
+    for (let i = 0; i < (avatar.parser.json.materials ?? []).length; i++) {
+      const m = byIndex[i];
+      materials.push(
+        m
+          ? {
+              color: [...rgb(m.color), m.opacity],
+              emissive: rgb(m.emissive)?.map((x) => x * (m.emissiveIntensity ?? 1)),
+              shade: rgb(m.shadeColorFactor),
+              rim: rgb(m.parametricRimColorFactor),
+              matcap: rgb(m.matcapFactor),
+              outline: rgb(m.outlineColorFactor),
+            }
+          : null,
+      );
+    }
+    const expressions = Object.fromEntries(manager.expressions.map((e) => [e.expressionName, e.weight]));
+    process.stdout.write(JSON.stringify({ expressions, materials }) + '\n');
+  }
+  await new Promise((done) => process.stdout.write('', done));
+  process.exit(0);
+}
 
 const vrmaFile = option('--vrma', null);
 if (vrmaFile) {

@@ -1,23 +1,27 @@
 //! MToon, VRM's toon material, approximated with the toon path MikuMikuDance's materials already draw with.
 //!
 //! MToon (three-vrm 3.5.5's shader) mixes a shade colour and the lit colour by
-//! `s = linearstep(−1 + toony, 1 − toony, N·L + shift)`: `colour = base · mix(shade, 1, s)` for an untextured
-//! shade. The toon path draws `base · ramp(0.5 − 0.5·N·L)`, so each MToon material gets a ramp image that holds
-//! `mix(shade, 1, s)` down its rows (sRGB, as toon ramps are read), embedded in the scene as an image the
-//! material's toon ramp names. World-space outlines (`outlineWidthMode` `worldCoordinates`) become the material's
-//! outline, sized as it stands 2.5 m from the eye (the toon path's outlines keep their width on screen).
+//! `s = linearstep(−1 + toony, 1 − toony, N·L + shift)`: `colour = mix(shade, base, s)`. The toon path reads a
+//! ramp at `0.5 − 0.5·N·L`, so each MToon material gets a ramp image that holds `s` down its rows (grey),
+//! embedded in the scene as an image the material's toon ramp names, and its [`ToonShading`] gives the renderer
+//! the shade colour to mix by it, the parametric rim light (`rim · saturate(1 − N·V + lift)^power`, scaled by
+//! `mix(1, light, rimLightingMix)`) and the UV scrolling. World-space outlines (`outlineWidthMode`
+//! `worldCoordinates`) become the material's outline, sized as it stands 2.5 m from the eye (the toon path's
+//! outlines keep their width on screen).
 //!
-//! Read: VRM 1.0's `VRMC_materials_mtoon` (shade colour, shading shift and toony, outline), and VRM 0.x's MToon
-//! material properties converted as three-vrm's v0 compatibility plugin converts them (`_ShadeColor` from
-//! gamma, `toony' = lerp(toony, 1, ½ + ½·shift)`, `shift' = −shift − (1 − toony')`, `_OutlineWidth` in
-//! centimetres). Not drawn: the shade texture, the shading shift texture, rim light and matcap, GI
-//! equalization, the screen-space outline and UV scrolling.
+//! Read: VRM 1.0's `VRMC_materials_mtoon`, and VRM 0.x's MToon material properties converted as three-vrm's v0
+//! compatibility plugin converts them (colours from gamma by `c^2.2`, its base colour and emission in place of
+//! the glTF material's fallback values, `toony' = lerp(toony, 1, ½ + ½·shift)`,
+//! `shift' = −shift − (1 − toony')`, `_OutlineWidth` in centimetres, the V scroll negated). A shade texture is
+//! drawn as the colour texture (exporters write the same image into both). Not drawn: the shading shift
+//! texture, the rim multiply texture, matcap, GI equalization, the UV animation mask, the outline's lighting mix
+//! and the screen-space outline.
 
-use glam::Vec3;
+use glam::{Vec2, Vec3};
 use serde_json::Value;
 
-use crate::scene::color::{linear_to_srgb, srgb_to_linear};
-use crate::scene::{EmbeddedImage, Material, Outline, TextureSearch, ToonRamp};
+use crate::scene::color::linear_to_srgb;
+use crate::scene::{EmbeddedImage, Material, Outline, TextureSearch, ToonRamp, ToonShading};
 
 /// Rows in a generated ramp (the toon path reads it between rows 3 % and 97 % down).
 const RAMP_ROWS: u32 = 64;
@@ -29,12 +33,15 @@ const OUTLINE_WIDTH: f32 = 0.0008;
 /// One material's MToon, as three-vrm's VRM 1.0 material holds it.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct MToon {
-    /// Linear RGB.
-    pub shade: Vec3,
     pub shift: f32,
     pub toony: f32,
     /// World-space outline: width in metres and linear colour.
     pub outline: Option<(f32, Vec3)>,
+    /// Shade colour, rim light and UV scrolling.
+    pub shading: ToonShading,
+    /// VRM 0.x: the base colour (linear RGBA) and emission (linear RGB) its MToon properties give, which three-vrm
+    /// draws in place of the glTF material's fallback values; `None` for VRM 1.0 (the glTF material's own).
+    pub base: Option<(glam::Vec4, Vec3)>,
 }
 
 impl MToon {
@@ -47,12 +54,13 @@ impl MToon {
         ((key + self.shift - a) / (b - a)).clamp(0.0, 1.0)
     }
 
-    /// The ramp image: row `y` holds the colour at `N·L = 1 − 2·(y + ½)/rows`, sRGB.
+    /// The ramp image: row `y` holds the lit share at `N·L = 1 − 2·(y + ½)/rows`, grey, sRGB-encoded (the toon
+    /// path reads ramps as sRGB images).
     pub fn ramp(&self) -> image::RgbaImage {
         image::RgbaImage::from_fn(4, RAMP_ROWS, |_, y| {
             let key = 1.0 - 2.0 * (y as f32 + 0.5) / RAMP_ROWS as f32;
-            let c = self.shade.lerp(Vec3::ONE, self.lit(key)).to_array().map(srgb_byte);
-            image::Rgba([c[0], c[1], c[2], 255])
+            let c = srgb_byte(self.lit(key));
+            image::Rgba([c, c, c, 255])
         })
     }
 }
@@ -71,37 +79,63 @@ fn colour(v: Option<&Value>) -> Option<Vec3> {
     Some(Vec3::new(number(a.first())?, number(a.get(1))?, number(a.get(2))?))
 }
 
-/// VRM 1.0's `VRMC_materials_mtoon` of one glTF material.
+/// VRM 1.0's `VRMC_materials_mtoon` of one glTF material (what it leaves out: three-vrm's defaults).
 fn mtoon_1(ext: &Value) -> MToon {
+    let float = |k: &str, d: f32| number(ext.get(k)).unwrap_or(d);
     let outline = (ext.get("outlineWidthMode").and_then(Value::as_str) == Some("worldCoordinates"))
-        .then(|| {
-            let width = number(ext.get("outlineWidthFactor")).unwrap_or(0.0);
-            (width, colour(ext.get("outlineColorFactor")).unwrap_or(Vec3::ZERO))
-        })
+        .then(|| (float("outlineWidthFactor", 0.0), colour(ext.get("outlineColorFactor")).unwrap_or(Vec3::ZERO)))
         .filter(|(w, _)| *w > 0.0);
     MToon {
-        shade: colour(ext.get("shadeColorFactor")).unwrap_or(Vec3::ONE),
-        shift: number(ext.get("shadingShiftFactor")).unwrap_or(0.0),
-        toony: number(ext.get("shadingToonyFactor")).unwrap_or(0.9),
+        shift: float("shadingShiftFactor", 0.0),
+        toony: float("shadingToonyFactor", 0.9),
         outline,
+        base: None,
+        shading: ToonShading {
+            shade: colour(ext.get("shadeColorFactor")).unwrap_or(Vec3::ZERO),
+            shade_textured: ext.get("shadeMultiplyTexture").is_some(),
+            rim: colour(ext.get("parametricRimColorFactor")).unwrap_or(Vec3::ZERO),
+            rim_power: float("parametricRimFresnelPowerFactor", 5.0),
+            rim_lift: float("parametricRimLiftFactor", 0.0),
+            rim_lighting: float("rimLightingMixFactor", 1.0),
+            scroll: Vec2::new(float("uvAnimationScrollXSpeedFactor", 0.0), float("uvAnimationScrollYSpeedFactor", 0.0)),
+            spin: float("uvAnimationRotationSpeedFactor", 0.0),
+        },
     }
 }
 
-/// VRM 0.x's MToon material properties, converted as three-vrm's v0 compatibility plugin converts them.
+/// VRM 0.x's MToon material properties, converted as three-vrm's v0 compatibility plugin converts them (its
+/// colours from gamma by `c^2.2`, alpha as it is).
 fn mtoon_0(props: &Value) -> MToon {
     let float = |k: &str| number(props.get("floatProperties").and_then(|f| f.get(k)));
     let vector = |k: &str| colour(props.get("vectorProperties").and_then(|f| f.get(k)));
-    let shade = vector("_ShadeColor").unwrap_or(Vec3::new(0.97, 0.81, 0.86)).to_array().map(srgb_to_linear);
+    let gamma = |c: Vec3| c.max(Vec3::ZERO).powf(2.2);
+    let alpha = number(props.pointer("/vectorProperties/_Color/3")).unwrap_or(1.0);
+    let color = gamma(vector("_Color").unwrap_or(Vec3::ONE)).extend(alpha);
+    let emissive = gamma(vector("_EmissionColor").unwrap_or(Vec3::ZERO));
+    let shade = gamma(vector("_ShadeColor").unwrap_or(Vec3::new(0.97, 0.81, 0.86)));
     let shift = float("_ShadeShift").unwrap_or(0.0);
     let toony = float("_ShadeToony").unwrap_or(0.9);
     let toony = toony + (1.0 - toony) * (0.5 + 0.5 * shift);
     let outline = (float("_OutlineWidthMode") == Some(1.0))
-        .then(|| {
-            let colour = vector("_OutlineColor").unwrap_or(Vec3::ZERO).to_array().map(srgb_to_linear);
-            (0.01 * float("_OutlineWidth").unwrap_or(0.0), Vec3::from(colour))
-        })
+        .then(|| (0.01 * float("_OutlineWidth").unwrap_or(0.0), gamma(vector("_OutlineColor").unwrap_or(Vec3::ZERO))))
         .filter(|(w, _)| *w > 0.0);
-    MToon { shade: Vec3::from(shade), shift: -shift - (1.0 - toony), toony, outline }
+    let texture = |k: &str| props.pointer(&format!("/textureProperties/{k}")).is_some();
+    MToon {
+        shift: -shift - (1.0 - toony),
+        toony,
+        outline,
+        base: Some((color, emissive)),
+        shading: ToonShading {
+            shade,
+            shade_textured: texture("_ShadeTexture"),
+            rim: gamma(vector("_RimColor").unwrap_or(Vec3::ZERO)),
+            rim_power: float("_RimFresnelPower").unwrap_or(1.0),
+            rim_lift: float("_RimLift").unwrap_or(0.0),
+            rim_lighting: float("_RimLightingMix").unwrap_or(0.0),
+            scroll: Vec2::new(float("_UvAnimScrollX").unwrap_or(0.0), -float("_UvAnimScrollY").unwrap_or(0.0)),
+            spin: float("_UvAnimRotation").unwrap_or(0.0),
+        },
+    }
 }
 
 /// Each glTF material's MToon, by glTF material index: VRM 1.0's extension on the material, or VRM 0.x's
@@ -123,7 +157,7 @@ pub fn read(root: &Value) -> Vec<Option<MToon>> {
 }
 
 /// Gives each scene material whose glTF material has an MToon (`kept[glTF material]` is its scene material) a
-/// toon ramp made for it, embedded in `images`, and its world-space outline; lit, though it also says
+/// toon ramp made for it, embedded in `images`, its [`ToonShading`] and its world-space outline; lit, though it also says
 /// `KHR_materials_unlit` (the fallback exporters write for viewers without MToon). A material whose colour texture
 /// is a file beside the model keeps the viewer's shading (its ramp would be looked for beside the model too).
 pub fn apply(mtoons: &[Option<MToon>], kept: &[usize], materials: &mut [Material], images: &mut Vec<EmbeddedImage>) {
@@ -144,6 +178,11 @@ pub fn apply(mtoons: &[Option<MToon>], kept: &[usize], materials: &mut [Material
         // KHR_materials_unlit beside MToon is the fallback for viewers without MToon.
         m.lit = true;
         m.toon = Some(ToonRamp { texture: Some(name), shared: false, highlight: false });
+        m.toon_shading = Some(mtoon.shading);
+        if let Some((color, emissive)) = mtoon.base {
+            m.color = Some(color);
+            m.emissive = emissive;
+        }
         if let Some((width, colour)) = mtoon.outline {
             m.outline = Some(Outline { color: colour.extend(1.0), size: width / (OUTLINE_WIDTH * OUTLINE_DISTANCE) });
         }
@@ -156,12 +195,13 @@ mod tests {
     use serde_json::json;
 
     #[test]
-    fn the_ramp_holds_mtoons_mix_of_shade_and_lit_colour_down_its_rows() {
-        let m = MToon { shade: Vec3::new(0.2, 0.1, 0.05), shift: 0.0, toony: 0.9, outline: None };
+    fn the_ramp_holds_mtoons_lit_share_down_its_rows() {
+        let m = mtoon_1(&json!({"shadeColorFactor": [0.2, 0.1, 0.05]}));
         let ramp = m.ramp();
-        // Lit at the top (N·L = 1), the shade colour at the bottom, the step at N·L = 0 (the middle rows).
+        // Lit at the top (N·L = 1), unlit at the bottom, the step at N·L = 0 (the middle rows).
         assert_eq!(ramp.get_pixel(0, 0).0, [255, 255, 255, 255]);
-        assert_eq!(ramp.get_pixel(0, RAMP_ROWS - 1).0[..3], [0.2f32, 0.1, 0.05].map(srgb_byte));
+        assert_eq!(ramp.get_pixel(0, RAMP_ROWS - 1).0, [0, 0, 0, 255]);
+        assert_eq!(m.shading.shade, Vec3::new(0.2, 0.1, 0.05));
         assert!(m.lit(0.1) > 1.0 - 1e-6 && m.lit(-0.1) < 1e-6);
         assert!((m.lit(0.0) - 0.5).abs() < 1e-6);
         let shifted = MToon { shift: 0.5, ..m };
@@ -172,13 +212,20 @@ mod tests {
     fn vrm_0_properties_convert_as_three_vrm_converts_them() {
         let props = json!({
             "shader": "VRM/MToon",
-            "floatProperties": {"_ShadeShift": -0.2, "_ShadeToony": 0.6, "_OutlineWidthMode": 1, "_OutlineWidth": 0.5},
-            "vectorProperties": {"_ShadeColor": [0.5, 0.5, 0.5, 1], "_OutlineColor": [1, 0, 0, 1]},
+            "floatProperties": {"_ShadeShift": -0.2, "_ShadeToony": 0.6, "_OutlineWidthMode": 1, "_OutlineWidth": 0.5,
+                "_UvAnimScrollX": 0.25, "_UvAnimScrollY": 0.5, "_RimFresnelPower": 3},
+            "vectorProperties": {"_ShadeColor": [0.5, 0.5, 0.5, 1], "_OutlineColor": [1, 0, 0, 1], "_RimColor": [0.5, 0, 1, 1]},
+            "textureProperties": {"_ShadeTexture": 0},
         });
         let m = mtoon_0(&props);
-        // toony' = lerp(0.6, 1, 0.5 + 0.5·(−0.2)) = 0.76; shift' = 0.2 − 0.24 = −0.04; 0.5 from gamma.
+        // toony' = lerp(0.6, 1, 0.5 + 0.5·(−0.2)) = 0.76; shift' = 0.2 − 0.24 = −0.04; 0.5 from gamma, 0.5^2.2.
         assert!((m.toony - 0.76).abs() < 1e-6 && (m.shift + 0.04).abs() < 1e-6, "{m:?}");
-        assert!((m.shade.x - 0.214_041).abs() < 1e-5, "{m:?}");
+        assert!((m.shading.shade.x - 0.217_638).abs() < 1e-5, "{m:?}");
         assert_eq!(m.outline, Some((0.005, Vec3::new(1.0, 0.0, 0.0))));
+        // Unity's V runs up: the V scroll is negated. The rim colour from gamma, 0.x's rim defaults otherwise.
+        assert_eq!(m.shading.scroll, Vec2::new(0.25, -0.5));
+        assert!((m.shading.rim - Vec3::new(0.217_638, 0.0, 1.0)).abs().max_element() < 1e-5, "{m:?}");
+        assert_eq!((m.shading.rim_power, m.shading.rim_lift, m.shading.rim_lighting), (3.0, 0.0, 0.0));
+        assert!(m.shading.shade_textured);
     }
 }

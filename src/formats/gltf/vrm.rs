@@ -13,8 +13,8 @@ use serde_json::Value;
 
 use crate::error::Warning;
 use crate::scene::{
-    Aim, Append, Constraints, Expression, HumanBone, LookAt, Material, Morph, MorphKind, MorphPanel, MorphWeight,
-    Override, RangeMap, Roll, TextureTransformOffset, UpAxis, VrmAnimation, VrmInfo,
+    Aim, Append, ColorOffset, ColorTarget, Constraints, Expression, HumanBone, LookAt, Material, Morph, MorphKind,
+    MorphPanel, MorphWeight, Override, RangeMap, Roll, TextureTransformOffset, UpAxis, VrmAnimation, VrmInfo,
 };
 
 /// What a VRM extension adds to the scene: its facts, the expression morphs (appended to the scene's morphs,
@@ -267,10 +267,19 @@ fn overrides(v: &Value) -> [Override; 3] {
     })
 }
 
-/// What one expression binds: morph targets with weights, texture transforms, and how many material colours.
+/// The numbers of a JSON array (an empty list for anything else; entries that aren't numbers left out).
+fn numbers(v: Option<&Value>) -> Vec<f32> {
+    v.and_then(Value::as_array)
+        .map(|a| a.iter().filter_map(Value::as_f64).map(|x| x as f32).collect())
+        .unwrap_or_default()
+}
+
+/// What one expression binds: morph targets with weights, texture transforms, material colours, and how many
+/// material colour binds the file gives (matcap binds and binds on a colour the material lacks aren't drawn).
 struct Binds {
     morphs: Vec<(usize, f32)>,
     uv: Vec<TextureTransformOffset>,
+    colours: Vec<ColorOffset>,
     material_binds: usize,
 }
 
@@ -295,21 +304,24 @@ impl Reader<'_> {
         Some(HumanBone { name, node, joint: self.targets.joint_of_node[node] })
     }
 
-    /// An expression's group morph from its morph binds (`(target morphs, weight 0..1)` each) and texture
-    /// transform binds (a hidden morph of its own in the group), made a scene morph; `material_binds` counts
-    /// its material colour binds (read, not yet drawn).
+    /// An expression's group morph from its morph binds (`(target morphs, weight 0..1)` each), texture transform
+    /// binds and material colour binds (each kind a hidden morph of its own in the group), made a scene morph.
     fn expression(&mut self, name: String, preset: bool, binds: Binds, v: &Value, is_binary: bool) -> Expression {
-        let Binds { morphs: targets, uv, material_binds } = binds;
+        let Binds { morphs: targets, uv, colours, material_binds } = binds;
         let mut members: Vec<MorphWeight> =
             targets.iter().map(|&(morph, weight)| MorphWeight { morph, weight }).collect();
         let texture_binds = uv.len();
-        if !uv.is_empty() {
+        let hidden = [("texture transform", (!uv.is_empty()).then_some(MorphKind::TextureTransform(uv)))];
+        let hidden =
+            hidden.into_iter().chain([("material colour", (!colours.is_empty()).then_some(MorphKind::Color(colours)))]);
+        for (what, kind) in hidden {
+            let Some(kind) = kind else { continue };
             members.push(MorphWeight { morph: self.first_morph + self.morphs.len(), weight: 1.0 });
             self.morphs.push(Morph {
-                name: format!("{name} (texture transform)"),
+                name: format!("{name} ({what})"),
                 name_en: String::new(),
                 panel: MorphPanel::System,
-                kind: MorphKind::TextureTransform(uv),
+                kind,
             });
         }
         let morph = self.first_morph + self.morphs.len();
@@ -331,13 +343,49 @@ impl Reader<'_> {
         }
     }
 
-    /// Whether a material colour bind of `what` names a material of the file (warned and left out when not).
-    fn colour_bind(&mut self, what: &str, material: Option<usize>) -> bool {
-        let found = material.and_then(|m| self.targets.material_of.get(m)).is_some();
-        if !found {
+    /// A material colour bind of `what` on glTF material `material`: `kind` names the colour (VRM 1.0's bind type
+    /// or VRM 0.x's property), `target` its value at full weight (linear RGBA), as what it adds to the material's
+    /// own colour at full weight. `None` when it names no material (warned and left out); `Some(None)` for a
+    /// colour the material lacks, as three-vrm 3.5.5 leaves it (emission on an unlit material; outline, shade and
+    /// rim without MToon) and for the matcap colour (matcaps aren't drawn).
+    fn colour_bind(
+        &mut self,
+        what: &str,
+        material: Option<usize>,
+        kind: &str,
+        target: &[f32],
+    ) -> Option<Option<ColorOffset>> {
+        let scene_material = material.and_then(|m| Some((m, *self.targets.material_of.get(m)?)));
+        let Some((gltf_material, m)) = scene_material.filter(|&(_, m)| m < self.targets.materials.len()) else {
             self.warn("vrm.expression.bind", format!("{what}: a material colour bind names no material; left out"));
-        }
-        found
+            return None;
+        };
+        Some(self.colour_offset(gltf_material, m, kind, target))
+    }
+
+    /// [`Reader::colour_bind`]'s offset on glTF material `gltf_material`, scene material `m`.
+    fn colour_offset(&self, gltf_material: usize, m: usize, kind: &str, target: &[f32]) -> Option<ColorOffset> {
+        let mat = &self.targets.materials[m];
+        let at = |i: usize, d: f32| target.get(i).copied().filter(|x| x.is_finite()).unwrap_or(d);
+        let value = glam::Vec4::new(at(0, 0.0), at(1, 0.0), at(2, 0.0), at(3, 1.0));
+        let toon = mat.toon_shading;
+        let (target, own) = match ColorTarget::from_name(kind)? {
+            ColorTarget::Base => (ColorTarget::Base, mat.color.unwrap_or(glam::Vec4::ONE)),
+            ColorTarget::Emissive if mat.lit => {
+                // The emissive factor's change, drawn times the material's emissive strength.
+                let strength = self.doc.materials().nth(gltf_material).and_then(|m| m.emissive_strength());
+                let strength = strength.filter(|s| s.is_finite() && *s >= 0.0).unwrap_or(1.0);
+                let delta = (value.truncate() * strength - mat.emissive).extend(0.0);
+                return Some(ColorOffset { material: m, target: ColorTarget::Emissive, delta });
+            }
+            ColorTarget::Outline if toon.is_some() => {
+                (ColorTarget::Outline, mat.outline.map_or(glam::Vec4::ZERO, |o| o.color.truncate().extend(value.w)))
+            }
+            ColorTarget::Shade => (ColorTarget::Shade, toon?.shade.extend(value.w)),
+            ColorTarget::Rim => (ColorTarget::Rim, toon?.rim.extend(value.w)),
+            _ => return None,
+        };
+        Some(ColorOffset { material: m, target, delta: value - own })
     }
 
     /// A texture transform bind on glTF material `material` that sets its colour texture's offset and scale to
@@ -420,10 +468,17 @@ impl Reader<'_> {
                     uv.extend(self.texture_bind(&what, material, pair("offset", [0.0; 2]), pair("scale", [1.0; 2])));
                 }
                 let is_binary = e.get("isBinary").and_then(Value::as_bool).unwrap_or(false);
-                let colours = e.get("materialColorBinds").and_then(Value::as_array).into_iter().flatten();
-                let material = |b: &Value| b.get("material").and_then(Value::as_u64).map(|m| m as usize);
-                let colours = colours.filter(|b| self.colour_bind(&format!("expression {name}"), material(b))).count();
-                let binds = Binds { morphs: binds, uv, material_binds: colours };
+                let (mut colours, mut material_binds) = (Vec::new(), 0);
+                for b in e.get("materialColorBinds").and_then(Value::as_array).into_iter().flatten() {
+                    let material = b.get("material").and_then(Value::as_u64).map(|m| m as usize);
+                    let kind = b.get("type").and_then(Value::as_str).unwrap_or("");
+                    let target = numbers(b.get("targetValue"));
+                    if let Some(offset) = self.colour_bind(&format!("expression {name}"), material, kind, &target) {
+                        colours.extend(offset);
+                        material_binds += 1;
+                    }
+                }
+                let binds = Binds { morphs: binds, uv, colours, material_binds };
                 let expression = self.expression(name.clone(), preset, binds, e, is_binary);
                 info.expressions.push(expression);
             }
@@ -494,25 +549,32 @@ impl Reader<'_> {
             }
             // `_MainTex_ST` material values are Unity's scale and offset (x, y, z, w), its V up: three-vrm turns
             // them into glTF's, offset V = 1 − scale V − offset V. The other material values are colours.
-            let (mut uv, mut colours) = (Vec::new(), 0);
+            let (mut uv, mut colours, mut material_binds) = (Vec::new(), Vec::new(), 0);
             for m in g.get("materialValues").and_then(Value::as_array).into_iter().flatten() {
                 let name = m.get("materialName").and_then(Value::as_str).unwrap_or("");
-                let material = self.doc.materials().position(|mat| mat.name() == Some(name));
+                // three-vrm binds every material of that name (none: one bind that names no material, warned).
+                let mut named: Vec<Option<usize>> =
+                    self.doc.materials().filter(|mat| mat.name() == Some(name)).map(|mat| mat.index()).collect();
+                if named.is_empty() {
+                    named.push(None);
+                }
                 let what = format!("blend shape group {own}");
-                if m.get("propertyName").and_then(Value::as_str) != Some("_MainTex_ST") {
-                    colours += usize::from(self.colour_bind(&what, material));
+                let property = m.get("propertyName").and_then(Value::as_str).unwrap_or("");
+                let value = numbers(m.get("targetValue"));
+                if property != "_MainTex_ST" {
+                    let read: Vec<_> =
+                        named.iter().filter_map(|&m| self.colour_bind(&what, m, property, &value)).collect();
+                    material_binds += usize::from(!read.is_empty());
+                    colours.extend(read.into_iter().flatten());
                     continue;
                 }
-                let st: Vec<f32> = m
-                    .get("targetValue")
-                    .and_then(Value::as_array)
-                    .map(|v| v.iter().filter_map(Value::as_f64).map(|x| x as f32).collect())
-                    .unwrap_or_default();
-                let &[sx, sy, ox, oy, ..] = st.as_slice() else { continue };
-                uv.extend(self.texture_bind(&what, material, [ox, 1.0 - sy - oy], [sx, sy]));
+                let &[sx, sy, ox, oy, ..] = value.as_slice() else { continue };
+                for &material in &named {
+                    uv.extend(self.texture_bind(&what, material, [ox, 1.0 - sy - oy], [sx, sy]));
+                }
             }
             let is_binary = g.get("isBinary").and_then(Value::as_bool).unwrap_or(false);
-            let binds = Binds { morphs: binds, uv, material_binds: colours };
+            let binds = Binds { morphs: binds, uv, colours, material_binds };
             let expression = self.expression(name, preset.is_some(), binds, g, is_binary);
             info.expressions.push(expression);
         }
