@@ -288,3 +288,60 @@ fn hovering_over_a_large_model_picks_once_the_pointer_rests() {
     assert!(h.state().hover_pending().is_none());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The world direction a VRM 1.0 eye joint looks along (its rest +Z, the face front, carried by its turn).
+fn gaze(pose: &Pose, rest: &Pose, eye: usize) -> Vec3 {
+    let turn = glam::Quat::from_mat4(&pose.world[eye]) * glam::Quat::from_mat4(&rest.world[eye]).inverse();
+    (turn * Vec3::Z).normalize()
+}
+
+/// "Eyes follow the camera" (Display tab, Shift+E), shown for a model with a VRM look-at: on, the avatar's eyes
+/// (a bone look-at) turn toward the camera's side, and to the other side when the camera goes round; off, they
+/// are back at rest.
+#[test]
+fn a_vrm_avatars_eyes_follow_the_camera_when_asked() {
+    let dir = common::Scratch::new("ui-eyes");
+    let path = dir.join("eyes.vrm");
+    std::fs::write(&path, common::vrm_eyes_fixture()).unwrap();
+    let mut app = App::new();
+    app.open_path(&path);
+    assert!(app.problems().is_empty(), "{:?}", app.problems());
+    let mut h = Harness::builder().with_size([1400.0, 2400.0]).build_ui_state(
+        |ui, app: &mut App| {
+            app.show(ui);
+        },
+        app,
+    );
+    h.run();
+    click_tab(&mut h, "Display");
+    let scene = h.state().scene().unwrap().clone();
+    let vrm = scene.vrm.as_ref().unwrap();
+    let eye = vrm.bone("leftEye").unwrap();
+    let rest = h.state().pose().clone();
+    let head = rest.world[vrm.bone("head").unwrap()].w_axis.truncate();
+    // The view's camera framing the avatar from `yaw` radians round; returns where it stands (x: the avatar's
+    // left, which it faces +Z with).
+    let bounds = rigscope::render::pose_bounds(&scene, &rest).unwrap();
+    let look_from = |h: &mut Harness<'static, App>, yaw: f32| {
+        let camera = Camera::framing(scene.up, &bounds, yaw, 0.0, 1.5);
+        let to_clip = camera.view_proj(1.5) * camera.model_matrix();
+        h.state_mut().set_view_projection(Some(to_clip));
+        h.run();
+        let e = to_clip.inverse() * glam::Vec4::new(0.0, 0.0, 1.0, 0.0);
+        e.truncate() / e.w
+    };
+    let one_side = look_from(&mut h, 0.7);
+    assert_eq!(h.state().pose().world[eye], rest.world[eye], "off by default: the eyes keep their rest");
+    h.get_by_label("Eyes follow the camera").click();
+    h.run();
+    let first = gaze(h.state().pose(), &rest, eye);
+    let side = (one_side.x - head.x).signum();
+    assert!(first.x * side > 0.1, "the eyes turn toward the camera at {one_side} (head at {head}): {first}");
+    let other_side = look_from(&mut h, -0.7);
+    assert!((other_side.x - head.x) * side < 0.0, "the camera went round: {other_side}");
+    let then = gaze(h.state().pose(), &rest, eye);
+    assert!(then.x * side < -0.05, "the eyes follow it round: {then}");
+    h.key_press_modifiers(egui::Modifiers::SHIFT, egui::Key::E);
+    h.run();
+    assert_eq!(h.state().pose().world[eye], rest.world[eye], "Shift+E turns it off: the eyes at rest");
+}

@@ -454,20 +454,7 @@ fn vrma_reference(avatar: &Path, motion: &Path, steps: usize) -> (Steps, Vec<ser
 /// made from the corpus's for the look-at (written into `dir`): the 1.0 avatar with eyes given a bone look-at
 /// (its ranges clamping), and the 0.x one's look-at made an expression look-at.
 fn vrma_avatars(dir: &Path) -> Vec<(String, std::path::PathBuf)> {
-    let range = |input: f64, output: f64| json!({"inputMaxValue": input, "outputScale": output});
-    let eyes =
-        common::edited_glb(&common::read(&common::corpus("vrm/VRMC_materials_mtoon_UV_Animation_Test.vrm")), |j| {
-            j["extensions"]["VRMC_vrm"]["lookAt"] = json!({
-                "type": "bone",
-                "offsetFromHeadBone": [0.0, 0.06, 0.0],
-                "rangeMapHorizontalInner": range(90.0, 8.0),
-                "rangeMapHorizontalOuter": range(20.0, 12.0),
-                "rangeMapVerticalDown": range(90.0, 10.0),
-                "rangeMapVerticalUp": range(10.0, 15.0),
-            });
-            // three-vrm makes no look-at for an avatar without expressions.
-            j["extensions"]["VRMC_vrm"]["expressions"] = json!({"preset": {"blink": {}}});
-        });
+    let eyes = common::vrm_eyes_fixture();
     let looks = common::edited_glb(&common::read(&common::corpus("vrm/EmissionMigration_v0.107.0.vrm")), |j| {
         let fp = &mut j["extensions"]["VRM"]["firstPerson"];
         fp["lookAtTypeName"] = json!("BlendShape");
@@ -776,4 +763,110 @@ fn material_colour_binds_match_three_vrm() {
         assert!(moved > 0.1, "{name}: the binds moved no colour");
     }
     eprintln!("material colour binds: within {worst:.1e} of three-vrm's");
+}
+
+/// three-vrm's look toward each of `targets` on `avatar` ([`tools/vrm-ref`]'s `--look-at` mode): its yaw and
+/// pitch, every node's world rotation and the expressions' weights.
+fn look_reference(avatar: &Path, targets: &[Vec3]) -> Vec<serde_json::Value> {
+    let tool = common::npm_tool("vrm-ref", "@pixiv/three-vrm/package.json");
+    let points: Vec<[f32; 3]> = targets.iter().map(|t| t.to_array()).collect();
+    let out = Command::new("node")
+        .arg(tool.join("run.mjs"))
+        .arg(avatar)
+        .arg("--look-at")
+        .arg(serde_json::to_string(&points).unwrap())
+        .output()
+        .expect("node is needed to run the three-vrm reference (apt-get install nodejs)");
+    assert!(out.status.success(), "reference: {}", String::from_utf8_lossy(&out.stderr));
+    let lines: Vec<serde_json::Value> =
+        String::from_utf8_lossy(&out.stdout).lines().map(|l| serde_json::from_str(l).expect("JSON")).collect();
+    assert_eq!(lines.len(), targets.len(), "one line per target");
+    lines
+}
+
+/// The look-at turned toward a point (the window's "eyes follow the camera", `PoseInput::look_at`) against
+/// three-vrm's `VRMLookAt.lookAt`: on the 1.0 sample given eyes on a bone look-at with clamping ranges, the eyes'
+/// world rotations within 1e-5 rad of three-vrm's (and turning); on the 1.0 isBinary sample's expression look-at,
+/// the four look expressions within 1e-6 of its weights (and reaching 1); the yaw and pitch within 1e-3° on both.
+/// The points lie around the head, near and far, up, down, left, right and past the ranges.
+#[test]
+fn the_look_at_turns_toward_a_point_as_three_vrm_turns_it() {
+    let dir = common::Scratch::new("vrm-look-follow");
+    let avatars = vrma_avatars(&dir);
+    let pick = |name: &str| avatars.iter().find(|(n, _)| n.ends_with(name)).unwrap().1.clone();
+    // The isBinary sample's expression look-at given the four look expressions it lacks, and narrower ranges.
+    let looks = common::edited_glb(&common::read(&pick("VRMC_vrm_expressions_isBinary_Overrides.vrm")), |j| {
+        let vrm = &mut j["extensions"]["VRMC_vrm"];
+        for name in rigscope::anim::look::LOOK_EXPRESSIONS {
+            vrm["expressions"]["preset"][name] = json!({});
+        }
+        vrm["lookAt"]["rangeMapHorizontalOuter"] = json!({"inputMaxValue": 40.0, "outputScale": 1.0});
+        vrm["lookAt"]["rangeMapVerticalUp"] = json!({"inputMaxValue": 25.0, "outputScale": 0.8});
+    });
+    let looks_path = dir.join("looks_1.vrm");
+    std::fs::write(&looks_path, looks).unwrap();
+    let (mut worst_turn, mut worst_weight, mut worst_angle) = (0.0f32, 0.0f32, 0.0f32);
+    for path in [pick("eyes.vrm"), looks_path] {
+        let scene = rigscope::load_path(&path).unwrap();
+        let vrm = scene.vrm.as_ref().expect("a VRM");
+        let look = vrm.look_at.as_ref().expect("a look-at");
+        let rest = frame_pose(&scene, None, &PoseInput::at(None, 0.0, 30.0), Seek::Held);
+        let head = rest.world[vrm.bone("head").expect("a head")].w_axis.truncate();
+        let offsets = [
+            Vec3::new(0.0, 0.0, 1.0),
+            Vec3::new(0.3, 0.2, 1.0),
+            Vec3::new(-0.5, -0.3, 0.8),
+            Vec3::new(2.0, 0.5, 0.5),
+            Vec3::new(-1.5, 1.2, 0.4),
+            Vec3::new(0.1, -2.0, 0.6),
+            Vec3::new(0.05, 0.02, 0.3),
+        ];
+        let targets: Vec<Vec3> = offsets.iter().map(|o| head + *o).collect();
+        let theirs = look_reference(&path, &targets);
+        let (mut turned, mut reached) = (0.0f32, 0.0f32);
+        for (target, t) in targets.iter().zip(&theirs) {
+            let input = PoseInput::at(None, 0.0, 30.0).with_look_at(Some(*target));
+            let pose = frame_pose(&scene, None, &input, Seek::Held);
+            let (yaw, pitch) = rigscope::anim::look::angles_toward(&scene, vrm, &rest.world, *target).unwrap();
+            let (ty, tp) = (t["yaw"].as_f64().unwrap() as f32, t["pitch"].as_f64().unwrap() as f32);
+            worst_angle = worst_angle.max((yaw - ty).abs()).max((pitch - tp).abs());
+            if look.kind == "bone" {
+                for eye in ["leftEye", "rightEye"] {
+                    let bone = vrm.humanoid.iter().find(|b| b.name == eye).unwrap();
+                    let ours = glam::Quat::from_mat4(&pose.world[bone.joint.unwrap()]).normalize();
+                    let q: [f32; 4] = serde_json::from_value(t["rotations"][bone.node].clone()).unwrap();
+                    let theirs = glam::Quat::from_array(q).normalize();
+                    // The angle of the turn between them (asin of its vector part: acos near 1 rounds to 0).
+                    let between = 2.0 * (ours * theirs.inverse()).xyz().length().min(1.0).asin();
+                    worst_turn = worst_turn.max(between);
+                    let at_rest = glam::Quat::from_mat4(&rest.world[bone.joint.unwrap()]).normalize();
+                    turned = turned.max(ours.angle_between(at_rest));
+                }
+            } else {
+                for name in rigscope::anim::look::LOOK_EXPRESSIONS {
+                    let e = vrm.expressions.iter().find(|e| e.name == name).unwrap();
+                    let theirs = t["expressions"][name].as_f64().unwrap() as f32;
+                    worst_weight = worst_weight.max((pose.morphs[e.morph] - theirs).abs());
+                    reached = reached.max(pose.morphs[e.morph]);
+                }
+            }
+        }
+        eprintln!(
+            "{}: {} look-at, eyes turned up to {turned:.3} rad, expressions up to {reached:.2}",
+            path.display(),
+            look.kind
+        );
+        if look.kind == "bone" {
+            assert!(turned > 0.1, "the eyes turn: {turned}");
+        } else {
+            assert!(reached > 0.99, "the look expressions reach 1: {reached}");
+        }
+    }
+    eprintln!(
+        "look toward a point: eyes within {worst_turn:.1e} rad, weights within {worst_weight:.1e}, angles within {worst_angle:.1e}°"
+    );
+    assert!(
+        worst_turn < 1e-5 && worst_weight < 1e-6 && worst_angle < 1e-3,
+        "{worst_turn} {worst_weight} {worst_angle}"
+    );
 }

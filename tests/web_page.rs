@@ -247,6 +247,18 @@ fn check_page(backend: &str, adapter_backend: &str) {
     let rsm = &steps["open_rsm"];
     assert_eq!((rsm["textures"].as_u64(), rsm["missing_textures"].as_u64()), (Some(1), Some(0)), "{rsm}");
 
+    // A VRM avatar and a VRMA motion dropped together: the motion attached through the humanoid, the avatar's
+    // embedded textures found, and drawn.
+    let vrm = &steps["vrm_still"];
+    assert_eq!(vrm["model"], "avatar.vrm", "{vrm}");
+    assert!(vrm["textures"].as_u64() >= Some(3) && vrm["missing_textures"] == 0, "{vrm}");
+    assert!(
+        notices(vrm).iter().any(|n| n.starts_with("test.vrma: attached") && n.contains("through the humanoid")),
+        "{vrm}"
+    );
+    let avatar = crop(&picture(&out, "vrm.png"), view_rect(vrm));
+    assert!(covered(&avatar) > 0.01, "the avatar covers {:.2}% of the view", covered(&avatar) * 100.0);
+
     eprintln!(
         "{backend}: navigation to the demo's first frame {} ms; the dance played at {} frames/s",
         result["navigation_to_first_frame_ms"], result["dance_frames_per_second"]

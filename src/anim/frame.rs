@@ -16,12 +16,15 @@ pub struct PoseInput<'a> {
     pub ik: &'a [Option<bool>],
     /// Where IK leaves a leg short of its target: MikuMikuDance's CCD (the default) or planted on it.
     pub finish: super::IkFinish,
+    /// A point (model space) a VRM avatar's look-at turns toward, in place of the motion's look-at (the window's
+    /// "eyes follow the camera"); `None`: the motion's.
+    pub look_at: Option<glam::Vec3>,
 }
 
 impl<'a> PoseInput<'a> {
     /// `clip` at `frame` with no overrides.
     pub fn at(clip: Option<&'a Clip>, frame: f32, default_fps: f32) -> PoseInput<'a> {
-        PoseInput { clip, frame, default_fps, overrides: &[], ik: &[], finish: super::IkFinish::Ccd }
+        PoseInput { clip, frame, default_fps, overrides: &[], ik: &[], finish: super::IkFinish::Ccd, look_at: None }
     }
 
     /// The same frame with these morph overrides.
@@ -37,6 +40,11 @@ impl<'a> PoseInput<'a> {
     /// The same frame with legs finished as `finish` says.
     pub fn with_finish(self, finish: super::IkFinish) -> PoseInput<'a> {
         PoseInput { finish, ..self }
+    }
+
+    /// The same frame with the avatar looking toward `target` (model space; `None`: as the motion looks).
+    pub fn with_look_at(self, look_at: Option<glam::Vec3>) -> PoseInput<'a> {
+        PoseInput { look_at, ..self }
     }
 
     /// Another frame of the same clip with the same overrides.

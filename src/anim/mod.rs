@@ -8,6 +8,7 @@ mod bounds;
 mod constraint;
 mod frame;
 pub mod humanoid;
+pub mod look;
 mod morph;
 mod onion;
 mod pick;

@@ -98,7 +98,19 @@ impl Pose {
             Some(clip) => self.update(skeleton, clip, frame, default_fps),
             None => self.set_locals_from(skeleton, |locals| locals.copy_from_slice(&skeleton.bind_locals())),
         }
-        let clip_weights = super::clip_morph_weights(&scene.morphs, clip, frame, default_fps);
+        let mut clip_weights = super::clip_morph_weights(&scene.morphs, clip, frame, default_fps);
+        // VRM's order: the humanoid (the motion), then the look-at, then the expressions.
+        match input.look_at.and_then(|target| super::look::follow(scene, &self.world, &mut self.locals, target)) {
+            Some(super::look::Looked::Eyes) => self.evaluate(skeleton),
+            Some(super::look::Looked::Expressions(set)) => {
+                for (morph, w) in set {
+                    if let Some(slot) = clip_weights.get_mut(morph) {
+                        *slot = w;
+                    }
+                }
+            }
+            None => {}
+        }
         self.morphs = if scene.morphs.is_empty() {
             Vec::new()
         } else {

@@ -23,7 +23,7 @@
 use glam::{Mat4, Quat, Vec3};
 
 use super::attach::{AttachError, AttachReport};
-use crate::scene::{Clip, ClipData, Key, MorphTrack, RangeMap, Scene, Track, TrackMode, VrmInfo, humanoid_parent};
+use crate::scene::{Clip, ClipData, Key, MorphTrack, Scene, Track, TrackMode, VrmInfo, humanoid_parent};
 
 /// One humanoid bone carried from the motion's joint `src` to the avatar's joint `dst`.
 struct Bone {
@@ -164,8 +164,6 @@ fn look_at(
     (tracks, morphs): (&mut Vec<Track>, &mut Vec<MorphTrack>),
 ) {
     let Some(look) = avatar.look_at.as_ref() else { return };
-    let [inner, outer, down, up] = look.ranges;
-    let map = |r: RangeMap, v: f32| r.output_scale * (v / r.input_max.max(0.01)).clamp(0.0, 1.0);
     let fps = clip.fps(crate::scene::DEFAULT_FPS);
     let frames: Vec<(f32, f32, f32)> = (0..clip.frame_count.max(1))
         .map(|f| {
@@ -176,41 +174,25 @@ fn look_at(
         })
         .collect();
     if look.kind == "expression" {
-        // three-vrm's applier: a negative pitch looks up, a negative yaw right, both ways through the outer map.
         let mut weights: [Vec<Key<f32>>; 4] = Default::default();
         for &(time, yaw, pitch) in &frames {
-            let values = [
-                if pitch < 0.0 { map(up, -pitch) } else { 0.0 },
-                if pitch < 0.0 { 0.0 } else { map(down, pitch) },
-                if yaw < 0.0 { 0.0 } else { map(outer, yaw) },
-                if yaw < 0.0 { map(outer, -yaw) } else { 0.0 },
-            ];
+            let values = super::look::expression_weights(look, yaw, pitch);
             for (w, value) in weights.iter_mut().zip(values) {
                 w.push(Key { time, value });
             }
         }
-        for (name, keys) in ["lookUp", "lookDown", "lookLeft", "lookRight"].into_iter().zip(weights) {
+        for (name, keys) in super::look::LOOK_EXPRESSIONS.into_iter().zip(weights) {
             morphs.push(MorphTrack { name: name.to_string(), keys, ease: Vec::new() });
         }
         return;
     }
-    // Seen from the avatar's face front: a VRM 0.x avatar faces −Z.
-    let front = if avatar.major == 0 { Quat::from_rotation_y(std::f32::consts::PI) } else { Quat::IDENTITY };
-    let rest = &model.skeleton.bind_world;
-    for (eye, (yaw_in, yaw_out)) in [("leftEye", (inner, outer)), ("rightEye", (outer, inner))] {
+    for (eye, left) in [("leftEye", true), ("rightEye", false)] {
         let Some(j) = avatar.bone(eye).filter(|&j| j < model.skeleton.len()) else { continue };
-        let parent = model.skeleton.joints[j]
-            .parent
-            .map_or(Quat::IDENTITY, |p| rest[p].to_scale_rotation_translation().1.normalize());
-        let own = model.skeleton.joints[j].bind.rotation;
         let rotation = frames
             .iter()
-            .map(|&(time, yaw, pitch)| {
-                let pitch = if pitch < 0.0 { -map(down, -pitch) } else { map(up, pitch) };
-                let yaw = if yaw < 0.0 { -map(yaw_in, -yaw) } else { map(yaw_out, yaw) };
-                let turn = Quat::from_euler(glam::EulerRot::YXZ, yaw.to_radians(), pitch.to_radians(), 0.0);
-                let normalized = front * turn * front.inverse();
-                Key { time, value: (parent.inverse() * normalized * parent * own).normalize() }
+            .map(|&(time, yaw, pitch)| Key {
+                time,
+                value: super::look::eye_rotation(model, avatar, j, left, yaw, pitch),
             })
             .collect();
         tracks.retain(|t| t.joint != j);

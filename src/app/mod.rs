@@ -486,9 +486,19 @@ impl App {
         let want_bounds = self.chrome.bounds_open || self.toggles.computed_bounds;
         let bind_pose = self.toggles.bind_pose;
         let physics = self.toggles.physics.then_some(self.prefs.physics);
+        let look_at = self.eye_in_model().filter(|_| self.toggles.eyes_follow_camera);
         if let Some(doc) = self.documents.get_mut(self.active) {
-            doc.refresh(bind_pose, want_bounds, physics);
+            doc.refresh(bind_pose, want_bounds, physics, look_at);
         }
+    }
+
+    /// Where the view's camera stands in the model's space (from the last [`App::set_view_projection`]);
+    /// `None` before a view was drawn.
+    fn eye_in_model(&self) -> Option<glam::Vec3> {
+        let to_clip = self.chrome.view_projection?;
+        // The eye is the point the projection sends to w = 0 on the view axis.
+        let eye = to_clip.inverse() * glam::Vec4::new(0.0, 0.0, 1.0, 0.0);
+        (eye.w.abs() > 1e-12).then(|| eye.truncate() / eye.w).filter(|p| p.is_finite())
     }
 
     /// The shown document.

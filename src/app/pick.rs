@@ -126,6 +126,11 @@ impl App {
     /// The window sets, each frame before the UI runs, the matrix taking model space to clip space in the 3D
     /// view's rect ([`App::view_rect`]), or `None` without a view; joint-name labels are placed with it.
     pub fn set_view_projection(&mut self, model_to_clip: Option<glam::Mat4>) {
+        let moved = self.chrome.view_projection != model_to_clip;
         self.chrome.view_projection = model_to_clip;
+        // Eyes that follow the camera follow it in this frame's pose.
+        if moved && self.toggles.eyes_follow_camera {
+            self.refresh();
+        }
     }
 }

@@ -126,6 +126,7 @@ static TABLE: LazyLock<Vec<Shortcut>> = LazyLock::new(|| {
         row(NONE, Key::K, View, "Skeleton", toggle(Toggle::Skeleton)),
         row(NONE, Key::I, View, "IK chains", toggle(Toggle::IkChains)),
         row(NONE, Key::E, View, "Outlines (MMD edges)", toggle(Toggle::Outline)),
+        row(SHIFT, Key::E, View, "Eyes follow the camera (VRM look-at)", toggle(Toggle::EyesFollowCamera)),
         row(NONE, Key::X, View, "Wireframe", toggle(Toggle::Wireframe)),
         row(NONE, Key::J, View, "Joint names", toggle(Toggle::JointNames)),
         row(NONE, Key::A, View, "Joint axes of the selected joint", toggle(Toggle::JointAxes)),

@@ -143,3 +143,21 @@ pub fn click_tab<S>(h: &mut egui_kittest::Harness<'_, S>, name: &str) {
 pub fn edited_glb(bytes: &[u8], edit: impl FnOnce(&mut serde_json::Value)) -> Vec<u8> {
     rigscope::formats::gltf::edit_glb_json(bytes, edit).expect("a GLB with a JSON chunk")
 }
+
+/// The corpus's VRM 1.0 MToon sample with its eyes given a bone look-at whose ranges clamp (no corpus avatar has
+/// eyes on a bone look-at), and a blink expression (three-vrm makes no look-at for an avatar without
+/// expressions).
+pub fn vrm_eyes_fixture() -> Vec<u8> {
+    let range = |input: f64, output: f64| serde_json::json!({"inputMaxValue": input, "outputScale": output});
+    edited_glb(&read(&corpus("vrm/VRMC_materials_mtoon_UV_Animation_Test.vrm")), |j| {
+        j["extensions"]["VRMC_vrm"]["lookAt"] = serde_json::json!({
+            "type": "bone",
+            "offsetFromHeadBone": [0.0, 0.06, 0.0],
+            "rangeMapHorizontalInner": range(90.0, 8.0),
+            "rangeMapHorizontalOuter": range(20.0, 12.0),
+            "rangeMapVerticalDown": range(90.0, 10.0),
+            "rangeMapVerticalUp": range(10.0, 15.0),
+        });
+        j["extensions"]["VRMC_vrm"]["expressions"] = serde_json::json!({"preset": {"blink": {}}});
+    })
+}

@@ -13,7 +13,8 @@
 //
 // Writes to --out: demo.png (the demo paused at frame 0), dance-a.png and dance-b.png (the corpus PMD with its
 // texture and the VMD dropped together, playing by itself, then paused at two frames), iqm.png (an IQM opened through ?open=), and
-// result.json (the app's status after each step, the console's errors, timings). The RSM step opens a corpus
+// vrm.png (a VRM avatar with a VRMA motion dropped together, paused in the motion), and result.json (the app's
+// status after each step, the console's errors, timings). The RSM step opens a corpus
 // model whose texture lies under data/texture/ beside it, as in Ragnarok's data tree.
 
 import fs from "node:fs";
@@ -171,6 +172,15 @@ try {
     "the ?open= RSM and its data-tree texture",
     (s) => s.model === "box_error_01.rsm" && s.textures === 1 && s.loading === 0 && s.frames_drawn >= 3,
   );
+
+  // 6. A VRM avatar and a VRMA motion dropped together: the motion attached through the humanoid, its
+  // expression and spring-less avatar drawn with MToon; a still in the middle of the motion.
+  await drop([
+    ["avatar.vrm", fs.readFileSync(path.join(args.corpus, "vrm/VRMC_materials_mtoon_UV_Animation_Test.vrm"))],
+    ["test.vrma", fs.readFileSync(path.join(args.corpus, "vrm/test.vrma"))],
+  ]);
+  result.steps.vrm = await waitFor("the VRM and its VRMA", (s) => s.model === "avatar.vrm" && s.clip !== null && s.loading === 0);
+  result.steps.vrm_still = await still(45, "vrm.png");
 } catch (e) {
   result.error = String(e && e.stack ? e.stack : e);
   await page.screenshot({ path: path.join(args.out, "failure.png") }).catch(() => {});

@@ -4,6 +4,7 @@
 //   node run.mjs FILE.gltf|.glb|.vrm [--steps 120] [--dt 1/60]
 //   node run.mjs AVATAR.vrm --vrma MOTION.vrma [--steps 90] [--dt 1/30]
 //   node run.mjs AVATAR.vrm --expressions '[{"happy": 0.5}, ...]'
+//   node run.mjs AVATAR.vrm --look-at '[[x, y, z], ...]'
 //
 // Loads FILE with three.js's GLTFLoader and three-vrm's VRMNodeConstraintLoaderPlugin (VRMC_node_constraint 1.0)
 // and VRMSpringBoneLoaderPlugin (VRMC_springBone 1.0 with extended colliders, or VRM 0.x secondaryAnimation),
@@ -30,6 +31,10 @@
 //
 // each glTF material's values by its index, as the expressions' material colour binds leave them (MToon's only
 // where the material is MToon; null for a material no mesh draws).
+//
+// With --look-at, AVATAR (VRMLoaderPlugin) looks at each point in turn (`vrm.lookAt.lookAt(point)`, then
+// `vrm.update(0)` twice: the first applies the look, the second carries the normalized eyes to the raw ones).
+// Each line is {"yaw": degrees, "pitch": degrees, "rotations": [...], "expressions": {name: weight}}.
 //
 // Nothing is drawn and no texture is read. Diagnostics go to stderr.
 import fs from 'node:fs';
@@ -113,6 +118,32 @@ if (weightSets) {
     }
     const expressions = Object.fromEntries(manager.expressions.map((e) => [e.expressionName, e.weight]));
     process.stdout.write(JSON.stringify({ expressions, materials }) + '\n');
+  }
+  await new Promise((done) => process.stdout.write('', done));
+  process.exit(0);
+}
+
+const lookTargets = option('--look-at', null);
+if (lookTargets) {
+  const loader = new GLTFLoader();
+  loader.register(noTextures);
+  loader.register((parser) => new VRMLoaderPlugin(parser));
+  const avatar = await loader.parseAsync(input, '');
+  const vrm = avatar.userData.vrm;
+  const nodes = await avatar.parser.getDependencies('node');
+  const rotation = new THREE.Quaternion();
+  vrm.scene.updateMatrixWorld(true);
+  for (const p of JSON.parse(lookTargets)) {
+    vrm.lookAt.lookAt(new THREE.Vector3(...p));
+    vrm.update(0);
+    vrm.update(0);
+    vrm.scene.updateMatrixWorld(true);
+    const rotations = nodes.map((n) => (n ? n.getWorldQuaternion(rotation).toArray() : null));
+    const expressions = Object.fromEntries(
+      (vrm.expressionManager?.expressions ?? []).map((e) => [e.expressionName, e.weight]),
+    );
+    const line = { yaw: vrm.lookAt.yaw, pitch: vrm.lookAt.pitch, rotations, expressions };
+    process.stdout.write(JSON.stringify(line) + '\n');
   }
   await new Promise((done) => process.stdout.write('', done));
   process.exit(0);

@@ -547,18 +547,24 @@ impl Document {
 
     /// Recomputes the pose if time, clip or model changed (`bind_pose`: show the bind pose instead), and the
     /// skinned bounds when `want_bounds`.
-    /// `physics`: simulate the rigid bodies with these settings (`None`: the motion's pose alone).
+    /// `physics`: simulate the rigid bodies with these settings (`None`: the motion's pose alone); `look_at`: a
+    /// point (model space) a VRM avatar looks toward in place of the motion's look-at.
     pub(super) fn refresh(
         &mut self,
         bind_pose: bool,
         want_bounds: bool,
         physics: Option<crate::physics::PhysicsSettings>,
+        look_at: Option<glam::Vec3>,
     ) {
         let physics = physics.filter(|_| !bind_pose && self.has_rigid_bodies());
         if let Some(settings) = physics {
             self.prepare_physics(settings);
         }
-        let key = self.pose_key(bind_pose, physics.is_some());
+        let look_at = look_at.filter(|_| !bind_pose);
+        let key = PoseKey {
+            look_at: look_at.map(|p| p.to_array().map(f32::to_bits)),
+            ..self.pose_key(bind_pose, physics.is_some())
+        };
         let scene = &self.model.scene;
         if self.pose.key != Some(key) {
             self.pose.key = Some(key);
@@ -567,7 +573,8 @@ impl Document {
             let input = crate::anim::PoseInput::at(shown, frame, DEFAULT_FPS)
                 .with_overrides(&self.morph_overrides)
                 .with_ik(&self.ik_overrides)
-                .with_finish(self.ik_finish);
+                .with_finish(self.ik_finish)
+                .with_look_at(look_at);
             let sim = self.physics.as_mut().filter(|_| physics.is_some());
             self.pose.clip_morphs =
                 crate::physics::pose_frame(scene, sim, &input, crate::physics::Seek::Held, &mut self.pose.pose);
@@ -629,6 +636,7 @@ impl Document {
             morph_edits: self.morph_edits,
             physics,
             physics_edits: self.physics_edits,
+            look_at: None,
         }
     }
 

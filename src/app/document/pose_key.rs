@@ -17,6 +17,8 @@ pub struct PoseKey {
     /// MMD physics simulated, and `Document::physics_edits` (a reset, new settings).
     pub(super) physics: bool,
     pub(super) physics_edits: u64,
+    /// The point a VRM avatar looks toward (model space, its bits), when its eyes follow the camera.
+    pub(super) look_at: Option<[u32; 3]>,
 }
 
 impl PoseKey {

@@ -75,7 +75,8 @@ impl App {
                     physics::section(ui, doc, &self.toggles, self.prefs.physics, actions);
                 }
                 let blended = self.scene().is_some_and(|s| s.vertices.blend.is_some());
-                self.toggles.ui(ui, (has_camera, has_light, lit, blended), actions);
+                let looks = self.scene().and_then(|s| s.vrm.as_ref()).is_some_and(|v| v.look_at.is_some());
+                self.toggles.ui(ui, (has_camera, has_light, lit, blended, looks), actions);
             }
             Tab::Info => {
                 if let Some(doc) = self.documents.get_mut(self.active) {

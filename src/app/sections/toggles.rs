@@ -81,6 +81,8 @@ pub struct ViewToggles {
     pub inspector: bool,
     /// The timeline (bottom) is shown.
     pub timeline: bool,
+    /// A VRM avatar's eyes (its look-at) follow the view's camera, in place of the motion's look-at.
+    pub eyes_follow_camera: bool,
 }
 
 impl Default for ViewToggles {
@@ -125,6 +127,7 @@ impl Default for ViewToggles {
             outliner: true,
             inspector: true,
             timeline: true,
+            eyes_follow_camera: false,
         }
     }
 }
@@ -167,6 +170,7 @@ pub enum Toggle {
     LinearSkinning,
     FrameInScreenshots,
     CompareSideBySide,
+    EyesFollowCamera,
 }
 
 impl ViewToggles {
@@ -216,6 +220,7 @@ impl ViewToggles {
             Toggle::LinearSkinning => &mut self.linear_skinning,
             Toggle::FrameInScreenshots => &mut self.frame_in_screenshots,
             Toggle::CompareSideBySide => &mut self.compare_side_by_side,
+            Toggle::EyesFollowCamera => &mut self.eyes_follow_camera,
         }
     }
 
@@ -226,11 +231,12 @@ impl ViewToggles {
     }
 
     /// `has_camera`: the scene has an animated camera; `has_light`: light keys; `lit`: the scene is drawn with a
-    /// light of its own; `blended`: some vertices skin by SDEF or QDEF (their toggles show only then).
+    /// light of its own; `blended`: some vertices skin by SDEF or QDEF; `looks`: a VRM look-at (their toggles
+    /// show only then).
     pub fn ui(
         &mut self,
         ui: &mut egui::Ui,
-        (has_camera, has_light, lit, blended): (bool, bool, bool, bool),
+        (has_camera, has_light, lit, blended, looks): (bool, bool, bool, bool, bool),
         out: &mut Vec<crate::app::Action>,
     ) {
         egui::CollapsingHeader::new("Overlays").default_open(true).show(ui, |ui| {
@@ -254,6 +260,10 @@ impl ViewToggles {
                     out.push(crate::app::actions::Action::SetFollowCamera(follow));
                 }
                 ui.checkbox(&mut self.camera_path, "Camera path and frustum (cyan, white)");
+            }
+            if looks {
+                ui.checkbox(&mut self.eyes_follow_camera, "Eyes follow the camera")
+                    .on_hover_text("The VRM look-at turns the eyes toward the view's camera, in place of the motion's");
             }
             ui.checkbox(&mut self.mesh, "Mesh");
             ui.checkbox(&mut self.outline, "Outlines (MMD edges)");
@@ -341,6 +351,7 @@ mod tests {
             Toggle::LinearSkinning,
             Toggle::FrameInScreenshots,
             Toggle::CompareSideBySide,
+            Toggle::EyesFollowCamera,
         ];
         let mut t = ViewToggles::default();
         for toggle in all {
