@@ -20,8 +20,13 @@ fn demo() -> PathBuf {
 
 /// The demo, with the Inspector's Display tab (the view switches) shown.
 fn harness() -> Harness<'static, App> {
+    harness_of(&demo())
+}
+
+/// `path` opened, with the Inspector's Display tab shown.
+fn harness_of(path: &std::path::Path) -> Harness<'static, App> {
     let mut app = App::new();
-    app.open_path(&demo());
+    app.open_path(path);
     assert!(app.problems().is_empty(), "{:?}", app.problems());
     let mut h = Harness::builder().with_size([1400.0, 2400.0]).build_ui_state(
         |ui, app: &mut App| {
@@ -303,17 +308,7 @@ fn a_vrm_avatars_eyes_follow_the_camera_when_asked() {
     let dir = common::Scratch::new("ui-eyes");
     let path = dir.join("eyes.vrm");
     std::fs::write(&path, common::vrm_eyes_fixture()).unwrap();
-    let mut app = App::new();
-    app.open_path(&path);
-    assert!(app.problems().is_empty(), "{:?}", app.problems());
-    let mut h = Harness::builder().with_size([1400.0, 2400.0]).build_ui_state(
-        |ui, app: &mut App| {
-            app.show(ui);
-        },
-        app,
-    );
-    h.run();
-    click_tab(&mut h, "Display");
+    let mut h = harness_of(&path);
     let scene = h.state().scene().unwrap().clone();
     let vrm = scene.vrm.as_ref().unwrap();
     let eye = vrm.bone("leftEye").unwrap();

@@ -76,14 +76,25 @@ const read = (name) => {
 };
 const input = read(file);
 const noTextures = () => ({ name: 'rigscope_no_textures', loadTexture: () => Promise.resolve(new THREE.Texture()) });
-
-const weightSets = option('--expressions', null);
-if (weightSets) {
+// FILE as a VRM avatar (VRMLoaderPlugin: the MToon and v0 compatibility plugins included): the glTF and its vrm.
+const loadAvatar = async () => {
   const loader = new GLTFLoader();
   loader.register(noTextures);
   loader.register((parser) => new VRMLoaderPlugin(parser));
   const avatar = await loader.parseAsync(input, '');
-  const vrm = avatar.userData.vrm;
+  return { avatar, vrm: avatar.userData.vrm };
+};
+const expressionWeights = (vrm) =>
+  Object.fromEntries((vrm.expressionManager?.expressions ?? []).map((e) => [e.expressionName, e.weight]));
+// Exit once everything written has reached the pipe (an exit drops what is still buffered).
+const finish = async () => {
+  await new Promise((done) => process.stdout.write('', done));
+  process.exit(0);
+};
+
+const weightSets = option('--expressions', null);
+if (weightSets) {
+  const { avatar, vrm } = await loadAvatar();
   const manager = vrm.expressionManager;
   const byIndex = [];
   vrm.scene.traverse((o) => {
@@ -116,20 +127,14 @@ if (weightSets) {
           : null,
       );
     }
-    const expressions = Object.fromEntries(manager.expressions.map((e) => [e.expressionName, e.weight]));
-    process.stdout.write(JSON.stringify({ expressions, materials }) + '\n');
+    process.stdout.write(JSON.stringify({ expressions: expressionWeights(vrm), materials }) + '\n');
   }
-  await new Promise((done) => process.stdout.write('', done));
-  process.exit(0);
+  await finish();
 }
 
 const lookTargets = option('--look-at', null);
 if (lookTargets) {
-  const loader = new GLTFLoader();
-  loader.register(noTextures);
-  loader.register((parser) => new VRMLoaderPlugin(parser));
-  const avatar = await loader.parseAsync(input, '');
-  const vrm = avatar.userData.vrm;
+  const { avatar, vrm } = await loadAvatar();
   const nodes = await avatar.parser.getDependencies('node');
   const rotation = new THREE.Quaternion();
   vrm.scene.updateMatrixWorld(true);
@@ -139,23 +144,15 @@ if (lookTargets) {
     vrm.update(0);
     vrm.scene.updateMatrixWorld(true);
     const rotations = nodes.map((n) => (n ? n.getWorldQuaternion(rotation).toArray() : null));
-    const expressions = Object.fromEntries(
-      (vrm.expressionManager?.expressions ?? []).map((e) => [e.expressionName, e.weight]),
-    );
-    const line = { yaw: vrm.lookAt.yaw, pitch: vrm.lookAt.pitch, rotations, expressions };
+    const line = { yaw: vrm.lookAt.yaw, pitch: vrm.lookAt.pitch, rotations, expressions: expressionWeights(vrm) };
     process.stdout.write(JSON.stringify(line) + '\n');
   }
-  await new Promise((done) => process.stdout.write('', done));
-  process.exit(0);
+  await finish();
 }
 
 const vrmaFile = option('--vrma', null);
 if (vrmaFile) {
-  const avatarLoader = new GLTFLoader();
-  avatarLoader.register(noTextures);
-  avatarLoader.register((parser) => new VRMLoaderPlugin(parser));
-  const avatar = await avatarLoader.parseAsync(input, '');
-  const vrm = avatar.userData.vrm;
+  const { avatar, vrm } = await loadAvatar();
   const motionLoader = new GLTFLoader();
   motionLoader.register((parser) => new VRMAnimationLoaderPlugin(parser));
   const motion = await motionLoader.parseAsync(read(vrmaFile), '');
@@ -171,9 +168,7 @@ if (vrmaFile) {
     vrm.scene.updateMatrixWorld(true);
     const at = nodes.map((n) => (n ? n.getWorldPosition(position).toArray() : null));
     const turned = nodes.map((n) => (n ? n.getWorldQuaternion(rotation).toArray() : null));
-    const expressions = Object.fromEntries(
-      (vrm.expressionManager?.expressions ?? []).map((e) => [e.expressionName, e.weight]),
-    );
+    const expressions = expressionWeights(vrm);
     const morphs = {};
     nodes.forEach((n, i) => {
       n?.traverse((o) => {
@@ -185,9 +180,7 @@ if (vrmaFile) {
     const line = { step: k, time: k * dt, nodes: at, rotations: turned, expressions, morphs };
     process.stdout.write(JSON.stringify(line) + '\n');
   }
-  // Exit once everything written has reached the pipe (an exit drops what is still buffered).
-  await new Promise((done) => process.stdout.write('', done));
-  process.exit(0);
+  await finish();
 }
 
 const loader = new GLTFLoader();
