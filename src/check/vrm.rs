@@ -108,8 +108,8 @@ fn springs(file: &str, scene: &Scene) -> Vec<Finding> {
             }
         }
     }
-    let rest = crate::anim::Pose::bind(&scene.skeleton);
-    let at = |j: usize| rest.world.get(j).map(|m| m.w_axis.truncate());
+    let rest = &scene.skeleton.bind_world;
+    let at = |j: usize| rest.get(j).map(|m| m.w_axis.truncate());
     for chain in &springs.chains {
         // Each joint's head, and how far its tail can swing from it (the bone's length and the tail's radius).
         let reach: Vec<(glam::Vec3, f32)> = chain
@@ -124,20 +124,12 @@ fn springs(file: &str, scene: &Scene) -> Vec<Finding> {
         let colliders = chain.groups.iter().filter_map(|&g| springs.groups.get(g)).flat_map(|g| &g.colliders);
         for &c in colliders {
             let Some(collider) = springs.colliders.get(c) else { continue };
-            let Some(m) = rest.world.get(collider.joint) else { continue };
-            // How far a head is from the collider's surface (inside shapes always hold their joints).
+            let Some(m) = rest.get(collider.joint) else { continue };
+            // How far a head is from the collider's surface, as the step measures it (inside shapes always hold
+            // their joints).
             let gap = |p: glam::Vec3| match collider.shape {
                 ColliderShape::Sphere { inside: true, .. } | ColliderShape::Capsule { inside: true, .. } => 0.0,
-                ColliderShape::Sphere { offset, radius, .. } => p.distance(m.transform_point3(offset)) - radius,
-                ColliderShape::Capsule { offset, tail, radius, .. } => {
-                    let (a, b) = (m.transform_point3(offset), m.transform_point3(tail));
-                    let t = ((p - a).dot(b - a) / (b - a).length_squared().max(f32::MIN_POSITIVE)).clamp(0.0, 1.0);
-                    p.distance(a + (b - a) * t) - radius
-                }
-                ColliderShape::Plane { offset, normal } => {
-                    let n = (glam::Mat3::from_mat4(*m).inverse().transpose() * normal).normalize_or_zero();
-                    (p - m.transform_point3(offset)).dot(n)
-                }
+                shape => crate::physics::spring::collide(shape, m, p, 0.0).0,
             };
             if !reach.is_empty() && reach.iter().all(|&(head, r)| gap(head) > r) {
                 let root = chain.joints.first().map(|j| j.joint);

@@ -481,8 +481,8 @@ impl Simulation {
         }
     }
 
-    /// The spring bones' tails now, model space, with their joints (none without springs).
-    pub fn spring_tails(&self, pose: &Pose) -> Vec<(usize, Vec3)> {
+    /// The spring bones' tails now, model space, with their joints and hit radii (none without springs).
+    pub fn spring_tails(&self, pose: &Pose) -> Vec<(usize, Vec3, f32)> {
         self.springs.as_ref().map_or_else(Vec::new, |s| s.tails(pose))
     }
 }

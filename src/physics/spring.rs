@@ -196,13 +196,13 @@ impl SpringSim {
         palette(scene, pose, n);
     }
 
-    /// Each spring joint with its tail now, model space (the overlay and `pose --bodies`).
-    pub fn tails(&self, pose: &Pose) -> Vec<(usize, Vec3)> {
+    /// Each spring joint with its tail now (model space) and the tail's hit radius, for the overlay.
+    pub fn tails(&self, pose: &Pose) -> Vec<(usize, Vec3, f32)> {
         self.joints
             .iter()
             .map(|a| {
                 let from_center = a.center.and_then(|c| pose.world.get(c)).copied().unwrap_or(Mat4::IDENTITY);
-                (a.def.joint, from_center.transform_point3(a.cur))
+                (a.def.joint, from_center.transform_point3(a.cur), a.def.hit_radius)
             })
             .collect()
     }
@@ -248,7 +248,7 @@ fn palette(scene: &Scene, pose: &mut Pose, n: usize) {
 
 /// How far `point`, a ball of `radius`, is from leaving `shape` on the joint placed at `world`, and which way
 /// pushes it out (three-vrm's `calculateCollision`; the direction matters only for a negative distance).
-fn collide(shape: ColliderShape, world: &Mat4, point: Vec3, radius: f32) -> (f32, Vec3) {
+pub(crate) fn collide(shape: ColliderShape, world: &Mat4, point: Vec3, radius: f32) -> (f32, Vec3) {
     let ball = |to: Vec3, r: f32, inside: bool| {
         let length = to.length();
         let distance = if inside { r - radius - length } else { length - radius - r };
@@ -306,7 +306,7 @@ mod tests {
         sim.reset(&rest);
         // Each spring's length: its joint to its tail, as the simulation holds the tail.
         let lengths = |sim: &SpringSim, pose: &Pose| -> Vec<f32> {
-            sim.tails(pose).iter().map(|&(j, tail)| tail.distance(pose.world[j].w_axis.truncate())).collect()
+            sim.tails(pose).iter().map(|&(j, tail, _)| tail.distance(pose.world[j].w_axis.truncate())).collect()
         };
         let rest_lengths = lengths(&sim, &rest);
         let mut pose = rest.clone();

@@ -116,7 +116,8 @@ fn spring_shapes(doc: &Document) -> Vec<crate::render::WireShape> {
     use glam::{Mat4, Quat, Vec3};
     let Some(springs) = doc.scene().springs.as_deref() else { return Vec::new() };
     let world = &doc.pose().world;
-    let across = crate::scene::FrameBounds::of_points(&doc.scene().vertices.positions).map_or(1.0, |b| b.diagonal());
+    // The model's size at rest (computed once per document revision).
+    let across = doc.clip_bounds(None).map_or(1.0, |b| b.diagonal());
     let mut out = Vec::new();
     for c in &springs.colliders {
         let Some(m) = world.get(c.joint) else { continue };
@@ -140,9 +141,8 @@ fn spring_shapes(doc: &Document) -> Vec<crate::render::WireShape> {
         out.push(WireShape { transform, kind, color: FOLLOW });
     }
     if let Some(sim) = doc.physics().filter(|_| doc.physics_shown()) {
-        let radius: std::collections::HashMap<usize, f32> = springs.joints().map(|j| (j.joint, j.hit_radius)).collect();
-        for (joint, tail) in sim.spring_tails(doc.pose()) {
-            let radius = radius.get(&joint).copied().unwrap_or(0.0).max(across * 0.004);
+        for (_, tail, radius) in sim.spring_tails(doc.pose()) {
+            let radius = radius.max(across * 0.004);
             out.push(WireShape {
                 transform: Mat4::from_translation(tail),
                 kind: WireKind::Sphere { radius },

@@ -46,19 +46,33 @@ pub fn joint_nodes(root: &Value) -> Vec<usize> {
     let humanoid = v1.into_iter().flat_map(|m| m.values()).chain(v0.into_iter().flatten()).filter_map(index);
     let constrained = node_constraints(root).into_iter().flat_map(|c| [c.node, c.source]);
     // A VRMA motion's humanoid, expression and look-at nodes.
-    let a = root.pointer("/extensions/VRMC_vrm_animation");
-    let bones = a
-        .and_then(|a| a.pointer("/humanoid/humanBones"))
-        .and_then(Value::as_object)
-        .into_iter()
-        .flat_map(|m| m.values());
-    let expressions = ["preset", "custom"]
-        .into_iter()
-        .filter_map(move |g| a.and_then(|a| a.pointer(&format!("/expressions/{g}"))).and_then(Value::as_object))
-        .flat_map(|m| m.values());
-    let look = a.and_then(|a| a.get("lookAt")).into_iter();
-    let animated = bones.chain(expressions).chain(look).filter_map(index);
+    let vrma = root.pointer("/extensions/VRMC_vrm_animation").map(vrma_entries).unwrap_or_default();
+    let animated = vrma.into_iter().map(|(_, _, entry)| entry).filter_map(index);
     humanoid.chain(constrained).chain(animated).collect()
+}
+
+/// What a VRMA's entry that names a node is for.
+#[derive(Clone, Copy, PartialEq)]
+enum VrmaPart {
+    Bone,
+    Expression,
+    LookAt,
+}
+
+/// The entries of a VRMA extension `a` that name a node: each humanoid bone and each expression (preset, then
+/// custom) with its name, and the look-at (named "").
+fn vrma_entries(a: &Value) -> Vec<(VrmaPart, &str, &Value)> {
+    let mut out: Vec<(VrmaPart, &str, &Value)> = Vec::new();
+    for (name, b) in a.pointer("/humanoid/humanBones").and_then(Value::as_object).into_iter().flatten() {
+        out.push((VrmaPart::Bone, name, b));
+    }
+    for group in ["preset", "custom"] {
+        for (name, e) in a.pointer(&format!("/expressions/{group}")).and_then(Value::as_object).into_iter().flatten() {
+            out.push((VrmaPart::Expression, name, e));
+        }
+    }
+    out.extend(a.get("lookAt").map(|l| (VrmaPart::LookAt, "", l)));
+    out
 }
 
 /// A VRMA motion's humanoid bones, expressions and look-at by the scene's joints (`joint_of_node`); `None` for
@@ -72,15 +86,14 @@ pub fn animation(root: &Value, joint_of_node: &[Option<usize>]) -> Option<VrmAni
         spec_version: a.get("specVersion").and_then(Value::as_str).unwrap_or("1.0").to_string(),
         ..VrmAnimation::default()
     };
-    for (name, b) in a.pointer("/humanoid/humanBones").and_then(Value::as_object).into_iter().flatten() {
-        out.humanoid.extend(joint(b).map(|j| (name.clone(), j)));
-    }
-    for group in ["preset", "custom"] {
-        for (name, e) in a.pointer(&format!("/expressions/{group}")).and_then(Value::as_object).into_iter().flatten() {
-            out.expressions.extend(joint(e).map(|j| (name.clone(), j)));
+    for (part, name, entry) in vrma_entries(a) {
+        let Some(j) = joint(entry) else { continue };
+        match part {
+            VrmaPart::Bone => out.humanoid.push((name.to_string(), j)),
+            VrmaPart::Expression => out.expressions.push((name.to_string(), j)),
+            VrmaPart::LookAt => out.look_at = Some(j),
         }
     }
-    out.look_at = a.get("lookAt").and_then(joint);
     Some(out)
 }
 
@@ -586,21 +599,11 @@ impl Reader<'_> {
 /// bones, 90° → 1 for expressions, three-vrm's defaults).
 fn look_at_1(v: &Value) -> Option<LookAt> {
     let l = v.get("lookAt")?;
-    let kind = l.get("type").and_then(Value::as_str).unwrap_or("bone").to_string();
-    let scale = if kind == "expression" { 1.0 } else { 10.0 };
-    let range = |key: &str| {
-        let r = l.get(key);
-        let number = |k: &str, d: f32| r.and_then(|r| r.get(k)).and_then(Value::as_f64).map_or(d, |x| x as f32);
-        RangeMap { input_max: number("inputMaxValue", 90.0), output_scale: number("outputScale", scale) }
-    };
+    let kind = l.get("type").and_then(Value::as_str).unwrap_or("bone");
     let offset = l.get("offsetFromHeadBone").and_then(Value::as_array);
     let at = |i: usize| offset.and_then(|o| o.get(i)).and_then(Value::as_f64).map_or(0.0, |x| x as f32);
-    Some(LookAt {
-        kind,
-        offset: [at(0), at(1), at(2)],
-        ranges: ["rangeMapHorizontalInner", "rangeMapHorizontalOuter", "rangeMapVerticalDown", "rangeMapVerticalUp"]
-            .map(range),
-    })
+    let keys = ["rangeMapHorizontalInner", "rangeMapHorizontalOuter", "rangeMapVerticalDown", "rangeMapVerticalUp"];
+    Some(look_at(kind, [at(0), at(1), at(2)], l, keys, ("inputMaxValue", "outputScale")))
 }
 
 /// VRM 0.x's look-at, from its `firstPerson`: `lookAtTypeName` (`Bone` or `BlendShape`), the first-person bone's
@@ -610,21 +613,26 @@ fn look_at_0(fp: &Value) -> Option<LookAt> {
         "BlendShape" => "expression",
         _ => "bone",
     };
-    // What the file leaves out: three-vrm's 90° in, and 10° (bones) or 1 (expressions) out.
-    let scale = if kind == "expression" { 1.0 } else { 10.0 };
-    let range = |key: &str| {
-        let r = fp.get(key);
-        let number = |k: &str, d: f32| r.and_then(|r| r.get(k)).and_then(Value::as_f64).map_or(d, |x| x as f32);
-        RangeMap { input_max: number("xRange", 90.0), output_scale: number("yRange", scale) }
-    };
     let offset = fp.get("firstPersonBoneOffset");
     let at = |k: &str, d: f32| offset.and_then(|o| o.get(k)).and_then(Value::as_f64).map_or(d, |x| x as f32);
-    Some(LookAt {
-        kind: kind.to_string(),
-        // VRM 0.x's z is opposite (three-vrm negates it as it does for collider offsets); 6 cm up by default.
-        offset: [at("x", 0.0), at("y", 0.06), 0.0 - at("z", 0.0)],
-        ranges: ["lookAtHorizontalInner", "lookAtHorizontalOuter", "lookAtVerticalDown", "lookAtVerticalUp"].map(range),
-    })
+    // VRM 0.x's z is opposite (three-vrm negates it as it does for collider offsets); 6 cm up by default.
+    let offset = [at("x", 0.0), at("y", 0.06), 0.0 - at("z", 0.0)];
+    let keys = ["lookAtHorizontalInner", "lookAtHorizontalOuter", "lookAtVerticalDown", "lookAtVerticalUp"];
+    Some(look_at(kind, offset, fp, keys, ("xRange", "yRange")))
+}
+
+/// A look-at of `kind` (`bone` or `expression`) from `offset`, its range maps the objects `keys` of `v` name
+/// (horizontal inner, horizontal outer, vertical down, vertical up), each with its degrees in and what they map
+/// to under the names `input` and `output`. What the file leaves out: three-vrm's 90° in, and 10° (bones) or 1
+/// (expressions) out.
+fn look_at(kind: &str, offset: [f32; 3], v: &Value, keys: [&str; 4], (input, output): (&str, &str)) -> LookAt {
+    let scale = if kind == "expression" { 1.0 } else { 10.0 };
+    let range = |key: &str| {
+        let r = v.get(key);
+        let number = |k: &str, d: f32| r.and_then(|r| r.get(k)).and_then(Value::as_f64).map_or(d, |x| x as f32);
+        RangeMap { input_max: number(input, 90.0), output_scale: number(output, scale) }
+    };
+    LookAt { kind: kind.to_string(), offset, ranges: keys.map(range) }
 }
 
 #[cfg(test)]
