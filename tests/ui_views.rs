@@ -340,3 +340,23 @@ fn a_vrm_avatars_eyes_follow_the_camera_when_asked() {
     h.run();
     assert_eq!(h.state().pose().world[eye], rest.world[eye], "Shift+E turns it off: the eyes at rest");
 }
+
+/// MToon's scrolling textures run on their own clock when no clip is shown (the corpus's UV animation sample
+/// has none): the app animates, and the view draws its materials at the seconds that have run; a model with a
+/// clip draws them at the clip's time, and one with neither stays idle.
+#[test]
+fn scrolling_textures_run_on_their_own_clock_without_a_clip() {
+    let mut app = App::new();
+    app.open_path(&common::corpus("vrm/VRMC_materials_mtoon_UV_Animation_Test.vrm"));
+    assert!(app.current_clip_frame().is_none(), "the sample has no clip");
+    assert_eq!(app.surface_time(), 0.0);
+    assert!(app.update(0.25) && app.update(0.5), "scrolling textures keep the view drawing");
+    assert_eq!(app.surface_time(), 0.75);
+    let mut still = App::new();
+    still.open_path(&common::corpus("vrm/VRMC_vrm_expressions_isBinary_Overrides.vrm"));
+    assert!(!still.update(0.25), "nothing scrolls, nothing plays: idle");
+    let mut shown = App::new();
+    shown.open_path(&demo());
+    shown.update(0.4);
+    assert_eq!(shown.surface_time(), shown.clip_time(), "with a clip, its time");
+}

@@ -85,6 +85,8 @@ struct Chrome {
     reference_rect: Option<egui::Rect>,
     /// Model space to clip space for the 3D view's rect, set by the window each frame (joint-name labels).
     view_projection: Option<glam::Mat4>,
+    /// Seconds MToon's scrolling textures have run with no clip shown (their own clock, as three-vrm's).
+    scroll_clock: f32,
     /// The intents of the current frame's passes so far (see [`App::ui`]).
     frame_intents: Vec<Intent>,
     /// Why Japanese names draw as boxes (no CJK font was added), for the sections that show MMD names.
@@ -333,10 +335,17 @@ impl App {
     }
 
     /// Advances playback by `dt_seconds`; true while animating (the window keeps redrawing), false when paused
-    /// or without a clip.
+    /// or without a clip. Without a clip, a model whose textures scroll (MToon) advances their clock and animates.
     pub fn update(&mut self, dt_seconds: f32) -> bool {
         let Some(doc) = self.documents.get_mut(self.active) else { return false };
-        let Some(clip) = doc.current_clip().map(model::ClipMeta::clone_meta) else { return false };
+        let Some(clip) = doc.current_clip().map(model::ClipMeta::clone_meta) else {
+            // No clip to play: scrolling textures (MToon's UV animation) run on their own clock.
+            let scrolls = doc.scene().materials.iter().any(|m| m.toon_shading.is_some_and(|t| t.scrolls()));
+            if scrolls && dt_seconds.is_finite() {
+                self.chrome.scroll_clock += dt_seconds;
+            }
+            return scrolls;
+        };
         if !doc.player.playing {
             return false;
         }
@@ -667,6 +676,15 @@ impl App {
     /// Seconds into the clip shown (0 without one), where animated UVs are evaluated.
     pub fn clip_time(&self) -> f32 {
         self.document().map_or(0.0, Document::clip_time)
+    }
+
+    /// The time the view's materials are drawn at: the clip's when one is shown, else the seconds the scrolling
+    /// textures have run on their own ([`App::update`]).
+    pub fn surface_time(&self) -> f32 {
+        match self.current_clip_frame() {
+            Some(_) => self.clip_time(),
+            None => self.chrome.scroll_clock,
+        }
     }
 
     /// The light the view draws the scene with now ([`crate::scene::Scene::light_at`], the motion's where

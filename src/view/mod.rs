@@ -228,7 +228,7 @@ impl Stage {
             Camera::following(app.camera_track()?, app.clip_time(), up, radius)
         });
         let camera = followed.flatten().unwrap_or(self.camera.camera);
-        let (camera, pose, time) = (&camera, app.pose(), app.clip_time());
+        let (camera, pose, time) = (&camera, app.pose(), app.surface_time());
         let reference = app.reference_pose();
         let (light, self_shadow) = (app.light(), app.self_shadow());
         let reference_pose = reference.as_deref();

@@ -192,7 +192,11 @@ mod tests {
         wait(&rx, &file).unwrap();
         std::thread::sleep(QUIET + Duration::from_millis(200));
         let extra: Vec<_> = rx.try_iter().collect();
-        assert!(extra.is_empty(), "one burst gave {} more reports (longest gap between writes {longest:?})", extra.len());
+        assert!(
+            extra.is_empty(),
+            "one burst gave {} more reports (longest gap between writes {longest:?})",
+            extra.len()
+        );
 
         // Another file in the folder is not reported.
         std::fs::write(&other, "x").unwrap();
