@@ -79,7 +79,9 @@ fn colour(v: Option<&Value>) -> Option<Vec3> {
     Some(Vec3::new(number(a.first())?, number(a.get(1))?, number(a.get(2))?))
 }
 
-/// VRM 1.0's `VRMC_materials_mtoon` of one glTF material (what it leaves out: three-vrm's defaults).
+/// VRM 1.0's `VRMC_materials_mtoon` of one glTF material. What it leaves out takes the schema's defaults (shade
+/// white, rim black with fresnel power 1 and lighting mix 0); three-vrm 3.5.5 takes its shader's instead (shade
+/// black, power 5, mix 1), which only a file that leaves them out sees.
 fn mtoon_1(ext: &Value) -> MToon {
     let float = |k: &str, d: f32| number(ext.get(k)).unwrap_or(d);
     let outline = (ext.get("outlineWidthMode").and_then(Value::as_str) == Some("worldCoordinates"))
@@ -91,12 +93,12 @@ fn mtoon_1(ext: &Value) -> MToon {
         outline,
         base: None,
         shading: ToonShading {
-            shade: colour(ext.get("shadeColorFactor")).unwrap_or(Vec3::ZERO),
+            shade: colour(ext.get("shadeColorFactor")).unwrap_or(Vec3::ONE),
             shade_textured: ext.get("shadeMultiplyTexture").is_some(),
             rim: colour(ext.get("parametricRimColorFactor")).unwrap_or(Vec3::ZERO),
-            rim_power: float("parametricRimFresnelPowerFactor", 5.0),
+            rim_power: float("parametricRimFresnelPowerFactor", 1.0),
             rim_lift: float("parametricRimLiftFactor", 0.0),
-            rim_lighting: float("rimLightingMixFactor", 1.0),
+            rim_lighting: float("rimLightingMixFactor", 0.0),
             scroll: Vec2::new(float("uvAnimationScrollXSpeedFactor", 0.0), float("uvAnimationScrollYSpeedFactor", 0.0)),
             spin: float("uvAnimationRotationSpeedFactor", 0.0),
         },
