@@ -141,17 +141,6 @@ pub enum ColorTarget {
 }
 
 impl ColorTarget {
-    /// VRM 1.0's name of the bind type.
-    pub fn name(self) -> &'static str {
-        match self {
-            ColorTarget::Base => "color",
-            ColorTarget::Emissive => "emissionColor",
-            ColorTarget::Outline => "outlineColor",
-            ColorTarget::Shade => "shadeColor",
-            ColorTarget::Rim => "rimColor",
-        }
-    }
-
     /// The bind type VRM 1.0 names `name`, or VRM 0.x's material property `name` (`_Color`, `_EmissionColor`,
     /// `_ShadeColor`, `_RimColor`, `_OutlineColor`), as three-vrm 3.5.5 maps them; `None` for the matcap colour
     /// (matcaps aren't drawn) and unknown names.

@@ -382,21 +382,22 @@ impl Reader<'_> {
         let at = |i: usize, d: f32| target.get(i).copied().filter(|x| x.is_finite()).unwrap_or(d);
         let value = glam::Vec4::new(at(0, 0.0), at(1, 0.0), at(2, 0.0), at(3, 1.0));
         let toon = mat.toon_shading;
-        let (target, own) = match ColorTarget::from_name(kind)? {
-            ColorTarget::Base => (ColorTarget::Base, mat.color.unwrap_or(glam::Vec4::ONE)),
+        let target = ColorTarget::from_name(kind)?;
+        let own = match target {
+            ColorTarget::Base => mat.color.unwrap_or(glam::Vec4::ONE),
             ColorTarget::Emissive if mat.lit => {
                 // The emissive factor's change, drawn times the material's emissive strength.
                 let strength = self.doc.materials().nth(gltf_material).and_then(|m| m.emissive_strength());
                 let strength = strength.filter(|s| s.is_finite() && *s >= 0.0).unwrap_or(1.0);
                 let delta = (value.truncate() * strength - mat.emissive).extend(0.0);
-                return Some(ColorOffset { material: m, target: ColorTarget::Emissive, delta });
+                return Some(ColorOffset { material: m, target, delta });
             }
             ColorTarget::Outline if toon.is_some() => {
-                (ColorTarget::Outline, mat.outline.map_or(glam::Vec4::ZERO, |o| o.color.truncate().extend(value.w)))
+                mat.outline.map_or(glam::Vec4::ZERO, |o| o.color.truncate().extend(value.w))
             }
-            ColorTarget::Shade => (ColorTarget::Shade, toon?.shade.extend(value.w)),
-            ColorTarget::Rim => (ColorTarget::Rim, toon?.rim.extend(value.w)),
-            _ => return None,
+            ColorTarget::Shade => toon?.shade.extend(value.w),
+            ColorTarget::Rim => toon?.rim.extend(value.w),
+            ColorTarget::Emissive | ColorTarget::Outline => return None,
         };
         Some(ColorOffset { material: m, target, delta: value - own })
     }
