@@ -504,7 +504,9 @@ fn vrm_avatars_read_their_humanoid_meta_and_expressions_and_face_the_camera() {
     let look = vrm.look_at.as_ref().expect("a 0.x look-at");
     assert_eq!(look.kind, "bone");
     assert!(look.ranges.iter().all(|r| (r.input_max, r.output_scale) == (90.0, 10.0)), "{look:?}");
+    // Six meshes annotated by mesh index, each drawn by one node: one scene mesh each.
     assert_eq!(vrm.first_person.len(), 6, "{:?}", vrm.first_person);
+    assert!(vrm.first_person.iter().all(|f| f.kind == "auto" && f.meshes.len() == 1), "{:?}", vrm.first_person);
     let new = rigscope::load_path(&common::corpus("vrm/VRMC_vrm_expressions_isBinary_Overrides.vrm")).unwrap();
     let vrm = new.vrm.as_deref().unwrap();
     assert_eq!(vrm.meta_value("licenseUrl"), Some("https://vrm.dev/licenses/1.0/"));
@@ -512,7 +514,9 @@ fn vrm_avatars_read_their_humanoid_meta_and_expressions_and_face_the_camera() {
     // a first-person camera.
     let look = vrm.look_at.as_ref().expect("a 1.0 look-at");
     assert_eq!((look.kind.as_str(), look.offset), ("expression", [0.0, 0.06, 0.0]));
-    assert_eq!(vrm.first_person, vec![("Validation Window".to_string(), "thirdPersonOnly".to_string())]);
+    let fp: Vec<(&str, &str)> = vrm.first_person.iter().map(|f| (f.name.as_str(), f.kind.as_str())).collect();
+    assert_eq!(fp, vec![("Validation Window", "thirdPersonOnly")]);
+    assert_eq!(vrm.first_person[0].meshes.len(), 1, "the window node draws one scene mesh");
     // The sample's happy is binary and blends blink away; blink is neither.
     let happy = vrm.expressions.iter().find(|e| e.name == "happy").unwrap();
     assert!(happy.is_binary && happy.preset && happy.texture_binds == 2, "{happy:?}");
@@ -621,4 +625,23 @@ fn a_rotation_constraint_takes_its_weight_of_the_source_turn() {
         pose.locals[b].rotation
     );
     assert!(twist.angle_between(Quat::IDENTITY) > 0.5, "the turn has a twist to take: {twist:?}");
+}
+
+/// `check`'s first-person rule on the isBinary sample, whose validation window hangs on the head and is marked
+/// `thirdPersonOnly`: as the file is, no finding; marked `both` (a first-person camera would show it, from inside
+/// the head), `vrm.first_person.head` names the mesh and its 4 head-weighted vertices.
+#[test]
+fn check_names_a_head_mesh_shown_in_first_person() {
+    let bytes = common::read(&common::corpus("vrm/VRMC_vrm_expressions_isBinary_Overrides.vrm"));
+    let rule = |bytes: &[u8]| -> Vec<String> {
+        let findings = rigscope::check::check_bytes("avatar.vrm", bytes);
+        findings.iter().filter(|f| f.rule == "vrm.first_person.head").map(|f| f.message.clone()).collect()
+    };
+    assert_eq!(rule(&bytes), Vec::<String>::new(), "thirdPersonOnly: nothing to say");
+    let both = common::edited_glb(&bytes, |j| {
+        j["extensions"]["VRMC_vrm"]["firstPerson"]["meshAnnotations"][0]["type"] = json!("both");
+    });
+    let found = rule(&both);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(found[0].contains("\"Validation Window\"") && found[0].contains("4 of its vertices"), "{}", found[0]);
 }

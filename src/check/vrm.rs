@@ -5,7 +5,9 @@
 //! (the 0.x specification's T-pose has none). Spring bones: a joint in two chains
 //! (`VRMC_springBone` forbids it; the chains would fight over it), and a collider a chain names that none of its
 //! joints can reach from where the rest pose puts them, whichever way they swing (a group listed on the wrong
-//! chain, or a collider offset in the wrong units).
+//! chain, or a collider offset in the wrong units). First person: a mesh annotated `both` or `firstPersonOnly`
+//! whose vertices move with the head (a first-person camera sits inside the head: the wearer sees the inside of
+//! their own face; `auto` cuts those triangles away, `thirdPersonOnly` hides the mesh).
 
 use super::{Finding, Place, Severity};
 use crate::scene::Scene;
@@ -18,6 +20,7 @@ fn finding(file: &str, rule: &str, severity: Severity, joint: Option<usize>, mes
 pub fn check(file: &str, scene: &Scene) -> Vec<Finding> {
     let mut out = springs(file, scene);
     let Some(vrm) = scene.vrm.as_deref() else { return out };
+    out.extend(first_person(file, scene, vrm));
     let missing = vrm.missing_required();
     if !missing.is_empty() {
         let message = format!(
@@ -62,6 +65,41 @@ pub fn check(file: &str, scene: &Scene) -> Vec<Finding> {
 /// VRM 0.x's rule that the model's nodes carry no rotation at rest (the 0.x specification's T-pose is the
 /// nodes' translations alone; UniVRM's exporter bakes rotations away, and 0.x players, spring bones and
 /// retargeting assume it): one finding naming the joints that do, the first of them its place.
+/// Meshes a first-person camera shows (`both`, `firstPersonOnly`) though some of their vertices move with the
+/// head or a joint under it.
+fn first_person(file: &str, scene: &Scene, vrm: &crate::scene::VrmInfo) -> Vec<Finding> {
+    let Some(head) = vrm.bone("head").filter(|&h| h < scene.skeleton.len()) else { return Vec::new() };
+    let under_head: Vec<bool> = (0..scene.skeleton.len())
+        .map(|j| std::iter::successors(Some(j), |&k| scene.skeleton.joints[k].parent).any(|k| k == head))
+        .collect();
+    let (Some(joints), Some(weights)) = (&scene.vertices.joints, &scene.vertices.weights) else { return Vec::new() };
+    let mut out = Vec::new();
+    for f in vrm.first_person.iter().filter(|f| f.kind == "both" || f.kind == "firstPersonOnly") {
+        let headed: usize = f
+            .meshes
+            .iter()
+            .filter_map(|&m| scene.meshes.get(m))
+            .map(|m| {
+                let range = m.first_vertex as usize..(m.first_vertex + m.num_vertices) as usize;
+                let on_head = |(j, w): (&[u32; 4], &[f32; 4])| {
+                    j.iter().zip(w).any(|(&j, &w)| w > 0.0 && under_head.get(j as usize).copied().unwrap_or(false))
+                };
+                let (j, w) = (joints.get(range.clone()).unwrap_or(&[]), weights.get(range).unwrap_or(&[]));
+                j.iter().zip(w).filter(|&v| on_head(v)).count()
+            })
+            .sum();
+        if headed > 0 {
+            let message = format!(
+                "mesh \"{}\" is shown to a first-person camera ({}) but {headed} of its vertices move with the head; \
+                 the wearer sees the inside of their own head (mark it auto or thirdPersonOnly)",
+                f.name, f.kind
+            );
+            out.push(finding(file, "vrm.first_person.head", Severity::Warning, Some(head), message));
+        }
+    }
+    out
+}
+
 fn v0_rotations(file: &str, scene: &Scene) -> Option<Finding> {
     // Below this a rotation is float noise from an exporter's matrix decomposition.
     const NOISE: f32 = 1e-4;

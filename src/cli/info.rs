@@ -788,7 +788,7 @@ fn vrm_text(o: &mut String, v: &crate::scene::VrmInfo) {
         let _ = writeln!(o, "  vrm lookAt: {}", l.describe());
     }
     if !v.first_person.is_empty() {
-        let list: Vec<String> = v.first_person.iter().map(|(name, kind)| format!("{name} ({kind})")).collect();
+        let list: Vec<String> = v.first_person.iter().map(|f| format!("{} ({})", f.name, f.kind)).collect();
         let _ = writeln!(o, "  vrm firstPerson: {}", list.join(", "));
     }
     for (k, value) in &v.meta {

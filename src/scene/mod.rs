@@ -56,8 +56,8 @@ pub use vmd::{
     VpdInfo,
 };
 pub use vrm::{
-    Expression, HumanBone, LookAt, Override, REQUIRED_HUMAN_BONES, RangeMap, VRM_BONE_PARENTS, VrmAnimation, VrmInfo,
-    humanoid_parent,
+    Expression, FirstPerson, HumanBone, LookAt, Override, REQUIRED_HUMAN_BONES, RangeMap, VRM_BONE_PARENTS,
+    VrmAnimation, VrmInfo, humanoid_parent,
 };
 
 use crate::error::Warning;

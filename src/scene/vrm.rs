@@ -132,8 +132,18 @@ pub struct VrmInfo {
     /// How the eyes follow a target (VRM 1.0 `lookAt`, VRM 0.x `firstPerson.lookAt*`).
     pub look_at: Option<LookAt>,
     /// Which meshes a first-person camera shows (VRM 1.0 `firstPerson.meshAnnotations`, VRM 0.x's with their
-    /// `firstPersonFlag`), by mesh or node name.
-    pub first_person: Vec<(String, String)>,
+    /// `firstPersonFlag`).
+    pub first_person: Vec<FirstPerson>,
+}
+
+/// One first-person mesh annotation: the node (VRM 1.0) or mesh (VRM 0.x) it names, its kind (`auto`, `both`,
+/// `thirdPersonOnly`, `firstPersonOnly`; 0.x's flags given 1.0's spelling) and the scene meshes it covers.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct FirstPerson {
+    pub name: String,
+    pub kind: String,
+    /// Indices into [`super::Scene::meshes`].
+    pub meshes: Vec<usize>,
 }
 
 /// How an avatar's eyes follow a target: by turning the eye bones (`bone`) or by weighting the lookUp, lookDown,

@@ -47,7 +47,7 @@ pub fn section(ui: &mut egui::Ui, model: &mut Model) {
                     row("Look at", l.describe());
                 }
                 if !v.first_person.is_empty() {
-                    let list: Vec<String> = v.first_person.iter().map(|(n, k)| format!("{n} ({k})")).collect();
+                    let list: Vec<String> = v.first_person.iter().map(|f| format!("{} ({})", f.name, f.kind)).collect();
                     row("First person", list.join(", "));
                 }
             }

@@ -26,6 +26,8 @@ pub struct Geometry {
     pub morphs: Vec<Morph>,
     /// For each node with morph targets, the scene morph of each target index.
     pub node_morphs: HashMap<usize, Vec<usize>>,
+    /// For each node that draws a mesh, the scene meshes its primitives became.
+    pub node_meshes: HashMap<usize, Vec<usize>>,
     /// True when some primitive used the glTF default material (it is added after the file's materials).
     pub default_material_used: bool,
     normals: Vec<Vec3>,
@@ -116,6 +118,7 @@ pub fn read(
                 mesh.name().map_or_else(|| format!("mesh {}", mesh.index()), str::to_string)
                     + &if mesh.primitives().len() > 1 { format!(".{}", prim.index()) } else { String::new() }
             });
+            g.node_meshes.entry(ni).or_default().push(g.meshes.len());
             g.meshes.push(Mesh {
                 name,
                 material,

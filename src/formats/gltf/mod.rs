@@ -205,6 +205,7 @@ fn read_inner(data: &[u8], dir: Option<&Path>) -> Result<Scene, LoadError> {
     let targets = vrm::Targets {
         joint_of_node: &rig.joint_of_node,
         node_morphs: &geometry.node_morphs,
+        node_meshes: &geometry.node_meshes,
         material_of: &kept,
         materials: &materials,
     };

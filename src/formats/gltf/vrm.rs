@@ -13,8 +13,9 @@ use serde_json::Value;
 
 use crate::error::Warning;
 use crate::scene::{
-    Aim, Append, ColorOffset, ColorTarget, Constraints, Expression, HumanBone, LookAt, Material, Morph, MorphKind,
-    MorphPanel, MorphWeight, Override, RangeMap, Roll, TextureTransformOffset, UpAxis, VrmAnimation, VrmInfo,
+    Aim, Append, ColorOffset, ColorTarget, Constraints, Expression, FirstPerson, HumanBone, LookAt, Material, Morph,
+    MorphKind, MorphPanel, MorphWeight, Override, RangeMap, Roll, TextureTransformOffset, UpAxis, VrmAnimation,
+    VrmInfo,
 };
 
 /// What a VRM extension adds to the scene: its facts, the expression morphs (appended to the scene's morphs,
@@ -183,6 +184,7 @@ pub fn constraints(root: &Value, joint_of_node: &[Option<usize>], w: &mut Vec<Wa
 pub struct Targets<'a> {
     pub joint_of_node: &'a [Option<usize>],
     pub node_morphs: &'a HashMap<usize, Vec<usize>>,
+    pub node_meshes: &'a HashMap<usize, Vec<usize>>,
     pub material_of: &'a [usize],
     pub materials: &'a [Material],
 }
@@ -500,10 +502,10 @@ impl Reader<'_> {
         info
     }
 
-    /// First-person mesh annotations as (name, kind): `key` names a node (VRM 1.0) or a mesh (VRM 0.x), `kind`
-    /// is `type` (`auto`, `both`, `thirdPersonOnly`, `firstPersonOnly`) or 0.x's `firstPersonFlag` (the same,
-    /// capitalised), given in 1.0's spelling.
-    fn first_person(&self, list: Option<&Value>, key: &str, kind: &str) -> Vec<(String, String)> {
+    /// First-person mesh annotations with the scene meshes each covers: `key` names a node (VRM 1.0) or a mesh
+    /// (VRM 0.x), `kind` is `type` (`auto`, `both`, `thirdPersonOnly`, `firstPersonOnly`) or 0.x's
+    /// `firstPersonFlag` (the same, capitalised), given in 1.0's spelling.
+    fn first_person(&self, list: Option<&Value>, key: &str, kind: &str) -> Vec<FirstPerson> {
         let name = |index: usize| -> String {
             let named = if key == "node" {
                 self.doc.nodes().nth(index).and_then(|n| n.name().map(str::to_string))
@@ -520,7 +522,14 @@ impl Reader<'_> {
             if let Some(c) = k.first_mut() {
                 *c = c.to_ascii_lowercase();
             }
-            out.push((name(index), k.into_iter().collect()));
+            // The scene meshes of the node, or of every node that draws the mesh.
+            let nodes: Vec<usize> = if key == "node" {
+                vec![index]
+            } else {
+                self.doc.nodes().filter(|n| n.mesh().is_some_and(|m| m.index() == index)).map(|n| n.index()).collect()
+            };
+            let meshes = nodes.iter().filter_map(|n| self.targets.node_meshes.get(n)).flatten().copied().collect();
+            out.push(FirstPerson { name: name(index), kind: k.into_iter().collect(), meshes });
         }
         out
     }
