@@ -241,7 +241,7 @@ fn untextured_unlit_and_emissive_materials_draw_their_colours() {
     let camera =
         Camera::framing(scene.up, &pose_bounds(&scene, &Pose::bind(&scene.skeleton)).unwrap(), 0.0, 0.0, aspect);
     let to_clip = camera.view_proj(aspect) * camera.model_matrix();
-    let srgb = |x: f32| 255.0 * if x <= 0.003_130_8 { 12.92 * x } else { 1.055 * x.powf(1.0 / 2.4) - 0.055 };
+    let srgb = |x: f32| 255.0 * rigscope::scene::color::linear_to_srgb(x);
     let expected: [(&str, f32, f32); 6] = [
         ("Unlit_SRGB_0.5", srgb(0.214_041_14) - 3.0, srgb(0.214_041_14) + 3.0),
         ("Unlit_Linear_0.5", srgb(0.5) - 3.0, srgb(0.5) + 3.0),

@@ -598,10 +598,6 @@ fn an_mtoon_material_draws_its_shade_colour_where_its_shading_shift_puts_it_in_s
         render(&format!("mtoon_shift_{shift}"), &path, &[])
     };
     let (lit, shade) = (shaded(0.0), shaded(-1.0));
-    let linear = |c: u8| {
-        let v = c as f32 / 255.0;
-        if v <= 0.04045 { v / 12.92 } else { ((v + 0.055) / 1.055).powf(2.4) }
-    };
     let (mut changed, mut red, mut blue) = (0usize, 0.0f32, 0.0f32);
     for (a, b) in lit.pixels().zip(shade.pixels()) {
         if a == b || a.0[0] < 128 {
@@ -616,6 +612,11 @@ fn an_mtoon_material_draws_its_shade_colour_where_its_shading_shift_puts_it_in_s
     eprintln!("{changed} bright pixels went into shade: red × {red:.3}, blue × {blue:.3}");
     assert!((0.24..0.28).contains(&red), "red × {red}");
     assert!(blue > 0.9, "blue × {blue}");
+}
+
+/// A byte of an sRGB picture in linear light.
+fn linear(c: u8) -> f32 {
+    rigscope::scene::color::srgb_to_linear(f32::from(c) / 255.0)
 }
 
 /// The corpus's MToon UV animation sample (panels ScrollX, ScrollY and ScrollRot, scrolling at 1 a second and
@@ -729,10 +730,6 @@ fn an_mtoon_rim_light_adds_its_colour() {
         (t.rim, t.rim_lift, t.rim_power) = (Vec3::new(0.3, 0.0, 0.0), 1.0, 5.0);
     });
     let scroll_x = bright_boxes(&plain)[2];
-    let linear = |c: u8| {
-        let v = c as f32 / 255.0;
-        if v <= 0.04045 { v / 12.92 } else { ((v + 0.055) / 1.055).powf(2.4) }
-    };
     let (mut dark, mut red) = (0, 0.0f32);
     for y in scroll_x.1..=scroll_x.3 {
         for x in scroll_x.0..=scroll_x.2 {
@@ -771,10 +768,6 @@ fn material_colour_binds_colour_what_they_bind() {
     let plain = render("colour_bind_0", &path, &[]);
     let full = render("colour_bind_1", &path, &["--morph", "happy=1"]);
     let half = render("colour_bind_half", &path, &["--morph", "happy=0.5"]);
-    let linear = |c: u8| {
-        let v = c as f32 / 255.0;
-        if v <= 0.04045 { v / 12.92 } else { ((v + 0.055) / 1.055).powf(2.4) }
-    };
     let (mut white, mut kept) = (0, 0);
     for ((a, b), c) in plain.pixels().zip(full.pixels()).zip(half.pixels()) {
         let (a, b, c) = (a.0, b.0, c.0);

@@ -845,9 +845,8 @@ fn the_linear_skinning_switch_shows_for_sdef_models_and_has_a_key() {
 /// avatar's 51 humanoid bones the proxy has matched, upperChest (no MMD bone) unmatched.
 #[test]
 fn a_dance_on_a_vrm_avatar_says_it_went_through_the_humanoid() {
-    let root = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/corpus"));
-    let mut app = opened(&root.join("vrm/EmissionMigration_v0.107.0.vrm"));
-    app.open_path(&root.join("mmd/threejs/vmds/wavefile_v2.vmd"));
+    let mut app = opened(&common::corpus("vrm/EmissionMigration_v0.107.0.vrm"));
+    app.open_path(&common::corpus("mmd/threejs/vmds/wavefile_v2.vmd"));
     let mut h = harness_with(app, true);
     h.run();
     h.get_by_label_contains("51 matched through the humanoid, 1 unmatched");
