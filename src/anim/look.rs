@@ -12,6 +12,7 @@
 
 use glam::{Mat4, Quat, Vec3};
 
+use super::humanoid::transfer::rotation;
 use crate::scene::{LookAt, RangeMap, Scene, VrmInfo};
 
 /// The look expressions, in [`expression_weights`]' order.
@@ -53,9 +54,7 @@ pub fn eye_rotation(scene: &Scene, avatar: &VrmInfo, j: usize, left: bool, yaw: 
     let front = front(avatar);
     let normalized = front * turn * front.inverse();
     let rest = &scene.skeleton.bind_world;
-    let parent = scene.skeleton.joints[j]
-        .parent
-        .map_or(Quat::IDENTITY, |p| rest[p].to_scale_rotation_translation().1.normalize());
+    let parent = scene.skeleton.joints[j].parent.map_or(Quat::IDENTITY, |p| rotation(&rest[p]));
     (parent.inverse() * normalized * parent * scene.skeleton.joints[j].bind.rotation).normalize()
 }
 
@@ -65,8 +64,7 @@ pub fn angles_toward(scene: &Scene, avatar: &VrmInfo, world: &[Mat4], target: Ve
     let look = avatar.look_at.as_ref()?;
     let head = avatar.bone("head").filter(|&h| h < world.len() && h < scene.skeleton.bind_world.len())?;
     let from = world[head].transform_point3(Vec3::from(look.offset));
-    let now = world[head].to_scale_rotation_translation().1.normalize();
-    let rest = scene.skeleton.bind_world[head].to_scale_rotation_translation().1.normalize();
+    let (now, rest) = (rotation(&world[head]), rotation(&scene.skeleton.bind_world[head]));
     let dir = (rest * now.inverse()) * (target - from);
     if !dir.is_finite() || dir.length_squared() < 1e-12 {
         return None;

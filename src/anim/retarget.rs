@@ -56,7 +56,7 @@ pub fn attach_vrma(model: &mut Scene, motion: &Scene, source: &str) -> Result<At
         return Err(AttachError::NoClips(source.to_string()));
     }
     let (src_world, dst_world) = (&motion.skeleton.bind_world, &model.skeleton.bind_world);
-    let rotation = |m: &Mat4| m.to_scale_rotation_translation().1.normalize();
+    use super::humanoid::transfer::rotation;
     let src_parent = |j: usize| motion.skeleton.joints[j].parent.map_or(Mat4::IDENTITY, |p| src_world[p]);
     let dst_parent = |j: usize| model.skeleton.joints[j].parent.map_or(Mat4::IDENTITY, |p| dst_world[p]);
     let mut bones = Vec::new();

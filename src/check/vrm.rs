@@ -62,9 +62,6 @@ pub fn check(file: &str, scene: &Scene) -> Vec<Finding> {
     out
 }
 
-/// VRM 0.x's rule that the model's nodes carry no rotation at rest (the 0.x specification's T-pose is the
-/// nodes' translations alone; UniVRM's exporter bakes rotations away, and 0.x players, spring bones and
-/// retargeting assume it): one finding naming the joints that do, the first of them its place.
 /// Meshes a first-person camera shows (`both`, `firstPersonOnly`) though some of their vertices move with the
 /// head or a joint under it.
 fn first_person(file: &str, scene: &Scene, vrm: &crate::scene::VrmInfo) -> Vec<Finding> {
@@ -100,6 +97,9 @@ fn first_person(file: &str, scene: &Scene, vrm: &crate::scene::VrmInfo) -> Vec<F
     out
 }
 
+/// VRM 0.x's rule that the model's nodes carry no rotation at rest (the 0.x specification's T-pose is the
+/// nodes' translations alone; UniVRM's exporter bakes rotations away, and 0.x players, spring bones and
+/// retargeting assume it): one finding naming the joints that do, the first of them its place.
 fn v0_rotations(file: &str, scene: &Scene) -> Option<Finding> {
     // Below this a rotation is float noise from an exporter's matrix decomposition.
     const NOISE: f32 = 1e-4;
