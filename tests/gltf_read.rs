@@ -221,8 +221,8 @@ fn metallic_roughness_emission_and_cutoff_are_read() {
 /// "Unlit_SRGB_0.5" wasn't found, taking the material's name for a file); the unlit ones draw their colour
 /// exactly, the emissive ones add their emission (clipped to white at strength 4.6). The MToon ones draw the
 /// emission of their MToon properties (`_EmissionColor` 0.5 and 2 from gamma, `c^2.2`, as three-vrm's v0
-/// compatibility plugin reads them), not the glTF fallback's factor (0.5 and 1): all four "0.5" spheres look
-/// alike, as the sample means them to.
+/// compatibility plugin reads them), not the glTF fallback's factor (0.5 and 1): the three spheres of an sRGB
+/// 0.5 (unlit, standard emission, MToon emission) look alike, as the sample means them to.
 #[test]
 fn untextured_unlit_and_emissive_materials_draw_their_colours() {
     use rigscope::render::{Camera, pose_bounds};

@@ -146,8 +146,8 @@ const ARM_BONES: [(&str, &str); 4] = [
 const FOOT_BONES: [&str; 4] = ["leftFoot", "rightFoot", "leftToes", "rightToes"];
 
 /// The corpus dance on the VRM avatars (one 0.x, facing −Z; one 1.0): the feet go no lower, for their legs'
-/// length, than the dance takes the standard model's (its toes dip 6.6 % of its hip height below the floor at
-/// frame 2031), give or take 1 % of the avatar's height; knees bend forward only, neither knees nor elbows fold
+/// length, than the dance takes the standard model's (its toes dip 6.6 % of its hip height below the floor),
+/// give or take 1 % of the avatar's height; knees bend forward only, neither knees nor elbows fold
 /// past 170°, and the dance moves the hands.
 #[test]
 fn the_corpus_dance_plays_on_vrm_avatars_with_feet_on_the_floor_and_joints_that_bend_as_bodies_do() {

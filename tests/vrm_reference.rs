@@ -718,7 +718,10 @@ fn material_colour_binds_match_three_vrm() {
         let vrm = scene.vrm.as_ref().expect("a VRM");
         let offsets = rigscope::anim::color_morphs(&scene.morphs);
         assert!(!offsets.is_empty(), "{name}: no colour binds read");
-        let gltf_names: Vec<String> = (0..scene.materials.len()).map(|i| scene.materials[i].name.clone()).collect();
+        let mut json = serde_json::Value::Null;
+        common::edited_glb(&common::read(&path), |j| json = j.clone());
+        let gltf_names: Vec<&str> =
+            json["materials"].as_array().unwrap().iter().map(|m| m["name"].as_str().unwrap()).collect();
         let mut moved = 0.0f32;
         for (set, materials) in sets.as_array().unwrap().iter().zip(&theirs) {
             let mut overrides = vec![None; scene.morphs.len()];
