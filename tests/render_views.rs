@@ -630,7 +630,9 @@ fn mtoon_sample_at(name: &str, time: f32, edit: impl FnOnce(&mut Scene)) -> Rgba
     let headless = Headless::new().unwrap_or_else(|e| panic!("{e}"));
     let textures = rigscope::textures::TextureSet::load(&scene, path.parent());
     let model = GpuModel::upload_textures(headless.renderer(), &scene, &textures);
-    let pose = Pose::bind(&scene.skeleton);
+    let mut pose = Pose::bind(&scene.skeleton);
+    // Every morph the edit added is on.
+    pose.morphs = vec![1.0; scene.morphs.len()];
     let bounds = pose_bounds(&scene, &pose).unwrap();
     let camera = Camera::framing(scene.up, &bounds, 0.0, 0.0, 4.0 / 3.0);
     let overlays = Overlays { grid: false, ..Overlays::default() };
@@ -712,6 +714,23 @@ fn mtoon_textures_scroll_and_turn_as_three_vrm_moves_them() {
         );
         assert_eq!(shift_within(&start, &whole, b), (0, 0), "{what}: back after a whole turn");
     }
+    // A texture transform bind (VRM expressions) on a scrolling panel moves its texture on top of the scroll:
+    // ScrollX bound a quarter along u at 0 s draws as it scrolls by 0.25 s.
+    let bound = mtoon_sample_at("mtoon_uv_bound", 0.0, |scene| {
+        let material = scene.materials.iter().position(|m| m.name == "ScrollX").unwrap();
+        let offset = rigscope::scene::TextureTransformOffset {
+            material,
+            offset: glam::Vec2::new(0.25, 0.0),
+            scale: glam::Vec2::ZERO,
+        };
+        scene.morphs.push(rigscope::scene::Morph {
+            name: "bound".into(),
+            name_en: String::new(),
+            panel: rigscope::scene::MorphPanel::System,
+            kind: rigscope::scene::MorphKind::TextureTransform(vec![offset]),
+        });
+    });
+    assert_eq!(shift_within(&quarter, &bound, scroll_x), (0, 0), "the bind moves the scrolling texture");
     let crop = |img: &RgbaImage, b: (u32, u32, u32, u32)| {
         image::imageops::crop_imm(img, b.0, b.1, b.2 - b.0, b.3 - b.1).to_image()
     };

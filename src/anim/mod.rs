@@ -27,7 +27,7 @@ pub use frame::PoseInput;
 pub use morph::{
     apply_bone_morphs, apply_morphs, clip_morph_weights, color_morphs, color_shifts, effective_morph_weights,
     light_parts, lit_colors, material_colors, material_morphs, morph_weights, morphed_vertices, overridden_weights,
-    sample_morph_track, vrm_expression_weights,
+    sample_morph_track, texture_transform_morphs, vrm_expression_weights,
 };
 pub use onion::{Ghost, MAX_ONION_FRAMES, MAX_ONION_STEP, OnionSpacing, onion_ghosts};
 pub use pick::{Picked, pick, pick_vertex};

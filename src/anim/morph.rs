@@ -266,6 +266,15 @@ pub fn material_colors(
     Some(out.into_iter().map(|c| srgba_to_linear(c.clamp(glam::Vec4::ZERO, glam::Vec4::ONE))).collect())
 }
 
+/// The texture transform offsets of `morphs` (VRM's texture transform binds), each with its scene morph index.
+pub fn texture_transform_morphs(morphs: &[Morph]) -> Vec<(usize, crate::scene::TextureTransformOffset)> {
+    let offsets = |(i, m): (usize, &Morph)| match &m.kind {
+        MorphKind::TextureTransform(v) => v.iter().map(|o| (i, *o)).collect(),
+        _ => Vec::new(),
+    };
+    morphs.iter().enumerate().flat_map(offsets).collect()
+}
+
 /// The colour offsets of `morphs` (VRM's material colour binds), each with its scene morph index, for
 /// [`color_shifts`].
 pub fn color_morphs(morphs: &[Morph]) -> Vec<(usize, crate::scene::ColorOffset)> {

@@ -33,12 +33,10 @@ pub(crate) struct Draw {
     /// 0 no sphere map, 1 multiplied, 2 added; 1 toon-shaded, 2 toon-shaded without a highlight
     /// (shaders/mesh.wgsl `DrawParams.shade`).
     shade: [f32; 2],
-    /// The material's colour (linear RGBA), multiplied with its texture.
-    color: Vec4,
+    /// The colours its material gives it (linear): colour, emission, outline, MToon's shade and rim.
+    own: DrawColors,
     /// glTF's metallic-roughness surface, `None` for the viewer's own shading.
     surface: Option<crate::scene::Surface>,
-    /// Light the material gives off itself (linear RGB).
-    emissive: Vec3,
     /// With a cut-out alpha: the least alpha drawn.
     alpha_cutoff: f32,
     /// The occlusion map's strength (0: none), the normal map's scale (0: none).
@@ -73,7 +71,7 @@ pub(crate) struct Draw {
 const DRAW_PARAM_FLOATS: usize = 44;
 
 /// A draw's colours that change from frame to frame (material morphs, VRM's material colour binds), linear.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub(crate) struct DrawColors {
     /// RGBA, multiplied with the texture.
     pub base: Vec4,
@@ -98,10 +96,6 @@ impl Draw {
         if let Some(a) = &self.uv_animation {
             return a.matrix(time);
         }
-        if let Some(t) = self.toon_shading.filter(|t| t.scrolls()) {
-            let own = self.uv_base.map_or(glam::Affine2::IDENTITY, |b| crate::scene::uv_affine(b.matrix()));
-            return crate::scene::uv_rows(own * t.uv_transform(time));
-        }
         let identity =
             crate::scene::TextureTransform { offset: glam::Vec2::ZERO, scale: glam::Vec2::ONE, rotation: 0.0 };
         let mut t = self.uv_base.unwrap_or(identity);
@@ -114,17 +108,11 @@ impl Draw {
                 moved = true;
             }
         }
-        if moved || self.uv_base.is_some() { t.matrix() } else { UV_IDENTITY }
-    }
-
-    /// The draw's own colours, as its material gives them.
-    fn own_colors(&self) -> DrawColors {
-        DrawColors {
-            base: self.color,
-            emissive: self.emissive,
-            outline: self.outline.map_or(Vec4::ZERO, |o| o.color),
-            shade: self.toon_shading.map_or(Vec3::ZERO, |t| t.shade),
-            rim: self.toon_shading.map_or(Vec3::ZERO, |t| t.rim),
+        match self.toon_shading.filter(|s| s.scrolls()) {
+            // MToon's scrolling turns and moves the coordinates before the texture's own (bound) transform.
+            Some(s) => crate::scene::uv_rows(t.affine() * s.uv_transform(time)),
+            None if moved || self.uv_base.is_some() => t.matrix(),
+            None => UV_IDENTITY,
         }
     }
 
@@ -138,16 +126,9 @@ impl Draw {
         let lit = if self.lit { 1.0 } else { 0.0 };
         let size = self.outline.map_or(0.0, |o| o.size);
         let (c, e, emissive) = (colors.base, colors.outline, colors.emissive);
-        let toon = self.toon_shading.unwrap_or(crate::scene::ToonShading {
-            shade: Vec3::ZERO,
-            shade_textured: false,
-            rim: Vec3::ZERO,
-            rim_power: 1.0,
-            rim_lift: 0.0,
-            rim_lighting: 0.0,
-            scroll: glam::Vec2::ZERO,
-            spin: 0.0,
-        });
+        // The rim's shape (the shader reads it only for MToon).
+        let [rim_power, rim_lift, rim_lighting] =
+            self.toon_shading.map_or([1.0, 0.0, 0.0], |t| [t.rim_power, t.rim_lift, t.rim_lighting]);
         let mtoon = match self.toon_shading {
             None => 0.0,
             Some(t) if t.shade_textured => 2.0,
@@ -193,9 +174,9 @@ impl Draw {
             colors.rim.x,
             colors.rim.y,
             colors.rim.z,
-            toon.rim_power,
-            toon.rim_lift,
-            toon.rim_lighting,
+            rim_power,
+            rim_lift,
+            rim_lighting,
             0.0,
             0.0,
         ]
@@ -298,15 +279,7 @@ impl GpuModel {
             palette_group,
             morphs: super::morph::GpuMorphs::upload(renderer, &scene.morphs, n, blend),
             material_morphs: crate::anim::material_morphs(&scene.morphs),
-            uv_morphs: scene
-                .morphs
-                .iter()
-                .enumerate()
-                .flat_map(|(i, m)| match &m.kind {
-                    crate::scene::MorphKind::TextureTransform(v) => v.iter().map(|o| (i, *o)).collect(),
-                    _ => Vec::new(),
-                })
-                .collect(),
+            uv_morphs: crate::anim::texture_transform_morphs(&scene.morphs),
             color_morphs: crate::anim::color_morphs(&scene.morphs),
             base_colors: scene.materials.iter().map(|m| m.color.unwrap_or(Vec4::ONE)).collect(),
             light_parts: crate::anim::light_parts(scene),
@@ -348,11 +321,6 @@ impl GpuModel {
         self.problems.iter().map(|p| p.path.as_path()).collect()
     }
 
-    /// Whether any draw's UVs move with time (the window keeps redrawing them only while playing anyway).
-    pub fn has_uv_animation(&self) -> bool {
-        self.draws.iter().any(|d| d.uv_animation.is_some() || d.toon_shading.is_some_and(|t| t.scrolls()))
-    }
-
     /// Writes the UV transforms of the animated draws for `time`, seconds into the clip, and the colours of the
     /// draws whose material the material morphs and colour binds at `morph_weights` (effective, per scene morph)
     /// or a light colour other than MikuMikuDance's default (`light`, sRGB-encoded) change.
@@ -371,7 +339,7 @@ impl GpuModel {
         let colors = crate::anim::material_colors(&self.material_morphs, morph_weights, base, light.unwrap_or(default));
         let shifts = crate::anim::color_shifts(&self.color_morphs, morph_weights, self.base_colors.len());
         for d in &self.draws {
-            let mut c = d.own_colors();
+            let mut c = d.own;
             if let (Some(colors), Some(m)) = (colors.as_ref().or(relit.as_ref()), d.material) {
                 c.base = colors.get(m).copied().unwrap_or(c.base);
             }
@@ -519,6 +487,7 @@ fn upload_draws(renderer: &Renderer, scene: &Scene, materials: &[GpuMaterial]) -
             ],
         });
         let scene_mesh = mesh.and_then(|i| scene.meshes.get(i));
+        let toon_shading = scene.materials.get(material).and_then(|m| m.toon_shading);
         let d = Draw {
             indices,
             mesh,
@@ -528,9 +497,14 @@ fn upload_draws(renderer: &Renderer, scene: &Scene, materials: &[GpuMaterial]) -
             two_sided: scene_mesh.is_some_and(|s| s.two_sided),
             lit: m.lit,
             shade: m.shade,
-            color: m.color,
+            own: DrawColors {
+                base: m.color,
+                emissive: scene.materials.get(material).map_or(Vec3::ZERO, |m| m.emissive),
+                outline: scene.materials.get(material).and_then(|m| m.outline).map_or(Vec4::ZERO, |o| o.color),
+                shade: toon_shading.map_or(Vec3::ZERO, |t| t.shade),
+                rim: toon_shading.map_or(Vec3::ZERO, |t| t.rim),
+            },
             surface: scene.materials.get(material).and_then(|m| m.surface),
-            emissive: scene.materials.get(material).map_or(Vec3::ZERO, |m| m.emissive),
             alpha_cutoff: scene.materials.get(material).map_or(0.5, |m| m.alpha_cutoff),
             // A map the material names but that wasn't found draws as if it had none.
             occlusion: m.occlusion,
@@ -540,21 +514,15 @@ fn upload_draws(renderer: &Renderer, scene: &Scene, materials: &[GpuMaterial]) -
             casts_shadow: scene.materials.get(material).is_none_or(|m| m.casts_shadow),
             receives_shadow: scene.materials.get(material).is_none_or(|m| m.receives_shadow),
             material: (material < scene.materials.len()).then_some(material),
-            toon_shading: scene.materials.get(material).and_then(|m| m.toon_shading),
-            written_colors: std::cell::Cell::new(DrawColors {
-                base: Vec4::ZERO,
-                emissive: Vec3::ZERO,
-                outline: Vec4::ZERO,
-                shade: Vec3::ZERO,
-                rim: Vec3::ZERO,
-            }),
+            toon_shading,
+            written_colors: std::cell::Cell::default(),
             uv_animation: scene_mesh.and_then(|s| s.uv_animation.clone()),
             uv_base: scene.materials.get(material).and_then(|m| m.uv_transform),
             written_uv: std::cell::Cell::new(UV_IDENTITY),
             center,
             joint,
         };
-        let (uv, colors) = (d.uv_at(0.0, &[], &[]), d.own_colors());
+        let (uv, colors) = (d.uv_at(0.0, &[], &[]), d.own);
         d.written_uv.set(uv);
         d.written_colors.set(colors);
         renderer.queue.write_buffer(&d.params, 0, bytes(&d.params(uv, &colors)));

@@ -287,9 +287,13 @@ pub struct TextureTransform {
 impl TextureTransform {
     /// The rows of its 2×3 matrix, as [`UvAnimation::matrix`] gives them.
     pub fn matrix(&self) -> [[f32; 3]; 2] {
+        uv_rows(self.affine())
+    }
+
+    /// The transform itself.
+    pub fn affine(&self) -> glam::Affine2 {
         let (s, c) = self.rotation.sin_cos();
-        let (a, b) = (Vec2::new(c, s) * self.scale.x, Vec2::new(-s, c) * self.scale.y);
-        [[a.x, b.x, self.offset.x], [a.y, b.y, self.offset.y]]
+        glam::Affine2::from_cols(Vec2::new(c, s) * self.scale.x, Vec2::new(-s, c) * self.scale.y, self.offset)
     }
 }
 
@@ -457,11 +461,6 @@ impl UvAnimation {
 pub fn uv_rows(m: glam::Affine2) -> [[f32; 3]; 2] {
     let (a, b, c) = (m.matrix2.x_axis, m.matrix2.y_axis, m.translation);
     [[a.x, b.x, c.x], [a.y, b.y, c.y]]
-}
-
-/// The transform of rows `r` ([`uv_rows`]'s inverse).
-pub fn uv_affine(r: [[f32; 3]; 2]) -> glam::Affine2 {
-    glam::Affine2::from_cols(Vec2::new(r[0][0], r[1][0]), Vec2::new(r[0][1], r[1][1]), Vec2::new(r[0][2], r[1][2]))
 }
 
 impl UvAnimation {

@@ -32,7 +32,7 @@ pub use constraint::{Aim, AngleLimits, Append, Constraints, IkChain, IkLink, Joi
 pub use geometry::{
     AlphaMode, BlendMethod, CustomStream, Material, Mesh, Outline, SphereBlend, SphereMap, SphericalBlend, Surface,
     SurfaceMaps, TextureMap, TextureSearch, TextureTransform, ToonRamp, ToonShading, UV_IDENTITY, UvAnimation,
-    UvChannel, UvChannelKind, VertexBlend, VertexStreams, uv_affine, uv_rows,
+    UvChannel, UvChannelKind, VertexBlend, VertexStreams, uv_rows,
 };
 pub use image::EmbeddedImage;
 pub use light::{Light, LightKey, LightTrack, MMD_DEFAULT_LIGHT, MMD_DEFAULT_SELF_SHADOW, SelfShadow, ShadowKey};
