@@ -98,17 +98,14 @@ impl Pose {
             Some(clip) => self.update(skeleton, clip, frame, default_fps),
             None => self.set_locals_from(skeleton, |locals| locals.copy_from_slice(&skeleton.bind_locals())),
         }
-        let mut clip_weights = super::clip_morph_weights(&scene.morphs, clip, frame, default_fps);
-        // VRM's order: the humanoid (the motion), then the look-at, then the expressions.
+        let clip_weights = super::clip_morph_weights(&scene.morphs, clip, frame, default_fps);
+        // VRM's order: the humanoid (the motion), then the look-at, then the expressions. A look-at toward a point
+        // turns the eyes, or weighs the look expressions in place of the clip's (what the clip gives stays as it
+        // gives it: the Morphs section shows it).
+        let mut looks = Vec::new();
         match input.look_at.and_then(|target| super::look::follow(scene, &self.world, &mut self.locals, target)) {
             Some(super::look::Looked::Eyes) => self.evaluate(skeleton),
-            Some(super::look::Looked::Expressions(set)) => {
-                for (morph, w) in set {
-                    if let Some(slot) = clip_weights.get_mut(morph) {
-                        *slot = w;
-                    }
-                }
-            }
+            Some(super::look::Looked::Expressions(set)) => looks = set,
             None => {}
         }
         self.morphs = if scene.morphs.is_empty() {
@@ -117,7 +114,13 @@ impl Pose {
             match scene.vrm.as_deref() {
                 // VRM's binary and override rules act on the expressions' weights before groups pass them on.
                 Some(vrm) => {
-                    let mut w = super::morph::with_overrides(&clip_weights, input.overrides);
+                    let mut looked = std::borrow::Cow::Borrowed(&clip_weights);
+                    for &(morph, w) in &looks {
+                        if let Some(slot) = looked.to_mut().get_mut(morph) {
+                            *slot = w;
+                        }
+                    }
+                    let mut w = super::morph::with_overrides(&looked, input.overrides);
                     super::vrm_expression_weights(vrm, &mut w);
                     super::effective_morph_weights(&scene.morphs, &w)
                 }

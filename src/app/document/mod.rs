@@ -560,7 +560,9 @@ impl Document {
         if let Some(settings) = physics {
             self.prepare_physics(settings);
         }
-        let look_at = look_at.filter(|_| !bind_pose);
+        // Only an avatar with a look-at turns toward it (for another model a moving camera changes no pose).
+        let looks = self.model.scene.vrm.as_ref().is_some_and(|v| v.look_at.is_some());
+        let look_at = look_at.filter(|_| !bind_pose && looks);
         let key = PoseKey {
             look_at: look_at.map(|p| p.to_array().map(f32::to_bits)),
             ..self.pose_key(bind_pose, physics.is_some())

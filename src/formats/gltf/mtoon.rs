@@ -70,8 +70,9 @@ fn srgb_byte(v: f32) -> u8 {
     (linear_to_srgb(v.clamp(0.0, 1.0)) * 255.0).round() as u8
 }
 
+/// A finite number (a value past f32's range, 1e39, is not one).
 fn number(v: Option<&Value>) -> Option<f32> {
-    v.and_then(Value::as_f64).map(|x| x as f32)
+    v.and_then(Value::as_f64).map(|x| x as f32).filter(|x| x.is_finite())
 }
 
 fn colour(v: Option<&Value>) -> Option<Vec3> {
