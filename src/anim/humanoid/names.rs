@@ -85,11 +85,6 @@ pub const MMD_MORPHS: [(&str, &str); 15] = [
     ("なごみ", "relaxed"),
 ];
 
-/// The MMD names of humanoid bone `bone`, best first; empty for a bone MMD has none for (jaw).
-pub fn mmd_names(bone: &str) -> &'static [&'static str] {
-    MMD_BONES.iter().find(|(b, _)| *b == bone).map_or(&[], |(_, names)| names)
-}
-
 /// The VRM expression MMD morph `name` plays, when the table has it.
 pub fn vrm_expression(name: &str) -> Option<&'static str> {
     MMD_MORPHS.iter().find(|(m, _)| *m == name).map(|(_, v)| *v)
@@ -106,8 +101,9 @@ mod tests {
             let n = MMD_BONES.iter().filter(|(b, _)| *b == bone).count();
             assert_eq!(n, usize::from(bone != "jaw"), "{bone}");
         }
-        assert_eq!(mmd_names("leftUpperLeg"), &["左足D", "左足"]);
-        assert!(mmd_names("jaw").is_empty());
+        let names = |bone: &str| MMD_BONES.iter().find(|(b, _)| *b == bone).map(|(_, n)| *n);
+        assert_eq!(names("leftUpperLeg"), Some(&["左足D", "左足"][..]));
+        assert_eq!(names("jaw"), None);
     }
 
     #[test]

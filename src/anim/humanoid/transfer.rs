@@ -184,6 +184,7 @@ pub fn transfer_clip(source: &Rig, clip: &Clip, target: &Rig, named: Option<&Cli
         }
         _ => vec![false; joints],
     };
+    let any_keyed = keyed.contains(&true);
     let mut named_locals = binds.clone();
     for f in 0..frames {
         pose.update_input(src_scene, &PoseInput::at(Some(clip), f as f32, fps));
@@ -205,7 +206,7 @@ pub fn transfer_clip(source: &Rig, clip: &Clip, target: &Rig, named: Option<&Cli
             let (scale, _, _) = dst_rest[h].to_scale_rotation_translation();
             Some(Mat4::from_scale_rotation_translation(scale, targets[h]?, at) * dst_rest[h].inverse())
         });
-        if let Some(named) = named.filter(|_| keyed.contains(&true)) {
+        if let Some(named) = named.filter(|_| any_keyed) {
             crate::anim::sample_clip(&dst_scene.skeleton, named, f as f32, fps, &mut named_locals);
         }
         for (j, joint) in dst_scene.skeleton.joints.iter().enumerate() {
